@@ -1,0 +1,61 @@
+package records
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Record is one ERP record as the portal keeps it: the promoted columns the
+// kind registry maps, plus the full field document (custom fields and
+// sublists included) exactly as the ERP gave it.
+type Record struct {
+	Kind       string          // record-type name (Kind.Name)
+	ID         int64           // the ERP's internal id; positive
+	ExternalID string          // the ERP's external id, "" when unset
+	Title      string          // never empty
+	Code       string          // "" when the kind has none
+	Status     string          // "" when the kind has none
+	ParentID   int64           // 0 when none
+	ProjectID  int64           // 0 when none
+	Amount     *int64          // hundredths; nil when unknown
+	Date       string          // yyyy-mm-dd, "" when unknown
+	ModifiedAt time.Time       // last change in the ERP, millisecond precision
+	Fields     json.RawMessage // the document; a JSON object
+}
+
+// File is an attachment of a record. Content is only filled when the file
+// itself was asked for.
+type File struct {
+	ID          int64
+	Kind        string
+	RecordID    int64
+	Name        string
+	ContentType string
+	Size        int64
+	ModifiedAt  time.Time
+	Content     []byte
+}
+
+// ListQuery asks for one page of a kind's records. The page is keyset-paged
+// on (Sort, id): pass the previous page's Next cursor as After.
+type ListQuery struct {
+	Kind   string
+	Sort   Column // ColTitle, ColCode, ColStatus or "modified_at"; default ColTitle
+	Desc   bool
+	Status string // when set, only records with this status
+	After  *Cursor
+	Limit  int // 1..500
+}
+
+// Cursor marks the last row of a page: its sort value and id.
+type Cursor struct {
+	Value string `json:"v"`
+	ID    int64  `json:"id"`
+}
+
+// Page is one page of records. Next is nil on the last page.
+type Page struct {
+	Records []Record
+	HasMore bool
+	Next    *Cursor
+}

@@ -1,0 +1,329 @@
+package sqlstore
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/portico/portico/internal/portal"
+	"github.com/portico/portico/internal/records"
+)
+
+// engines runs fn as a subtest on SQLite always, and on PostgreSQL when
+// PORTICO_TEST_DATABASE_URL is set. Each PostgreSQL run gets a fresh schema,
+// dropped afterwards, so runs never see each other's rows.
+func engines(t *testing.T, fn func(t *testing.T, s *Store)) {
+	t.Run("sqlite", func(t *testing.T) {
+		s, err := Open(context.Background(), "", t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		fn(t, s)
+	})
+	t.Run("postgres", func(t *testing.T) {
+		base := os.Getenv("PORTICO_TEST_DATABASE_URL")
+		if base == "" {
+			t.Skip("PORTICO_TEST_DATABASE_URL is not set")
+		}
+		fn(t, openPostgresSchema(t, base))
+	})
+}
+
+func openPostgresSchema(t *testing.T, base string) *Store {
+	t.Helper()
+	ctx := context.Background()
+	admin, err := sql.Open("pgx", base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	b := make([]byte, 6)
+	rand.Read(b)
+	schema := "portico_test_" + hex.EncodeToString(b)
+	if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cleanup, err := sql.Open("pgx", base)
+		if err == nil {
+			cleanup.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
+			cleanup.Close()
+		}
+	})
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	s, err := Open(ctx, u.String(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func testRecord(kind string, id int64, title, status string) records.Record {
+	doc, _ := json.Marshal(map[string]any{"id": fmt.Sprint(id), "companyname": title, "custentity_x": []int{1, 2}})
+	return records.Record{
+		Kind: kind, ID: id, Title: title, Code: fmt.Sprintf("C-%04d", id), Status: status,
+		Amount: ptr(int64(id * 100)), Date: "2026-01-02",
+		ModifiedAt: time.UnixMilli(1_700_000_000_000 + id).UTC(), Fields: doc,
+	}
+}
+
+func seedTenant(t *testing.T, s *Store, id portal.TenantID) *Tenant {
+	t.Helper()
+	if err := s.EnsureTenant(context.Background(), id, string(id)); err != nil {
+		t.Fatal(err)
+	}
+	return s.Tenant(id)
+}
+
+func TestConformanceMigrateIsIdempotent(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		v1, err := s.Migrate(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		v2, err := s.Migrate(context.Background())
+		if err != nil || v1 != v2 || v1 < 1 {
+			t.Fatalf("second migrate: version %d then %d, err %v", v1, v2, err)
+		}
+	})
+}
+
+func TestConformanceRecordsRoundTrip(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		ten := seedTenant(t, s, "acme")
+		in := testRecord("project", 7, "Cedar Creek Wetland", "Active")
+		in.ParentID, in.ProjectID, in.ExternalID = 3, 0, "EXT-7"
+		if err := ten.PutRecords(ctx, []records.Record{in}); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ten.Record(ctx, "project", 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var a, b map[string]any
+		json.Unmarshal(in.Fields, &a)
+		json.Unmarshal(got.Fields, &b)
+		if fmt.Sprint(a) != fmt.Sprint(b) {
+			t.Errorf("fields: got %s, want %s", got.Fields, in.Fields)
+		}
+		if got.Amount == nil || *got.Amount != *in.Amount {
+			t.Errorf("amount = %v, want %d", got.Amount, *in.Amount)
+		}
+		got.Fields, in.Fields, got.Amount, in.Amount = nil, nil, nil, nil
+		if fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", in) {
+			t.Errorf("record:\n got %+v\nwant %+v", got, in)
+		}
+		// An upsert replaces.
+		in = testRecord("project", 7, "Cedar Creek Wetland II", "Closed")
+		in.Amount = nil
+		if err := ten.PutRecords(ctx, []records.Record{in}); err != nil {
+			t.Fatal(err)
+		}
+		got, _ = ten.Record(ctx, "project", 7)
+		if got.Title != "Cedar Creek Wetland II" || got.Status != "Closed" || got.Amount != nil || got.ParentID != 0 {
+			t.Errorf("after upsert: %+v", got)
+		}
+		if _, err := ten.Record(ctx, "project", 8); !portal.IsNotFound(err) {
+			t.Errorf("missing record: err = %v, want not found", err)
+		}
+		if _, err := ten.Record(ctx, "customer", 7); !portal.IsNotFound(err) {
+			t.Errorf("same id, other kind: err = %v, want not found", err)
+		}
+	})
+}
+
+func TestConformanceTenantIsolation(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		a, b := seedTenant(t, s, "alpha"), seedTenant(t, s, "beta")
+		if err := a.PutRecords(ctx, []records.Record{testRecord("project", 1, "Alpha only", "Active")}); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.PutFiles(ctx, []records.File{{ID: 1, Kind: "project", RecordID: 1, Name: "a.txt",
+			ContentType: "text/plain", Content: []byte("alpha"), ModifiedAt: time.Now()}}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.Record(ctx, "project", 1); !portal.IsNotFound(err) {
+			t.Errorf("tenant beta read alpha's record: err = %v", err)
+		}
+		page, err := b.ListRecords(ctx, records.ListQuery{Kind: "project", Limit: 10})
+		if err != nil || len(page.Records) != 0 {
+			t.Errorf("tenant beta lists %d of alpha's records (err %v)", len(page.Records), err)
+		}
+		if fs, _ := b.Files(ctx, "project", 1); len(fs) != 0 {
+			t.Errorf("tenant beta sees alpha's files: %v", fs)
+		}
+		if _, err := b.File(ctx, "project", 1, 1); !portal.IsNotFound(err) {
+			t.Errorf("tenant beta reads alpha's file: err = %v", err)
+		}
+		// The same id in another tenant is another record.
+		if err := b.PutRecords(ctx, []records.Record{testRecord("project", 1, "Beta only", "Active")}); err != nil {
+			t.Fatal(err)
+		}
+		ra, _ := a.Record(ctx, "project", 1)
+		if ra.Title != "Alpha only" {
+			t.Errorf("beta's write changed alpha's record: %q", ra.Title)
+		}
+	})
+}
+
+func TestConformanceKeysetPaging(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		ten := seedTenant(t, s, "acme")
+		var rs []records.Record
+		// 1,001 rows: more than one upsert batch, duplicate titles to
+		// exercise the id tie-break, mixed case to pin byte-wise order.
+		for i := int64(1); i <= 1001; i++ {
+			status := []string{"Active", "Closed", "Planning"}[i%3]
+			rs = append(rs, testRecord("project", i, fmt.Sprintf("%c site %03d", "aBc"[i%3], i%250), status))
+		}
+		rs = append(rs, testRecord("customer", 1, "Not a project", "Active"))
+		if err := ten.PutRecords(ctx, rs); err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct {
+			name string
+			q    records.ListQuery
+			want int
+		}{
+			{"title asc", records.ListQuery{Kind: "project", Limit: 97}, 1001},
+			{"title desc", records.ListQuery{Kind: "project", Limit: 100, Desc: true}, 1001},
+			{"status filter", records.ListQuery{Kind: "project", Status: "Closed", Limit: 50}, 334},
+			{"by code", records.ListQuery{Kind: "project", Sort: records.ColCode, Limit: 500}, 1001},
+			{"by modified desc", records.ListQuery{Kind: "project", Sort: "modified_at", Desc: true, Limit: 33}, 1001},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				seen := map[int64]bool{}
+				var prev *records.Record
+				q := tc.q
+				for pages := 0; ; pages++ {
+					if pages > 100 {
+						t.Fatal("paging does not end")
+					}
+					page, err := ten.ListRecords(ctx, q)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for i := range page.Records {
+						r := page.Records[i]
+						if seen[r.ID] || r.Kind != "project" || (q.Status != "" && r.Status != q.Status) {
+							t.Fatalf("row %d repeated or wrong: %+v", r.ID, r)
+						}
+						seen[r.ID] = true
+						if prev != nil && !inOrder(q, *prev, r) {
+							t.Fatalf("out of order: %q/%d then %q/%d", sortKey(q, *prev), prev.ID, sortKey(q, r), r.ID)
+						}
+						prev = &r
+					}
+					if !page.HasMore {
+						break
+					}
+					q.After = page.Next
+				}
+				if len(seen) != tc.want {
+					t.Errorf("paged through %d rows, want %d", len(seen), tc.want)
+				}
+			})
+		}
+	})
+}
+
+func sortKey(q records.ListQuery, r records.Record) string {
+	switch q.Sort {
+	case records.ColCode:
+		return r.Code
+	case "modified_at":
+		return fmt.Sprintf("%020d", r.ModifiedAt.UnixMilli())
+	}
+	return r.Title
+}
+
+func inOrder(q records.ListQuery, a, b records.Record) bool {
+	ka, kb := sortKey(q, a), sortKey(q, b)
+	if q.Desc {
+		return ka > kb || (ka == kb && a.ID > b.ID)
+	}
+	return ka < kb || (ka == kb && a.ID < b.ID)
+}
+
+func TestConformanceListRejectsBadQueries(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		ten := seedTenant(t, s, "acme")
+		for _, q := range []records.ListQuery{
+			{Kind: "project", Limit: 0},
+			{Kind: "project", Limit: 501},
+			{Kind: "project", Limit: 10, Sort: "fields; DROP TABLE records"},
+			{Kind: "project", Limit: 10, Sort: "modified_at", After: &records.Cursor{Value: "yesterday"}},
+		} {
+			if _, err := ten.ListRecords(context.Background(), q); portal.ErrorCode(err) != portal.CodeInvalid {
+				t.Errorf("%+v: err = %v, want invalid", q, err)
+			}
+		}
+	})
+}
+
+func TestConformanceFiles(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		ten := seedTenant(t, s, "acme")
+		content := []byte("%PDF-1.4 tiny\x00\xff binary")
+		err := ten.PutFiles(ctx, []records.File{
+			{ID: 10, Kind: "invoice", RecordID: 5, Name: "invoice.pdf", ContentType: "application/pdf", Content: content, Size: 1, ModifiedAt: time.UnixMilli(1000)},
+			{ID: 11, Kind: "invoice", RecordID: 5, Name: "a-note.txt", ContentType: "text/plain", Content: []byte("hi")},
+			{ID: 12, Kind: "invoice", RecordID: 6, Name: "other.txt", ContentType: "text/plain", Content: []byte("x")},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs, err := ten.Files(ctx, "invoice", 5)
+		if err != nil || len(fs) != 2 || fs[0].Name != "a-note.txt" || fs[1].Size != int64(len(content)) || fs[1].Content != nil {
+			t.Fatalf("files = %+v, err %v", fs, err)
+		}
+		f, err := ten.File(ctx, "invoice", 5, 10)
+		if err != nil || string(f.Content) != string(content) || f.ContentType != "application/pdf" {
+			t.Fatalf("file = %+v, err %v", f, err)
+		}
+		if _, err := ten.File(ctx, "invoice", 6, 10); !portal.IsNotFound(err) {
+			t.Errorf("file of another record: err = %v", err)
+		}
+	})
+}
+
+func TestScopeRefusesUnscopedStatements(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("scope accepted a statement without the tenant")
+		}
+	}()
+	scope(`SELECT * FROM records WHERE kind = ?`)
+}
+
+func TestScopeBindsTenantInPlace(t *testing.T) {
+	st := scope(`SELECT x FROM t WHERE a = ? AND tenant_id = :tenant AND b = ?`)
+	got := fmt.Sprint(st.bind("acme", []any{1, 2}))
+	if got != "[1 acme 2]" || st.sql != `SELECT x FROM t WHERE a = ? AND tenant_id = ? AND b = ?` {
+		t.Errorf("bind = %s, sql = %s", got, st.sql)
+	}
+	if postgres.rebind(st.sql) != `SELECT x FROM t WHERE a = $1 AND tenant_id = $2 AND b = $3` {
+		t.Errorf("rebind = %s", postgres.rebind(st.sql))
+	}
+}

@@ -1,0 +1,44 @@
+package sqlstore
+
+import (
+	"strconv"
+	"strings"
+)
+
+// dialect is the seam between the two engines. Statements are written once,
+// in portable SQL with ? placeholders; the dialect rewrites what differs.
+type dialect struct {
+	name string
+	// numbered reports whether placeholders are $1, $2, ... (PostgreSQL)
+	// rather than ?.
+	numbered bool
+	// lockMigrations, when set, serialises concurrent migrators (several
+	// instances starting against one PostgreSQL).
+	lockMigrations string
+}
+
+var (
+	sqlite   = dialect{name: "sqlite"}
+	postgres = dialect{name: "postgres", numbered: true, lockMigrations: "SELECT pg_advisory_xact_lock(7265646963)"}
+)
+
+// rebind rewrites ? placeholders for the engine. Statements never contain a
+// literal question mark, so a plain scan is exact.
+func (d dialect) rebind(q string) string {
+	if !d.numbered {
+		return q
+	}
+	var b strings.Builder
+	b.Grow(len(q) + 16)
+	n := 0
+	for i := 0; i < len(q); i++ {
+		if q[i] == '?' {
+			n++
+			b.WriteByte('$')
+			b.WriteString(strconv.Itoa(n))
+			continue
+		}
+		b.WriteByte(q[i])
+	}
+	return b.String()
+}

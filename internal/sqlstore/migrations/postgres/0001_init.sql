@@ -1,0 +1,48 @@
+-- Tenants and the record replica. Times are unix milliseconds; dates are
+-- ISO yyyy-mm-dd text (portable with SQLite); amounts are integer hundredths.
+CREATE TABLE tenants (
+    id         TEXT PRIMARY KEY,
+    name       TEXT NOT NULL,
+    created_at BIGINT NOT NULL
+);
+
+CREATE TABLE records (
+    tenant_id   TEXT   NOT NULL REFERENCES tenants (id),
+    kind        TEXT   NOT NULL,
+    id          BIGINT NOT NULL,
+    external_id TEXT,
+    -- COLLATE "C" orders text byte-wise, as SQLite does, so keyset cursors
+    -- and sorted pages mean the same on both engines.
+    title       TEXT   COLLATE "C" NOT NULL,
+    code        TEXT   COLLATE "C" NOT NULL DEFAULT '',
+    status      TEXT   COLLATE "C" NOT NULL DEFAULT '',
+    parent_id   BIGINT,
+    project_id  BIGINT,
+    amount      BIGINT,
+    occurred_on TEXT,
+    modified_at BIGINT NOT NULL,
+    fields      JSONB  NOT NULL,
+    PRIMARY KEY (tenant_id, kind, id)
+);
+
+CREATE INDEX records_title    ON records (tenant_id, kind, title, id);
+CREATE INDEX records_status   ON records (tenant_id, kind, status, title, id);
+CREATE INDEX records_code     ON records (tenant_id, kind, code, id);
+CREATE INDEX records_modified ON records (tenant_id, kind, modified_at, id);
+CREATE INDEX records_parent   ON records (tenant_id, parent_id, kind) WHERE parent_id IS NOT NULL;
+CREATE INDEX records_project  ON records (tenant_id, project_id, kind) WHERE project_id IS NOT NULL;
+
+CREATE TABLE files (
+    tenant_id    TEXT   NOT NULL REFERENCES tenants (id),
+    id           BIGINT NOT NULL,
+    kind         TEXT   NOT NULL,
+    record_id    BIGINT NOT NULL,
+    name         TEXT   NOT NULL,
+    content_type TEXT   NOT NULL,
+    size         BIGINT NOT NULL,
+    modified_at  BIGINT NOT NULL,
+    content      BYTEA  NOT NULL,
+    PRIMARY KEY (tenant_id, id)
+);
+
+CREATE INDEX files_record ON files (tenant_id, kind, record_id);

@@ -1,0 +1,46 @@
+-- Tenants and the record replica. Times are unix milliseconds; dates are
+-- ISO yyyy-mm-dd text; amounts are integer hundredths.
+CREATE TABLE tenants (
+    id         TEXT PRIMARY KEY,
+    name       TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+);
+
+CREATE TABLE records (
+    tenant_id   TEXT    NOT NULL REFERENCES tenants (id),
+    kind        TEXT    NOT NULL,
+    id          INTEGER NOT NULL,
+    external_id TEXT,
+    title       TEXT    NOT NULL,
+    code        TEXT    NOT NULL DEFAULT '',
+    status      TEXT    NOT NULL DEFAULT '',
+    parent_id   INTEGER,
+    project_id  INTEGER,
+    amount      INTEGER,
+    occurred_on TEXT,
+    modified_at INTEGER NOT NULL,
+    fields      TEXT    NOT NULL,
+    PRIMARY KEY (tenant_id, kind, id)
+) WITHOUT ROWID;
+
+CREATE INDEX records_title    ON records (tenant_id, kind, title, id);
+CREATE INDEX records_status   ON records (tenant_id, kind, status, title, id);
+CREATE INDEX records_code     ON records (tenant_id, kind, code, id);
+CREATE INDEX records_modified ON records (tenant_id, kind, modified_at, id);
+CREATE INDEX records_parent   ON records (tenant_id, parent_id, kind) WHERE parent_id IS NOT NULL;
+CREATE INDEX records_project  ON records (tenant_id, project_id, kind) WHERE project_id IS NOT NULL;
+
+CREATE TABLE files (
+    tenant_id    TEXT    NOT NULL REFERENCES tenants (id),
+    id           INTEGER NOT NULL,
+    kind         TEXT    NOT NULL,
+    record_id    INTEGER NOT NULL,
+    name         TEXT    NOT NULL,
+    content_type TEXT    NOT NULL,
+    size         INTEGER NOT NULL,
+    modified_at  INTEGER NOT NULL,
+    content      BLOB    NOT NULL,
+    PRIMARY KEY (tenant_id, id)
+);
+
+CREATE INDEX files_record ON files (tenant_id, kind, record_id);

@@ -1,0 +1,113 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+
+	"github.com/portico/portico/internal/portal"
+)
+
+// tenantMarker stands for the tenant id in a scoped statement.
+const tenantMarker = ":tenant"
+
+// scoped is a statement over tenant data. It can only be made by scope,
+// which refuses a statement that does not name the tenant, and it can only
+// be run through a Tenant, which binds the tenant id itself. Together they
+// make "a query that forgot the tenant" impossible to write, not merely
+// against convention.
+type scoped struct {
+	sql   string // with ? placeholders only
+	slots []bool // for each placeholder in order: true when it is the tenant
+}
+
+// scope parses a statement written with ? for arguments and :tenant for the
+// tenant id. It panics when the statement never names the tenant; all
+// scoped statements are package-level variables, so that panic happens at
+// start-up and in every test run, never in production traffic.
+func scope(q string) scoped {
+	if !strings.Contains(q, tenantMarker) {
+		panic(fmt.Sprintf("sqlstore: tenant statement does not filter by tenant: %s", q))
+	}
+	var s scoped
+	var b strings.Builder
+	for i := 0; i < len(q); {
+		switch {
+		case strings.HasPrefix(q[i:], tenantMarker):
+			s.slots = append(s.slots, true)
+			b.WriteByte('?')
+			i += len(tenantMarker)
+		case q[i] == '?':
+			s.slots = append(s.slots, false)
+			b.WriteByte('?')
+			i++
+		default:
+			b.WriteByte(q[i])
+			i++
+		}
+	}
+	s.sql = b.String()
+	return s
+}
+
+// bind interleaves the tenant id with the caller's arguments.
+func (s scoped) bind(t portal.TenantID, args []any) []any {
+	out := make([]any, 0, len(s.slots))
+	next := 0
+	for _, isTenant := range s.slots {
+		if isTenant {
+			out = append(out, string(t))
+			continue
+		}
+		out = append(out, args[next])
+		next++
+	}
+	if next != len(args) {
+		panic(fmt.Sprintf("sqlstore: statement takes %d arguments, got %d: %s", next, len(args), s.sql))
+	}
+	return out
+}
+
+// querier is what both *sql.DB and *sql.Tx offer.
+type querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// Tenant is the store seen from inside one tenant. Every method only ever
+// reads or writes that tenant's rows.
+type Tenant struct {
+	id portal.TenantID
+	q  querier
+	d  dialect
+	s  *Store
+}
+
+// Tenant returns the handle for tenant id.
+func (s *Store) Tenant(id portal.TenantID) *Tenant {
+	return &Tenant{id: id, q: s.db, d: s.d, s: s}
+}
+
+// ID is the tenant this handle is bound to.
+func (t *Tenant) ID() portal.TenantID { return t.id }
+
+func (t *Tenant) exec(ctx context.Context, st scoped, args ...any) (sql.Result, error) {
+	return t.q.ExecContext(ctx, t.d.rebind(st.sql), st.bind(t.id, args)...)
+}
+
+func (t *Tenant) query(ctx context.Context, st scoped, args ...any) (*sql.Rows, error) {
+	return t.q.QueryContext(ctx, t.d.rebind(st.sql), st.bind(t.id, args)...)
+}
+
+func (t *Tenant) queryRow(ctx context.Context, st scoped, args ...any) *sql.Row {
+	return t.q.QueryRowContext(ctx, t.d.rebind(st.sql), st.bind(t.id, args)...)
+}
+
+// inTx runs fn with a Tenant whose statements share one transaction.
+func (t *Tenant) inTx(ctx context.Context, fn func(*Tenant) error) error {
+	return t.s.inTx(ctx, func(tx *sql.Tx) error {
+		return fn(&Tenant{id: t.id, q: tx, d: t.d, s: t.s})
+	})
+}

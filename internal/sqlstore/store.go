@@ -1,0 +1,117 @@
+// Package sqlstore implements Portico's stores on SQLite (the embedded
+// default) and PostgreSQL. Engine differences live behind one dialect seam;
+// each engine has its own migration folder; one conformance suite runs on
+// both.
+//
+// Tenancy is structural: tenant data is only reachable through a Tenant
+// handle, whose statements must name the tenant (see scoped.go).
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
+	_ "modernc.org/sqlite"             // registers the "sqlite" driver
+)
+
+// Store is an open database with Portico's schema.
+type Store struct {
+	db *sql.DB
+	d  dialect
+}
+
+// Open connects to the database named by url and applies pending
+// migrations. An empty url means the embedded SQLite file portico.db under
+// dataDir (created with the directory when missing); postgres:// and
+// postgresql:// select PostgreSQL; sqlite: or file: give an explicit SQLite
+// path.
+func Open(ctx context.Context, url, dataDir string) (*Store, error) {
+	s, err := open(ctx, url, dataDir)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.Migrate(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func open(ctx context.Context, url, dataDir string) (*Store, error) {
+	var (
+		driver, dsn string
+		d           dialect
+	)
+	switch {
+	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
+		driver, dsn, d = "pgx", url, postgres
+	case url == "" || strings.HasPrefix(url, "sqlite:") || strings.HasPrefix(url, "file:"):
+		path := strings.TrimPrefix(strings.TrimPrefix(url, "sqlite:"), "file:")
+		if path == "" {
+			if err := os.MkdirAll(dataDir, 0o750); err != nil {
+				return nil, fmt.Errorf("create data directory: %w", err)
+			}
+			path = filepath.Join(dataDir, "portico.db")
+		}
+		driver, dsn, d = sqliteDriver, sqliteDSN(path), sqlite
+	default:
+		return nil, fmt.Errorf("database url: unsupported scheme (use postgres://... or sqlite:PATH)")
+	}
+	db, err := sql.Open(driver, dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open %s database: %w", d.name, err)
+	}
+	conns := max(4, 2*runtime.GOMAXPROCS(0))
+	db.SetMaxOpenConns(conns)
+	db.SetMaxIdleConns(conns)
+	db.SetConnMaxIdleTime(5 * time.Minute)
+	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := db.PingContext(pingCtx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("connect to %s database: %w", d.name, err)
+	}
+	return &Store{db: db, d: d}, nil
+}
+
+// sqliteDriver is the database/sql driver used for SQLite; the README's
+// "SQLite driver" section says why this one.
+const sqliteDriver = "sqlite"
+
+// sqliteDSN turns a file path into a DSN for sqliteDriver: WAL so readers
+// never wait for the writer, a busy timeout instead of SQLITE_BUSY errors,
+// and IMMEDIATE transactions so a reader never has to upgrade to a writer
+// (the cause of unrecoverable "database is locked" errors).
+func sqliteDSN(path string) string {
+	return "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)" +
+		"&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_txlock=immediate"
+}
+
+// Engine names the database engine: "sqlite" or "postgres".
+func (s *Store) Engine() string { return s.d.name }
+
+// Ping checks that the database answers.
+func (s *Store) Ping(ctx context.Context) error { return s.db.PingContext(ctx) }
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// inTx runs fn in a transaction, committing when it returns nil.
+func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
