@@ -1,0 +1,75 @@
+# Portico — `make run` starts the product, `make test` runs every test.
+# `make help` lists the targets.
+
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+GO          ?= go
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+WEB_DEPS    := web/node_modules/.installed
+FB_DEPS     := tools/firebase/node_modules/.installed
+BIN         := bin/portico
+GO_SOURCES  := $(shell find cmd internal web -name '*.go' -o -name '*.sql' 2>/dev/null) go.mod go.sum
+WEB_SOURCES := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json web/tsconfig.json
+
+.PHONY: help run test test-go test-web test-e2e lint bench bench-drivers build ui deps chromium clean
+
+help: ## list the targets
+	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+
+run: build $(FB_DEPS) ## build, seed the demo on first run, start the auth emulator and the server
+	@scripts/run.sh
+
+test: test-go test-web test-e2e ## all tests: Go (race), web unit tests, end-to-end in Chromium
+
+test-go: web/dist ## Go tests with -race (PostgreSQL too when PORTICO_TEST_DATABASE_URL is set)
+	$(GO) test -race -count=1 ./...
+	@echo "Store conformance suite, per engine (SKIP = PORTICO_TEST_DATABASE_URL unset):"
+	@$(GO) test -count=1 -v -run 'Conformance' ./internal/sqlstore/ | grep -E -- '^    --- (PASS|FAIL|SKIP)'
+
+test-web: $(WEB_DEPS) ## web unit tests (Vitest)
+	cd web && npm test
+
+test-e2e: build $(FB_DEPS) chromium ## Playwright end-to-end suite in Debian's Chromium, with the auth emulator
+	scripts/with-emulator.sh bash -c 'cd web && npx playwright test'
+
+lint: $(WEB_DEPS) web/dist ## gofmt, go vet, staticcheck, tsc --noEmit, eslint
+	@test -z "$$(gofmt -l cmd internal web/*.go)" || { gofmt -l cmd internal web/*.go; echo 'gofmt: run gofmt -w on the files above'; exit 1; }
+	$(GO) vet ./...
+	$(GO) vet -tags noui ./web/...
+	$(GO) run $(STATICCHECK) ./...
+	cd web && npm run typecheck && npm run lint
+
+bench: ## benchmarks quoted in the README
+	$(GO) test -run '^$$' -bench . -benchtime 2s ./internal/...
+
+bench-drivers: ## the SQLite driver comparison (modernc vs mattn, cgo) behind the README's choice
+	$(GO) test -tags driverbench -run '^$$' -bench ListPage -count 5 ./internal/sqlstore/
+
+build: $(BIN) ## build the binary with the app embedded
+
+$(BIN): web/dist $(GO_SOURCES)
+	$(GO) build -trimpath -o $(BIN) ./cmd/portico
+
+ui: web/dist ## build the web app
+
+web/dist: $(WEB_DEPS) $(WEB_SOURCES)
+	cd web && npm run build
+	@touch web/dist
+
+deps: $(WEB_DEPS) $(FB_DEPS) ## install the front-end and emulator packages
+
+$(WEB_DEPS): web/package.json web/package-lock.json
+	cd web && npm ci --no-fund --no-audit
+	@touch $@
+
+$(FB_DEPS): tools/firebase/package.json tools/firebase/package-lock.json
+	cd tools/firebase && npm ci --no-fund --no-audit --omit=optional
+	@touch $@
+
+chromium: ## install Debian's Chromium for the end-to-end tests when missing
+	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+clean: ## remove build output (keeps ./data)
+	rm -rf bin web/dist web/test-results web/playwright-report

@@ -1,0 +1,86 @@
+// Package config reads Portico's configuration once, from the environment
+// (and a few command-line flags), into a Config that is passed explicitly to
+// whatever needs it. Nothing else reads the environment.
+package config
+
+import (
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/portico/portico/internal/portal"
+)
+
+// Config is the whole configuration. The README's configuration table lists
+// every variable; keep the two in step.
+type Config struct {
+	Addr            string          // PORTICO_ADDR: listen address
+	DataDir         string          // PORTICO_DATA_DIR: where the embedded SQLite file lives
+	DatabaseURL     string          // PORTICO_DATABASE_URL: postgres://... selects PostgreSQL
+	LogFormat       string          // PORTICO_LOG_FORMAT: text or json
+	LogLevel        slog.Level      // PORTICO_LOG_LEVEL: debug, info, warn, error
+	Environment     string          // PORTICO_ENVIRONMENT: shown as a badge unless "Production"
+	ProductName     string          // PORTICO_PRODUCT_NAME: the name in the top bar and title
+	ERP             string          // PORTICO_ERP: the {erp} API path segment
+	Product         string          // PORTICO_PRODUCT: the {product} API path segment
+	DefaultTenant   portal.TenantID // PORTICO_DEFAULT_TENANT: the tenant `seed` fills and `serve` shows
+	ShutdownTimeout time.Duration   // PORTICO_SHUTDOWN_TIMEOUT: grace period for in-flight requests
+}
+
+var segment = regexp.MustCompile(`^[a-z][a-z0-9-]{0,31}$`)
+
+// Load builds a Config from getenv, then applies the flags in args that fs
+// defines (fs may be nil when a command takes no flags). It returns the
+// remaining arguments. Every value is validated here, so a bad setting
+// stops the program at start with a message naming the variable.
+func Load(getenv func(string) string, fs *flag.FlagSet, args []string) (Config, []string, error) {
+	env := func(key, def string) string {
+		if v := strings.TrimSpace(getenv(key)); v != "" {
+			return v
+		}
+		return def
+	}
+	c := Config{
+		Addr:          env("PORTICO_ADDR", "127.0.0.1:8080"),
+		DataDir:       env("PORTICO_DATA_DIR", "data"),
+		DatabaseURL:   env("PORTICO_DATABASE_URL", ""),
+		LogFormat:     env("PORTICO_LOG_FORMAT", "text"),
+		Environment:   env("PORTICO_ENVIRONMENT", "Production"),
+		ProductName:   env("PORTICO_PRODUCT_NAME", "Portico"),
+		ERP:           env("PORTICO_ERP", "netsuite"),
+		Product:       env("PORTICO_PRODUCT", "portal"),
+		DefaultTenant: portal.TenantID(env("PORTICO_DEFAULT_TENANT", "portico-demo")),
+	}
+	if fs != nil {
+		fs.StringVar(&c.Addr, "addr", c.Addr, "listen address (PORTICO_ADDR)")
+		fs.StringVar(&c.DataDir, "data", c.DataDir, "data directory for the embedded SQLite file (PORTICO_DATA_DIR)")
+		if err := fs.Parse(args); err != nil {
+			return c, nil, err
+		}
+		args = fs.Args()
+	}
+	var err error
+	if err = c.LogLevel.UnmarshalText([]byte(env("PORTICO_LOG_LEVEL", "info"))); err != nil {
+		return c, nil, fmt.Errorf("PORTICO_LOG_LEVEL: use debug, info, warn or error")
+	}
+	if c.ShutdownTimeout, err = time.ParseDuration(env("PORTICO_SHUTDOWN_TIMEOUT", "15s")); err != nil || c.ShutdownTimeout <= 0 {
+		return c, nil, fmt.Errorf("PORTICO_SHUTDOWN_TIMEOUT: a positive duration such as 15s")
+	}
+	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
+		return c, nil, fmt.Errorf("PORTICO_ADDR: %q is not host:port", c.Addr)
+	}
+	if c.LogFormat != "text" && c.LogFormat != "json" {
+		return c, nil, fmt.Errorf("PORTICO_LOG_FORMAT: use text or json")
+	}
+	if !segment.MatchString(c.ERP) || !segment.MatchString(c.Product) {
+		return c, nil, fmt.Errorf("PORTICO_ERP and PORTICO_PRODUCT: lower-case path segments such as netsuite and portal")
+	}
+	if _, err := portal.ParseTenantID(string(c.DefaultTenant)); err != nil {
+		return c, nil, fmt.Errorf("PORTICO_DEFAULT_TENANT: %w", err)
+	}
+	return c, args, nil
+}

@@ -1,0 +1,44 @@
+package config
+
+import (
+	"flag"
+	"strings"
+	"testing"
+)
+
+func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+func TestLoadDefaults(t *testing.T) {
+	c, rest, err := Load(envOf(nil), nil, []string{"x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr != "127.0.0.1:8080" || c.DataDir != "data" || c.Environment != "Production" ||
+		c.ERP != "netsuite" || c.Product != "portal" || c.DefaultTenant != "portico-demo" || len(rest) != 1 {
+		t.Errorf("defaults: %+v rest %v", c, rest)
+	}
+}
+
+func TestLoadFlagsOverrideEnvironment(t *testing.T) {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	c, _, err := Load(envOf(map[string]string{"PORTICO_ADDR": "127.0.0.1:1"}), fs, []string{"-addr", "127.0.0.1:2"})
+	if err != nil || c.Addr != "127.0.0.1:2" {
+		t.Errorf("addr = %q, err %v", c.Addr, err)
+	}
+}
+
+func TestLoadRejectsBadValuesNamingTheVariable(t *testing.T) {
+	for key, val := range map[string]string{
+		"PORTICO_ADDR":             "8080",
+		"PORTICO_LOG_LEVEL":        "loud",
+		"PORTICO_LOG_FORMAT":       "xml",
+		"PORTICO_SHUTDOWN_TIMEOUT": "-1s",
+		"PORTICO_ERP":              "Net Suite",
+		"PORTICO_DEFAULT_TENANT":   "Bad_Tenant",
+	} {
+		_, _, err := Load(envOf(map[string]string{key: val}), nil, nil)
+		if err == nil || !strings.Contains(err.Error(), key) {
+			t.Errorf("%s=%q: err = %v, want one naming the variable", key, val, err)
+		}
+	}
+}

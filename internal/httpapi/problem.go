@@ -1,0 +1,113 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/portico/portico/internal/portal"
+)
+
+// Problem is an RFC 9457 problem document. Errors carries field errors for
+// 400 and 422 answers.
+type Problem struct {
+	Type      string              `json:"type"`
+	Title     string              `json:"title"`
+	Status    int                 `json:"status"`
+	Detail    string              `json:"detail,omitempty"`
+	Errors    []portal.FieldError `json:"errors,omitempty"`
+	RequestID string              `json:"requestId,omitempty"`
+}
+
+// statusOf is the one mapping from domain error codes to HTTP statuses.
+var statusOf = map[portal.Code]int{
+	portal.CodeInvalid:         http.StatusBadRequest,
+	portal.CodeUnprocessable:   http.StatusUnprocessableEntity,
+	portal.CodeUnauthenticated: http.StatusNetworkAuthenticationRequired, // 511, SPEC §8
+	portal.CodeForbidden:       http.StatusForbidden,
+	portal.CodeNotFound:        http.StatusNotFound,
+	portal.CodeConflict:        http.StatusConflict,
+	portal.CodeRateLimited:     http.StatusTooManyRequests,
+	portal.CodeUnavailable:     http.StatusServiceUnavailable,
+	portal.CodeInternal:        http.StatusInternalServerError,
+}
+
+// writeError translates err into a problem document. A classified error
+// shows its message; anything else is a 500 that says only "internal
+// error" and the request id, while the cause goes to the log under the same
+// id.
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	id := requestID(r.Context())
+	var pe *portal.Error
+	if !errors.As(err, &pe) {
+		pe = portal.Wrap(portal.CodeInternal, err, "")
+	}
+	status := statusOf[pe.Code]
+	if status == 0 {
+		status = http.StatusInternalServerError
+	}
+	p := Problem{
+		Type:      "about:blank",
+		Title:     http.StatusText(status),
+		Status:    status,
+		Detail:    pe.Message,
+		Errors:    pe.Fields,
+		RequestID: id,
+	}
+	if status >= 500 {
+		level := slog.LevelError
+		if status == http.StatusServiceUnavailable {
+			level = slog.LevelWarn
+		}
+		s.log.Log(r.Context(), level, "request failed", "request_id", id, "status", status, "err", err)
+		if status == http.StatusInternalServerError {
+			p.Detail = "Internal error. Quote request id " + id + " when reporting it."
+		}
+	}
+	writeProblem(w, p)
+}
+
+func writeProblem(w http.ResponseWriter, p Problem) {
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(p.Status)
+	json.NewEncoder(w).Encode(p)
+}
+
+// writeData writes {"data": v} as JSON.
+func writeData(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(struct {
+		Data any `json:"data"`
+	}{v})
+}
+
+// apiNotFound answers API requests no route matched: 405 with Allow when
+// the path exists for other methods, 404 otherwise.
+func (s *Server) apiNotFound(w http.ResponseWriter, r *http.Request) {
+	status := http.StatusNotFound
+	if allow := s.allowedMethods(r); allow != "" {
+		status = http.StatusMethodNotAllowed
+		w.Header().Set("Allow", allow)
+	}
+	writeProblem(w, Problem{Type: "about:blank", Title: http.StatusText(status), Status: status,
+		Detail: "No API endpoint " + strconv.Quote(r.Method+" "+r.URL.Path) + ".", RequestID: requestID(r.Context())})
+}
+
+// allowedMethods lists the methods some API route accepts for r's path.
+func (s *Server) allowedMethods(r *http.Request) string {
+	var allow []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, pattern := s.mux.Handler(probe); pattern != "/api/" && pattern != "" {
+			allow = append(allow, m)
+		}
+	}
+	return strings.Join(allow, ", ")
+}

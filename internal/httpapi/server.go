@@ -1,0 +1,72 @@
+// Package httpapi is Portico's HTTP edge: routes.go lists the whole surface;
+// handlers decode, validate, call a service and encode; errors become RFC
+// 9457 problem documents in exactly one place (problem.go).
+package httpapi
+
+import (
+	"context"
+	"io/fs"
+	"log/slog"
+	"net/http"
+)
+
+// Pinger reports whether the database answers.
+type Pinger interface {
+	Ping(ctx context.Context) error
+	Engine() string
+}
+
+// ClientConfig is what the single-page app learns from the server at start,
+// embedded in index.html (so one build serves every tenant and environment).
+type ClientConfig struct {
+	ProductName string `json:"productName"`
+	Environment string `json:"environment"`
+	ERP         string `json:"erp"`
+	Product     string `json:"product"`
+}
+
+// Options are the server's dependencies.
+type Options struct {
+	Logger *slog.Logger
+	Store  Pinger
+	// UI is the built app (index.html at its root, hashed files under
+	// assets/). Nil serves no app, only the API.
+	UI     fs.FS
+	Client ClientConfig
+	// ConnectSrc lists extra origins the app may call (the identity
+	// service), added to the Content-Security-Policy.
+	ConnectSrc []string
+}
+
+// Server is the HTTP handler of the whole product.
+type Server struct {
+	log    *slog.Logger
+	store  Pinger
+	spa    *spa
+	csp    cspPolicy
+	client ClientConfig
+	mux    *http.ServeMux
+}
+
+// NewServer builds the handler. It fails only when the UI bundle is
+// malformed (no index.html or no head marker).
+func NewServer(o Options) (*Server, error) {
+	s := &Server{log: o.Logger, store: o.Store, client: o.Client, csp: newCSP(o.ConnectSrc), mux: http.NewServeMux()}
+	if o.UI != nil {
+		var err error
+		if s.spa, err = newSPA(o.UI); err != nil {
+			return nil, err
+		}
+	}
+	s.routes()
+	return s, nil
+}
+
+// ServeHTTP runs every request through the middleware chain.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.handler().ServeHTTP(w, r)
+}
+
+func (s *Server) handler() http.Handler {
+	return s.withRequestID(s.withAccessLog(s.withRecover(s.withSecurityHeaders(s.mux))))
+}

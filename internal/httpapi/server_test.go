@@ -1,0 +1,226 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/portico/portico/internal/portal"
+)
+
+type fakeStore struct{ err error }
+
+func (f fakeStore) Ping(context.Context) error { return f.err }
+func (fakeStore) Engine() string               { return "sqlite" }
+
+var testUI = fstest.MapFS{
+	"index.html":           {Data: []byte("<!doctype html><html><head>\n<!--portico:head-->\n</head><body></body></html>")},
+	"assets/index-abc1.js": {Data: []byte("console.log(1)")},
+	"favicon.svg":          {Data: []byte("<svg/>")},
+}
+
+func newTestServer(t *testing.T, store Pinger) (*Server, *strings.Builder) {
+	t.Helper()
+	var logs strings.Builder
+	s, err := NewServer(Options{
+		Logger: slog.New(slog.NewJSONHandler(&logs, nil)),
+		Store:  store,
+		UI:     testUI,
+		Client: ClientConfig{ProductName: "Portico", Environment: "Test</script><script>", ERP: "netsuite", Product: "portal"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, &logs
+}
+
+func do(h http.Handler, method, target string, hdr ...string) *httptest.ResponseRecorder {
+	r := httptest.NewRequest(method, target, nil)
+	for i := 0; i+1 < len(hdr); i += 2 {
+		r.Header.Set(hdr[i], hdr[i+1])
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	return w
+}
+
+func decodeProblem(t *testing.T, w *httptest.ResponseRecorder) Problem {
+	t.Helper()
+	if ct := w.Header().Get("Content-Type"); ct != "application/problem+json" {
+		t.Fatalf("content type %q, want application/problem+json; body %s", ct, w.Body)
+	}
+	var p Problem
+	if err := json.Unmarshal(w.Body.Bytes(), &p); err != nil {
+		t.Fatal(err)
+	}
+	if p.Status != w.Code || p.Title == "" || p.Type == "" || p.RequestID == "" {
+		t.Errorf("incomplete problem %+v for status %d", p, w.Code)
+	}
+	return p
+}
+
+func TestHealth(t *testing.T) {
+	s, _ := newTestServer(t, fakeStore{})
+	w := do(s, "GET", "/api/v1/health")
+	if w.Code != 200 || !strings.Contains(w.Body.String(), `"status":"ok"`) {
+		t.Fatalf("health: %d %s", w.Code, w.Body)
+	}
+	s, logs := newTestServer(t, fakeStore{err: errors.New("dial tcp 10.0.0.5:5432: connection refused")})
+	w = do(s, "GET", "/api/v1/health")
+	p := decodeProblem(t, w)
+	if w.Code != 503 || strings.Contains(w.Body.String(), "10.0.0.5") {
+		t.Errorf("down: %d %+v", w.Code, p)
+	}
+	if !strings.Contains(logs.String(), "connection refused") {
+		t.Error("the cause was not logged")
+	}
+}
+
+func TestAPINeverFallsBackToTheApp(t *testing.T) {
+	s, _ := newTestServer(t, fakeStore{})
+	w := do(s, "GET", "/api/v1/nope")
+	if p := decodeProblem(t, w); w.Code != 404 || !strings.Contains(p.Detail, "/api/v1/nope") {
+		t.Errorf("unknown API path: %d %+v", w.Code, p)
+	}
+	w = do(s, "DELETE", "/api/v1/health")
+	decodeProblem(t, w)
+	if w.Code != 405 || w.Header().Get("Allow") != "GET" {
+		t.Errorf("wrong method: %d, Allow %q", w.Code, w.Header().Get("Allow"))
+	}
+}
+
+func TestAppRoutesGetIndexWithNonceAndConfig(t *testing.T) {
+	s, _ := newTestServer(t, fakeStore{})
+	for _, path := range []string{"/", "/project/list", "/project/view/billing?id=42", "/index.html"} {
+		w := do(s, "GET", path)
+		body := w.Body.String()
+		csp := w.Header().Get("Content-Security-Policy")
+		if w.Code != 200 || w.Header().Get("Cache-Control") != "no-cache" {
+			t.Fatalf("%s: %d cache %q", path, w.Code, w.Header().Get("Cache-Control"))
+		}
+		var nonce string
+		if i := strings.Index(body, `name="csp-nonce" content="`); i >= 0 {
+			nonce, _, _ = strings.Cut(body[i+len(`name="csp-nonce" content="`):], `"`)
+		}
+		if nonce == "" || !strings.Contains(csp, "'nonce-"+nonce+"'") {
+			t.Errorf("%s: nonce %q not in CSP %q", path, nonce, csp)
+		}
+		if !strings.Contains(body, `<script type="application/json" id="portico-config">{"productName":"Portico"`) {
+			t.Errorf("%s: no client config in %s", path, body)
+		}
+		if strings.Contains(body, "</script><script>") {
+			t.Errorf("%s: config value broke out of its script element: %s", path, body)
+		}
+	}
+	a, b := do(s, "GET", "/"), do(s, "GET", "/")
+	if a.Header().Get("Content-Security-Policy") == b.Header().Get("Content-Security-Policy") {
+		t.Error("the nonce is not fresh per request")
+	}
+}
+
+func TestAssetsCaching(t *testing.T) {
+	s, _ := newTestServer(t, fakeStore{})
+	w := do(s, "GET", "/assets/index-abc1.js")
+	if w.Code != 200 || w.Header().Get("Cache-Control") != "public, max-age=31536000, immutable" {
+		t.Errorf("hashed asset: %d %q", w.Code, w.Header().Get("Cache-Control"))
+	}
+	if w := do(s, "GET", "/assets/index-old9.js"); w.Code != 404 {
+		t.Errorf("missing asset: %d, want 404 (not the index page)", w.Code)
+	}
+	if w := do(s, "GET", "/favicon.svg"); w.Code != 200 || w.Header().Get("Cache-Control") != "no-cache" {
+		t.Errorf("unhashed file: %d %q", w.Code, w.Header().Get("Cache-Control"))
+	}
+}
+
+func TestSecurityHeadersOnEveryAnswer(t *testing.T) {
+	s, _ := newTestServer(t, fakeStore{})
+	for _, path := range []string{"/", "/api/v1/health", "/api/v1/nope", "/assets/index-abc1.js"} {
+		h := do(s, "GET", path).Header()
+		csp := h.Get("Content-Security-Policy")
+		script := ""
+		for _, d := range strings.Split(csp, ";") {
+			if strings.HasPrefix(strings.TrimSpace(d), "script-src") {
+				script = d
+			}
+		}
+		if strings.TrimSpace(script) != "script-src 'self'" || !strings.Contains(csp, "frame-ancestors 'none'") ||
+			h.Get("X-Content-Type-Options") != "nosniff" || h.Get("Referrer-Policy") == "" {
+			t.Errorf("%s: headers %v", path, h)
+		}
+	}
+}
+
+func TestRequestIDs(t *testing.T) {
+	s, logs := newTestServer(t, fakeStore{})
+	w := do(s, "GET", "/api/v1/health", "X-Request-Id", "proxy-given-1234")
+	if w.Header().Get("X-Request-Id") != "proxy-given-1234" || !strings.Contains(logs.String(), "proxy-given-1234") {
+		t.Errorf("request id not kept: %q", w.Header().Get("X-Request-Id"))
+	}
+	w = do(s, "GET", "/api/v1/health", "X-Request-Id", "bad id\n<script>")
+	if id := w.Header().Get("X-Request-Id"); id == "" || strings.ContainsAny(id, " <\n") {
+		t.Errorf("unsafe request id echoed: %q", id)
+	}
+}
+
+func TestAccessLogOmitsQueryStrings(t *testing.T) {
+	s, logs := newTestServer(t, fakeStore{})
+	do(s, "GET", "/api/v1/health?idToken=secret-token-value")
+	if strings.Contains(logs.String(), "secret-token-value") {
+		t.Errorf("a query string reached the log: %s", logs)
+	}
+}
+
+func TestInternalErrorsDoNotLeak(t *testing.T) {
+	s, logs := newTestServer(t, fakeStore{})
+	s.mux.HandleFunc("GET /api/v1/test-panic", func(http.ResponseWriter, *http.Request) {
+		panic("SELECT secret FROM db")
+	})
+	s.mux.HandleFunc("GET /api/v1/test-error", func(w http.ResponseWriter, r *http.Request) {
+		s.writeError(w, r, errors.New("pq: relation secret_table does not exist"))
+	})
+	s.mux.HandleFunc("GET /api/v1/test-invalid", func(w http.ResponseWriter, r *http.Request) {
+		s.writeError(w, r, portal.Invalid("Check the highlighted fields.", portal.FieldError{Field: "name", Message: "Name is required."}))
+	})
+	for _, path := range []string{"/api/v1/test-panic", "/api/v1/test-error"} {
+		w := do(s, "GET", path)
+		p := decodeProblem(t, w)
+		body, _ := io.ReadAll(w.Body)
+		if w.Code != 500 || strings.Contains(p.Detail+string(body), "secret") || !strings.Contains(p.Detail, p.RequestID) {
+			t.Errorf("%s: %d %+v", path, w.Code, p)
+		}
+	}
+	if !strings.Contains(logs.String(), "secret_table") {
+		t.Error("the internal cause was not logged")
+	}
+	w := do(s, "GET", "/api/v1/test-invalid")
+	if p := decodeProblem(t, w); w.Code != 400 || len(p.Errors) != 1 || p.Errors[0].Field != "name" {
+		t.Errorf("field errors: %d %+v", w.Code, p)
+	}
+}
+
+func TestEveryCodeHasAStatus(t *testing.T) {
+	for _, c := range []portal.Code{portal.CodeInvalid, portal.CodeUnprocessable, portal.CodeUnauthenticated,
+		portal.CodeForbidden, portal.CodeNotFound, portal.CodeConflict, portal.CodeRateLimited,
+		portal.CodeUnavailable, portal.CodeInternal} {
+		if statusOf[c] == 0 {
+			t.Errorf("code %s has no HTTP status", c)
+		}
+	}
+	if statusOf[portal.CodeUnauthenticated] != 511 {
+		t.Error("an expired session must answer 511 (SPEC §8)")
+	}
+}
+
+func TestUIWithoutMarkerIsRefused(t *testing.T) {
+	_, err := NewServer(Options{Logger: slog.Default(), Store: fakeStore{}, UI: fstest.MapFS{"index.html": {Data: []byte("<html>")}}})
+	if err == nil {
+		t.Error("an index.html without the head marker was accepted")
+	}
+}

@@ -1,0 +1,108 @@
+//go:build driverbench
+
+// The SQLite driver comparison behind the README's choice. It needs cgo (for
+// mattn/go-sqlite3), so it sits behind a build tag: make bench-drivers.
+
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	_ "github.com/mattn/go-sqlite3" // registers "sqlite3" (cgo)
+
+	"github.com/portico/portico/internal/records"
+)
+
+// benchDB builds (once per process) a SQLite file with n projects spread
+// over five statuses, through the production store.
+var benchPath string
+
+func benchDB(b *testing.B) string {
+	if benchPath != "" {
+		return benchPath
+	}
+	n, _ := strconv.Atoi(os.Getenv("PORTICO_BENCH_ROWS"))
+	if n <= 0 {
+		n = 200_000
+	}
+	dir, err := os.MkdirTemp("", "portico-driverbench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	s, err := Open(ctx, "", dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	s.EnsureTenant(ctx, "bench", "bench")
+	t := s.Tenant("bench")
+	statuses := []string{"Proposed", "Planning", "Active", "Monitoring", "Closed"}
+	batch := make([]records.Record, 0, 5000)
+	for i := 1; i <= n; i++ {
+		title := fmt.Sprintf("%s Creek Restoration %07d", []string{"Cedar", "Willow", "Heron", "Otter", "Maple"}[i*7%5], (i*7919)%n)
+		doc := fmt.Sprintf(`{"companyname":%q,"entityid":"PRJ-%06d","custentity_notes":"lorem ipsum dolor sit amet"}`, title, i)
+		batch = append(batch, records.Record{Kind: "project", ID: int64(i), Title: title, Code: fmt.Sprintf("PRJ-%06d", i),
+			Status: statuses[i%5], ModifiedAt: time.UnixMilli(int64(i)), Fields: []byte(doc)})
+		if len(batch) == cap(batch) || i == n {
+			if err := t.PutRecords(ctx, batch); err != nil {
+				b.Fatal(err)
+			}
+			batch = batch[:0]
+		}
+	}
+	benchPath = filepath.Join(dir, "portico.db")
+	return benchPath
+}
+
+// BenchmarkListPage is the list query that matters most: a project list
+// page of 50, filtered by status and sorted by name, first page and a page
+// deep in the list (keyset cursor), through each driver.
+func BenchmarkListPage(b *testing.B) {
+	path := benchDB(b)
+	defer os.RemoveAll(filepath.Dir(path))
+	drivers := []struct{ name, driver, dsn string }{
+		{"modernc", "sqlite", sqliteDSN(path)},
+		{"mattn", "sqlite3", "file:" + path + "?_busy_timeout=10000&_journal_mode=WAL&_synchronous=NORMAL&_txlock=immediate"},
+	}
+	for _, d := range drivers {
+		db, err := sql.Open(d.driver, d.dsn)
+		if err != nil {
+			b.Fatal(err)
+		}
+		db.SetMaxOpenConns(8)
+		ten := (&Store{db: db, d: sqlite}).Tenant("bench")
+		deep := &records.Cursor{Value: "Maple Creek Restoration 0100000", ID: 0}
+		for _, c := range []struct {
+			name  string
+			after *records.Cursor
+		}{{"first", nil}, {"deep", deep}} {
+			q := records.ListQuery{Kind: "project", Status: "Active", Limit: 50, After: c.after}
+			b.Run(d.name+"/"+c.name+"/serial", func(b *testing.B) {
+				for b.Loop() {
+					if p, err := ten.ListRecords(context.Background(), q); err != nil || len(p.Records) != 50 {
+						b.Fatal(err, len(p.Records))
+					}
+				}
+			})
+			b.Run(d.name+"/"+c.name+"/parallel", func(b *testing.B) {
+				b.RunParallel(func(pb *testing.PB) {
+					for pb.Next() {
+						if _, err := ten.ListRecords(context.Background(), q); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				})
+			})
+		}
+		db.Close()
+	}
+}
