@@ -24,15 +24,16 @@ type Problem struct {
 
 // statusOf is the one mapping from domain error codes to HTTP statuses.
 var statusOf = map[portal.Code]int{
-	portal.CodeInvalid:         http.StatusBadRequest,
-	portal.CodeUnprocessable:   http.StatusUnprocessableEntity,
-	portal.CodeUnauthenticated: http.StatusNetworkAuthenticationRequired, // 511, SPEC §8
-	portal.CodeForbidden:       http.StatusForbidden,
-	portal.CodeNotFound:        http.StatusNotFound,
-	portal.CodeConflict:        http.StatusConflict,
-	portal.CodeRateLimited:     http.StatusTooManyRequests,
-	portal.CodeUnavailable:     http.StatusServiceUnavailable,
-	portal.CodeInternal:        http.StatusInternalServerError,
+	portal.CodeInvalid:            http.StatusBadRequest,
+	portal.CodeUnprocessable:      http.StatusUnprocessableEntity,
+	portal.CodeInvalidCredentials: http.StatusUnauthorized,
+	portal.CodeUnauthenticated:    http.StatusNetworkAuthenticationRequired, // 511, SPEC §8
+	portal.CodeForbidden:          http.StatusForbidden,
+	portal.CodeNotFound:           http.StatusNotFound,
+	portal.CodeConflict:           http.StatusConflict,
+	portal.CodeRateLimited:        http.StatusTooManyRequests,
+	portal.CodeUnavailable:        http.StatusServiceUnavailable,
+	portal.CodeInternal:           http.StatusInternalServerError,
 }
 
 // writeError translates err into a problem document. A classified error

@@ -206,7 +206,7 @@ func TestInternalErrorsDoNotLeak(t *testing.T) {
 }
 
 func TestEveryCodeHasAStatus(t *testing.T) {
-	for _, c := range []portal.Code{portal.CodeInvalid, portal.CodeUnprocessable, portal.CodeUnauthenticated,
+	for _, c := range []portal.Code{portal.CodeInvalid, portal.CodeUnprocessable, portal.CodeUnauthenticated, portal.CodeInvalidCredentials,
 		portal.CodeForbidden, portal.CodeNotFound, portal.CodeConflict, portal.CodeRateLimited,
 		portal.CodeUnavailable, portal.CodeInternal} {
 		if statusOf[c] == 0 {

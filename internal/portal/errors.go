@@ -11,15 +11,16 @@ type Code string
 
 // The error codes. Their HTTP statuses are fixed in httpapi.
 const (
-	CodeInvalid         Code = "invalid"         // the caller's input is wrong (400)
-	CodeUnprocessable   Code = "unprocessable"   // well-formed but fails validation (422)
-	CodeUnauthenticated Code = "unauthenticated" // no valid session (511, SPEC §8)
-	CodeForbidden       Code = "forbidden"       // authenticated but not allowed (403)
-	CodeNotFound        Code = "not_found"       // the thing does not exist (for this tenant) (404)
-	CodeConflict        Code = "conflict"        // concurrent change (409)
-	CodeRateLimited     Code = "rate_limited"    // too many attempts (429)
-	CodeUnavailable     Code = "unavailable"     // a dependency is down (503)
-	CodeInternal        Code = "internal"        // a bug or an unexpected failure (500)
+	CodeInvalid            Code = "invalid"             // the caller's input is wrong (400)
+	CodeUnprocessable      Code = "unprocessable"       // well-formed but fails validation (422)
+	CodeInvalidCredentials Code = "invalid_credentials" // an identity token failed verification (401)
+	CodeUnauthenticated    Code = "unauthenticated"     // no valid portal session (511, SPEC §8)
+	CodeForbidden          Code = "forbidden"           // authenticated but not allowed (403)
+	CodeNotFound           Code = "not_found"           // the thing does not exist (for this tenant) (404)
+	CodeConflict           Code = "conflict"            // concurrent change (409)
+	CodeRateLimited        Code = "rate_limited"        // too many attempts (429)
+	CodeUnavailable        Code = "unavailable"         // a dependency is down (503)
+	CodeInternal           Code = "internal"            // a bug or an unexpected failure (500)
 )
 
 // FieldError names one invalid input field and says what is wrong with it in

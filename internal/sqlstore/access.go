@@ -1,0 +1,224 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/portico/portico/internal/access"
+	"github.com/portico/portico/internal/portal"
+)
+
+var _ access.Store = (*Tenant)(nil)
+
+var (
+	userByUID   = scope(`SELECT id, uid, email, full_name, disabled FROM users WHERE tenant_id = :tenant AND uid = ?`)
+	userByEmail = scope(`SELECT id, uid, email, full_name, disabled FROM users WHERE tenant_id = :tenant AND email = ?`)
+	userByID    = scope(`SELECT id, uid, email, full_name, disabled FROM users WHERE tenant_id = :tenant AND id = ?`)
+	setUserUID  = scope(`UPDATE users SET uid = ? WHERE tenant_id = :tenant AND id = ? AND uid IS NULL`)
+	userRoles   = scope(`SELECT r.id, r.key, r.name, r.type, r.layout_id, r.permissions
+		FROM user_roles ur JOIN roles r ON r.tenant_id = ur.tenant_id AND r.id = ur.role_id
+		WHERE ur.tenant_id = :tenant AND ur.user_id = ? ORDER BY ur.position`)
+	getLayout = scope(`SELECT id, name, items FROM layouts WHERE tenant_id = :tenant AND id = ?`)
+)
+
+// UserByUID returns the user linked to an identity uid, with roles.
+func (t *Tenant) UserByUID(ctx context.Context, uid string) (access.User, error) {
+	return t.user(ctx, userByUID, uid)
+}
+
+// UserByEmail returns the user with a (lower-case) email, with roles.
+func (t *Tenant) UserByEmail(ctx context.Context, email string) (access.User, error) {
+	return t.user(ctx, userByEmail, strings.ToLower(email))
+}
+
+// UserByID returns a user with roles.
+func (t *Tenant) UserByID(ctx context.Context, id int64) (access.User, error) {
+	return t.user(ctx, userByID, id)
+}
+
+func (t *Tenant) user(ctx context.Context, st scoped, arg any) (access.User, error) {
+	var u access.User
+	var uid sql.NullString
+	err := t.queryRow(ctx, st, arg).Scan(&u.ID, &uid, &u.Email, &u.FullName, &u.Disabled)
+	if errors.Is(err, sql.ErrNoRows) {
+		return u, portal.Errorf(portal.CodeNotFound, "No such user.")
+	}
+	if err != nil {
+		return u, fmt.Errorf("load user: %w", err)
+	}
+	u.UID = uid.String
+	rows, err := t.query(ctx, userRoles, u.ID)
+	if err != nil {
+		return u, fmt.Errorf("load roles: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var r access.Role
+		var layout sql.NullString
+		var perms string
+		if err := rows.Scan(&r.ID, &r.Key, &r.Name, &r.Type, &layout, &perms); err != nil {
+			return u, err
+		}
+		r.Layout = layout.String
+		if err := json.Unmarshal([]byte(perms), &r.Permissions); err != nil {
+			return u, fmt.Errorf("role %d permissions: %w", r.ID, err)
+		}
+		u.Roles = append(u.Roles, r)
+	}
+	return u, rows.Err()
+}
+
+// SetUserUID links a user to an identity uid, once: a user already linked
+// keeps their uid.
+func (t *Tenant) SetUserUID(ctx context.Context, userID int64, uid string) error {
+	_, err := t.exec(ctx, setUserUID, uid, userID)
+	return err
+}
+
+// Layout returns a layout, or a not-found error.
+func (t *Tenant) Layout(ctx context.Context, id string) (access.Layout, error) {
+	var l access.Layout
+	var items []byte
+	err := t.queryRow(ctx, getLayout, id).Scan(&l.ID, &l.Name, &items)
+	if errors.Is(err, sql.ErrNoRows) {
+		return l, portal.Errorf(portal.CodeNotFound, "No such layout.")
+	}
+	if err != nil {
+		return l, err
+	}
+	return l, json.Unmarshal(items, &l.Items)
+}
+
+var (
+	clearUserRoles = scope(`DELETE FROM user_roles WHERE tenant_id = :tenant`)
+	clearRoles     = scope(`DELETE FROM roles WHERE tenant_id = :tenant`)
+	clearLayouts   = scope(`DELETE FROM layouts WHERE tenant_id = :tenant`)
+	insertLayout   = scope(`INSERT INTO layouts (tenant_id, id, name, items) VALUES (:tenant, ?, ?, ?)`)
+	insertRole     = scope(`INSERT INTO roles (tenant_id, id, key, name, type, layout_id, permissions) VALUES (:tenant, ?, ?, ?, ?, ?, ?)`)
+	upsertUser     = scope(`INSERT INTO users (tenant_id, id, email, full_name, disabled) VALUES (:tenant, ?, ?, ?, ?)
+		ON CONFLICT (tenant_id, id) DO UPDATE SET email = excluded.email, full_name = excluded.full_name, disabled = excluded.disabled`)
+	insertUserRole = scope(`INSERT INTO user_roles (tenant_id, user_id, role_id, position) VALUES (:tenant, ?, ?, ?)`)
+	allLayouts     = scope(`SELECT id, name, items FROM layouts WHERE tenant_id = :tenant ORDER BY id`)
+	allRoles       = scope(`SELECT id, key, name, type, layout_id, permissions FROM roles WHERE tenant_id = :tenant ORDER BY id`)
+	allUsers       = scope(`SELECT id, email, full_name, disabled FROM users WHERE tenant_id = :tenant ORDER BY id`)
+	allUserRoles   = scope(`SELECT user_id, role_id FROM user_roles WHERE tenant_id = :tenant ORDER BY user_id, position`)
+)
+
+// ImportAccess replaces the tenant's layouts, roles and role grants with
+// those of f, in one transaction, and creates or updates its users. Users
+// missing from the file are kept (their uid links and audit history stay
+// meaningful) but lose every role.
+func (t *Tenant) ImportAccess(ctx context.Context, f access.File) error {
+	if err := f.Validate(); err != nil {
+		return portal.Wrap(portal.CodeInvalid, err, err.Error())
+	}
+	return t.inTx(ctx, func(tx *Tenant) error {
+		for _, st := range []scoped{clearUserRoles, clearRoles, clearLayouts} {
+			if _, err := tx.exec(ctx, st); err != nil {
+				return err
+			}
+		}
+		for _, l := range f.Layouts {
+			items, _ := json.Marshal(nonNil(l.Items))
+			if _, err := tx.exec(ctx, insertLayout, l.ID, l.Name, string(items)); err != nil {
+				return fmt.Errorf("layout %s: %w", l.ID, err)
+			}
+		}
+		for _, r := range f.Roles {
+			perms, _ := json.Marshal(nonNil(r.Permissions))
+			if _, err := tx.exec(ctx, insertRole, r.ID, r.Key, r.Name, r.Type, nullString(r.Layout), string(perms)); err != nil {
+				return fmt.Errorf("role %d: %w", r.ID, err)
+			}
+		}
+		for _, u := range f.Users {
+			if _, err := tx.exec(ctx, upsertUser, u.ID, strings.ToLower(u.Email), u.FullName, u.Disabled); err != nil {
+				return fmt.Errorf("user %s: %w", u.Email, err)
+			}
+			for i, r := range u.Roles {
+				if _, err := tx.exec(ctx, insertUserRole, u.ID, r, i); err != nil {
+					return fmt.Errorf("user %s role %d: %w", u.Email, r, err)
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// ExportAccess returns the tenant's access setup as a File.
+func (t *Tenant) ExportAccess(ctx context.Context) (access.File, error) {
+	f := access.File{Tenant: string(t.id)}
+	rows, err := t.query(ctx, allLayouts)
+	if err != nil {
+		return f, err
+	}
+	for rows.Next() {
+		var l access.Layout
+		var items []byte
+		if err := rows.Scan(&l.ID, &l.Name, &items); err != nil {
+			rows.Close()
+			return f, err
+		}
+		if err := json.Unmarshal(items, &l.Items); err != nil {
+			rows.Close()
+			return f, err
+		}
+		f.Layouts = append(f.Layouts, l)
+	}
+	rows.Close()
+	if rows, err = t.query(ctx, allRoles); err != nil {
+		return f, err
+	}
+	for rows.Next() {
+		var r access.Role
+		var layout sql.NullString
+		var perms string
+		if err := rows.Scan(&r.ID, &r.Key, &r.Name, &r.Type, &layout, &perms); err != nil {
+			rows.Close()
+			return f, err
+		}
+		r.Layout = layout.String
+		json.Unmarshal([]byte(perms), &r.Permissions)
+		f.Roles = append(f.Roles, r)
+	}
+	rows.Close()
+	if rows, err = t.query(ctx, allUsers); err != nil {
+		return f, err
+	}
+	index := map[int64]int{}
+	for rows.Next() {
+		var u access.FileUser
+		if err := rows.Scan(&u.ID, &u.Email, &u.FullName, &u.Disabled); err != nil {
+			rows.Close()
+			return f, err
+		}
+		u.Roles = []int64{}
+		index[u.ID] = len(f.Users)
+		f.Users = append(f.Users, u)
+	}
+	rows.Close()
+	if rows, err = t.query(ctx, allUserRoles); err != nil {
+		return f, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var uid, rid int64
+		if err := rows.Scan(&uid, &rid); err != nil {
+			return f, err
+		}
+		if i, ok := index[uid]; ok {
+			f.Users[i].Roles = append(f.Users[i].Roles, rid)
+		}
+	}
+	return f, rows.Err()
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
