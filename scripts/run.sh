@@ -39,7 +39,8 @@ tools/firebase/node_modules/.bin/firebase emulators:start --config tools/firebas
   --only auth --project demo-portal >data/emulator.log 2>&1 &
 pids+=($!)
 wait_for "http://$emulator_host/" 60 "The auth emulator"
-export FIREBASE_AUTH_EMULATOR_HOST=$emulator_host
+export PORTICO_IDENTITY_EMULATOR_HOST=$emulator_host
+bin/portico emulator-accounts
 
 bin/portico serve &
 pids+=($!)
@@ -48,8 +49,15 @@ wait_for "http://$PORTICO_ADDR/api/v1/health" 30 "The server"
 cat <<MSG
 
   Portico is running: http://$PORTICO_ADDR/
-  Auth emulator:      http://$emulator_host/
+  Auth emulator:      http://$emulator_host/  (demo project demo-portal, tenant portico-demo)
   Data:               $(pwd)/data (delete it to start over)
+
+  Demo accounts (password: portico-demo)
+    ada.admin@portico.test     Ada Admin     Administrator, Project Manager, Accountant
+    pete.pm@portico.test       Pete Manager  Project Manager
+    sam.sso@portico.test       Sam Single    "Sign in with work account" (simulated Microsoft)
+    lou.nolayout@portico.test  Lou Layout    a role without a menu layout
+    nora.noroles@portico.test  Nora Noroles  no portal roles (is refused)
 
   Press Ctrl-C to stop.
 

@@ -7,25 +7,28 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
-	"net/http"
-	"strings"
+	"os"
 	"time"
 
+	"github.com/portico/portico/internal/access"
 	"github.com/portico/portico/internal/config"
 	"github.com/portico/portico/internal/demo"
-	"github.com/portico/portico/internal/httpapi"
+	"github.com/portico/portico/internal/identity"
+	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/sqlstore"
-	"github.com/portico/portico/web"
 )
 
 const usage = `Usage: portico <command> [flags]
 
 Commands:
-  serve     start the web server (applies pending migrations first)
-  migrate   apply pending database migrations and exit
-  seed      fill the default tenant with deterministic demo data
-  help      show this text
+  serve                 start the web server (applies pending migrations first)
+  migrate               apply pending database migrations and exit
+  seed                  fill the default tenant with deterministic demo data and the demo access file
+                        [-per-kind 1000] [-projects N] [-if-empty]
+  roles import FILE     replace a tenant's layouts, roles and user grants with a YAML or JSON file
+  roles export [-json]  print a tenant's access setup as YAML (or JSON)
+  emulator-accounts     create the demo sign-in accounts in the Auth Emulator (demo- projects only)
+  help                  show this text
 
 Configuration comes from PORTICO_* environment variables (see README).
 `
@@ -38,22 +41,30 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return nil
 	}
 	cmd, rest := args[0], args[1:]
+	if cmd == "roles" {
+		if len(rest) == 0 || (rest[0] != "import" && rest[0] != "export") {
+			return fmt.Errorf("roles: use `roles import FILE` or `roles export`\n\n%s", usage)
+		}
+		cmd, rest = "roles "+rest[0], rest[1:]
+	}
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(stdout)
-	var seedOpt struct {
+	var (
 		projects, perKind int
-		ifEmpty           bool
-	}
+		ifEmpty, asJSON   bool
+	)
 	switch cmd {
-	case "serve", "migrate":
+	case "serve", "migrate", "emulator-accounts", "roles import":
+	case "roles export":
+		fs.BoolVar(&asJSON, "json", false, "print JSON instead of YAML")
 	case "seed":
-		fs.IntVar(&seedOpt.projects, "projects", 0, "number of projects (default: -per-kind); other kinds scale with it")
-		fs.IntVar(&seedOpt.perKind, "per-kind", 1000, "records of every other kind")
-		fs.BoolVar(&seedOpt.ifEmpty, "if-empty", false, "do nothing when the tenant already has projects")
+		fs.IntVar(&projects, "projects", 0, "number of projects (default: -per-kind); other kinds scale with it")
+		fs.IntVar(&perKind, "per-kind", 1000, "records of every other kind")
+		fs.BoolVar(&ifEmpty, "if-empty", false, "do nothing when the tenant already has projects")
 	default:
 		return fmt.Errorf("unknown command %q\n\n%s", cmd, usage)
 	}
-	cfg, _, err := config.Load(getenv, fs, rest)
+	cfg, rest, err := config.Load(getenv, fs, rest)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -61,6 +72,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return err
 	}
 	log := newLogger(cfg, stdout)
+	if cmd == "emulator-accounts" {
+		return emulatorAccounts(ctx, cfg, stdout)
+	}
 	store, err := sqlstore.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
 	if err != nil {
 		return err
@@ -74,7 +88,22 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		}
 		return err
 	case "seed":
-		return seed(ctx, store, cfg, seedOpt.projects, seedOpt.perKind, seedOpt.ifEmpty, stdout)
+		return seed(ctx, store, cfg, projects, perKind, ifEmpty, stdout)
+	case "roles import":
+		if len(rest) != 1 {
+			return errors.New("roles import: give exactly one FILE")
+		}
+		return importRoles(ctx, store, rest[0], stdout)
+	case "roles export":
+		f, err := store.Tenant(cfg.DefaultTenant).ExportAccess(ctx)
+		if err != nil {
+			return err
+		}
+		out, err := f.Marshal(asJSON)
+		if err == nil {
+			_, err = stdout.Write(out)
+		}
+		return err
 	}
 	return serve(ctx, cfg, store, log)
 }
@@ -87,59 +116,7 @@ func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, opts))
 }
 
-// serve runs the HTTP server until ctx is cancelled (SIGINT/SIGTERM), then
-// lets in-flight requests finish within the shutdown timeout.
-func serve(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *slog.Logger) error {
-	h, err := httpapi.NewServer(httpapi.Options{
-		Logger: log,
-		Store:  store,
-		UI:     web.Dist(),
-		Client: httpapi.ClientConfig{
-			ProductName: cfg.ProductName, Environment: cfg.Environment, ERP: cfg.ERP, Product: cfg.Product,
-		},
-	})
-	if err != nil {
-		return err
-	}
-	srv := &http.Server{
-		Addr:              cfg.Addr,
-		Handler:           h,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       60 * time.Second,
-		WriteTimeout:      120 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-		BaseContext:       func(net.Listener) context.Context { return ctx },
-	}
-	ln, err := net.Listen("tcp", cfg.Addr)
-	if err != nil {
-		return err
-	}
-	log.Info("serving", "url", "http://"+ln.Addr().String(), "database", store.Engine(), "environment", cfg.Environment)
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	log.Info("shutting down", "grace", cfg.ShutdownTimeout)
-	// The base context is cancelled already; give in-flight requests a
-	// fresh deadline to finish in.
-	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.ShutdownTimeout)
-	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
-	}
-	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	log.Info("stopped")
-	return nil
-}
-
-// seed fills the default tenant with demo data.
+// seed fills the default tenant with demo records and the demo access file.
 func seed(ctx context.Context, store *sqlstore.Store, cfg config.Config, projects, perKind int, ifEmpty bool, stdout io.Writer) error {
 	if perKind < 1 || projects < 0 {
 		return errors.New("seed: -per-kind must be at least 1 and -projects not negative")
@@ -158,6 +135,11 @@ func seed(ctx context.Context, store *sqlstore.Store, cfg config.Config, project
 			return nil
 		}
 	}
+	f := demo.Access()
+	f.Tenant = string(cfg.DefaultTenant)
+	if err := tenant.ImportAccess(ctx, f); err != nil {
+		return err
+	}
 	last := time.Now()
 	stats, err := demo.Generate(ctx, tenant, demo.Options{
 		Projects: projects,
@@ -172,6 +154,56 @@ func seed(ctx context.Context, store *sqlstore.Store, cfg config.Config, project
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "seeded tenant %s on %s: %s\n", cfg.DefaultTenant, store.Engine(), strings.TrimSpace(stats.String()))
+	fmt.Fprintf(stdout, "seeded tenant %s on %s: %d records, %d files, %d users in %s\n",
+		cfg.DefaultTenant, store.Engine(), stats.Total(), stats.Files, len(f.Users), stats.Duration.Round(time.Millisecond))
 	return nil
+}
+
+// importRoles reads an access file and replaces the setup of the tenant it
+// names (created when new).
+func importRoles(ctx context.Context, store *sqlstore.Store, path string, stdout io.Writer) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	f, err := access.ParseFile(data)
+	if err != nil {
+		return err
+	}
+	tenant, err := portal.ParseTenantID(f.Tenant)
+	if err != nil {
+		return err
+	}
+	name := f.Name
+	if name == "" {
+		name = f.Tenant
+	}
+	if err := store.EnsureTenant(ctx, tenant, name); err != nil {
+		return err
+	}
+	if err := store.Tenant(tenant).ImportAccess(ctx, f); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "imported %d layouts, %d roles, %d users into tenant %s\n", len(f.Layouts), len(f.Roles), len(f.Users), tenant)
+	return nil
+}
+
+// emulatorAccounts creates the demo users' password accounts in the Auth
+// Emulator; the work-account (SSO) user signs in through the simulated
+// Microsoft credential instead.
+func emulatorAccounts(ctx context.Context, cfg config.Config, stdout io.Writer) error {
+	if cfg.Identity.EmulatorHost == "" {
+		return errors.New("emulator-accounts: set PORTICO_IDENTITY_EMULATOR_HOST")
+	}
+	var accounts []identity.EmulatorAccount
+	for _, u := range demo.Access().Users {
+		if !u.SSO {
+			accounts = append(accounts, identity.EmulatorAccount{Email: u.Email, Password: demo.Password, DisplayName: u.FullName})
+		}
+	}
+	n, err := identity.SeedEmulator(ctx, cfg.Identity.EmulatorHost, cfg.Identity.ProjectID, string(cfg.DefaultTenant), accounts)
+	if err == nil {
+		fmt.Fprintf(stdout, "auth emulator: %d demo accounts created (%d already there)\n", n, len(accounts)-n)
+	}
+	return err
 }

@@ -6,6 +6,7 @@ package access
 import (
 	"context"
 	"slices"
+	"time"
 
 	"github.com/portico/portico/internal/portal"
 )
@@ -124,4 +125,13 @@ func LayoutFor(ctx context.Context, s Store, u User, layoutID string) (Layout, e
 		}
 	}
 	return Layout{}, portal.Errorf(portal.CodeForbidden, "None of your roles uses that menu.")
+}
+
+// AuditEvent is one line of a tenant's audit log.
+type AuditEvent struct {
+	At     time.Time
+	Event  string // login, login_failed, role_switch, logout, refresh_reuse
+	UserID int64  // 0 when unknown (a failed sign-in)
+	IP     string
+	Detail map[string]any
 }

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -29,6 +30,27 @@ type Config struct {
 	Product         string          // PORTICO_PRODUCT: the {product} API path segment
 	DefaultTenant   portal.TenantID // PORTICO_DEFAULT_TENANT: the tenant `seed` fills and `serve` shows
 	ShutdownTimeout time.Duration   // PORTICO_SHUTDOWN_TIMEOUT: grace period for in-flight requests
+
+	Identity      Identity
+	ApplicationID string // PORTICO_APPLICATION_ID: the app's id, handed to the client (SPEC §3)
+
+	AccessTokenTTL  time.Duration // PORTICO_ACCESS_TOKEN_TTL: life of a portal access token
+	RefreshTokenTTL time.Duration // PORTICO_REFRESH_TOKEN_TTL: life of one refresh token (renewed on use)
+	SessionMaxAge   time.Duration // PORTICO_SESSION_MAX_AGE: absolute life of a sign-in
+
+	LoginPerMinuteIP      int // PORTICO_LOGIN_RATE_IP: sign-in attempts per minute per client address
+	LoginPerMinuteAccount int // PORTICO_LOGIN_RATE_ACCOUNT: sign-ins per minute per account
+}
+
+// Identity configures the hosted identity service (Identity Platform /
+// Firebase Authentication) for the server and, through index.html, the app.
+type Identity struct {
+	ProjectID    string // PORTICO_IDENTITY_PROJECT_ID: the tokens' audience
+	APIKey       string // PORTICO_IDENTITY_API_KEY: the browser API key (public by design)
+	AuthDomain   string // PORTICO_IDENTITY_AUTH_DOMAIN: where popup pages live
+	AppID        string // PORTICO_IDENTITY_APP_ID
+	KeysURL      string // PORTICO_IDENTITY_KEYS_URL: JWK set; Google's when empty
+	EmulatorHost string // PORTICO_IDENTITY_EMULATOR_HOST: host:port of the Auth Emulator (demo- projects only)
 }
 
 var segment = regexp.MustCompile(`^[a-z][a-z0-9-]{0,31}$`)
@@ -54,6 +76,15 @@ func Load(getenv func(string) string, fs *flag.FlagSet, args []string) (Config, 
 		ERP:           env("PORTICO_ERP", "netsuite"),
 		Product:       env("PORTICO_PRODUCT", "portal"),
 		DefaultTenant: portal.TenantID(env("PORTICO_DEFAULT_TENANT", "portico-demo")),
+		ApplicationID: env("PORTICO_APPLICATION_ID", "portico"),
+		Identity: Identity{
+			ProjectID:    env("PORTICO_IDENTITY_PROJECT_ID", "demo-portal"),
+			APIKey:       env("PORTICO_IDENTITY_API_KEY", "demo-api-key"),
+			AuthDomain:   env("PORTICO_IDENTITY_AUTH_DOMAIN", ""),
+			AppID:        env("PORTICO_IDENTITY_APP_ID", ""),
+			KeysURL:      env("PORTICO_IDENTITY_KEYS_URL", ""),
+			EmulatorHost: env("PORTICO_IDENTITY_EMULATOR_HOST", ""),
+		},
 	}
 	if fs != nil {
 		fs.StringVar(&c.Addr, "addr", c.Addr, "listen address (PORTICO_ADDR)")
@@ -69,6 +100,36 @@ func Load(getenv func(string) string, fs *flag.FlagSet, args []string) (Config, 
 	}
 	if c.ShutdownTimeout, err = time.ParseDuration(env("PORTICO_SHUTDOWN_TIMEOUT", "15s")); err != nil || c.ShutdownTimeout <= 0 {
 		return c, nil, fmt.Errorf("PORTICO_SHUTDOWN_TIMEOUT: a positive duration such as 15s")
+	}
+	durations := []struct {
+		key  string
+		def  string
+		into *time.Duration
+	}{
+		{"PORTICO_ACCESS_TOKEN_TTL", "15m", &c.AccessTokenTTL},
+		{"PORTICO_REFRESH_TOKEN_TTL", "720h", &c.RefreshTokenTTL},
+		{"PORTICO_SESSION_MAX_AGE", "2160h", &c.SessionMaxAge},
+	}
+	for _, d := range durations {
+		if *d.into, err = time.ParseDuration(env(d.key, d.def)); err != nil || *d.into < time.Minute {
+			return c, nil, fmt.Errorf("%s: a duration of at least 1m such as %s", d.key, d.def)
+		}
+	}
+	rates := []struct {
+		key  string
+		def  string
+		into *int
+	}{
+		{"PORTICO_LOGIN_RATE_IP", "60", &c.LoginPerMinuteIP},
+		{"PORTICO_LOGIN_RATE_ACCOUNT", "20", &c.LoginPerMinuteAccount},
+	}
+	for _, r := range rates {
+		if *r.into, err = strconv.Atoi(env(r.key, r.def)); err != nil || *r.into < 1 {
+			return c, nil, fmt.Errorf("%s: a positive number of attempts per minute", r.key)
+		}
+	}
+	if c.Identity.EmulatorHost != "" && !strings.HasPrefix(c.Identity.ProjectID, "demo-") {
+		return c, nil, fmt.Errorf("PORTICO_IDENTITY_EMULATOR_HOST is only allowed with a demo- PORTICO_IDENTITY_PROJECT_ID")
 	}
 	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
 		return c, nil, fmt.Errorf("PORTICO_ADDR: %q is not host:port", c.Addr)

@@ -35,10 +35,19 @@ func TestLoadRejectsBadValuesNamingTheVariable(t *testing.T) {
 		"PORTICO_SHUTDOWN_TIMEOUT": "-1s",
 		"PORTICO_ERP":              "Net Suite",
 		"PORTICO_DEFAULT_TENANT":   "Bad_Tenant",
+		"PORTICO_ACCESS_TOKEN_TTL": "5s",
+		"PORTICO_LOGIN_RATE_IP":    "many",
 	} {
 		_, _, err := Load(envOf(map[string]string{key: val}), nil, nil)
 		if err == nil || !strings.Contains(err.Error(), key) {
 			t.Errorf("%s=%q: err = %v, want one naming the variable", key, val, err)
 		}
+	}
+}
+
+func TestEmulatorNeedsDemoProject(t *testing.T) {
+	_, _, err := Load(envOf(map[string]string{"PORTICO_IDENTITY_EMULATOR_HOST": "127.0.0.1:9099", "PORTICO_IDENTITY_PROJECT_ID": "acme-prod"}), nil, nil)
+	if err == nil || !strings.Contains(err.Error(), "PORTICO_IDENTITY_EMULATOR_HOST") {
+		t.Errorf("emulator with a real project: err = %v", err)
 	}
 }

@@ -153,6 +153,11 @@ func Generate(ctx context.Context, sink Sink, opt Options) (Stats, error) {
 		if writeErr != nil {
 			continue // drain until the generator sees the cancellation
 		}
+		if err := ctx.Err(); err != nil {
+			// The sink may not look at ctx; stop writing at once anyway.
+			writeErr = fmt.Errorf("demo: %w", err)
+			continue
+		}
 		if err := sink.PutRecords(ctx, b.recs); err != nil {
 			writeErr = fmt.Errorf("demo: store %s records: %w", b.kind, err)
 			cancel()

@@ -3,6 +3,7 @@ package demo
 import (
 	"context"
 	"fmt"
+	"image/png"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -91,8 +92,9 @@ type generator struct {
 	projType                                []uint8 // index into projectTypes
 
 	nextFileID int64
-	ki         *kindInfo // the kind being generated
-	lines      []line    // a transaction's lines, built before its document
+	png        *png.Encoder // BestSpeed: flat colours compress well anyway
+	ki         *kindInfo    // the kind being generated
+	lines      []line       // a transaction's lines, built before its document
 
 	// Scratch, reused for every record.
 	d     doc
@@ -105,7 +107,8 @@ type generator struct {
 }
 
 func newGenerator(opt Options) (*generator, error) {
-	g := &generator{opt: opt, nowSec: opt.Now.Unix()}
+	g := &generator{opt: opt, nowSec: opt.Now.Unix(),
+		png: &png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &encoderBuffer{}}}
 	g.nowDay = int32(g.nowSec / 86400)
 	g.cal = newCalendar(g.nowDay)
 	if err := checkChoices(); err != nil {
@@ -274,11 +277,17 @@ func (g *generator) emit(ki *kindInfo, r *rand.Rand, rw *row) {
 		created = int64(day)*86400 + between(r, 7*3600, 18*3600)
 	}
 	created = min(created, g.nowSec)
+	// A record is last touched after its main date once that date has
+	// passed (a paid invoice was updated when paid), mostly within weeks.
+	touched := created
+	if rw.hasDay && rw.day <= g.nowDay {
+		touched = max(touched, int64(rw.day)*86400+between(r, 7*3600, 18*3600))
+	}
 	var modified int64
 	if chance(r, 0.7) {
-		modified = created + between(r, 0, 30*86400)
+		modified = touched + between(r, 0, 30*86400)
 	} else {
-		modified = between(r, created, g.nowSec)
+		modified = between(r, touched, g.nowSec)
 	}
 	modified = min(modified, g.nowSec)
 	g.tmp = g.cal.appendTimestamp(g.tmp[:0], created)

@@ -1,9 +1,22 @@
 package httpapi
 
+import "net/http"
+
 // routes registers the whole HTTP surface. Read this file to know the API.
+// Routes added with s.public need no session; everything else goes through
+// s.handle, behind withAuth (a token, an enabled user, a role they hold).
 func (s *Server) routes() {
-	// Public: liveness and readiness for load balancers and `make run`.
-	s.mux.HandleFunc("GET /api/v1/health", s.health)
+	// Public: health for load balancers and `make run`; the sign-in exchange
+	// and token upkeep, which carry their own credentials.
+	s.public("GET /api/v1/health", s.health)
+	s.public("GET /api/v1/auth/login", s.login)
+	s.public("POST /api/v1/auth/refresh", s.refresh)
+	s.public("POST /api/v1/auth/logout", s.logout)
+
+	s.handle("GET /api/v1/auth/me", s.me)
+	s.handle("POST /api/v1/auth/role", s.switchRole)
+	s.handle("GET /api/v1/layout/configurations/{layoutId}", s.layout)
+	s.handle("GET /api/v1/kinds", s.kinds)
 
 	// Anything else under /api is an API miss: a problem document, never
 	// the app's index page.
@@ -12,4 +25,11 @@ func (s *Server) routes() {
 	// The single-page app: hashed assets, and index.html for client routes.
 	// (Registered for every method: "GET /" would conflict with "/api/".)
 	s.mux.HandleFunc("/", s.serveApp)
+}
+
+func (s *Server) public(pattern string, h http.HandlerFunc) { s.mux.Handle(pattern, h) }
+
+func (s *Server) handle(pattern string, h http.HandlerFunc) {
+	s.private = append(s.private, pattern)
+	s.mux.Handle(pattern, s.withAuth(h))
 }

@@ -12,15 +12,23 @@ import (
 // own origin (no inline script, no eval). Styles come from our origin plus
 // <style> elements carrying the per-request nonce (the UI library writes its
 // CSS variables that way); inline style attributes in markup are refused.
-type cspPolicy struct{ connect string }
+type cspPolicy struct{ script, connect, frame string }
 
-func newCSP(connectSrc []string) cspPolicy {
-	return cspPolicy{connect: strings.Join(append([]string{"'self'"}, connectSrc...), " ")}
+// CSPSources are origins added to the policy for the identity service:
+// Script for the SDK's sign-in popup helper, Connect for its REST calls,
+// Frame for its auth-domain iframe. Empty in emulator mode but Connect.
+type CSPSources struct {
+	Script, Connect, Frame []string
+}
+
+func newCSP(src CSPSources) cspPolicy {
+	list := func(extra []string) string { return strings.Join(append([]string{"'self'"}, extra...), " ") }
+	return cspPolicy{script: list(src.Script), connect: list(src.Connect), frame: list(src.Frame)}
 }
 
 func (p cspPolicy) header(nonce string) string {
-	return "default-src 'self'; script-src 'self'; style-src 'self' 'nonce-" + nonce + "'; " +
-		"img-src 'self' data: blob:; font-src 'self' data:; connect-src " + p.connect + "; " +
+	return "default-src 'self'; script-src " + p.script + "; style-src 'self' 'nonce-" + nonce + "'; " +
+		"img-src 'self' data: blob:; font-src 'self' data:; connect-src " + p.connect + "; frame-src " + p.frame + "; " +
 		"object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 }
 

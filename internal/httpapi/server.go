@@ -8,6 +8,9 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+
+	"github.com/portico/portico/internal/portal"
+	"github.com/portico/portico/internal/session"
 )
 
 // Pinger reports whether the database answers.
@@ -19,10 +22,23 @@ type Pinger interface {
 // ClientConfig is what the single-page app learns from the server at start,
 // embedded in index.html (so one build serves every tenant and environment).
 type ClientConfig struct {
-	ProductName string `json:"productName"`
-	Environment string `json:"environment"`
-	ERP         string `json:"erp"`
-	Product     string `json:"product"`
+	ProductName   string         `json:"productName"`
+	Environment   string         `json:"environment"`
+	ERP           string         `json:"erp"`
+	Product       string         `json:"product"`
+	TenantID      string         `json:"tenantId"`
+	ApplicationID string         `json:"applicationId"`
+	Identity      IdentityClient `json:"identity"`
+}
+
+// IdentityClient is the identity SDK's configuration (SPEC §3). None of it
+// is secret: the API key only identifies the project.
+type IdentityClient struct {
+	APIKey       string `json:"apiKey"`
+	AuthDomain   string `json:"authDomain,omitempty"`
+	ProjectID    string `json:"projectId"`
+	AppID        string `json:"appId,omitempty"`
+	EmulatorHost string `json:"emulatorHost,omitempty"`
 }
 
 // Options are the server's dependencies.
@@ -33,25 +49,43 @@ type Options struct {
 	// assets/). Nil serves no app, only the API.
 	UI     fs.FS
 	Client ClientConfig
-	// ConnectSrc lists extra origins the app may call (the identity
-	// service), added to the Content-Security-Policy.
-	ConnectSrc []string
+	// CSP lists the extra origins the app needs (the identity service).
+	CSP CSPSources
+
+	Identity Verifier
+	Sessions *session.Manager
+	// Tenants returns the store of one tenant.
+	Tenants func(portal.TenantID) TenantStore
+	// LoginPerMinuteIP and LoginPerMinuteAccount bound sign-in attempts.
+	LoginPerMinuteIP, LoginPerMinuteAccount int
 }
 
 // Server is the HTTP handler of the whole product.
 type Server struct {
-	log    *slog.Logger
-	store  Pinger
-	spa    *spa
-	csp    cspPolicy
-	client ClientConfig
-	mux    *http.ServeMux
+	log          *slog.Logger
+	store        Pinger
+	spa          *spa
+	csp          cspPolicy
+	client       ClientConfig
+	mux          *http.ServeMux
+	identity     Verifier
+	sessions     *session.Manager
+	tenants      func(portal.TenantID) TenantStore
+	loginIP      *limiter
+	loginAccount *limiter
+	// private lists the patterns behind withAuth, for the test that proves
+	// every route but the public ones is guarded.
+	private []string
 }
 
 // NewServer builds the handler. It fails only when the UI bundle is
 // malformed (no index.html or no head marker).
 func NewServer(o Options) (*Server, error) {
-	s := &Server{log: o.Logger, store: o.Store, client: o.Client, csp: newCSP(o.ConnectSrc), mux: http.NewServeMux()}
+	s := &Server{
+		log: o.Logger, store: o.Store, client: o.Client, csp: newCSP(o.CSP), mux: http.NewServeMux(),
+		identity: o.Identity, sessions: o.Sessions, tenants: o.Tenants,
+		loginIP: newLimiter(o.LoginPerMinuteIP), loginAccount: newLimiter(o.LoginPerMinuteAccount),
+	}
 	if o.UI != nil {
 		var err error
 		if s.spa, err = newSPA(o.UI); err != nil {

@@ -130,10 +130,10 @@ func TestConformanceAuditAndSecrets(t *testing.T) {
 	engines(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		ten := seedTenant(t, s, "acme")
-		if err := ten.Audit(ctx, AuditEvent{At: time.Now(), Event: "login", UserID: 1, IP: "127.0.0.1", Detail: map[string]any{"role": 10}}); err != nil {
+		if err := ten.Audit(ctx, access.AuditEvent{At: time.Now(), Event: "login", UserID: 1, IP: "127.0.0.1", Detail: map[string]any{"role": 10}}); err != nil {
 			t.Fatal(err)
 		}
-		ten.Audit(ctx, AuditEvent{At: time.Now(), Event: "login_failed", IP: "127.0.0.1"})
+		ten.Audit(ctx, access.AuditEvent{At: time.Now(), Event: "login_failed", IP: "127.0.0.1"})
 		log, err := ten.AuditLog(ctx, 10)
 		if err != nil || len(log) != 2 || log[0].Event != "login_failed" || log[1].UserID != 1 {
 			t.Errorf("audit = %+v, err %v", log, err)

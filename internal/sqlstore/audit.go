@@ -4,16 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"time"
-)
 
-// AuditEvent is one line of the audit log.
-type AuditEvent struct {
-	At     time.Time
-	Event  string // login, login_failed, role_switch, logout, refresh_reuse
-	UserID int64  // 0 when unknown (a failed sign-in)
-	IP     string
-	Detail map[string]any
-}
+	"github.com/portico/portico/internal/access"
+)
 
 var (
 	insertAudit = scope(`INSERT INTO audit_log (tenant_id, at, event, user_id, ip, detail) VALUES (:tenant, ?, ?, ?, ?, ?)`)
@@ -21,7 +14,7 @@ var (
 )
 
 // Audit appends an event to the tenant's audit log.
-func (t *Tenant) Audit(ctx context.Context, e AuditEvent) error {
+func (t *Tenant) Audit(ctx context.Context, e access.AuditEvent) error {
 	detail, _ := json.Marshal(e.Detail)
 	if e.Detail == nil {
 		detail = []byte("{}")
@@ -31,15 +24,15 @@ func (t *Tenant) Audit(ctx context.Context, e AuditEvent) error {
 }
 
 // AuditLog returns the newest events first.
-func (t *Tenant) AuditLog(ctx context.Context, limit int) ([]AuditEvent, error) {
+func (t *Tenant) AuditLog(ctx context.Context, limit int) ([]access.AuditEvent, error) {
 	rows, err := t.query(ctx, listAudit, limit)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []AuditEvent
+	var out []access.AuditEvent
 	for rows.Next() {
-		var e AuditEvent
+		var e access.AuditEvent
 		var at int64
 		var user *int64
 		var detail []byte

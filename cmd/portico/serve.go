@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/portico/portico/internal/config"
+	"github.com/portico/portico/internal/httpapi"
+	"github.com/portico/portico/internal/identity"
+	"github.com/portico/portico/internal/portal"
+	"github.com/portico/portico/internal/session"
+	"github.com/portico/portico/internal/sqlstore"
+	"github.com/portico/portico/web"
+)
+
+// serve runs the HTTP server until ctx is cancelled (SIGINT/SIGTERM), then
+// lets in-flight requests finish within the shutdown timeout.
+func serve(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *slog.Logger) error {
+	verifier, err := identity.NewVerifier(ctx, identity.Config{
+		ProjectID: cfg.Identity.ProjectID, KeysURL: cfg.Identity.KeysURL, EmulatorHost: cfg.Identity.EmulatorHost,
+	}, log)
+	if err != nil {
+		return err
+	}
+	key, err := store.Secret(ctx, "session-signing-key", 32)
+	if err != nil {
+		return fmt.Errorf("session key: %w", err)
+	}
+	sessions := session.NewManager(func(t portal.TenantID) session.Store { return store.Tenant(t) }, session.Options{
+		Key: key, AccessTTL: cfg.AccessTokenTTL, RefreshTTL: cfg.RefreshTokenTTL, MaxAge: cfg.SessionMaxAge,
+	})
+	h, err := httpapi.NewServer(httpapi.Options{
+		Logger: log,
+		Store:  store,
+		UI:     web.Dist(),
+		Client: httpapi.ClientConfig{
+			ProductName: cfg.ProductName, Environment: cfg.Environment, ERP: cfg.ERP, Product: cfg.Product,
+			TenantID: string(cfg.DefaultTenant), ApplicationID: cfg.ApplicationID,
+			Identity: httpapi.IdentityClient{
+				APIKey: cfg.Identity.APIKey, AuthDomain: cfg.Identity.AuthDomain, ProjectID: cfg.Identity.ProjectID,
+				AppID: cfg.Identity.AppID, EmulatorHost: cfg.Identity.EmulatorHost,
+			},
+		},
+		CSP:                   identityCSP(cfg.Identity),
+		Identity:              verifier,
+		Sessions:              sessions,
+		Tenants:               func(t portal.TenantID) httpapi.TenantStore { return store.Tenant(t) },
+		LoginPerMinuteIP:      cfg.LoginPerMinuteIP,
+		LoginPerMinuteAccount: cfg.LoginPerMinuteAccount,
+	})
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{
+		Addr:              cfg.Addr,
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		WriteTimeout:      120 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return ctx },
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return err
+	}
+	log.Info("serving", "url", "http://"+ln.Addr().String(), "database", store.Engine(), "environment", cfg.Environment)
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down", "grace", cfg.ShutdownTimeout)
+	// The base context is cancelled already; give in-flight requests a
+	// fresh deadline to finish in.
+	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.ShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	log.Info("stopped")
+	return nil
+}
+
+// identityCSP lists the identity service's origins for the
+// Content-Security-Policy: the emulator's address in emulator mode, the
+// Google endpoints and the auth domain's popup helper otherwise.
+func identityCSP(id config.Identity) httpapi.CSPSources {
+	if id.EmulatorHost != "" {
+		return httpapi.CSPSources{Connect: []string{"http://" + id.EmulatorHost}}
+	}
+	src := httpapi.CSPSources{
+		Script:  []string{"https://apis.google.com"},
+		Connect: []string{"https://identitytoolkit.googleapis.com", "https://securetoken.googleapis.com"},
+	}
+	if id.AuthDomain != "" {
+		src.Frame = []string{"https://" + id.AuthDomain}
+	}
+	return src
+}

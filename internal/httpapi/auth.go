@@ -1,0 +1,281 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"math"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/portico/portico/internal/access"
+	"github.com/portico/portico/internal/identity"
+	"github.com/portico/portico/internal/portal"
+	"github.com/portico/portico/internal/session"
+)
+
+// Verifier checks identity-service tokens.
+type Verifier interface {
+	Verify(token string) (identity.Claims, error)
+}
+
+// TenantStore is what the auth and layout handlers need inside a tenant.
+type TenantStore interface {
+	access.Store
+	UserByID(ctx context.Context, id int64) (access.User, error)
+	Audit(ctx context.Context, e access.AuditEvent) error
+}
+
+// principal is the caller of an authenticated route.
+type principal struct {
+	Tenant  portal.TenantID
+	User    access.User
+	Role    access.Role
+	Session session.Claims
+}
+
+type principalKey struct{}
+
+// caller returns the principal withAuth attached.
+func caller(r *http.Request) principal {
+	p, _ := r.Context().Value(principalKey{}).(principal)
+	return p
+}
+
+// withAuth guards every private route, in this order: a valid, unrevoked
+// access token (else 511), an enabled user, and an X-Role-Id naming a role
+// the user holds (else 403).
+func (s *Server) withAuth(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		if !ok || token == "" {
+			s.writeError(w, r, portal.Errorf(portal.CodeUnauthenticated, "Please sign in."))
+			return
+		}
+		claims, err := s.sessions.Authenticate(r.Context(), token)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		ts := s.tenants(claims.Tenant)
+		user, err := ts.UserByID(r.Context(), claims.UserID)
+		if portal.IsNotFound(err) || (err == nil && user.Disabled) {
+			err = portal.Errorf(portal.CodeUnauthenticated, "Your account is no longer active.")
+		}
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		roleID, err := strconv.ParseInt(r.Header.Get("X-Role-Id"), 10, 64)
+		if err != nil {
+			s.writeError(w, r, portal.Errorf(portal.CodeForbidden, "Choose one of your roles (X-Role-Id)."))
+			return
+		}
+		role, err := user.Role(roleID)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		p := principal{Tenant: claims.Tenant, User: user, Role: role, Session: claims}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), principalKey{}, p)))
+	})
+}
+
+// loginData is the answer of sign-in and token refresh.
+type loginData struct {
+	Token          string       `json:"token"`
+	TokenExpiresAt time.Time    `json:"tokenExpiresAt"`
+	RefreshToken   string       `json:"refreshToken"`
+	User           *access.User `json:"user,omitempty"`
+	CurrentRole    *access.Role `json:"currentRole,omitempty"`
+}
+
+// login exchanges an identity token for a portal session (SPEC §4 Login).
+func (s *Server) login(w http.ResponseWriter, r *http.Request) {
+	ctx, ip := r.Context(), clientIP(r)
+	if !s.rateLimited(w, r, s.loginIP, "ip:"+ip) {
+		return
+	}
+	q := r.URL.Query()
+	idToken := q.Get("idToken")
+	if idToken == "" || len(idToken) > 8192 || len(q.Get("oauthIdToken")) > 8192 {
+		s.writeError(w, r, portal.Invalid("Sign-in needs an identity token.",
+			portal.FieldError{Field: "idToken", Message: "Required, at most 8 KiB."}))
+		return
+	}
+	// The work-account (oauthIdToken) sign-in is vouched for by the
+	// identity service: its token names the provider it verified.
+	claims, err := s.identity.Verify(idToken)
+	if err != nil {
+		s.log.Info("sign-in refused", "request_id", requestID(ctx), "ip", ip, "err", err)
+		s.writeError(w, r, err)
+		return
+	}
+	if !s.rateLimited(w, r, s.loginAccount, "acct:"+string(claims.Tenant)+":"+claims.UID) {
+		return
+	}
+	ts := s.tenants(claims.Tenant)
+	user, err := access.FindUser(ctx, ts, access.Identity{UID: claims.UID, Email: claims.Email, EmailVerified: claims.EmailVerified})
+	if err != nil {
+		s.audit(ctx, ts, access.AuditEvent{Event: "login_failed", IP: ip, UserID: user.ID,
+			Detail: map[string]any{"email": claims.Email, "provider": claims.Provider, "reason": portal.ErrorCode(err)}})
+		s.writeError(w, r, err)
+		return
+	}
+	tokens, _, err := s.sessions.Issue(ctx, claims.Tenant, user.ID)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	role := user.Roles[0]
+	s.audit(ctx, ts, access.AuditEvent{Event: "login", IP: ip, UserID: user.ID,
+		Detail: map[string]any{"provider": claims.Provider, "role": role.ID}})
+	writeData(w, http.StatusOK, loginData{Token: tokens.Access, TokenExpiresAt: tokens.AccessExpires,
+		RefreshToken: tokens.Refresh, User: &user, CurrentRole: &role})
+}
+
+type refreshBody struct {
+	RefreshToken string `json:"refreshToken"`
+}
+
+// refresh rotates a refresh token into a new token pair.
+func (s *Server) refresh(w http.ResponseWriter, r *http.Request) {
+	if !s.rateLimited(w, r, s.loginIP, "ip:"+clientIP(r)) {
+		return
+	}
+	var body refreshBody
+	if err := decodeJSON(r, &body); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	tokens, _, err := s.sessions.Refresh(r.Context(), body.RefreshToken)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeData(w, http.StatusOK, loginData{Token: tokens.Access, TokenExpiresAt: tokens.AccessExpires, RefreshToken: tokens.Refresh})
+}
+
+// logout ends the session named by the bearer token or, when that has
+// expired already, by the refresh token. It always answers 204: logging out
+// of a session that already ended is not an error.
+func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
+	var body refreshBody
+	if r.ContentLength != 0 {
+		if err := decodeJSON(r, &body); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+	}
+	claims, err := s.sessions.Authenticate(r.Context(), strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "))
+	ok := err == nil
+	if !ok {
+		claims, ok = s.sessions.ClaimsOfRefresh(r.Context(), body.RefreshToken)
+	}
+	if ok {
+		if err := s.sessions.Revoke(r.Context(), claims); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		s.audit(r.Context(), s.tenants(claims.Tenant), access.AuditEvent{Event: "logout", IP: clientIP(r), UserID: claims.UserID})
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+type switchRoleBody struct {
+	RoleID int64 `json:"roleId"`
+}
+
+// switchRole checks that the user holds the role they switch to, records
+// the switch, and answers the role (SPEC §4 Role switch).
+func (s *Server) switchRole(w http.ResponseWriter, r *http.Request) {
+	p := caller(r)
+	var body switchRoleBody
+	if err := decodeJSON(r, &body); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	role, err := p.User.Role(body.RoleID)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.audit(r.Context(), s.tenants(p.Tenant), access.AuditEvent{Event: "role_switch", IP: clientIP(r), UserID: p.User.ID,
+		Detail: map[string]any{"from": p.Role.ID, "to": role.ID}})
+	writeData(w, http.StatusOK, struct {
+		CurrentRole access.Role `json:"currentRole"`
+	}{role})
+}
+
+// me answers the signed-in user and their roles (session restore checks it).
+func (s *Server) me(w http.ResponseWriter, r *http.Request) {
+	p := caller(r)
+	writeData(w, http.StatusOK, struct {
+		User        access.User `json:"user"`
+		CurrentRole access.Role `json:"currentRole"`
+	}{p.User, p.Role})
+}
+
+// layout answers a menu tree of one of the caller's roles.
+func (s *Server) layout(w http.ResponseWriter, r *http.Request) {
+	p := caller(r)
+	l, err := access.LayoutFor(r.Context(), s.tenants(p.Tenant), p.User, r.PathValue("layoutId"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	items := l.Items
+	if items == nil {
+		items = []access.MenuItem{}
+	}
+	writeData(w, http.StatusOK, struct {
+		Items []access.MenuItem `json:"items"`
+	}{items})
+}
+
+// audit records an event; a failure to record is logged, not shown (the
+// user's action already happened).
+func (s *Server) audit(ctx context.Context, ts TenantStore, e access.AuditEvent) {
+	e.At = time.Now()
+	if err := ts.Audit(ctx, e); err != nil {
+		s.log.Error("audit log write failed", "request_id", requestID(ctx), "event", e.Event, "err", err)
+	}
+}
+
+// rateLimited takes one event from l for key, answering 429 with
+// Retry-After when none is left. It returns whether to go on.
+func (s *Server) rateLimited(w http.ResponseWriter, r *http.Request, l *limiter, key string) bool {
+	ok, wait := l.allow(key, time.Now())
+	if !ok {
+		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
+		s.writeError(w, r, portal.Errorf(portal.CodeRateLimited, "Too many sign-in attempts. Please wait a moment and try again."))
+	}
+	return ok
+}
+
+// clientIP is the peer address. Proxies' forwarding headers are not
+// trusted: behind a load balancer, configure it to preserve the source.
+func clientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// decodeJSON reads a small JSON body strictly: unknown fields, trailing
+// data and bodies over 64 KiB are a 400 that says what is wrong.
+func decodeJSON(r *http.Request, v any) error {
+	dec := json.NewDecoder(io.LimitReader(r.Body, 64<<10))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return portal.Errorf(portal.CodeInvalid, "The request body is not valid JSON for this call.")
+	}
+	if dec.More() {
+		return portal.Errorf(portal.CodeInvalid, "The request body has data after the JSON value.")
+	}
+	return nil
+}

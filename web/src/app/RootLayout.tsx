@@ -1,0 +1,57 @@
+import { useEffect } from 'react';
+import { Button, Container, Stack, Text, Title } from '@mantine/core';
+import { Outlet, isRouteErrorResponse, useRouteError } from 'react-router';
+import { useIsAuthenticated } from '../session';
+import { AlertArea } from '../shell/AlertArea';
+import { LoadingOverlay } from '../shell/LoadingOverlay';
+import { Navbar } from '../shell/Navbar';
+import { config } from './config';
+import { useRouteMeta } from './meta';
+import classes from './RootLayout.module.css';
+
+/**
+ * Root layout (SPEC §2): navbar when the route has showNavbar and the user is
+ * authenticated; the alert area always; the routed view when the user is authenticated or
+ * the route does not require it (two layouts: with or without navbar spacing); the
+ * loading overlay while loading.
+ */
+export function RootLayout() {
+  const routeMeta = useRouteMeta();
+  const authenticated = useIsAuthenticated();
+  const withNavbar = !!routeMeta.showNavbar && authenticated;
+  const mayRender = authenticated || !routeMeta.requiresAuth;
+
+  useEffect(() => {
+    document.title = routeMeta.title ? `${routeMeta.title} · ${config.productName}` : config.productName;
+  }, [routeMeta.title]);
+
+  return (
+    <div className={withNavbar ? classes.withNavbar : classes.bare}>
+      {withNavbar && <Navbar />}
+      <AlertArea />
+      <main className={classes.main}>{mayRender && <Outlet />}</main>
+      <LoadingOverlay />
+    </div>
+  );
+}
+
+/** Shown when a loader, a lazy page chunk or a render throws. */
+export function RootErrorBoundary() {
+  const error = useRouteError();
+  const detail = isRouteErrorResponse(error)
+    ? `${error.status} ${error.statusText}`
+    : error instanceof Error
+      ? error.message
+      : 'Unknown error';
+  return (
+    <Container size="xs" className={classes.error}>
+      <Stack align="center" gap="md">
+        <Title order={1}>Something went wrong</Title>
+        <Text c="dimmed" ta="center">
+          {detail}
+        </Text>
+        <Button onClick={() => window.location.reload()}>Reload the page</Button>
+      </Stack>
+    </Container>
+  );
+}

@@ -1,0 +1,37 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { defaultConfig, readConfig, readStyleNonce } from './config';
+
+function docWith(head: string): Document {
+  return new DOMParser().parseFromString(`<!doctype html><html><head>${head}</head><body></body></html>`, 'text/html');
+}
+
+describe('readConfig', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('reads the server-injected JSON block', () => {
+    const doc = docWith(
+      '<script type="application/json" id="portico-config">{"productName":"Acme Portal","environment":"Staging","erp":"netsuite","product":"portal"}</script>',
+    );
+    expect(readConfig(doc)).toEqual({ productName: 'Acme Portal', environment: 'Staging', erp: 'netsuite', product: 'portal' });
+  });
+
+  it('falls back to defaults when the block is missing', () => {
+    expect(readConfig(docWith(''))).toEqual(defaultConfig);
+    expect(defaultConfig.productName).toBe('Portico');
+  });
+
+  it('falls back field by field for partial or malformed config', () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const partial = docWith('<script type="application/json" id="portico-config">{"environment":"Production","erp":7}</script>');
+    expect(readConfig(partial)).toEqual({ ...defaultConfig, environment: 'Production' });
+    const broken = docWith('<script type="application/json" id="portico-config">{nope</script>');
+    expect(readConfig(broken)).toEqual(defaultConfig);
+  });
+});
+
+describe('readStyleNonce', () => {
+  it('reads the csp-nonce meta, or nothing', () => {
+    expect(readStyleNonce(docWith('<meta name="csp-nonce" content="abc123">'))).toBe('abc123');
+    expect(readStyleNonce(docWith(''))).toBeUndefined();
+  });
+});

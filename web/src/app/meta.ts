@@ -1,0 +1,44 @@
+import { useMatches, type UIMatch } from 'react-router';
+
+/**
+ * Route meta flags (SPEC §2), carried in each route's `handle`. A child's flags override
+ * its parent's, so a parent route sets `model`, `requiresAuth` and `showNavbar` once for
+ * all of its pages.
+ */
+export interface RouteMeta {
+  /** The navigation bar shows, when the user is also authenticated. */
+  showNavbar?: boolean;
+  /** Not rendered for an unauthenticated user; the guard redirects to /login. */
+  requiresAuth?: boolean;
+  isList?: boolean;
+  isView?: boolean;
+  isCreate?: boolean;
+  isEdit?: boolean;
+  /** Record type of the pages below this route, e.g. "project". */
+  model?: string;
+  /** Document title of the page. */
+  title?: string;
+}
+
+/** Typed helper for a route's `handle`. */
+export function meta(flags: RouteMeta): RouteMeta {
+  return flags;
+}
+
+function isRouteMeta(handle: unknown): handle is RouteMeta {
+  return typeof handle === 'object' && handle !== null;
+}
+
+/** Merges the handles of the matched routes, outermost first. */
+export function mergeRouteMeta(matches: ReadonlyArray<Pick<UIMatch, 'handle'>>): RouteMeta {
+  const merged: RouteMeta = {};
+  for (const match of matches) {
+    if (isRouteMeta(match.handle)) Object.assign(merged, match.handle);
+  }
+  return merged;
+}
+
+/** The meta flags of the current route. */
+export function useRouteMeta(): RouteMeta {
+  return mergeRouteMeta(useMatches());
+}

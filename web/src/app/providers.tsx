@@ -1,0 +1,20 @@
+import type { ReactNode } from 'react';
+import { MantineProvider } from '@mantine/core';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { readStyleNonce } from './config';
+import { theme } from './theme';
+
+/**
+ * Mantine injects <style> elements (CSS variables, responsive style props); under the
+ * server's `style-src 'self' 'nonce-…'` they need the page's nonce.
+ */
+const styleNonce = readStyleNonce();
+const getStyleNonce = styleNonce ? () => styleNonce : undefined;
+
+export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
+  return (
+    <MantineProvider theme={theme} defaultColorScheme="light" getStyleNonce={getStyleNonce}>
+      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+    </MantineProvider>
+  );
+}
