@@ -102,6 +102,7 @@ var (
 	upsertUser     = scope(`INSERT INTO users (tenant_id, id, email, full_name, disabled) VALUES (:tenant, ?, ?, ?, ?)
 		ON CONFLICT (tenant_id, id) DO UPDATE SET email = excluded.email, full_name = excluded.full_name, disabled = excluded.disabled`)
 	insertUserRole = scope(`INSERT INTO user_roles (tenant_id, user_id, role_id, position) VALUES (:tenant, ?, ?, ?)`)
+	tenantName     = scope(`SELECT name FROM tenants WHERE id = :tenant`)
 	allLayouts     = scope(`SELECT id, name, items FROM layouts WHERE tenant_id = :tenant ORDER BY id`)
 	allRoles       = scope(`SELECT id, key, name, type, layout_id, permissions FROM roles WHERE tenant_id = :tenant ORDER BY id`)
 	allUsers       = scope(`SELECT id, email, full_name, disabled FROM users WHERE tenant_id = :tenant ORDER BY id`)
@@ -151,6 +152,9 @@ func (t *Tenant) ImportAccess(ctx context.Context, f access.File) error {
 // ExportAccess returns the tenant's access setup as a File.
 func (t *Tenant) ExportAccess(ctx context.Context) (access.File, error) {
 	f := access.File{Tenant: string(t.id)}
+	if err := t.queryRow(ctx, tenantName).Scan(&f.Name); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return f, err
+	}
 	rows, err := t.query(ctx, allLayouts)
 	if err != nil {
 		return f, err

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runWith(t *testing.T, env map[string]string, args ...string) (string, error) {
+	t.Helper()
+	var out strings.Builder
+	err := run(context.Background(), args, func(k string) string { return env[k] }, &out)
+	return out.String(), err
+}
+
+func TestCommands(t *testing.T) {
+	env := map[string]string{"PORTICO_DATA_DIR": t.TempDir(), "PORTICO_LOG_LEVEL": "warn"}
+	if out, err := runWith(t, env, "help"); err != nil || !strings.Contains(out, "roles import FILE") {
+		t.Errorf("help: %v %q", err, out)
+	}
+	if _, err := runWith(t, env, "frobnicate"); err == nil || !strings.Contains(err.Error(), `unknown command "frobnicate"`) {
+		t.Errorf("unknown command: %v", err)
+	}
+	if out, err := runWith(t, env, "migrate"); err != nil || !strings.Contains(out, "sqlite schema at version") {
+		t.Errorf("migrate: %v %q", err, out)
+	}
+	out, err := runWith(t, env, "seed", "-per-kind", "20")
+	if err != nil || !strings.Contains(out, "seeded tenant portico-demo on sqlite") || !strings.Contains(out, "5 users") {
+		t.Fatalf("seed: %v %q", err, out)
+	}
+	if out, err := runWith(t, env, "seed", "-if-empty"); err != nil || !strings.Contains(out, "not seeding") {
+		t.Errorf("second seed: %v %q", err, out)
+	}
+	exported, err := runWith(t, env, "roles", "export")
+	if err != nil || !strings.Contains(exported, "email: ada.admin@portico.test") || !strings.Contains(exported, "name: Portico Demo") {
+		t.Fatalf("export: %v\n%s", err, exported)
+	}
+	// Edit the export (Pete becomes an Accountant too) and import it back.
+	edited := strings.Replace(exported, "fullName: Pete Manager\n    roles:\n      - 1002", "fullName: Pete Manager\n    roles:\n      - 1002\n      - 1003", 1)
+	if edited == exported {
+		t.Fatalf("the export's shape changed; fix the test edit:\n%s", exported)
+	}
+	file := filepath.Join(t.TempDir(), "access.yaml")
+	os.WriteFile(file, []byte(edited), 0o600)
+	if out, err := runWith(t, env, "roles", "import", file); err != nil || !strings.Contains(out, "imported 3 layouts, 4 roles, 5 users") {
+		t.Fatalf("import: %v %q", err, out)
+	}
+	again, _ := runWith(t, env, "roles", "export", "-json")
+	if !strings.Contains(again, `"roles": [
+        1002,
+        1003
+      ]`) {
+		t.Errorf("import did not take:\n%s", again)
+	}
+	// A broken file is refused with the place of each problem.
+	os.WriteFile(file, []byte("tenant: portico-demo\nroles:\n  - {_id: x, id: 1, name: X, type: staff}\nusers:\n  - {id: 1, email: nope, fullName: N, roles: [7]}\n"), 0o600)
+	_, err = runWith(t, env, "roles", "import", file)
+	if err == nil || !strings.Contains(err.Error(), `users[0]: "nope" is not an email address`) || !strings.Contains(err.Error(), "role 7 is not defined") {
+		t.Errorf("bad file: %v", err)
+	}
+}
+
+func TestBadConfigurationStopsWithTheVariable(t *testing.T) {
+	_, err := runWith(t, map[string]string{"PORTICO_ADDR": "nope"}, "serve")
+	if err == nil || !strings.Contains(err.Error(), "PORTICO_ADDR") {
+		t.Errorf("err = %v", err)
+	}
+}
