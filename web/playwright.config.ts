@@ -1,67 +1,95 @@
 import { defineConfig, devices } from '@playwright/test';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 // End-to-end tests run against the real binary (`make build` embeds web/dist into
-// bin/portico) in Debian's Chromium; `npx playwright install` is never used.
-const ADDR = '127.0.0.1:18080';
-const baseURL = `http://${ADDR}`;
+// bin/portico) in Debian's Chromium; `npx playwright install` is never used. The Firebase
+// Auth Emulator is up for the whole run (`make test-e2e` wraps it in scripts/with-emulator.sh).
+const MAIN_ADDR = '127.0.0.1:18080';
+// A second server whose access tokens live 2 minutes, for the keep-alive test.
+const KEEPALIVE_ADDR = '127.0.0.1:18081';
+const EMULATOR_HOST = process.env.FIREBASE_AUTH_EMULATOR_HOST ?? '127.0.0.1:9099';
 
 // A fresh, empty data directory per run. The config is evaluated by the runner and again
 // in each worker; workers inherit the runner's environment, so they all see the same dir.
 // e2e/global-teardown.ts removes it.
 process.env.PORTICO_E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'portico-e2e-'));
+const dataDir = (name: string) => {
+  const dir = path.join(process.env.PORTICO_E2E_DATA_DIR!, name);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+};
+
+/** One `portico serve` with demo data and the emulator's demo accounts. */
+function server(addr: string, name: string, env: Record<string, string> = {}) {
+  return {
+    command: 'sh -c "../bin/portico seed -per-kind 50 && ../bin/portico emulator-accounts && ../bin/portico serve"',
+    url: `http://${addr}/api/v1/health`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
+    env: {
+      PORTICO_ADDR: addr,
+      PORTICO_DATA_DIR: dataDir(name),
+      PORTICO_LOG_FORMAT: 'json',
+      PORTICO_ENVIRONMENT: 'Demo',
+      PORTICO_IDENTITY_EMULATOR_HOST: EMULATOR_HOST,
+      // Many sign-ins from one address within a minute.
+      PORTICO_LOGIN_RATE_IP: '1000',
+      PORTICO_LOGIN_RATE_ACCOUNT: '1000',
+      ...env,
+    },
+  };
+}
+
+const chromium = {
+  ...devices['Desktop Chrome'],
+  viewport: { width: 1280, height: 800 },
+  launchOptions: {
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  },
+};
 
 export default defineConfig({
   testDir: './e2e',
   outputDir: './test-results/playwright',
   globalTeardown: './e2e/global-teardown.ts',
   fullyParallel: false,
-  workers: 1,
+  // The keep-alive test waits minutes of real time; it runs beside the rest.
+  workers: 2,
   retries: 0,
   forbidOnly: !!process.env.CI,
   timeout: 30_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],
   use: {
-    baseURL,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
+  // Listed first so it starts first and the other files run beside it.
   projects: [
     {
+      name: 'keepalive',
+      testMatch: /keepalive\.spec\.ts/,
+      use: { ...chromium, baseURL: `http://${KEEPALIVE_ADDR}` },
+    },
+    {
       name: 'chromium',
-      use: {
-        ...devices['Desktop Chrome'],
-        viewport: { width: 1280, height: 800 },
-        launchOptions: {
-          executablePath: '/usr/bin/chromium',
-          args: [
-            '--headless',
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-quic',
-            '--no-first-run',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-          ],
-        },
-      },
+      testIgnore: /keepalive\.spec\.ts/,
+      use: { ...chromium, baseURL: `http://${MAIN_ADDR}` },
     },
   ],
-  webServer: {
-    command: '../bin/portico serve',
-    url: `${baseURL}/api/v1/health`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      PORTICO_ADDR: ADDR,
-      PORTICO_DATA_DIR: process.env.PORTICO_E2E_DATA_DIR,
-      PORTICO_LOG_FORMAT: 'json',
-    },
-  },
+  webServer: [server(MAIN_ADDR, 'main'), server(KEEPALIVE_ADDR, 'keepalive', { PORTICO_ACCESS_TOKEN_TTL: '2m' })],
 });

@@ -94,6 +94,7 @@ type loginData struct {
 }
 
 // login exchanges an identity token for a portal session (SPEC §4 Login).
+// An optional roleId names the role to start in when the user holds it.
 func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	ctx, ip := r.Context(), clientIP(r)
 	if !s.rateLimited(w, r, s.loginIP, "ip:"+ip) {
@@ -130,7 +131,14 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	// The app asks for the user's remembered last role (SPEC §4 step 3);
+	// one they no longer hold falls back to their first.
 	role := user.Roles[0]
+	if id, err := strconv.ParseInt(q.Get("roleId"), 10, 64); err == nil {
+		if held, err := user.Role(id); err == nil {
+			role = held
+		}
+	}
 	s.audit(ctx, ts, access.AuditEvent{Event: "login", IP: ip, UserID: user.ID,
 		Detail: map[string]any{"provider": claims.Provider, "role": role.ID}})
 	writeData(w, http.StatusOK, loginData{Token: tokens.Access, TokenExpiresAt: tokens.AccessExpires,
@@ -143,7 +151,7 @@ type refreshBody struct {
 
 // refresh rotates a refresh token into a new token pair.
 func (s *Server) refresh(w http.ResponseWriter, r *http.Request) {
-	if !s.rateLimited(w, r, s.loginIP, "ip:"+clientIP(r)) {
+	if !s.rateLimited(w, r, s.refreshIP, "ip:"+clientIP(r)) {
 		return
 	}
 	var body refreshBody
@@ -251,7 +259,7 @@ func (s *Server) rateLimited(w http.ResponseWriter, r *http.Request, l *limiter,
 	ok, wait := l.allow(key, time.Now())
 	if !ok {
 		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
-		s.writeError(w, r, portal.Errorf(portal.CodeRateLimited, "Too many sign-in attempts. Please wait a moment and try again."))
+		s.writeError(w, r, portal.Errorf(portal.CodeRateLimited, "Too many attempts. Please wait a moment and try again."))
 	}
 	return ok
 }

@@ -73,6 +73,7 @@ type Server struct {
 	tenants      func(portal.TenantID) TenantStore
 	loginIP      *limiter
 	loginAccount *limiter
+	refreshIP    *limiter
 	// private lists the patterns behind withAuth, for the test that proves
 	// every route but the public ones is guarded.
 	private []string
@@ -85,6 +86,9 @@ func NewServer(o Options) (*Server, error) {
 		log: o.Logger, store: o.Store, client: o.Client, csp: newCSP(o.CSP), mux: http.NewServeMux(),
 		identity: o.Identity, sessions: o.Sessions, tenants: o.Tenants,
 		loginIP: newLimiter(o.LoginPerMinuteIP), loginAccount: newLimiter(o.LoginPerMinuteAccount),
+		// Every open tab refreshes every few minutes; an office behind one
+		// address must not run out.
+		refreshIP: newLimiter(10 * o.LoginPerMinuteIP),
 	}
 	if o.UI != nil {
 		var err error

@@ -40,6 +40,7 @@ type Store interface {
 	// its family, atomically, returning the family. A token already used
 	// revokes the family and returns a CodeUnauthenticated error; so does an
 	// unknown, expired or revoked one.
+	// Within ReuseGrace of the first use, a second use rotates again.
 	RotateRefresh(ctx context.Context, oldHash, newHash string, newExpires, now time.Time) (Session, error)
 	// Session returns a session, revoked or not, or a not-found error.
 	Session(ctx context.Context, id string) (Session, error)
@@ -252,6 +253,12 @@ func minTime(a, b time.Time) time.Time {
 	}
 	return b
 }
+
+// ReuseGrace is how long after its first use a refresh token may be used
+// again without revoking its family: long enough for a client whose first
+// answer was lost (a reload, a dropped connection) to retry, short enough
+// that a token stolen later is still detected.
+const ReuseGrace = 10 * time.Second
 
 // ErrReused is the cause (logged, never shown) when a used refresh token is
 // presented again and its family is revoked.

@@ -95,7 +95,11 @@ func TestConformanceRefreshRotation(t *testing.T) {
 		if s, _ := ten.SessionOfRefresh(ctx, "h2"); s.ID != "fam1" {
 			t.Errorf("new token not in the family: %+v", s)
 		}
-		// h1 again: reuse → the whole family is revoked, h2 dies too.
+		// h1 again within the grace period: a client whose answer was lost.
+		if _, err := ten.RotateRefresh(ctx, "h1", "h1b", now.Add(time.Hour), now.Add(time.Minute+session.ReuseGrace/2)); err != nil {
+			t.Fatalf("retry within the grace period: %v", err)
+		}
+		// h1 after the grace period: reuse → the whole family is revoked.
 		if _, err := ten.RotateRefresh(ctx, "h1", "h3", now.Add(time.Hour), now.Add(2*time.Minute)); portal.ErrorCode(err) != portal.CodeUnauthenticated {
 			t.Fatalf("reuse: err = %v", err)
 		}

@@ -73,6 +73,8 @@ func (t *Tenant) SessionOfRefresh(ctx context.Context, hash string) (session.Ses
 // RotateRefresh implements session.Store: one use per refresh token; a
 // second use revokes the family (it means the token was stolen, or the
 // legitimate holder lost a race with a thief — either way, sign in again).
+// Within session.ReuseGrace of the first use, a second use rotates again
+// instead: that is a client whose answer to the first was lost.
 func (t *Tenant) RotateRefresh(ctx context.Context, oldHash, newHash string, newExpires, now time.Time) (session.Session, error) {
 	var out session.Session
 	reused := false
@@ -91,7 +93,7 @@ func (t *Tenant) RotateRefresh(ctx context.Context, oldHash, newHash string, new
 		if err != nil {
 			return err
 		}
-		if used.Valid {
+		if used.Valid && now.Sub(time.UnixMilli(used.Int64)) > session.ReuseGrace {
 			reused = true
 			if err := tx.revoke(ctx, sid, now); err != nil {
 				return err
@@ -101,12 +103,14 @@ func (t *Tenant) RotateRefresh(ctx context.Context, oldHash, newHash string, new
 		if !s.RevokedAt.IsZero() || now.UnixMilli() >= expires || !now.Before(s.ExpiresAt) {
 			return errSessionEnded
 		}
-		res, err := tx.exec(ctx, useRefresh, now.UnixMilli(), oldHash)
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n != 1 {
-			return errSessionEnded // a concurrent rotation won
+		if !used.Valid {
+			res, err := tx.exec(ctx, useRefresh, now.UnixMilli(), oldHash)
+			if err != nil {
+				return err
+			}
+			if n, _ := res.RowsAffected(); n != 1 {
+				return errSessionEnded // a concurrent rotation won
+			}
 		}
 		if newExpires.After(s.ExpiresAt) {
 			newExpires = s.ExpiresAt

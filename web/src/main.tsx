@@ -8,6 +8,7 @@ import { installChunkReload } from './app/chunkReload';
 import { AppProviders } from './app/providers';
 import { createQueryClient } from './app/queryClient';
 import { createAppRouter } from './app/router';
+import { connectSession } from './app/startup';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('portico: #root element missing from index.html');
@@ -15,6 +16,8 @@ if (!container) throw new Error('portico: #root element missing from index.html'
 installChunkReload();
 
 const queryClient = createQueryClient();
+// The saved session is restored before the router exists, so the guard's first run sees it.
+void connectSession(() => router);
 const router = createAppRouter();
 
 createRoot(container).render(

@@ -1,12 +1,24 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSessionStore } from '../session/store';
-import { ApiError, api, apiUrl } from './client';
+import type { Role, User } from '../session/types';
+import { ApiError, api, apiUrl, setSessionHooks, type SessionHooks } from './client';
 
 function jsonResponse(body: unknown, init: ResponseInit = {}): Response {
   return new Response(JSON.stringify(body), {
     ...init,
     headers: { 'Content-Type': init.status && init.status >= 400 ? 'application/problem+json' : 'application/json' },
   });
+}
+
+const role: Role = { _id: 'role-admin', id: 1001, name: 'Admin', type: 'admin', layout: 'admin', permissions: [] };
+const user: User = { id: 1, email: 'ada@example.com', fullName: 'Ada', roles: [role] };
+
+function signIn(token = 'tok') {
+  useSessionStore.getState().setSession({ token, refreshToken: 'ref', user, currentRole: role });
+}
+
+function headersOf(call: Parameters<typeof fetch>): Record<string, string> {
+  return call[1]?.headers as Record<string, string>;
 }
 
 describe('api client', () => {
@@ -19,6 +31,7 @@ describe('api client', () => {
   afterEach(() => {
     vi.unstubAllGlobals();
     fetchMock.mockReset();
+    setSessionHooks(null);
     useSessionStore.getState().clearSession();
   });
 
@@ -30,12 +43,7 @@ describe('api client', () => {
   });
 
   it('sends the bearer token and role header when signed in, JSON bodies, and parses JSON', async () => {
-    useSessionStore.getState().setSession({
-      token: 'tok',
-      refreshToken: 'ref',
-      user: { fullName: 'Ada', roles: [] },
-      currentRole: { _id: 'r1', id: '1001', name: 'Admin', type: 'sso', layout: 'L1', permissions: [] },
-    });
+    signIn();
     fetchMock.mockResolvedValue(jsonResponse({ data: { ok: true } }));
 
     const answer = await api.post<{ data: { ok: boolean } }>('/things', { a: 1 });
@@ -54,9 +62,37 @@ describe('api client', () => {
   it('sends no credentials headers without a session', async () => {
     fetchMock.mockResolvedValue(jsonResponse({}));
     await api.get('/health');
-    const headers = fetchMock.mock.calls[0]![1]?.headers as Record<string, string>;
+    const headers = headersOf(fetchMock.mock.calls[0]!);
     expect(headers['Authorization']).toBeUndefined();
     expect(headers['X-Role-Id']).toBeUndefined();
+  });
+
+  it('sends no session headers for calls with their own credentials (auth: false)', async () => {
+    signIn();
+    fetchMock.mockResolvedValue(jsonResponse({ data: {} }));
+    const ensureFresh = vi.fn(async () => {});
+    setSessionHooks({ ensureFresh, recover: vi.fn(), onSessionExpired: vi.fn() });
+    await api.get('/auth/login', { auth: false, query: { idToken: 'x' } });
+    const headers = headersOf(fetchMock.mock.calls[0]!);
+    expect(headers['Authorization']).toBeUndefined();
+    expect(headers['X-Role-Id']).toBeUndefined();
+    expect(ensureFresh).not.toHaveBeenCalled();
+  });
+
+  it('decodes HTML entities in every string of a JSON answer (SPEC §7)', async () => {
+    fetchMock.mockResolvedValue(
+      jsonResponse({ data: { name: 'AT&amp;T &quot;West&quot;', items: ['O&#39;Brien', 'caf&#xE9;', 'a &lt; b'], n: 3, ok: true, none: null } }),
+    );
+    await expect(api.get('/x')).resolves.toEqual({
+      data: { name: 'AT&T "West"', items: ["O'Brien", 'café', 'a < b'], n: 3, ok: true, none: null },
+    });
+  });
+
+  it('answers a blob, undecoded, when asked for one', async () => {
+    fetchMock.mockResolvedValue(new Response('a &amp; b', { headers: { 'Content-Type': 'text/plain' } }));
+    const blob = await api.get<Blob>('/file', { responseType: 'blob' });
+    expect(typeof blob.text).toBe('function');
+    expect(await blob.text()).toBe('a &amp; b');
   });
 
   it('rejects with {name: status, message: detail} for a problem answer', async () => {
@@ -76,5 +112,74 @@ describe('api client', () => {
   it('rejects with the error name when no response arrives', async () => {
     fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
     await expect(api.get('/x')).rejects.toMatchObject({ name: 'TypeError', message: 'Failed to fetch' });
+  });
+
+  describe('with the session hooks', () => {
+    const expired = () => jsonResponse({ title: 'Network Authentication Required', status: 511, detail: 'Your session has ended.' }, { status: 511 });
+    let hooks: { [K in keyof SessionHooks]: ReturnType<typeof vi.fn> };
+
+    beforeEach(() => {
+      hooks = { ensureFresh: vi.fn(async () => {}), recover: vi.fn(async () => 'ended'), onSessionExpired: vi.fn() };
+      setSessionHooks(hooks as unknown as SessionHooks);
+      signIn('old');
+    });
+
+    it('refreshes an expiring token before the call', async () => {
+      hooks.ensureFresh.mockImplementation(async () => {
+        useSessionStore.getState().setTokens('new', 'ref2', { issuedAt: 0, expiresAt: Date.now() + 60_000 });
+      });
+      fetchMock.mockResolvedValue(jsonResponse({}));
+      await api.get('/x');
+      expect(hooks.ensureFresh).toHaveBeenCalledOnce();
+      expect(headersOf(fetchMock.mock.calls[0]!)['Authorization']).toBe('Bearer new');
+    });
+
+    it('on 511 renews the token and repeats the call once', async () => {
+      hooks.recover.mockImplementation(async () => {
+        useSessionStore.getState().setTokens('renewed', 'ref2', { issuedAt: 0, expiresAt: Date.now() + 60_000 });
+        return 'renewed';
+      });
+      fetchMock.mockResolvedValueOnce(expired()).mockResolvedValueOnce(jsonResponse({ data: 1 }));
+      await expect(api.get('/x')).resolves.toEqual({ data: 1 });
+      expect(hooks.recover).toHaveBeenCalledWith('old');
+      expect(headersOf(fetchMock.mock.calls[1]!)['Authorization']).toBe('Bearer renewed');
+      expect(hooks.onSessionExpired).not.toHaveBeenCalled();
+    });
+
+    it('on 511 with the session over, ends it and rejects with the 511', async () => {
+      fetchMock.mockResolvedValue(expired());
+      const error = await api.get('/x').catch((e: unknown) => e);
+      expect(error).toMatchObject({ name: '511', status: 511, message: 'Your session has ended.' });
+      expect(hooks.onSessionExpired).toHaveBeenCalledOnce();
+      expect(fetchMock).toHaveBeenCalledOnce();
+    });
+
+    it('on 511 after a renewal, still ends the session', async () => {
+      hooks.recover.mockResolvedValue('renewed');
+      fetchMock.mockResolvedValue(expired());
+      await expect(api.get('/x')).rejects.toMatchObject({ status: 511 });
+      expect(fetchMock).toHaveBeenCalledTimes(2);
+      expect(hooks.onSessionExpired).toHaveBeenCalledOnce();
+    });
+
+    it('on 511 while the refresh cannot be tried (offline), rejects without ending the session', async () => {
+      hooks.recover.mockResolvedValue('unavailable');
+      fetchMock.mockResolvedValue(expired());
+      await expect(api.get('/x')).rejects.toMatchObject({ status: 511 });
+      expect(hooks.onSessionExpired).not.toHaveBeenCalled();
+    });
+
+    it('leaves a 511 on a call with its own credentials to the caller', async () => {
+      fetchMock.mockResolvedValue(expired());
+      await expect(api.post('/auth/refresh', { refreshToken: 'r' }, { auth: false })).rejects.toMatchObject({ status: 511 });
+      expect(hooks.recover).not.toHaveBeenCalled();
+      expect(hooks.onSessionExpired).not.toHaveBeenCalled();
+    });
+
+    it('stops before the call when the refresh ended the session', async () => {
+      hooks.ensureFresh.mockRejectedValue(new ApiError('511', 'Your session has ended.', 511));
+      await expect(api.get('/x')).rejects.toMatchObject({ status: 511 });
+      expect(fetchMock).not.toHaveBeenCalled();
+    });
   });
 });

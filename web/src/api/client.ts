@@ -1,4 +1,5 @@
 import { useSessionStore } from '../session/store';
+import { decodeEntitiesDeep } from './entities';
 import { ApiError, errorFromResponse, normaliseError } from './errors';
 
 /** Every Portico API path starts here. */
@@ -6,6 +7,9 @@ export const API_BASE = '/api/v1';
 
 /** Header carrying the current role id on every call (SPEC §6/§7). */
 export const ROLE_HEADER = 'X-Role-Id';
+
+/** The status with which the server says the session is over (SPEC §8). */
+export const SESSION_EXPIRED_STATUS = 511;
 
 export type QueryValue = string | number | boolean | null | undefined;
 
@@ -19,6 +23,36 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Answer type; 'blob' skips JSON parsing (files). */
   responseType?: 'json' | 'blob';
+  /**
+   * false for the calls that carry their own credentials (sign-in, token refresh,
+   * logout): no session headers, no refresh before the call, and a 511 is the caller's.
+   */
+  auth?: boolean;
+  /** Sees the raw response of a successful call (e.g. its Date header). */
+  onResponse?: (response: Response) => void;
+}
+
+/**
+ * How the client cooperates with the session (wired by the session module at start, so
+ * this module does not depend on it): refresh an expiring token before a call, try to
+ * renew after a 511, and end the session when that fails.
+ */
+export interface SessionHooks {
+  ensureFresh(): Promise<void>;
+  recover(tokenUsed: string | null): Promise<'renewed' | 'ended' | 'unavailable'>;
+  onSessionExpired(error: ApiError): void;
+}
+
+const noHooks: SessionHooks = {
+  ensureFresh: async () => {},
+  recover: async () => 'ended',
+  onSessionExpired: () => {},
+};
+
+let hooks: SessionHooks = noHooks;
+
+export function setSessionHooks(next: SessionHooks | null): void {
+  hooks = next ?? noHooks;
 }
 
 /** Builds `/api/v1{path}?{query}`. `path` must start with '/'. */
@@ -45,20 +79,14 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
-/**
- * Calls the Portico API. Sends the bearer token and role header when there is a session,
- * JSON by default. Resolves with the parsed body; rejects with an {@link ApiError}
- * (`name` = HTTP status, `message` = the problem's detail or the status text/name).
- *
- * 511 (session expired) handling — redirect to /login?redirect=… — lands with sessions.
- */
-export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const { method = 'GET', query, body, signal, responseType = 'json' } = options;
+async function send(path: string, options: RequestOptions, auth: boolean): Promise<{ response: Response; tokenUsed: string | null }> {
+  const { method = 'GET', query, body, signal } = options;
   const { token, currentRole } = useSessionStore.getState();
 
-  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
-  if (token) headers['Authorization'] = `Bearer ${token}`;
-  if (currentRole?.id) headers[ROLE_HEADER] = currentRole.id;
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (auth && token) headers['Authorization'] = `Bearer ${token}`;
+  if (auth && currentRole) headers[ROLE_HEADER] = String(currentRole.id);
+  Object.assign(headers, options.headers);
 
   let payload: BodyInit | undefined;
   if (body instanceof FormData || body instanceof Blob) {
@@ -68,18 +96,46 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     payload = JSON.stringify(body);
   }
 
-  let response: Response;
   try {
-    response = await fetch(apiUrl(path, query), { method, headers, body: payload, signal, credentials: 'same-origin' });
+    const response = await fetch(apiUrl(path, query), { method, headers, body: payload, signal, credentials: 'same-origin' });
+    return { response, tokenUsed: auth ? token : null };
   } catch (error) {
     throw normaliseError(error);
+  }
+}
+
+/**
+ * Calls the Portico API (SPEC §7). Sends the bearer token and the role header, JSON by
+ * default; refreshes an expiring token first. Resolves with the parsed body, its strings
+ * HTML-entity-decoded (a blob when asked for); rejects with an {@link ApiError} (`name` =
+ * HTTP status, `message` = the problem's detail or the status text/name).
+ *
+ * A 511 means the session is over (SPEC §8): the client first tries to renew the access
+ * token (it may just have expired) and repeats the call once; if the session is really
+ * over, the session hooks end it, which sends the user to /login?redirect=<path>.
+ */
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const auth = options.auth ?? true;
+  if (auth) await hooks.ensureFresh();
+
+  let { response, tokenUsed } = await send(path, options, auth);
+
+  if (auth && response.status === SESSION_EXPIRED_STATUS) {
+    const outcome = await hooks.recover(tokenUsed);
+    if (outcome === 'renewed') ({ response, tokenUsed } = await send(path, options, auth));
+    if (response.status === SESSION_EXPIRED_STATUS) {
+      const error = errorFromResponse(response.status, response.statusText, await readJson(response));
+      if (outcome !== 'unavailable') hooks.onSessionExpired(error);
+      throw error;
+    }
   }
 
   if (!response.ok) {
     throw errorFromResponse(response.status, response.statusText, await readJson(response));
   }
-  if (responseType === 'blob') return (await response.blob()) as T;
-  return (await readJson(response)) as T;
+  options.onResponse?.(response);
+  if (options.responseType === 'blob') return (await response.blob()) as T;
+  return decodeEntitiesDeep(await readJson(response)) as T;
 }
 
 export const api = {

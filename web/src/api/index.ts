@@ -1,4 +1,5 @@
-export { api, apiRequest, apiUrl, API_BASE, ROLE_HEADER } from './client';
-export type { RequestOptions, QueryValue } from './client';
+export { api, apiRequest, apiUrl, setSessionHooks, API_BASE, ROLE_HEADER, SESSION_EXPIRED_STATUS } from './client';
+export type { RequestOptions, QueryValue, SessionHooks } from './client';
 export { ApiError, errorFromResponse, normaliseError, statusName } from './errors';
 export type { ProblemDetails } from './errors';
+export { decodeEntities, decodeEntitiesDeep } from './entities';

@@ -1,13 +1,16 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Button, Container, Stack, Text, Title } from '@mantine/core';
 import { Outlet, isRouteErrorResponse, useRouteError } from 'react-router';
 import { useIsAuthenticated } from '../session';
 import { AlertArea } from '../shell/AlertArea';
 import { LoadingOverlay } from '../shell/LoadingOverlay';
-import { Navbar } from '../shell/Navbar';
+import { NavbarPlaceholder } from '../shell/NavbarPlaceholder';
 import { config } from './config';
 import { useRouteMeta } from './meta';
 import classes from './RootLayout.module.css';
+
+// The navbar (menus, popovers) is its own chunk: the sign-in page never needs it.
+const Navbar = lazy(() => import('../shell/Navbar').then((m) => ({ default: m.Navbar })));
 
 /**
  * Root layout (SPEC §2): navbar when the route has showNavbar and the user is
@@ -27,7 +30,11 @@ export function RootLayout() {
 
   return (
     <div className={withNavbar ? classes.withNavbar : classes.bare}>
-      {withNavbar && <Navbar />}
+      {withNavbar && (
+        <Suspense fallback={<NavbarPlaceholder />}>
+          <Navbar />
+        </Suspense>
+      )}
       <AlertArea />
       <main className={classes.main}>{mayRender && <Outlet />}</main>
       <LoadingOverlay />

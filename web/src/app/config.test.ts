@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { defaultConfig, readConfig, readStyleNonce } from './config';
+import { defaultConfig, isEmulatorMode, readConfig, readStyleNonce } from './config';
 
 function docWith(head: string): Document {
   return new DOMParser().parseFromString(`<!doctype html><html><head>${head}</head><body></body></html>`, 'text/html');
@@ -12,7 +12,34 @@ describe('readConfig', () => {
     const doc = docWith(
       '<script type="application/json" id="portico-config">{"productName":"Acme Portal","environment":"Staging","erp":"netsuite","product":"portal"}</script>',
     );
-    expect(readConfig(doc)).toEqual({ productName: 'Acme Portal', environment: 'Staging', erp: 'netsuite', product: 'portal' });
+    expect(readConfig(doc)).toEqual({
+      ...defaultConfig,
+      productName: 'Acme Portal',
+      environment: 'Staging',
+      erp: 'netsuite',
+      product: 'portal',
+    });
+  });
+
+  it('reads the tenant and identity configuration', () => {
+    const doc = docWith(
+      '<script type="application/json" id="portico-config">' +
+        JSON.stringify({
+          productName: 'Portico',
+          environment: 'Demo',
+          erp: 'netsuite',
+          product: 'portal',
+          tenantId: 'portico-demo',
+          applicationId: 'portico',
+          identity: { apiKey: 'demo-api-key', projectId: 'demo-portal', emulatorHost: '127.0.0.1:9099', appId: '', extra: 1 },
+        }) +
+        '</script>',
+    );
+    const cfg = readConfig(doc);
+    expect(cfg).toMatchObject({ tenantId: 'portico-demo', applicationId: 'portico' });
+    expect(cfg.identity).toEqual({ apiKey: 'demo-api-key', projectId: 'demo-portal', emulatorHost: '127.0.0.1:9099' });
+    expect(isEmulatorMode(cfg)).toBe(true);
+    expect(isEmulatorMode({ ...cfg, identity: { apiKey: 'k', projectId: 'p', authDomain: 'p.firebaseapp.com' } })).toBe(false);
   });
 
   it('falls back to defaults when the block is missing', () => {

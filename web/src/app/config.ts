@@ -16,6 +16,22 @@ export interface AppConfig {
   erp: string;
   /** Product segment of the record API paths. */
   product: string;
+  /** Identity-service tenant of this portal (SPEC §3 tenant configuration). */
+  tenantId: string;
+  /** Application id of this portal (SPEC §3 tenant configuration). */
+  applicationId: string;
+  /** The identity SDK's configuration (SPEC §3). */
+  identity: IdentityConfig;
+}
+
+/** What the firebase JS SDK needs; none of it is secret. */
+export interface IdentityConfig {
+  apiKey: string;
+  authDomain?: string;
+  projectId: string;
+  appId?: string;
+  /** host:port of the Firebase Auth Emulator; set only in emulator mode. */
+  emulatorHost?: string;
 }
 
 export const CONFIG_ELEMENT_ID = 'portico-config';
@@ -27,6 +43,9 @@ export const defaultConfig: AppConfig = {
   environment: import.meta.env.DEV ? 'Development' : PRODUCTION,
   erp: 'netsuite',
   product: 'portal',
+  tenantId: '',
+  applicationId: '',
+  identity: { apiKey: '', projectId: '' },
 };
 
 function nonEmptyString(value: unknown): value is string {
@@ -49,7 +68,7 @@ export function readConfig(doc: Document = document): AppConfig {
   }
   if (typeof raw !== 'object' || raw === null) return { ...defaultConfig };
   const given = raw as Record<string, unknown>;
-  const pick = (key: keyof AppConfig): string => {
+  const pick = (key: Exclude<keyof AppConfig, 'identity'>): string => {
     const value = given[key];
     return nonEmptyString(value) ? value : defaultConfig[key];
   };
@@ -58,7 +77,29 @@ export function readConfig(doc: Document = document): AppConfig {
     environment: pick('environment'),
     erp: pick('erp'),
     product: pick('product'),
+    tenantId: pick('tenantId'),
+    applicationId: pick('applicationId'),
+    identity: readIdentity(given['identity']),
   };
+}
+
+function readIdentity(raw: unknown): IdentityConfig {
+  if (typeof raw !== 'object' || raw === null) return { ...defaultConfig.identity };
+  const given = raw as Record<string, unknown>;
+  const identity: IdentityConfig = {
+    apiKey: nonEmptyString(given['apiKey']) ? given['apiKey'] : '',
+    projectId: nonEmptyString(given['projectId']) ? given['projectId'] : '',
+  };
+  for (const key of ['authDomain', 'appId', 'emulatorHost'] as const) {
+    const value = given[key];
+    if (nonEmptyString(value)) identity[key] = value;
+  }
+  return identity;
+}
+
+/** Whether sign-in goes to the local Firebase Auth Emulator (development, demo, tests). */
+export function isEmulatorMode(cfg: AppConfig = config): boolean {
+  return !!cfg.identity.emulatorHost;
 }
 
 /**

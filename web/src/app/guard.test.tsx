@@ -1,19 +1,21 @@
 import { screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import * as signInModule from '../session/signIn';
+import * as authModule from '../session/auth';
 import { useSessionStore } from '../session/store';
 import { resetAppStore, useAppStore } from '../shell/appState';
 import { renderWithProviders } from '../test/render';
 import { hideAlertOnNavigation, requireAuth } from './guard';
 import { routes } from './routes';
 
+const role = { _id: 'role-pm', id: 1002, name: 'Project Manager', type: 'staff', layout: 'project-manager', permissions: [] };
+
 function signInAs(fullName = 'Ada Lovelace') {
   useSessionStore.getState().setSession({
     token: 'token',
     refreshToken: 'refresh',
-    user: { fullName, roles: [] },
-    currentRole: null,
+    user: { id: 1, email: 'user@example.com', fullName, roles: [role] },
+    currentRole: role,
   });
 }
 
@@ -51,7 +53,7 @@ describe('requireAuth loader', () => {
   });
 
   it('shows a spinner while trying a silent login, and continues when it succeeds', async () => {
-    const spy = vi.spyOn(signInModule, 'trySilentLogin').mockImplementation(async () => {
+    const spy = vi.spyOn(authModule, 'trySilentLogin').mockImplementation(async () => {
       expect(useAppStore.getState()).toMatchObject({ isLoading: true, simpleSpinner: true });
       signInAs();
       return true;
@@ -62,7 +64,7 @@ describe('requireAuth loader', () => {
   });
 
   it('redirects when the silent login fails', async () => {
-    vi.spyOn(signInModule, 'trySilentLogin').mockRejectedValue(new Error('network'));
+    vi.spyOn(authModule, 'trySilentLogin').mockRejectedValue(new Error('network'));
     const response = await redirectOf(requireAuth({ request: new Request('http://portico.test/x?y=1') }));
     expect(response.headers.get('Location')).toBe('/login?redirect=%2Fx%3Fy%3D1');
     expect(useAppStore.getState().isLoading).toBe(false);
@@ -98,7 +100,8 @@ describe('route table', () => {
     expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/');
     expect(screen.getByRole('banner')).toBeInTheDocument();
-    expect(screen.getByText('Welcome, Grace Hopper.')).toBeInTheDocument();
+    expect(screen.getByText('Welcome, Grace.')).toBeInTheDocument();
+    expect(screen.getByText('You are working as Project Manager.')).toBeInTheDocument();
   });
 
   it('shows no navbar on the public login route even when authenticated', async () => {

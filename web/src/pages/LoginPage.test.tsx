@@ -1,11 +1,15 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-
-import { describe, expect, it, vi } from 'vitest';
-import * as signInModule from '../session/signIn';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../api/errors';
+import { config } from '../app/config';
+import * as authModule from '../session/auth';
+import { setIdentityForTests } from '../session/identity';
+import { IdentityError } from '../session/identityErrors';
+import { fakeIdentity, type FakeIdentity } from '../test/fakeIdentity';
 import { renderWithProviders } from '../test/render';
-import LoginPage, { validateCredentials } from './LoginPage';
+import LoginPage, { EMAIL_FOR_SIGN_IN_KEY, validateCredentials } from './LoginPage';
 
 function renderLogin(path = '/login') {
   const router = createMemoryRouter(
@@ -19,6 +23,17 @@ function renderLogin(path = '/login') {
   renderWithProviders(<RouterProvider router={router} />);
   return { router, user };
 }
+
+let identity: FakeIdentity;
+
+beforeEach(() => {
+  identity = fakeIdentity();
+  setIdentityForTests(identity);
+});
+
+afterEach(() => {
+  delete config.identity.emulatorHost;
+});
 
 describe('LoginPage', () => {
   it('renders the sign-in form with accessible names', () => {
@@ -38,11 +53,13 @@ describe('LoginPage', () => {
 
     expect(screen.getByRole('button', { name: 'Sign in' })).toHaveAttribute('type', 'submit');
     expect(screen.getByRole('button', { name: 'Sign in with work account' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Forgot password?' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Email me a sign-in link' })).toBeInTheDocument();
     expect(screen.getByRole('form', { name: 'Sign in with email and password' })).toBeInTheDocument();
   });
 
   it('shows validation messages for an empty and an invalid email, without calling signIn', async () => {
-    const signIn = vi.spyOn(signInModule, 'signIn');
+    const signIn = vi.spyOn(authModule, 'signIn');
     const { user } = renderLogin();
 
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
@@ -58,8 +75,8 @@ describe('LoginPage', () => {
     expect(signIn).not.toHaveBeenCalled();
   });
 
-  it('calls signIn with the credentials and shows its failure inline', async () => {
-    const signIn = vi.spyOn(signInModule, 'signIn');
+  it('calls signIn with the credentials and shows the mapped identity error inline', async () => {
+    const signIn = vi.spyOn(authModule, 'signIn').mockRejectedValue(new IdentityError('auth/wrong-password'));
     const { user } = renderLogin();
 
     await user.type(screen.getByLabelText(/^Email/), '  ada@example.com ');
@@ -67,15 +84,147 @@ describe('LoginPage', () => {
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
 
     expect(signIn).toHaveBeenCalledWith({ method: 'password', email: 'ada@example.com', password: 'secret' });
-    expect(await screen.findByRole('alert')).toHaveTextContent('Sign-in is not available yet');
+    expect(await screen.findByRole('alert')).toHaveTextContent('The email or password is not right. Check them and try again.');
+  });
+
+  it('shows the server’s refusal as it comes (403 without a portal account, 429)', async () => {
+    vi.spyOn(authModule, 'signIn').mockRejectedValue(
+      new ApiError('403', 'You signed in, but you do not have a Portico account. Ask your administrator for access.', 403),
+    );
+    const { user } = renderLogin();
+    await user.type(screen.getByLabelText(/^Email/), 'nora@example.com');
+    await user.type(screen.getByLabelText(/^Password/), 'secret');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('you do not have a Portico account');
   });
 
   it('goes to the redirect target once signIn succeeds', async () => {
-    vi.spyOn(signInModule, 'signIn').mockResolvedValue();
+    const signIn = vi.spyOn(authModule, 'signIn').mockResolvedValue();
     const { user, router } = renderLogin('/login?redirect=%2Fproject%2Fview%3Fid%3D7');
     await user.click(screen.getByRole('button', { name: 'Sign in with work account' }));
+    expect(signIn).toHaveBeenCalledWith({ method: 'workAccount' });
     expect(await screen.findByText('elsewhere')).toBeInTheDocument();
     expect(router.state.location.pathname + router.state.location.search).toBe('/project/view?id=7');
+  });
+
+  it('ignores an off-site redirect target', async () => {
+    vi.spyOn(authModule, 'signIn').mockResolvedValue();
+    const { user, router } = renderLogin('/login?redirect=%2F%2Fevil.example%2F');
+    await user.click(screen.getByRole('button', { name: 'Sign in with work account' }));
+    await screen.findByText('elsewhere');
+    expect(router.state.location.pathname).toBe('/');
+  });
+
+  it('in emulator mode asks for the work email in a dialog, then signs in with it', async () => {
+    config.identity.emulatorHost = '127.0.0.1:9099';
+    const signIn = vi.spyOn(authModule, 'signIn').mockResolvedValue();
+    const { user } = renderLogin();
+    await user.click(screen.getByRole('button', { name: 'Sign in with work account' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Sign in with work account' });
+    const input = await screen.findByLabelText(/^Work email/);
+    expect(dialog).toContainElement(input);
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(input).toHaveAccessibleDescription('Enter your email address');
+    await user.type(input, 'sam.sso@portico.test');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(signIn).toHaveBeenCalledWith({ method: 'workAccount', workEmail: 'sam.sso@portico.test' });
+    expect(await screen.findByText('elsewhere')).toBeInTheDocument();
+  });
+
+  it('sends a password-reset email (Forgot password?)', async () => {
+    const { user } = renderLogin('/login?redirect=%2Fx');
+    await user.type(screen.getByLabelText(/^Email/), 'ada@example.com');
+    await user.click(screen.getByRole('button', { name: 'Forgot password?' }));
+    expect(screen.getByRole('heading', { name: 'Reset your password' })).toBeInTheDocument();
+    expect(screen.getByLabelText(/^Email/)).toHaveValue('ada@example.com');
+    await user.click(screen.getByRole('button', { name: 'Send reset link' }));
+    expect(identity.sendPasswordReset).toHaveBeenCalledWith('ada@example.com', `${window.location.origin}/login?redirect=%2Fx`);
+    expect(await screen.findByText(/a link to choose a new password is on its way/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Back to sign in' }));
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+  });
+
+  it('shows a failed reset email with the mapped message', async () => {
+    identity.sendPasswordReset.mockRejectedValue(new IdentityError('auth/user-not-found'));
+    const { user } = renderLogin();
+    await user.click(screen.getByRole('button', { name: 'Forgot password?' }));
+    await user.type(screen.getByLabelText(/^Email/), 'who@example.com');
+    await user.click(screen.getByRole('button', { name: 'Send reset link' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('There is no account with that email address.');
+  });
+
+  it('emails a sign-in link and remembers the address for when it is opened', async () => {
+    const { user } = renderLogin();
+    await user.click(screen.getByRole('button', { name: 'Email me a sign-in link' }));
+    expect(screen.getByLabelText(/^Email/)).toHaveAccessibleDescription('Enter your email address');
+    expect(identity.sendSignInLink).not.toHaveBeenCalled();
+
+    await user.type(screen.getByLabelText(/^Email/), 'pete@example.com');
+    await user.click(screen.getByRole('button', { name: 'Email me a sign-in link' }));
+    expect(identity.sendSignInLink).toHaveBeenCalledWith('pete@example.com', `${window.location.origin}/login`);
+    expect(await screen.findByText(/We sent a sign-in link to pete@example.com/)).toBeInTheDocument();
+    expect(localStorage.getItem(EMAIL_FOR_SIGN_IN_KEY)).toBe('pete@example.com');
+  });
+
+  it('completes a sign-in link opened on this device', async () => {
+    localStorage.setItem(EMAIL_FOR_SIGN_IN_KEY, 'pete@example.com');
+    const signIn = vi.spyOn(authModule, 'signIn').mockResolvedValue();
+    const { router } = renderLogin('/login?redirect=%2Fy&mode=signIn&oobCode=abc&apiKey=k');
+    expect(await screen.findByText('elsewhere')).toBeInTheDocument();
+    expect(signIn).toHaveBeenCalledOnce();
+    expect(signIn).toHaveBeenCalledWith({
+      method: 'emailLink',
+      email: 'pete@example.com',
+      link: `${window.location.origin}/login?redirect=%2Fy&mode=signIn&oobCode=abc&apiKey=k`,
+    });
+    expect(router.state.location.pathname).toBe('/y');
+    expect(localStorage.getItem(EMAIL_FOR_SIGN_IN_KEY)).toBeNull();
+  });
+
+  it('asks for the email when a sign-in link is opened on another device', async () => {
+    const signIn = vi.spyOn(authModule, 'signIn').mockResolvedValue();
+    const { user } = renderLogin('/login?mode=signIn&oobCode=abc&apiKey=k');
+    expect(await screen.findByRole('heading', { name: 'Confirm your email' })).toBeInTheDocument();
+    await user.type(screen.getByLabelText(/^Email/), 'pete@example.com');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText('elsewhere')).toBeInTheDocument();
+    expect(signIn).toHaveBeenCalledWith(expect.objectContaining({ method: 'emailLink', email: 'pete@example.com' }));
+  });
+
+  it('shows why a spent sign-in link failed and drops its parameters', async () => {
+    localStorage.setItem(EMAIL_FOR_SIGN_IN_KEY, 'pete@example.com');
+    vi.spyOn(authModule, 'signIn').mockRejectedValue(new IdentityError('auth/invalid-action-code'));
+    const { router } = renderLogin('/login?redirect=%2Fy&mode=signIn&oobCode=abc');
+    expect(await screen.findByRole('alert')).toHaveTextContent('This link is not valid any more');
+    await waitFor(() => expect(router.state.location.search).toBe('?redirect=%2Fy'));
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+  });
+
+  it('resets the password from the emailed link, then signs in with the new one', async () => {
+    const signIn = vi.spyOn(authModule, 'signIn').mockResolvedValue();
+    const { user, router } = renderLogin('/login?mode=resetPassword&oobCode=code1&apiKey=k');
+    expect(await screen.findByRole('heading', { name: 'Choose a new password' })).toBeInTheDocument();
+    expect(identity.verifyPasswordResetCode).toHaveBeenCalledWith('code1');
+    expect(screen.getByText('For ada@example.com')).toBeInTheDocument();
+
+    await user.type(screen.getByLabelText(/^New password/), 'abc');
+    await user.click(screen.getByRole('button', { name: 'Save password and sign in' }));
+    expect(screen.getByLabelText(/^New password/)).toHaveAccessibleDescription('Use at least 6 characters');
+    expect(identity.confirmPasswordReset).not.toHaveBeenCalled();
+
+    await user.type(screen.getByLabelText(/^New password/), 'defgh');
+    await user.click(screen.getByRole('button', { name: 'Save password and sign in' }));
+    expect(identity.confirmPasswordReset).toHaveBeenCalledWith('code1', 'abcdefgh');
+    expect(await screen.findByText('elsewhere')).toBeInTheDocument();
+    expect(signIn).toHaveBeenCalledWith({ method: 'password', email: 'ada@example.com', password: 'abcdefgh' });
+    expect(router.state.location.pathname).toBe('/');
+  });
+
+  it('explains an expired reset link', async () => {
+    identity.verifyPasswordResetCode.mockRejectedValue(new IdentityError('auth/expired-action-code'));
+    const { router } = renderLogin('/login?mode=resetPassword&oobCode=old');
+    expect(await screen.findByRole('alert')).toHaveTextContent('This link has expired. Ask for a new one.');
+    await waitFor(() => expect(router.state.location.search).toBe(''));
   });
 });
 

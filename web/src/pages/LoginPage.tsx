@@ -1,25 +1,56 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
-import { Alert, Badge, Button, Divider, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useNavigate, useSearchParams } from 'react-router';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Divider,
+  Group,
+  Loader,
+  Paper,
+  PasswordInput,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import logoUrl from '../assets/logo.svg';
-import { config, PRODUCTION } from '../app/config';
-import { REDIRECT_PARAM, safeRedirectTarget } from '../app/paths';
-import { signIn, type SignInRequest } from '../session';
+import { config, isEmulatorMode, PRODUCTION } from '../app/config';
+import { REDIRECT_PARAM, loginPath, paths, safeRedirectTarget } from '../app/paths';
+import { loadIdentity, preloadIdentity, signIn, type SignInRequest } from '../session';
+import { announceMenuError } from '../shell/menuAlert';
 import classes from './LoginPage.module.css';
 
+// Emulator mode only, and only when asked for: its modal code stays out of this page.
+const WorkAccountDialog = lazy(() => import('./WorkAccountDialog'));
+
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Where the email for a passwordless sign-in link waits until the link is opened. */
+export const EMAIL_FOR_SIGN_IN_KEY = 'emailForSignIn';
+
+/** Query parameters of the identity service's email action links. */
+const MODE_PARAM = 'mode';
+const CODE_PARAM = 'oobCode';
 
 interface FieldErrors {
   email?: string;
   password?: string;
 }
 
+export function validateEmail(email: string): string | undefined {
+  const trimmed = email.trim();
+  if (!trimmed) return 'Enter your email address';
+  if (!EMAIL_PATTERN.test(trimmed)) return 'Enter a valid email address, like name@company.com';
+  return undefined;
+}
+
 /** Client-side checks before anything is sent to the identity service. */
 export function validateCredentials(email: string, password: string): FieldErrors {
   const errors: FieldErrors = {};
-  const trimmed = email.trim();
-  if (!trimmed) errors.email = 'Enter your email address';
-  else if (!EMAIL_PATTERN.test(trimmed)) errors.email = 'Enter a valid email address, like name@company.com';
+  const emailError = validateEmail(email);
+  if (emailError) errors.email = emailError;
   if (!password) errors.password = 'Enter your password';
   return errors;
 }
@@ -35,42 +66,486 @@ function WorkAccountIcon() {
   );
 }
 
+type View =
+  | { kind: 'signIn' }
+  | { kind: 'forgot' }
+  | { kind: 'forgotSent'; email: string }
+  | { kind: 'linkSent'; email: string }
+  | { kind: 'reset'; code: string; email: string | null }
+  | { kind: 'completeLink'; link: string; askEmail: boolean };
+
+type Pending = 'password' | 'workAccount' | 'link' | 'forgot' | 'reset' | 'completeLink' | null;
+
+interface FormError {
+  title: string;
+  message: string;
+}
+
+function messageOf(error: unknown, fallback: string): string {
+  return error instanceof Error && error.message ? error.message : fallback;
+}
+
+function readStoredEmail(): string | null {
+  try {
+    return window.localStorage.getItem(EMAIL_FOR_SIGN_IN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function storeEmail(email: string | null): void {
+  try {
+    if (email) window.localStorage.setItem(EMAIL_FOR_SIGN_IN_KEY, email);
+    else window.localStorage.removeItem(EMAIL_FOR_SIGN_IN_KEY);
+  } catch {
+    // Without storage the link asks for the email when opened.
+  }
+}
+
 export default function LoginPage() {
   const navigate = useNavigate();
-  const [searchParams] = useSearchParams();
-  const [email, setEmail] = useState('');
+  const location = useLocation();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const target = safeRedirectTarget(searchParams.get(REDIRECT_PARAM));
+  const emulator = isEmulatorMode();
+  // Where emailed links (reset, sign-in) come back to: this page, with the same target.
+  const continueUrl = `${window.location.origin}${target === paths.home ? paths.login : loginPath(target)}`;
+
+  const [view, setView] = useState<View>(() => {
+    const code = searchParams.get(CODE_PARAM);
+    const mode = searchParams.get(MODE_PARAM);
+    if (code && mode === 'resetPassword') return { kind: 'reset', code, email: null };
+    if (code && mode === 'signIn') {
+      // The link as opened: this page's address with the action's parameters.
+      const link = `${window.location.origin}${location.pathname}${location.search}`;
+      return { kind: 'completeLink', link, askEmail: !readStoredEmail() };
+    }
+    return { kind: 'signIn' };
+  });
+  const [email, setEmail] = useState(() => readStoredEmail() ?? '');
   const [password, setPassword] = useState('');
+  const [newPassword, setNewPassword] = useState('');
+  const [workDialog, setWorkDialog] = useState<{ email: string } | null>(null);
   const [submitted, setSubmitted] = useState(false);
-  const [pending, setPending] = useState<SignInRequest['method'] | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
+  const [pending, setPending] = useState<Pending>(null);
+  const [formError, setFormError] = useState<FormError | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const [passwordVisible, setPasswordVisible] = useState(false);
+  const [newPasswordVisible, setNewPasswordVisible] = useState(false);
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
   const headingId = useId();
+  const started = useRef(false);
 
-  // Field messages appear after the first submit and then follow the user's typing.
-  const errors = submitted ? validateCredentials(email, password) : {};
+  // The SDK is not part of this page's bundle: fetch it while the user types.
+  useEffect(() => preloadIdentity(), []);
 
-  async function run(request: SignInRequest) {
+  /** Leaves an email-action view: back to the plain form, without the action's parameters. */
+  function backToSignIn(error?: FormError, keepNotice = false) {
+    setView({ kind: 'signIn' });
+    setFormError(error ?? null);
+    if (!keepNotice) setNotice(null);
+    setSubmitted(false);
+    if (searchParams.has(CODE_PARAM) || searchParams.has(MODE_PARAM)) {
+      const next = new URLSearchParams();
+      const redirect = searchParams.get(REDIRECT_PARAM);
+      if (redirect) next.set(REDIRECT_PARAM, redirect);
+      setSearchParams(next, { replace: true });
+    }
+  }
+
+  async function finishSignIn() {
+    await navigate(target, { replace: true });
+    announceMenuError();
+  }
+
+  async function run(request: SignInRequest, kind: Exclude<Pending, null>) {
     setFormError(null);
-    setPending(request.method);
+    setPending(kind);
     try {
       await signIn(request);
-      navigate(safeRedirectTarget(searchParams.get(REDIRECT_PARAM)), { replace: true });
+      if (request.method === 'emailLink') storeEmail(null);
+      setPending(null);
+      await finishSignIn();
+      return true;
     } catch (error) {
-      setFormError(error instanceof Error && error.message ? error.message : 'Sign-in failed');
+      setPending(null);
+      setFormError({ title: 'Sign-in failed', message: messageOf(error, 'Sign-in failed') });
+      return false;
+    }
+  }
+
+  // An email action link opened this page: complete it (once, even under StrictMode).
+  useEffect(() => {
+    if (started.current) return;
+    if (view.kind === 'reset' && view.email === null) {
+      started.current = true;
+      const { code } = view;
+      loadIdentity()
+        .then((identity) => identity.verifyPasswordResetCode(code))
+        .then(
+          (accountEmail) => setView({ kind: 'reset', code, email: accountEmail }),
+          (error: unknown) => backToSignIn({ title: 'Password reset failed', message: messageOf(error, 'This link cannot be used.') }),
+        );
+    } else if (view.kind === 'completeLink' && !view.askEmail) {
+      started.current = true;
+      void completeLink(view.link, readStoredEmail() ?? '');
+    }
+    // Runs once for the view the page opened with.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  async function completeLink(link: string, linkEmail: string) {
+    setPending('completeLink');
+    setFormError(null);
+    try {
+      const identity = await loadIdentity();
+      if (!identity.isSignInLink(link)) {
+        setPending(null);
+        return backToSignIn({ title: 'Sign-in failed', message: 'This sign-in link is not valid. Ask for a new one.' });
+      }
+    } catch (error) {
+      setPending(null);
+      return backToSignIn({ title: 'Sign-in failed', message: messageOf(error, 'Sign-in failed') });
+    }
+    const ok = await run({ method: 'emailLink', email: linkEmail, link }, 'completeLink');
+    if (!ok) {
+      // The link is spent or refused: back to the form, keeping the message.
+      setView({ kind: 'signIn' });
+      const next = new URLSearchParams();
+      const redirect = searchParams.get(REDIRECT_PARAM);
+      if (redirect) next.set(REDIRECT_PARAM, redirect);
+      setSearchParams(next, { replace: true });
+    }
+  }
+
+  const errors: FieldErrors = submitted ? validateCredentials(email, password) : {};
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setSubmitted(true);
+    setNotice(null);
+    const found = validateCredentials(email, password);
+    if (found.email) return emailRef.current?.focus();
+    if (found.password) return passwordRef.current?.focus();
+    void run({ method: 'password', email: email.trim(), password }, 'password');
+  }
+
+  async function onEmailLink() {
+    setNotice(null);
+    const problem = validateEmail(email);
+    if (problem) {
+      setSubmitted(true);
+      setFormError(null);
+      return emailRef.current?.focus();
+    }
+    const address = email.trim();
+    setFormError(null);
+    setPending('link');
+    try {
+      const identity = await loadIdentity();
+      await identity.sendSignInLink(address, continueUrl);
+      storeEmail(address);
+      setView({ kind: 'linkSent', email: address });
+    } catch (error) {
+      setFormError({ title: 'Could not send the link', message: messageOf(error, 'The link could not be sent.') });
     } finally {
       setPending(null);
     }
   }
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
+  async function onForgot(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setSubmitted(true);
-    const found = validateCredentials(email, password);
-    if (found.email) return emailRef.current?.focus();
-    if (found.password) return passwordRef.current?.focus();
-    void run({ method: 'password', email: email.trim(), password });
+    if (validateEmail(email)) return emailRef.current?.focus();
+    const address = email.trim();
+    setFormError(null);
+    setPending('forgot');
+    try {
+      const identity = await loadIdentity();
+      await identity.sendPasswordReset(address, continueUrl);
+      setView({ kind: 'forgotSent', email: address });
+    } catch (error) {
+      setFormError({ title: 'Could not send the email', message: messageOf(error, 'The email could not be sent.') });
+    } finally {
+      setPending(null);
+    }
+  }
+
+  async function onReset(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (view.kind !== 'reset' || !view.email) return;
+    setSubmitted(true);
+    if (newPassword.length < 6) return;
+    const { code, email: accountEmail } = view;
+    setFormError(null);
+    setPending('reset');
+    try {
+      const identity = await loadIdentity();
+      await identity.confirmPasswordReset(code, newPassword);
+    } catch (error) {
+      setPending(null);
+      setFormError({ title: 'Password reset failed', message: messageOf(error, 'The password could not be changed.') });
+      return;
+    }
+    setPending(null);
+    setEmail(accountEmail);
+    backToSignIn(undefined);
+    setNotice('Your password was changed. Signing you in…');
+    const ok = await run({ method: 'password', email: accountEmail, password: newPassword }, 'password');
+    if (!ok) setNotice('Your password was changed.');
+  }
+
+  function onWorkAccount() {
+    setNotice(null);
+    if (emulator) {
+      setWorkDialog({ email: EMAIL_PATTERN.test(email.trim()) ? email.trim() : '' });
+      return;
+    }
+    void run({ method: 'workAccount' }, 'workAccount');
+  }
+
+  const busy = pending !== null;
+
+  const errorAlert = formError && (
+    <Alert color="red" variant="light" title={formError.title} data-testid="login-error">
+      {formError.message}
+    </Alert>
+  );
+
+  let body: ReactNode;
+  switch (view.kind) {
+    case 'forgot':
+      body = (
+        <form noValidate onSubmit={onForgot} aria-label="Reset your password">
+          <Stack gap="md">
+            <Stack gap={4}>
+              <Title order={2} size="h4">
+                Reset your password
+              </Title>
+              <Text size="sm" c="dimmed">
+                Enter the email address of your account. We will email you a link to choose a new password.
+              </Text>
+            </Stack>
+            {errorAlert}
+            <TextInput
+              ref={emailRef}
+              label="Email"
+              name="email"
+              type="email"
+              inputMode="email"
+              autoComplete="username"
+              placeholder="name@company.com"
+              required
+              size="md"
+              value={email}
+              onChange={(event) => setEmail(event.currentTarget.value)}
+              error={submitted ? validateEmail(email) : undefined}
+            />
+            <Button type="submit" size="md" fullWidth loading={pending === 'forgot'} disabled={busy}>
+              Send reset link
+            </Button>
+            <Button variant="subtle" size="sm" onClick={() => backToSignIn()} disabled={busy}>
+              Back to sign in
+            </Button>
+          </Stack>
+        </form>
+      );
+      break;
+
+    case 'forgotSent':
+    case 'linkSent':
+      body = (
+        <Stack gap="md">
+          <Alert color="teal" variant="light" title="Check your email" role="status">
+            {view.kind === 'forgotSent'
+              ? `If there is an account for ${view.email}, a link to choose a new password is on its way.`
+              : `We sent a sign-in link to ${view.email}. Open it in this browser to sign in.`}
+          </Alert>
+          <Button variant="default" size="md" fullWidth onClick={() => backToSignIn()}>
+            Back to sign in
+          </Button>
+        </Stack>
+      );
+      break;
+
+    case 'reset':
+      body =
+        view.email === null ? (
+          <Group justify="center" gap="sm" role="status" aria-live="polite">
+            <Loader size="sm" />
+            <Text size="sm">Checking your link…</Text>
+          </Group>
+        ) : (
+          <form noValidate onSubmit={onReset} aria-label="Choose a new password">
+            <Stack gap="md">
+              <Stack gap={4}>
+                <Title order={2} size="h4">
+                  Choose a new password
+                </Title>
+                <Text size="sm" c="dimmed">
+                  For {view.email}
+                </Text>
+              </Stack>
+              {errorAlert}
+              <input type="email" name="username" autoComplete="username" value={view.email} readOnly hidden />
+              <PasswordInput
+                label="New password"
+                name="new-password"
+                autoComplete="new-password"
+                required
+                size="md"
+                value={newPassword}
+                onChange={(event) => setNewPassword(event.currentTarget.value)}
+                error={submitted && newPassword.length < 6 ? 'Use at least 6 characters' : undefined}
+                visible={newPasswordVisible}
+                onVisibilityChange={setNewPasswordVisible}
+                visibilityToggleButtonProps={{ 'aria-label': newPasswordVisible ? 'Hide password' : 'Show password' }}
+              />
+              <Button type="submit" size="md" fullWidth loading={pending === 'reset'} disabled={busy}>
+                Save password and sign in
+              </Button>
+              <Button variant="subtle" size="sm" onClick={() => backToSignIn()} disabled={busy}>
+                Back to sign in
+              </Button>
+            </Stack>
+          </form>
+        );
+      break;
+
+    case 'completeLink':
+      body = view.askEmail ? (
+        <form
+          noValidate
+          aria-label="Confirm your email"
+          onSubmit={(event) => {
+            event.preventDefault();
+            setSubmitted(true);
+            if (validateEmail(email)) return emailRef.current?.focus();
+            void completeLink(view.link, email.trim());
+          }}
+        >
+          <Stack gap="md">
+            <Stack gap={4}>
+              <Title order={2} size="h4">
+                Confirm your email
+              </Title>
+              <Text size="sm" c="dimmed">
+                To finish signing in, enter the email address the link was sent to.
+              </Text>
+            </Stack>
+            {errorAlert}
+            <TextInput
+              ref={emailRef}
+              label="Email"
+              name="email"
+              type="email"
+              inputMode="email"
+              autoComplete="username"
+              required
+              size="md"
+              value={email}
+              onChange={(event) => setEmail(event.currentTarget.value)}
+              error={submitted ? validateEmail(email) : undefined}
+            />
+            <Button type="submit" size="md" fullWidth loading={pending === 'completeLink'} disabled={busy}>
+              Sign in
+            </Button>
+          </Stack>
+        </form>
+      ) : (
+        <Group justify="center" gap="sm" role="status" aria-live="polite">
+          <Loader size="sm" />
+          <Text size="sm">Signing you in…</Text>
+        </Group>
+      );
+      break;
+
+    case 'signIn':
+      body = (
+        <>
+          <form noValidate onSubmit={onSubmit} aria-label="Sign in with email and password">
+            <Stack gap="md">
+              {notice && (
+                <Alert color="teal" variant="light" role="status">
+                  {notice}
+                </Alert>
+              )}
+              {errorAlert}
+              <TextInput
+                ref={emailRef}
+                label="Email"
+                name="email"
+                type="email"
+                inputMode="email"
+                autoComplete="username"
+                placeholder="name@company.com"
+                required
+                size="md"
+                value={email}
+                onChange={(event) => setEmail(event.currentTarget.value)}
+                error={errors.email}
+              />
+              <Stack gap={6}>
+                <PasswordInput
+                  ref={passwordRef}
+                  label="Password"
+                  name="password"
+                  autoComplete="current-password"
+                  required
+                  size="md"
+                  value={password}
+                  onChange={(event) => setPassword(event.currentTarget.value)}
+                  error={errors.password}
+                  visible={passwordVisible}
+                  onVisibilityChange={setPasswordVisible}
+                  visibilityToggleButtonProps={{
+                    'aria-label': passwordVisible ? 'Hide password' : 'Show password',
+                  }}
+                />
+                <Group justify="flex-end">
+                  <Anchor
+                    component="button"
+                    type="button"
+                    size="sm"
+                    onClick={() => {
+                      setFormError(null);
+                      setNotice(null);
+                      setSubmitted(false);
+                      setView({ kind: 'forgot' });
+                    }}
+                    disabled={busy}
+                  >
+                    Forgot password?
+                  </Anchor>
+                </Group>
+              </Stack>
+              <Button type="submit" size="md" fullWidth loading={pending === 'password'} disabled={busy}>
+                Sign in
+              </Button>
+              <Button variant="light" size="md" fullWidth loading={pending === 'link'} disabled={busy} onClick={() => void onEmailLink()}>
+                Email me a sign-in link
+              </Button>
+            </Stack>
+          </form>
+
+          <Divider label="or" labelPosition="center" />
+
+          <Button
+            type="button"
+            variant="default"
+            size="md"
+            fullWidth
+            leftSection={<WorkAccountIcon />}
+            loading={pending === 'workAccount'}
+            disabled={busy}
+            onClick={onWorkAccount}
+          >
+            Sign in with work account
+          </Button>
+        </>
+      );
+      break;
   }
 
   return (
@@ -91,69 +566,27 @@ export default function LoginPage() {
               </Badge>
             )}
           </Stack>
-
-          <form noValidate onSubmit={onSubmit} aria-label="Sign in with email and password">
-            <Stack gap="md">
-              {formError && (
-                <Alert color="red" variant="light" title="Sign-in failed" data-testid="login-error">
-                  {formError}
-                </Alert>
-              )}
-              <TextInput
-                ref={emailRef}
-                label="Email"
-                name="email"
-                type="email"
-                inputMode="email"
-                autoComplete="username"
-                placeholder="name@company.com"
-                required
-                size="md"
-                value={email}
-                onChange={(event) => setEmail(event.currentTarget.value)}
-                error={errors.email}
-              />
-              <PasswordInput
-                ref={passwordRef}
-                label="Password"
-                name="password"
-                autoComplete="current-password"
-                required
-                size="md"
-                value={password}
-                onChange={(event) => setPassword(event.currentTarget.value)}
-                error={errors.password}
-                visible={passwordVisible}
-                onVisibilityChange={setPasswordVisible}
-                visibilityToggleButtonProps={{
-                  'aria-label': passwordVisible ? 'Hide password' : 'Show password',
-                }}
-              />
-              <Button type="submit" size="md" fullWidth loading={pending === 'password'} disabled={pending !== null}>
-                Sign in
-              </Button>
-            </Stack>
-          </form>
-
-          <Divider label="or" labelPosition="center" />
-
-          <Button
-            type="button"
-            variant="default"
-            size="md"
-            fullWidth
-            leftSection={<WorkAccountIcon />}
-            loading={pending === 'workAccount'}
-            disabled={pending !== null}
-            onClick={() => void run({ method: 'workAccount' })}
-          >
-            Sign in with work account
-          </Button>
+          {body}
         </Stack>
       </Paper>
       <Text size="xs" c="dimmed" ta="center" className={classes.footer}>
         For staff of the company only. Access is logged.
       </Text>
+
+      {workDialog && (
+        <Suspense fallback={null}>
+          <WorkAccountDialog
+            opened
+            initialEmail={workDialog.email}
+            validate={validateEmail}
+            onCancel={() => setWorkDialog(null)}
+            onSubmit={(workEmail) => {
+              setWorkDialog(null);
+              void run({ method: 'workAccount', workEmail }, 'workAccount');
+            }}
+          />
+        </Suspense>
+      )}
     </div>
   );
 }

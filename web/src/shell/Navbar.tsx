@@ -1,32 +1,39 @@
-import { Badge, Group, Text } from '@mantine/core';
+import { Badge } from '@mantine/core';
 import { Link } from 'react-router';
 import logoUrl from '../assets/logo.svg';
 import { config, PRODUCTION } from '../app/config';
 import { paths } from '../app/paths';
+import { useSessionStore } from '../session';
+import { CategoryMenu } from './CategoryMenu';
+import { UserMenu } from './UserMenu';
 import classes from './Navbar.module.css';
 
 /**
- * Top bar (SPEC §1/§2): logo with the product name and the environment badge. The
- * category menu, global search and user menu are added by later issues.
+ * Top bar (SPEC §1/§2): logo with the product name, the environment badge (not in
+ * Production), the category menu of the current role, and the user menu. The global
+ * search comes with its own issue.
  */
 export function Navbar() {
+  const categories = useSessionStore((s) => s.categories);
   return (
     <header className={classes.header}>
-      <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-        <Group gap="sm" wrap="nowrap">
+      <div className={classes.bar}>
+        <div className={classes.start}>
           <Link to={paths.home} className={classes.brand} aria-label={`${config.productName} home`}>
-            <img src={logoUrl} alt="" width={32} height={32} />
-            <Text component="span" fw={700} size="lg">
-              {config.productName}
-            </Text>
+            <img src={logoUrl} alt="" width={30} height={30} />
+            <span className={classes.productName}>{config.productName}</span>
           </Link>
           {config.environment !== PRODUCTION && (
-            <Badge variant="light" color="orange" radius="sm">
+            <Badge variant="light" color="orange" radius="sm" className={classes.envBadge}>
               {config.environment}
             </Badge>
           )}
-        </Group>
-      </Group>
+        </div>
+        <CategoryMenu items={categories} />
+        <div className={classes.end}>
+          <UserMenu />
+        </div>
+      </div>
     </header>
   );
 }

@@ -107,10 +107,18 @@ describe('app state store', () => {
     expect(store().alert?.message).toBe('later');
   });
 
-  it('remembers a default list per record type', () => {
+  it('remembers a default list per record type, in local storage too', () => {
+    localStorage.clear();
     store().setDefaultList('project', 'customsearch_a');
     store().setDefaultList('vendor', 'customsearch_b');
     store().setDefaultList('project', 'customsearch_c');
     expect(store().defaultLists).toEqual({ project: 'customsearch_c', vendor: 'customsearch_b' });
+    expect(JSON.parse(localStorage.getItem('defaultLists')!)).toEqual({ project: 'customsearch_c', vendor: 'customsearch_b' });
+
+    resetAppStore();
+    expect(store().defaultLists).toEqual({});
+    store().restoreDefaultLists();
+    expect(store().defaultLists).toEqual({ project: 'customsearch_c', vendor: 'customsearch_b' });
+    localStorage.clear();
   });
 });

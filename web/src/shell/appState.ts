@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import { readDefaultLists, saveDefaultLists } from '../session/persist';
 
 /** Default time an alert stays up (SPEC §9). */
 export const ALERT_AUTO_HIDE_MS = 60_000;
@@ -56,10 +57,12 @@ export interface AppActions {
   /** Clears the alert at once. */
   hideAlert(): void;
   /**
-   * Remembers the default saved list for a record type. Persisting it to local storage
-   * under `defaultLists` comes with saved client state (SPEC §4).
+   * Remembers the default saved list for a record type, in UI state and in local storage
+   * under `defaultLists` (SPEC §4).
    */
   setDefaultList(recordType: string, listId: string): void;
+  /** SPEC §4 session restore: the default lists come back from local storage. */
+  restoreDefaultLists(): void;
 }
 
 export type AppStore = AppState & AppActions;
@@ -107,8 +110,13 @@ export const useAppStore = create<AppStore>()((set, get) => ({
     set({ showAlert: false, alert: null });
   },
 
-  setDefaultList: (recordType, listId) =>
-    set((state) => ({ defaultLists: { ...state.defaultLists, [recordType]: listId } })),
+  setDefaultList: (recordType, listId) => {
+    const defaultLists = { ...get().defaultLists, [recordType]: listId };
+    saveDefaultLists(defaultLists);
+    set({ defaultLists });
+  },
+
+  restoreDefaultLists: () => set({ defaultLists: readDefaultLists() }),
 }));
 
 /** Resets the store to its initial state; for tests. */

@@ -1,9 +1,23 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
-import { afterEach, vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
+import { setIdentityForTests } from '../session/identity';
+import { fakeIdentity } from './fakeIdentity';
+
+// Unit tests never load the firebase SDK: a fake identity client stands in (tests that
+// care install their own).
+beforeEach(() => {
+  setIdentityForTests(fakeIdentity());
+});
 
 afterEach(() => {
   cleanup();
+  setIdentityForTests(null);
+  document.cookie.split(';').forEach((c) => {
+    const name = c.split('=')[0]?.trim();
+    if (name) document.cookie = `${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
+  });
+  localStorage.clear();
 });
 
 // jsdom lacks these browser APIs that Mantine uses.

@@ -1,0 +1,124 @@
+import { expect, type APIRequestContext, type Page, type Response } from '@playwright/test';
+
+/** Screenshots for people to look at (kept by `make test-e2e`). */
+export const ARTIFACTS = 'test-results/artifacts';
+
+/** The Firebase Auth Emulator the suite runs against (scripts/with-emulator.sh). */
+export const EMULATOR = `http://${process.env.FIREBASE_AUTH_EMULATOR_HOST ?? '127.0.0.1:9099'}`;
+export const PROJECT = 'demo-portal';
+export const TENANT = 'portico-demo';
+export const PASSWORD = 'portico-demo';
+
+/** The demo accounts (internal/demo/access.yaml). */
+export const users = {
+  ada: { email: 'ada.admin@portico.test', fullName: 'Ada Admin' },
+  pete: { email: 'pete.pm@portico.test', fullName: 'Pete Manager' },
+  sam: { email: 'sam.sso@portico.test', fullName: 'Sam Single' },
+  lou: { email: 'lou.nolayout@portico.test', fullName: 'Lou Layout' },
+  nora: { email: 'nora.noroles@portico.test', fullName: 'Nora Noroles' },
+} as const;
+
+/** Collects console errors, uncaught page errors and CSP violations while a test runs. */
+export async function watchProblems(page: Page, ignore: RegExp[] = []): Promise<() => Promise<string[]>> {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !ignore.some((re) => re.test(message.text()))) problems.push(`console error: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
+    document.addEventListener('securitypolicyviolation', (event) => {
+      seen.push(`${event.violatedDirective} blocked ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber})`);
+    });
+  });
+  return async () => {
+    const violations = await page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? []);
+    return [...problems, ...violations.map((v) => `CSP violation: ${v}`)];
+  };
+}
+
+/** Records every API answer with the given status (e.g. 511) while the page lives. */
+export function recordStatus(page: Page, status: number): Response[] {
+  const seen: Response[] = [];
+  page.on('response', (response) => {
+    if (response.status() === status && response.url().includes('/api/')) seen.push(response);
+  });
+  return seen;
+}
+
+export function signInForm(page: Page) {
+  return {
+    email: page.getByLabel(/^Email/),
+    password: page.getByLabel(/^Password/),
+    submit: page.getByRole('button', { name: 'Sign in', exact: true }),
+    workAccount: page.getByRole('button', { name: 'Sign in with work account' }),
+  };
+}
+
+/** Fills and submits the email + password form (the page must show it). */
+export async function submitPassword(page: Page, email: string, password = PASSWORD): Promise<void> {
+  const form = signInForm(page);
+  await form.email.fill(email);
+  await form.password.fill(password);
+  await form.submit.click();
+}
+
+/** The user menu button, named with the user's full name. */
+export function userButton(page: Page, fullName: string) {
+  return page.getByRole('banner').getByRole('button', { name: fullName, exact: true });
+}
+
+/** Signs in from /login and waits for the dashboard. */
+export async function signIn(page: Page, email: string, fullName: string, path = '/'): Promise<void> {
+  await page.goto(path);
+  await expect(page).toHaveURL(/\/login/);
+  await submitPassword(page, email);
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await expect(userButton(page, fullName)).toBeVisible();
+}
+
+/** The category menu of the navbar. */
+export function mainMenu(page: Page) {
+  return page.getByRole('navigation', { name: 'Main menu' });
+}
+
+/** The value of one of the page's cookies. */
+export async function cookie(page: Page, name: string): Promise<string | undefined> {
+  const cookies = await page.context().cookies();
+  const found = cookies.find((c) => c.name === name)?.value;
+  return found === undefined ? undefined : decodeURIComponent(found);
+}
+
+interface OobCode {
+  email: string;
+  requestType: string;
+  oobCode: string;
+  oobLink: string;
+}
+
+/** The newest out-of-band code the emulator "sent" to `email` (no real email leaves). */
+export async function latestOobCode(request: APIRequestContext, email: string, requestType: 'PASSWORD_RESET' | 'EMAIL_SIGNIN'): Promise<OobCode> {
+  let found: OobCode | undefined;
+  await expect(async () => {
+    const answer = await request.get(`${EMULATOR}/emulator/v1/projects/${PROJECT}/tenants/${TENANT}/oobCodes`);
+    expect(answer.ok()).toBe(true);
+    const { oobCodes } = (await answer.json()) as { oobCodes: OobCode[] };
+    found = oobCodes.filter((c) => c.email === email && c.requestType === requestType).at(-1);
+    expect(found, `an ${requestType} code for ${email}`).toBeTruthy();
+  }).toPass({ timeout: 5_000 });
+  return found!;
+}
+
+/** Sets an account's password straight through the emulator's REST API (test clean-up). */
+export async function setPasswordViaEmulator(request: APIRequestContext, email: string, password: string): Promise<void> {
+  const send = await request.post(`${EMULATOR}/identitytoolkit.googleapis.com/v1/accounts:sendOobCode?key=any`, {
+    data: { requestType: 'PASSWORD_RESET', email, tenantId: TENANT },
+  });
+  expect(send.ok(), await send.text()).toBe(true);
+  const { oobCode } = await latestOobCode(request, email, 'PASSWORD_RESET');
+  const reset = await request.post(`${EMULATOR}/identitytoolkit.googleapis.com/v1/accounts:resetPassword?key=any`, {
+    data: { oobCode, newPassword: password, tenantId: TENANT },
+  });
+  expect(reset.ok(), await reset.text()).toBe(true);
+}
