@@ -34,7 +34,7 @@ func TestCommands(t *testing.T) {
 		t.Errorf("second seed: %v %q", err, out)
 	}
 	exported, err := runWith(t, env, "roles", "export")
-	if err != nil || !strings.Contains(exported, "email: ada.admin@portico.test") || !strings.Contains(exported, "name: Portico Demo") {
+	if err != nil || !strings.Contains(exported, "email: ada.admin@portico.test") || !strings.Contains(exported, "name: Riverbend Ecological Services") {
 		t.Fatalf("export: %v\n%s", err, exported)
 	}
 	// Edit the export (Pete becomes an Accountant too) and import it back.

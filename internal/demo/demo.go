@@ -101,11 +101,14 @@ func (opt Options) withDefaults() Options {
 	return opt
 }
 
-// batchSize is the number of records handed to the sink at once. Large
-// enough that a store's per-transaction cost (a commit, a WAL sync) is
-// spread thin; small enough that the generator and the writer overlap
-// well and a batch of documents stays a few megabytes.
-const batchSize = 4000
+// batchSize is the number of records handed to the sink at once; one
+// PutRecords call is one transaction in sqlstore. Measured on SQLite with
+// a million projects: each commit rewrites every index page the batch
+// touched, and rows land at random places in the title, status and
+// modified indexes, so 4,000-row batches wrote 59 GB through the WAL for
+// a 7.7 GB database (4m12s); 40,000-row batches halved that. 25,000 keeps
+// most of the gain with a few tens of megabytes per batch in flight.
+const batchSize = 25000
 
 // batch is one unit of the pipeline: records of one kind and the files
 // attached to them.

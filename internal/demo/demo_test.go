@@ -549,8 +549,10 @@ func TestFiles(t *testing.T) {
 			t.Fatalf("%s: unexpected file type", where)
 		}
 	}
+	// The first 200 records of each kind with a files tab have files.
+	const withFilesPerKind = 200
 	for kind := range withFiles {
-		n := min(filesPerKind, sharedOpt.Size(kind))
+		n := min(withFilesPerKind, sharedOpt.Size(kind))
 		if len(perRecord[kind]) != n {
 			t.Errorf("%s: %d records with files, want %d", kind, len(perRecord[kind]), n)
 		}
@@ -643,14 +645,14 @@ func (f *failingSink) PutRecords(ctx context.Context, rs []records.Record) error
 
 func TestStopsOnSinkErrorAndCancel(t *testing.T) {
 	s := &failingSink{collector: *newCollector(), after: 3}
-	_, err := Generate(context.Background(), s, Options{PerKind: 2 * batchSize, Now: testNow})
+	_, err := Generate(context.Background(), s, Options{PerKind: 100, Now: testNow})
 	if err == nil || !strings.Contains(err.Error(), "disk full") {
 		t.Fatalf("err = %v, want the sink's error", err)
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	calls := 0
-	_, err = Generate(ctx, newCollector(), Options{PerKind: 2 * batchSize, Now: testNow, Progress: func(string, int, int) {
+	_, err = Generate(ctx, newCollector(), Options{PerKind: 100, Now: testNow, Progress: func(string, int, int) {
 		if calls++; calls == 2 {
 			cancel()
 		}

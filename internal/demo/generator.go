@@ -89,7 +89,6 @@ type generator struct {
 	vendorCat                               []uint8 // index into the vendor status Choices
 	projCustomer                            []int32
 	projStart                               []int32 // day
-	projType                                []uint8 // index into projectTypes
 
 	nextFileID int64
 	png        *png.Encoder // BestSpeed: flat colours compress well anyway
@@ -162,9 +161,13 @@ func checkChoices() error {
 func (g *generator) run(ctx context.Context, out chan<- *batch) error {
 	for _, p := range plan {
 		k, _ := records.Lookup(p.kind)
-		ki := &kindInfo{kind: k, n: g.opt.Size(k.Name), prefix: p.prefix, width: max(p.width, digits(p.offset+int64(g.opt.Size(k.Name)))),
-			offset: p.offset, fill: p.fill}
-		ki.files = slices.ContainsFunc(k.Tabs, func(t records.Tab) bool { return t.Source == records.TabFiles })
+		n := g.opt.Size(k.Name)
+		ki := &kindInfo{
+			kind: k, n: n, prefix: p.prefix, offset: p.offset, fill: p.fill,
+			// Wide enough for the largest number, so codes sort as numbers.
+			width: max(p.width, digits(p.offset+int64(n))),
+			files: slices.ContainsFunc(k.Tabs, func(t records.Tab) bool { return t.Source == records.TabFiles }),
+		}
 		g.ki = ki
 		g.prepare(ki)
 		r := streamFor(g.opt.Seed, k.Name)
@@ -192,7 +195,7 @@ func (g *generator) run(ctx context.Context, out chan<- *batch) error {
 }
 
 func (g *generator) newBatch(ki *kindInfo, done int) *batch {
-	g.arena = make([]byte, 0, min(batchSize, ki.n-done)*640)
+	g.arena = nil // the previous batch's documents now belong to the sink
 	return &batch{kind: ki.kind.Name, total: ki.n,
 		recs: make([]records.Record, 0, min(batchSize, ki.n-done))}
 }
@@ -211,7 +214,6 @@ func (g *generator) prepare(ki *kindInfo) {
 		g.projects = newNames(ki.n, 44)
 		g.projCustomer = make([]int32, 0, ki.n)
 		g.projStart = make([]int32, 0, ki.n)
-		g.projType = make([]uint8, 0, ki.n)
 	}
 }
 
@@ -331,8 +333,9 @@ func (g *generator) emit(ki *kindInfo, r *rand.Rand, rw *row) {
 	g.b.recs = append(g.b.recs, rec)
 }
 
-// keep copies a finished document into the batch's arena: one allocation
-// per batch instead of one per record.
+// keep copies a finished document into the batch's arena, allocated in
+// 1 MB chunks: one allocation per thousand-odd records instead of one per
+// record, and little slack.
 func (g *generator) keep(b []byte) []byte {
 	if cap(g.arena)-len(g.arena) < len(b) {
 		g.arena = make([]byte, 0, max(len(b), 1<<20))

@@ -407,7 +407,6 @@ func (g *generator) project(r *rand.Rand, rw *row) {
 	g.projects.add(t)
 	g.projCustomer = append(g.projCustomer, int32(c))
 	g.projStart = append(g.projStart, start)
-	g.projType = append(g.projType, uint8(typ))
 
 	d := g.head(rw)
 	d.sel("custentity_res_project_type", typ+1, projectTypes[typ])

@@ -327,3 +327,43 @@ func TestScopeBindsTenantInPlace(t *testing.T) {
 		t.Errorf("rebind = %s", postgres.rebind(st.sql))
 	}
 }
+
+func TestConformanceBulkLoadRebuildsIndexes(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		ten := seedTenant(t, s, "acme")
+		countIndexes := func() int {
+			rows, err := s.db.QueryContext(ctx, s.d.recordIndexesQuery())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rows.Close()
+			n := 0
+			for rows.Next() {
+				n++
+			}
+			return n
+		}
+		before := countIndexes()
+		var during int
+		err := s.BulkLoad(ctx, func() error {
+			during = countIndexes()
+			return ten.PutRecords(ctx, []records.Record{testRecord("project", 1, "Bulk", "Active")})
+		})
+		if err != nil || before < 6 || during != 0 || countIndexes() != before {
+			t.Fatalf("indexes before %d, during %d, after %d; err %v", before, during, countIndexes(), err)
+		}
+		// A load killed half-way: Open rebuilds what is pending.
+		s.db.ExecContext(ctx, `DROP INDEX records_title`)
+		s.db.ExecContext(ctx, s.d.rebind(`INSERT INTO pending_indexes (name, ddl) VALUES (?, ?)`), "records_title",
+			`CREATE INDEX records_title ON records (tenant_id, kind, title, id)`)
+		if err := s.rebuildPendingIndexes(ctx); err != nil || countIndexes() != before {
+			t.Errorf("after rebuild: %d indexes, err %v", countIndexes(), err)
+		}
+		// With rows present, a bulk load leaves the indexes alone.
+		s.BulkLoad(ctx, func() error { during = countIndexes(); return nil })
+		if during != before {
+			t.Errorf("indexes dropped on a non-empty table")
+		}
+	})
+}

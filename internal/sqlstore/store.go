@@ -41,6 +41,10 @@ func Open(ctx context.Context, url, dataDir string) (*Store, error) {
 		s.Close()
 		return nil, err
 	}
+	if err := s.rebuildPendingIndexes(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
 	return s, nil
 }
 

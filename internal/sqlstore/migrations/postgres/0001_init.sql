@@ -46,3 +46,10 @@ CREATE TABLE files (
 );
 
 CREATE INDEX files_record ON files (tenant_id, kind, record_id);
+
+-- Secondary indexes dropped for a bulk load and not yet rebuilt; Open
+-- rebuilds them, so a load killed half-way loses no index.
+CREATE TABLE pending_indexes (
+    name TEXT PRIMARY KEY,
+    ddl  TEXT NOT NULL
+);
