@@ -50,6 +50,9 @@ func serve(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *s
 		Identity:              verifier,
 		Sessions:              sessions,
 		Tenants:               func(t portal.TenantID) httpapi.TenantStore { return store.Tenant(t) },
+		ERP:                   cfg.ERP,
+		Product:               cfg.Product,
+		ERPBaseURL:            cfg.ERPUIURL,
 		LoginPerMinuteIP:      cfg.LoginPerMinuteIP,
 		LoginPerMinuteAccount: cfg.LoginPerMinuteAccount,
 	})

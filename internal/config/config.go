@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -33,6 +34,7 @@ type Config struct {
 
 	Identity      Identity
 	ApplicationID string // PORTICO_APPLICATION_ID: the app's id, handed to the client (SPEC §3)
+	ERPUIURL      string // PORTICO_ERP_UI_URL: origin of the ERP's UI, for "Open in NetSuite" links
 
 	AccessTokenTTL  time.Duration // PORTICO_ACCESS_TOKEN_TTL: life of a portal access token
 	RefreshTokenTTL time.Duration // PORTICO_REFRESH_TOKEN_TTL: life of one refresh token (renewed on use)
@@ -77,6 +79,7 @@ func Load(getenv func(string) string, fs *flag.FlagSet, args []string) (Config, 
 		Product:       env("PORTICO_PRODUCT", "portal"),
 		DefaultTenant: portal.TenantID(env("PORTICO_DEFAULT_TENANT", "portico-demo")),
 		ApplicationID: env("PORTICO_APPLICATION_ID", "portico"),
+		ERPUIURL:      env("PORTICO_ERP_UI_URL", "https://system.netsuite.com"),
 		Identity: Identity{
 			ProjectID:    env("PORTICO_IDENTITY_PROJECT_ID", "demo-portal"),
 			APIKey:       env("PORTICO_IDENTITY_API_KEY", "demo-api-key"),
@@ -130,6 +133,9 @@ func Load(getenv func(string) string, fs *flag.FlagSet, args []string) (Config, 
 	}
 	if c.Identity.EmulatorHost != "" && !strings.HasPrefix(c.Identity.ProjectID, "demo-") {
 		return c, nil, fmt.Errorf("PORTICO_IDENTITY_EMULATOR_HOST is only allowed with a demo- PORTICO_IDENTITY_PROJECT_ID")
+	}
+	if u, err := url.Parse(c.ERPUIURL); err != nil || u.Scheme != "https" || u.Host == "" || u.Path != "" {
+		return c, nil, fmt.Errorf("PORTICO_ERP_UI_URL: an https origin such as https://123456.app.netsuite.com")
 	}
 	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
 		return c, nil, fmt.Errorf("PORTICO_ADDR: %q is not host:port", c.Addr)

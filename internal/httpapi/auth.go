@@ -22,9 +22,10 @@ type Verifier interface {
 	Verify(token string) (identity.Claims, error)
 }
 
-// TenantStore is what the auth and layout handlers need inside a tenant.
+// TenantStore is what the handlers need inside a tenant.
 type TenantStore interface {
 	access.Store
+	RecordStore
 	UserByID(ctx context.Context, id int64) (access.User, error)
 	Audit(ctx context.Context, e access.AuditEvent) error
 }

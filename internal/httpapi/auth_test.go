@@ -17,6 +17,7 @@ import (
 	"github.com/portico/portico/internal/access"
 	"github.com/portico/portico/internal/identity"
 	"github.com/portico/portico/internal/portal"
+	"github.com/portico/portico/internal/records"
 	"github.com/portico/portico/internal/session"
 	"github.com/portico/portico/internal/sqlstore"
 )
@@ -37,7 +38,7 @@ var acmeAccess = access.File{
 		{ID: "secret", Name: "Nobody's", Items: []access.MenuItem{{Text: "Hidden", Href: "/"}}},
 	},
 	Roles: []access.Role{
-		{Key: "pm", ID: 10, Name: "Project Manager", Type: "staff", Layout: "pm", Permissions: []string{"project.view"}},
+		{Key: "pm", ID: 10, Name: "Project Manager", Type: "staff", Layout: "pm", Permissions: allViews()},
 		{Key: "acc", ID: 11, Name: "Accountant", Type: "finance", Layout: "acc", Permissions: []string{"invoice.view"}},
 		{Key: "lead", ID: 12, Name: "Field Lead", Type: "staff"},
 		{Key: "spy", ID: 13, Name: "Spy", Type: "staff", Layout: "secret"},
@@ -48,6 +49,15 @@ var acmeAccess = access.File{
 		{ID: 3, Email: "nora@acme.test", FullName: "Nora Noroles", Roles: []int64{}},
 		{ID: 4, Email: "dis@acme.test", FullName: "Dis Abled", Roles: []int64{10}, Disabled: true},
 	},
+}
+
+// allViews grants the view permission of every record kind.
+func allViews() []string {
+	var out []string
+	for _, k := range records.All() {
+		out = append(out, k.Route+".view")
+	}
+	return out
 }
 
 func newAuthEnv(t *testing.T, perMinute int) *authEnv {
@@ -83,7 +93,8 @@ func newAuthEnv(t *testing.T, perMinute int) *authEnv {
 	srv, err := NewServer(Options{
 		Logger: log, Store: store, Identity: verifier, Sessions: sessions,
 		Tenants:          func(t portal.TenantID) TenantStore { return store.Tenant(t) },
-		LoginPerMinuteIP: perMinute, LoginPerMinuteAccount: perMinute,
+		LoginPerMinuteIP: perMinute, LoginPerMinuteAccount: perMinute, ERP: "netsuite", Product: "portal",
+		ERPBaseURL: "https://1234567.app.netsuite.com",
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -18,6 +18,24 @@ func (s *Server) routes() {
 	s.handle("GET /api/v1/layout/configurations/{layoutId}", s.layout)
 	s.handle("GET /api/v1/kinds", s.kinds)
 
+	// Records (SPEC §7 base paths), under /api/v1/{erp}/... .
+	erp := "/api/v1/" + s.erp
+	s.handle("GET "+erp+"/"+s.product+"-list", s.list)
+	s.handle("GET "+erp+"/"+s.product+"-record", s.recordView)
+	s.handle("GET "+erp+"/"+s.product+"-file", s.files)
+	s.handle("GET "+erp+"/listConfiguration", s.lists)
+	s.handle("POST "+erp+"/listConfiguration", s.saveList)
+	s.handle("PUT "+erp+"/listConfiguration", s.saveList)
+	s.handle("DELETE "+erp+"/listConfiguration", s.deleteList)
+	s.handle("GET "+erp+"/project", s.recordOf("project"))
+	s.handle("GET "+erp+"/projects", s.listOf("project"))
+	s.handle("GET "+erp+"/billing", s.listOf("billing"))
+	s.handle("GET "+erp+"/billing-summary", s.listOf("billing_summary"))
+	s.handle("GET "+erp+"/budgets", s.listOf("budget"))
+	s.handle("GET "+erp+"/creditLedger", s.listOf("creditledger"))
+	s.handle("GET "+erp+"/creditavailability", s.listOf("creditavailability"))
+	s.handle("GET /api/v1/projectRequests", s.listOf("projectrequest"))
+
 	// Anything else under /api is an API miss: a problem document, never
 	// the app's index page.
 	s.mux.HandleFunc("/api/", s.apiNotFound)

@@ -56,6 +56,10 @@ type Options struct {
 	Sessions *session.Manager
 	// Tenants returns the store of one tenant.
 	Tenants func(portal.TenantID) TenantStore
+	// ERP and Product are the {erp} and {product} API path segments.
+	ERP, Product string
+	// ERPBaseURL is the ERP UI's origin, for "Open in NetSuite" links.
+	ERPBaseURL string
 	// LoginPerMinuteIP and LoginPerMinuteAccount bound sign-in attempts.
 	LoginPerMinuteIP, LoginPerMinuteAccount int
 }
@@ -74,6 +78,8 @@ type Server struct {
 	loginIP      *limiter
 	loginAccount *limiter
 	refreshIP    *limiter
+	erp, product string
+	erpBase      string
 	// private lists the patterns behind withAuth, for the test that proves
 	// every route but the public ones is guarded.
 	private []string
@@ -85,6 +91,7 @@ func NewServer(o Options) (*Server, error) {
 	s := &Server{
 		log: o.Logger, store: o.Store, client: o.Client, csp: newCSP(o.CSP), mux: http.NewServeMux(),
 		identity: o.Identity, sessions: o.Sessions, tenants: o.Tenants,
+		erp: o.ERP, product: o.Product, erpBase: o.ERPBaseURL,
 		loginIP: newLimiter(o.LoginPerMinuteIP), loginAccount: newLimiter(o.LoginPerMinuteAccount),
 		// Every open tab refreshes every few minutes; an office behind one
 		// address must not run out.

@@ -34,6 +34,7 @@ func newTestServer(t *testing.T, store Pinger) (*Server, *strings.Builder) {
 		Store:  store,
 		UI:     testUI,
 		Client: ClientConfig{ProductName: "Portico", Environment: "Test</script><script>", ERP: "netsuite", Product: "portal"},
+		ERP:    "netsuite", Product: "portal",
 	})
 	if err != nil {
 		t.Fatal(err)

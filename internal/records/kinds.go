@@ -65,6 +65,11 @@ type Tab struct {
 	Label  string    `json:"label"`
 	Source TabSource `json:"source"`
 	Kind   string    `json:"kind,omitempty"` // for TabRelated and TabCustom: the kind listed
+	// Through, when set, lists Kind's records that refer to what this
+	// record refers to in that column (an opportunity's credits are its
+	// client's credit-ledger entries), instead of those referring to this
+	// record itself.
+	Through Column `json:"through,omitempty"`
 }
 
 // Kind describes one record kind of SPEC.md §3. It is the single source of
@@ -143,8 +148,16 @@ func init() {
 			}
 		}
 		for _, t := range k.Tabs {
-			if t.Kind != "" && byName[t.Kind] == nil {
+			if t.Kind == "" {
+				continue
+			}
+			listed := byName[t.Kind]
+			if listed == nil {
 				panic(fmt.Sprintf("records: %s tab %s lists unknown kind %q", k.Name, t.Name, t.Kind))
+			}
+			target, _ := k.TabTarget(t, Record{})
+			if _, ok := listed.RelatedColumn(target); !ok || target == "" {
+				panic(fmt.Sprintf("records: %s tab %s: %s has no reference to %s", k.Name, t.Name, t.Kind, target))
 			}
 		}
 	}

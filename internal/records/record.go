@@ -40,17 +40,32 @@ type File struct {
 // on (Sort, id): pass the previous page's Next cursor as After.
 type ListQuery struct {
 	Kind   string
-	Sort   Column // ColTitle, ColCode, ColStatus or "modified_at"; default ColTitle
+	Sort   Column // a Sortable column; default ColTitle
 	Desc   bool
-	Status string // when set, only records with this status
+	Filter Filter
+	Text   string // when set, only records whose title or code contains it
 	After  *Cursor
 	Limit  int // 1..500
 }
 
-// Cursor marks the last row of a page: its sort value and id.
+// ColModified is the last-modified time, sortable like a promoted column.
+const ColModified Column = "modified_at"
+
+// Sortable reports whether lists may sort on c. Each such column has an
+// index on (tenant, kind, column, id), so every sorted page is an index
+// range; references are filters, not sort keys.
+func Sortable(c Column) bool {
+	switch c {
+	case ColTitle, ColCode, ColStatus, ColDate, ColAmount, ColModified:
+		return true
+	}
+	return false
+}
+
+// Cursor marks the last row of a page: its sort key values and id.
 type Cursor struct {
-	Value string `json:"v"`
-	ID    int64  `json:"id"`
+	Values []string `json:"v"`
+	ID     int64    `json:"id"`
 }
 
 // Page is one page of records. Next is nil on the last page.

@@ -221,7 +221,7 @@ var registry = []*Kind{
 		},
 		Tabs: []Tab{
 			filesTab, Tab{Name: "communication", Label: "Communication", Source: TabSublist},
-			Tab{Name: "credits", Label: "Credits", Source: TabCustom, Kind: "creditledger"}, notesTab,
+			Tab{Name: "credits", Label: "Client's credits", Source: TabCustom, Kind: "creditledger", Through: ColParent}, notesTab,
 		},
 		CanCreate: true, CanEdit: true,
 	},

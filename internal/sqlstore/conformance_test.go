@@ -207,7 +207,10 @@ func TestConformanceKeysetPaging(t *testing.T) {
 		}{
 			{"title asc", records.ListQuery{Kind: "project", Limit: 97}, 1001},
 			{"title desc", records.ListQuery{Kind: "project", Limit: 100, Desc: true}, 1001},
-			{"status filter", records.ListQuery{Kind: "project", Status: "Closed", Limit: 50}, 334},
+			{"status filter", records.ListQuery{Kind: "project", Filter: statusIs("Closed"), Limit: 50}, 334},
+			{"by status", records.ListQuery{Kind: "project", Sort: records.ColStatus, Limit: 90}, 1001},
+			{"by amount desc", records.ListQuery{Kind: "project", Sort: records.ColAmount, Desc: true, Limit: 77}, 1001},
+			{"by date", records.ListQuery{Kind: "project", Sort: records.ColDate, Limit: 400}, 1001},
 			{"by code", records.ListQuery{Kind: "project", Sort: records.ColCode, Limit: 500}, 1001},
 			{"by modified desc", records.ListQuery{Kind: "project", Sort: "modified_at", Desc: true, Limit: 33}, 1001},
 		} {
@@ -225,12 +228,12 @@ func TestConformanceKeysetPaging(t *testing.T) {
 					}
 					for i := range page.Records {
 						r := page.Records[i]
-						if seen[r.ID] || r.Kind != "project" || (q.Status != "" && r.Status != q.Status) {
+						if seen[r.ID] || r.Kind != "project" || (len(q.Filter.Any) > 0 && r.Status != "Closed") {
 							t.Fatalf("row %d repeated or wrong: %+v", r.ID, r)
 						}
 						seen[r.ID] = true
 						if prev != nil && !inOrder(q, *prev, r) {
-							t.Fatalf("out of order: %q/%d then %q/%d", sortKey(q, *prev), prev.ID, sortKey(q, r), r.ID)
+							t.Fatalf("out of order: %q/%d then %q/%d", orderKey(q, *prev), prev.ID, orderKey(q, r), r.ID)
 						}
 						prev = &r
 					}
@@ -247,10 +250,20 @@ func TestConformanceKeysetPaging(t *testing.T) {
 	})
 }
 
-func sortKey(q records.ListQuery, r records.Record) string {
+func statusIs(s string) records.Filter {
+	return records.Filter{Any: [][]records.Cond{{{Column: records.ColStatus, Op: records.OpEq, Value: s}}}}
+}
+
+func orderKey(q records.ListQuery, r records.Record) string {
 	switch q.Sort {
 	case records.ColCode:
 		return r.Code
+	case records.ColStatus:
+		return r.Status + "\x00" + r.Title
+	case records.ColAmount:
+		return fmt.Sprintf("%020d", *r.Amount)
+	case records.ColDate:
+		return r.Date
 	case "modified_at":
 		return fmt.Sprintf("%020d", r.ModifiedAt.UnixMilli())
 	}
@@ -258,7 +271,7 @@ func sortKey(q records.ListQuery, r records.Record) string {
 }
 
 func inOrder(q records.ListQuery, a, b records.Record) bool {
-	ka, kb := sortKey(q, a), sortKey(q, b)
+	ka, kb := orderKey(q, a), orderKey(q, b)
 	if q.Desc {
 		return ka > kb || (ka == kb && a.ID > b.ID)
 	}
@@ -272,7 +285,9 @@ func TestConformanceListRejectsBadQueries(t *testing.T) {
 			{Kind: "project", Limit: 0},
 			{Kind: "project", Limit: 501},
 			{Kind: "project", Limit: 10, Sort: "fields; DROP TABLE records"},
-			{Kind: "project", Limit: 10, Sort: "modified_at", After: &records.Cursor{Value: "yesterday"}},
+			{Kind: "project", Limit: 10, Sort: "modified_at", After: &records.Cursor{Values: []string{"yesterday"}}},
+			{Kind: "project", Limit: 10, Sort: records.ColStatus, After: &records.Cursor{Values: []string{"Active"}}},
+			{Kind: "project", Limit: 10, Sort: records.ColParent},
 		} {
 			if _, err := ten.ListRecords(context.Background(), q); portal.ErrorCode(err) != portal.CodeInvalid {
 				t.Errorf("%+v: err = %v, want invalid", q, err)

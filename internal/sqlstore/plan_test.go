@@ -17,16 +17,22 @@ func TestListQueryPlansUseIndexes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	after := &records.Cursor{Value: "5", ID: 9}
-	for _, sort := range []records.Column{records.ColTitle, records.ColCode, "modified_at"} {
+	for _, sort := range []records.Column{records.ColTitle, records.ColCode, records.ColStatus, records.ColDate, records.ColAmount, records.ColModified} {
+		after := &records.Cursor{Values: []string{"5"}, ID: 9}
+		if sort == records.ColStatus {
+			after.Values = []string{"Active", "x"}
+		}
 		for _, status := range []string{"", "Active"} {
 			for _, desc := range []bool{false, true} {
 				for _, cur := range []*records.Cursor{nil, after} {
-					q := records.ListQuery{Kind: "project", Sort: sort, Status: status, Desc: desc, After: cur, Limit: 50}
-					if status != "" && sort != records.ColTitle {
+					q := records.ListQuery{Kind: "project", Sort: sort, Desc: desc, After: cur, Limit: 50}
+					if status != "" {
+						q.Filter = statusIs(status)
+					}
+					if status != "" && sort != records.ColTitle && sort != records.ColStatus {
 						continue // status filters pair with the (status, title) index
 					}
-					st, args, err := listStatement(q)
+					st, args, _, err := listStatement(q)
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -62,7 +62,7 @@ func (t *Tenant) PutRecords(ctx context.Context, rs []records.Record) error {
 					return portal.Errorf(portal.CodeInvalid, "record %s/%d needs an id, a title and fields", r.Kind, r.ID)
 				}
 				args = append(args, r.Kind, r.ID, nullString(r.ExternalID), r.Title, r.Code, r.Status,
-					nullID(r.ParentID), nullID(r.ProjectID), r.Amount, nullString(r.Date),
+					nullID(r.ParentID), nullID(r.ProjectID), r.Amount, r.Date,
 					r.ModifiedAt.UnixMilli(), string(r.Fields))
 			}
 			if _, err := tx.exec(ctx, upsertStatements[len(batch)], args...); err != nil {
@@ -84,20 +84,49 @@ func (t *Tenant) Record(ctx context.Context, kind string, id int64) (records.Rec
 	return r, err
 }
 
-// sortColumns are the columns a list may be keyset-sorted on: NOT NULL
-// columns with an index on (tenant, kind, column, id), so a cursor always
-// has a value and every page is an index range. (Status is a filter, not a
-// sort key: its index is (status, title, id), which serves "status = X
-// ordered by title".)
-var sortColumns = map[records.Column]bool{
-	records.ColTitle: true, records.ColCode: true, "modified_at": true,
+// sortKey is one part of a list's keyset order: its SQL expression (as the
+// index has it) and how to read it from a record for the next cursor.
+type sortKey struct {
+	expr    string
+	numeric bool
+	value   func(records.Record) string
 }
 
+var (
+	keyTitle = sortKey{expr: "title", value: func(r records.Record) string { return r.Title }}
+	// sortKeys gives each sortable column its keys, matching an index on
+	// (tenant_id, kind, keys..., id). Status sorts by (status, title).
+	sortKeys = map[records.Column][]sortKey{
+		records.ColTitle:  {keyTitle},
+		records.ColCode:   {{expr: "code", value: func(r records.Record) string { return r.Code }}},
+		records.ColStatus: {{expr: "status", value: func(r records.Record) string { return r.Status }}, keyTitle},
+		records.ColDate:   {{expr: "occurred_on", value: func(r records.Record) string { return r.Date }}},
+		records.ColAmount: {{expr: "COALESCE(amount, 0)", numeric: true, value: func(r records.Record) string {
+			if r.Amount == nil {
+				return "0"
+			}
+			return strconv.FormatInt(*r.Amount, 10)
+		}}},
+		records.ColModified: {{expr: "modified_at", numeric: true, value: func(r records.Record) string {
+			return strconv.FormatInt(r.ModifiedAt.UnixMilli(), 10)
+		}}},
+	}
+	// filterColumns are the columns a filter may name, with their SQL.
+	filterColumns = map[records.Column]string{
+		records.ColTitle: "title", records.ColCode: "code", records.ColStatus: "status",
+		records.ColParent: "parent_id", records.ColProject: "project_id",
+		records.ColAmount: "amount", records.ColDate: "occurred_on",
+	}
+	comparisons = map[records.Op]string{
+		records.OpEq: "=", records.OpNe: "<>", records.OpLt: "<", records.OpLe: "<=", records.OpGt: ">", records.OpGe: ">=",
+	}
+)
+
 // ListRecords returns one page of a kind's records, keyset-paged on
-// (sort column, id). It fetches Limit+1 rows to learn whether more exist,
+// (sort keys, id). It fetches Limit+1 rows to learn whether more exist,
 // so no count is ever needed.
 func (t *Tenant) ListRecords(ctx context.Context, q records.ListQuery) (records.Page, error) {
-	st, args, err := listStatement(q)
+	st, args, keys, err := listStatement(q)
 	if err != nil {
 		return records.Page{}, err
 	}
@@ -121,49 +150,135 @@ func (t *Tenant) ListRecords(ctx context.Context, q records.ListQuery) (records.
 		page.Records = page.Records[:q.Limit]
 		page.HasMore = true
 		last := page.Records[q.Limit-1]
-		page.Next = &records.Cursor{Value: sortValue(q.Sort, last), ID: last.ID}
+		c := &records.Cursor{ID: last.ID}
+		for _, k := range keys {
+			c.Values = append(c.Values, k.value(last))
+		}
+		page.Next = c
 	}
 	return page, nil
 }
 
-// listStatement builds the page query. Every shape it can produce is served
-// by an index range (the query-plan test holds it to that).
-func listStatement(q records.ListQuery) (scoped, []any, error) {
+// listStatement builds the page query. Sorted pages without filters, and
+// status filters sorted by title, are index ranges (the query-plan test
+// holds them to it); other filters walk the sort index within the kind.
+func listStatement(q records.ListQuery) (scoped, []any, []sortKey, error) {
 	if q.Sort == "" {
 		q.Sort = records.ColTitle
 	}
-	if !sortColumns[q.Sort] {
-		return scoped{}, nil, portal.Errorf(portal.CodeInvalid, "Cannot sort by %q.", q.Sort)
+	keys, ok := sortKeys[q.Sort]
+	if !ok {
+		return scoped{}, nil, nil, portal.Errorf(portal.CodeInvalid, "Cannot sort by %q.", q.Sort)
 	}
 	if q.Limit < 1 || q.Limit > 500 {
-		return scoped{}, nil, portal.Errorf(portal.CodeInvalid, "Page size must be between 1 and 500.")
+		return scoped{}, nil, nil, portal.Errorf(portal.CodeInvalid, "Page size must be between 1 and 500.")
 	}
-	col, dir, cmp := string(q.Sort), "ASC", ">"
+	dir, cmp := "ASC", ">"
 	if q.Desc {
 		dir, cmp = "DESC", "<"
 	}
-	where := []string{"tenant_id = :tenant", "kind = ?"}
-	args := []any{q.Kind}
-	if q.Status != "" {
-		where = append(where, "status = ?")
-		args = append(args, q.Status)
+	where, args, err := whereClause(q)
+	if err != nil {
+		return scoped{}, nil, nil, err
+	}
+	var exprs, order []string
+	for _, k := range keys {
+		exprs = append(exprs, k.expr)
+		order = append(order, k.expr+" "+dir)
 	}
 	if q.After != nil {
-		v, err := cursorValue(q.Sort, q.After.Value)
-		if err != nil {
-			return scoped{}, nil, err
+		if len(q.After.Values) != len(keys) {
+			return scoped{}, nil, nil, portal.Errorf(portal.CodeInvalid, "The page cursor does not fit this sort; start from the first page.")
+		}
+		marks := make([]string, 0, len(keys)+1)
+		for i, k := range keys {
+			v, err := cursorValue(k, q.After.Values[i])
+			if err != nil {
+				return scoped{}, nil, nil, err
+			}
+			marks, args = append(marks, "?"), append(args, v)
 		}
 		// A row-value comparison, not "a > ? OR (a = ? AND id > ?)": both
 		// engines turn it into an index range seek; the OR form scans.
-		where = append(where, fmt.Sprintf("(%s, id) %s (?, ?)", col, cmp))
-		args = append(args, v, q.After.ID)
+		where = append(where, fmt.Sprintf("(%s, id) %s (%s, ?)", strings.Join(exprs, ", "), cmp, strings.Join(marks, ", ")))
+		args = append(args, q.After.ID)
 	}
-	return scope(fmt.Sprintf(`SELECT %s FROM records WHERE %s ORDER BY %s %s, id %s LIMIT %d`,
-		recordColumns, strings.Join(where, " AND "), col, dir, dir, q.Limit+1)), args, nil
+	return scope(fmt.Sprintf(`SELECT %s FROM records WHERE %s ORDER BY %s, id %s LIMIT %d`,
+		recordColumns, strings.Join(where, " AND "), strings.Join(order, ", "), dir, q.Limit+1)), args, keys, nil
 }
 
-func cursorValue(c records.Column, v string) (any, error) {
-	if c != "modified_at" {
+// whereClause is the tenant, kind, filter and text part of a list query.
+func whereClause(q records.ListQuery) ([]string, []any, error) {
+	where := []string{"tenant_id = :tenant", "kind = ?"}
+	args := []any{q.Kind}
+	if len(q.Filter.Any) > 0 {
+		sql, fargs, err := filterSQL(q.Filter)
+		if err != nil {
+			return nil, nil, err
+		}
+		where, args = append(where, sql), append(args, fargs...)
+	}
+	if q.Text != "" {
+		like := "%" + escapeLike(strings.ToLower(q.Text)) + "%"
+		where = append(where, `(LOWER(title) LIKE ? ESCAPE '\' OR LOWER(code) LIKE ? ESCAPE '\')`)
+		args = append(args, like, like)
+	}
+	return where, args, nil
+}
+
+// CountMatching counts the records a list query matches (ignoring paging).
+// It reads every matching index entry: callers ask only when a user asks.
+func (t *Tenant) CountMatching(ctx context.Context, q records.ListQuery) (int64, error) {
+	where, args, err := whereClause(q)
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	err = t.queryRow(ctx, scope(`SELECT COUNT(*) FROM records WHERE `+strings.Join(where, " AND ")), args...).Scan(&n)
+	return n, err
+}
+
+// filterSQL compiles a filter to a parenthesised predicate with ?
+// placeholders. Values are always bound, never spliced.
+func filterSQL(f records.Filter) (string, []any, error) {
+	var ors []string
+	var args []any
+	for _, conj := range f.Any {
+		var ands []string
+		for _, c := range conj {
+			col, ok := filterColumns[c.Column]
+			if !ok {
+				return "", nil, portal.Errorf(portal.CodeInvalid, "Cannot filter on %q.", c.Column)
+			}
+			switch c.Op {
+			case records.OpContains, records.OpStartsWith:
+				s, _ := c.Value.(string)
+				pattern := escapeLike(strings.ToLower(s)) + "%"
+				if c.Op == records.OpContains {
+					pattern = "%" + pattern
+				}
+				ands = append(ands, "LOWER("+col+`) LIKE ? ESCAPE '\'`)
+				args = append(args, pattern)
+			default:
+				op, ok := comparisons[c.Op]
+				if !ok {
+					return "", nil, portal.Errorf(portal.CodeInvalid, "Unknown operator %q.", c.Op)
+				}
+				ands = append(ands, col+" "+op+" ?")
+				args = append(args, c.Value)
+			}
+		}
+		ors = append(ors, "("+strings.Join(ands, " AND ")+")")
+	}
+	return "(" + strings.Join(ors, " OR ") + ")", args, nil
+}
+
+func escapeLike(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+func cursorValue(k sortKey, v string) (any, error) {
+	if !k.numeric {
 		return v, nil
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
@@ -173,34 +288,22 @@ func cursorValue(c records.Column, v string) (any, error) {
 	return n, nil
 }
 
-func sortValue(c records.Column, r records.Record) string {
-	switch c {
-	case "", records.ColTitle:
-		return r.Title
-	case records.ColCode:
-		return r.Code
-	case "modified_at":
-		return strconv.FormatInt(r.ModifiedAt.UnixMilli(), 10)
-	}
-	panic("sqlstore: no sort value for column " + string(c))
-}
-
 // rowScanner is *sql.Row or *sql.Rows.
 type rowScanner interface{ Scan(dest ...any) error }
 
 func scanRecord(s rowScanner) (records.Record, error) {
 	var (
 		r                 records.Record
-		ext, date         sql.NullString
+		ext               sql.NullString
 		parent, proj, amt sql.NullInt64
 		modified          int64
 		fields            []byte
 	)
-	err := s.Scan(&r.Kind, &r.ID, &ext, &r.Title, &r.Code, &r.Status, &parent, &proj, &amt, &date, &modified, &fields)
+	err := s.Scan(&r.Kind, &r.ID, &ext, &r.Title, &r.Code, &r.Status, &parent, &proj, &amt, &r.Date, &modified, &fields)
 	if err != nil {
 		return r, err
 	}
-	r.ExternalID, r.Date = ext.String, date.String
+	r.ExternalID = ext.String
 	r.ParentID, r.ProjectID = parent.Int64, proj.Int64
 	if amt.Valid {
 		r.Amount = &amt.Int64

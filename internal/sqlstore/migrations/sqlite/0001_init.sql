@@ -17,7 +17,7 @@ CREATE TABLE records (
     parent_id   INTEGER,
     project_id  INTEGER,
     amount      INTEGER,
-    occurred_on TEXT,
+    occurred_on TEXT    NOT NULL DEFAULT '',  -- '' when unknown
     modified_at INTEGER NOT NULL,
     fields      TEXT    NOT NULL,
     PRIMARY KEY (tenant_id, kind, id)
@@ -29,6 +29,9 @@ CREATE INDEX records_title    ON records (tenant_id, kind, title, id);
 CREATE INDEX records_status   ON records (tenant_id, kind, status, title, id);
 CREATE INDEX records_code     ON records (tenant_id, kind, code, id);
 CREATE INDEX records_modified ON records (tenant_id, kind, modified_at, id);
+CREATE INDEX records_date     ON records (tenant_id, kind, occurred_on, id);
+-- Lists sort unknown amounts as 0; the index holds the same expression.
+CREATE INDEX records_amount   ON records (tenant_id, kind, (COALESCE(amount, 0)), id);
 CREATE INDEX records_parent   ON records (tenant_id, parent_id, kind) WHERE parent_id IS NOT NULL;
 CREATE INDEX records_project  ON records (tenant_id, project_id, kind) WHERE project_id IS NOT NULL;
 

@@ -1,0 +1,134 @@
+package httpapi
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/portico/portico/internal/portal"
+	"github.com/portico/portico/internal/records"
+)
+
+type listsAnswer struct {
+	Lists     []records.ListConfig `json:"lists"`
+	DefaultID string               `json:"defaultId"`
+}
+
+// lists answers the saved lists of a kind the caller may use: the built-in
+// one, the role's shared ones and their own private ones.
+func (s *Server) lists(w http.ResponseWriter, r *http.Request) {
+	k, err := s.kind(r, q(r, "type"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	p, st := caller(r), s.recordStore(r)
+	saved, err := st.VisibleLists(r.Context(), k.Name, p.User.ID, p.Role.ID)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	def, err := s.resolveList(r, k, "")
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	ans := listsAnswer{Lists: []records.ListConfig{k.BuiltInList()}, DefaultID: def.ID}
+	for _, l := range saved {
+		l.Editable = mayEditList(l, p)
+		ans.Lists = append(ans.Lists, l)
+	}
+	writeData(w, http.StatusOK, ans)
+}
+
+// mayEditList: a private list by its owner; a shared list by its owner or
+// anyone in the role with the lists.edit permission.
+func mayEditList(l records.ListConfig, p principal) bool {
+	return l.OwnerID == p.User.ID || (l.Visibility == records.SharedRole && l.RoleID == p.Role.ID && p.Role.Can("lists.edit"))
+}
+
+// saveList creates (POST) or replaces (PUT ?id=) a saved list.
+func (s *Server) saveList(w http.ResponseWriter, r *http.Request) {
+	k, err := s.kind(r, q(r, "type"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	var in records.ListInput
+	if err := decodeJSON(r, &in); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if err := in.Validate(k); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	p, st := caller(r), s.recordStore(r)
+	l := records.ListConfig{Kind: k.Name, OwnerID: p.User.ID}
+	status := http.StatusCreated
+	if r.Method == http.MethodPut {
+		if l, err = s.editableList(r, k); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		status = http.StatusOK
+	} else {
+		var b [9]byte
+		rand.Read(b[:])
+		l.ID = "list-" + hex.EncodeToString(b[:])
+	}
+	l.Name, l.Columns, l.Filter, l.Visibility = strings.TrimSpace(in.Name), in.Columns, strings.TrimSpace(in.Filter), in.Visibility
+	l.Sort = in.Sort
+	if l.Sort.Dir == "" {
+		l.Sort.Dir = "asc"
+	}
+	if l.Visibility == records.SharedRole {
+		l.RoleID = p.Role.ID
+	}
+	l.UpdatedAt = time.Now()
+	if err := st.PutList(r.Context(), l); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	l.Editable = true
+	writeData(w, status, l)
+}
+
+// deleteList removes a saved list the caller may edit.
+func (s *Server) deleteList(w http.ResponseWriter, r *http.Request) {
+	k, err := s.kind(r, q(r, "type"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	l, err := s.editableList(r, k)
+	if err == nil {
+		err = s.recordStore(r).DeleteList(r.Context(), l.ID)
+	}
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// editableList loads ?id= for a change: it must exist for this kind, be
+// visible to the caller (else 404: others' private lists do not exist for
+// them) and be theirs to edit (else 403).
+func (s *Server) editableList(r *http.Request, k *records.Kind) (records.ListConfig, error) {
+	id := q(r, "id")
+	if id == k.DefaultList {
+		return records.ListConfig{}, portal.Errorf(portal.CodeForbidden, "The built-in list cannot be changed; save a copy instead.")
+	}
+	l, err := s.recordStore(r).List(r.Context(), id)
+	p := caller(r)
+	if err != nil || l.Kind != k.Name || !visibleTo(l, p) {
+		return l, portal.Errorf(portal.CodeNotFound, "No such saved list.")
+	}
+	if !mayEditList(l, p) {
+		return l, portal.Errorf(portal.CodeForbidden, "Only its owner or someone allowed to edit lists can change this list.")
+	}
+	return l, nil
+}

@@ -1,0 +1,446 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/portico/portico/internal/portal"
+	"github.com/portico/portico/internal/records"
+)
+
+// RecordStore is what the record handlers need inside a tenant.
+type RecordStore interface {
+	ListRecords(ctx context.Context, q records.ListQuery) (records.Page, error)
+	CountMatching(ctx context.Context, q records.ListQuery) (int64, error)
+	Record(ctx context.Context, kind string, id int64) (records.Record, error)
+	Files(ctx context.Context, kind string, recordID int64) ([]records.File, error)
+	File(ctx context.Context, kind string, recordID, fileID int64) (records.File, error)
+	VisibleLists(ctx context.Context, kind string, userID, roleID int64) ([]records.ListConfig, error)
+	List(ctx context.Context, id string) (records.ListConfig, error)
+	PutList(ctx context.Context, l records.ListConfig) error
+	DeleteList(ctx context.Context, id string) error
+	DefaultList(ctx context.Context, kind string) (string, error)
+}
+
+// kind reads the record type from ?type= (a record-type name or a route
+// segment) and checks the caller's role may see it.
+func (s *Server) kind(r *http.Request, name string) (*records.Kind, error) {
+	k, ok := records.Lookup(name)
+	if !ok {
+		k, ok = records.LookupRoute(name)
+	}
+	if !ok {
+		return nil, portal.Invalid(fmt.Sprintf("Unknown record type %q.", name), portal.FieldError{Field: "type", Message: "Unknown record type."})
+	}
+	if !caller(r).Role.Can(k.Route + ".view") {
+		return nil, portal.Errorf(portal.CodeForbidden, "Your role may not see %s.", strings.ToLower(k.Plural))
+	}
+	return k, nil
+}
+
+func (s *Server) recordStore(r *http.Request) TenantStore { return s.tenants(caller(r).Tenant) }
+
+// listAnswer is the answer of a list call.
+type listAnswer struct {
+	List       listRef              `json:"list"`
+	Columns    []records.ColumnInfo `json:"columns"`
+	Rows       []records.Row        `json:"rows"`
+	HasMore    bool                 `json:"hasMore"`
+	NextCursor *string              `json:"nextCursor"`
+	Total      *int64               `json:"total,omitempty"`
+}
+
+type listRef struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// list answers one page of a kind's records through a saved list, with the
+// caller's sort, filter and text search on top (SPEC §7 {product}-list).
+func (s *Server) list(w http.ResponseWriter, r *http.Request) {
+	s.serveList(w, r, q(r, "type"), records.Filter{})
+}
+
+// serveList answers a list of kind, narrowed by scope on top of the saved
+// list and the request's own filter.
+func (s *Server) serveList(w http.ResponseWriter, r *http.Request, kind string, scope records.Filter) {
+	q := r.URL.Query()
+	k, err := s.kind(r, kind)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	cfg, lq, err := s.listQuery(r, k, q)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	lq.Filter = lq.Filter.And(scope)
+	cols := k.Columns(cfg.Columns)
+	st := s.recordStore(r)
+	if q.Get("format") == "csv" {
+		s.writeCSV(w, r, st, k, cfg, cols, lq)
+		return
+	}
+	page, err := st.ListRecords(r.Context(), lq)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	ans := listAnswer{List: listRef{cfg.ID, cfg.Name}, Columns: cols, Rows: make([]records.Row, 0, len(page.Records)), HasMore: page.HasMore}
+	for _, rec := range page.Records {
+		ans.Rows = append(ans.Rows, k.Row(rec, cols))
+	}
+	if page.Next != nil {
+		c := encodeCursor(page.Next)
+		ans.NextCursor = &c
+	}
+	if q.Get("count") == "true" {
+		n, err := st.CountMatching(r.Context(), lq)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		ans.Total = &n
+	}
+	writeData(w, http.StatusOK, ans)
+}
+
+// listQuery resolves the saved list (the one asked for, else the tenant's
+// default, else the kind's built-in) and applies the request's overrides.
+func (s *Server) listQuery(r *http.Request, k *records.Kind, q url.Values) (records.ListConfig, records.ListQuery, error) {
+	cfg, err := s.resolveList(r, k, q.Get("list"))
+	if err != nil {
+		return cfg, records.ListQuery{}, err
+	}
+	lq := records.ListQuery{Kind: k.Name, Limit: 50}
+	if f, err := records.ParseFilter(k, cfg.Filter); err == nil {
+		lq.Filter = f
+	}
+	extra, err := records.ParseFilter(k, q.Get("filter"))
+	if err != nil {
+		return cfg, lq, err
+	}
+	lq.Filter = lq.Filter.And(extra)
+	sortField, dir := cfg.Sort.Field, cfg.Sort.Dir
+	if v := q.Get("sort"); v != "" {
+		sortField, dir = v, "asc"
+	}
+	if v := q.Get("dir"); v != "" {
+		dir = v
+	}
+	if sortField != "" {
+		f, ok := k.FieldNamed(sortField)
+		if !ok || !records.Sortable(f.Column) {
+			return cfg, lq, portal.Invalid(fmt.Sprintf("Cannot sort %s by %q.", strings.ToLower(k.Plural), sortField),
+				portal.FieldError{Field: "sort", Message: "Not a sortable column."})
+		}
+		lq.Sort = f.Column
+	}
+	switch dir {
+	case "", "asc":
+	case "desc":
+		lq.Desc = true
+	default:
+		return cfg, lq, portal.Invalid("Sort direction is asc or desc.", portal.FieldError{Field: "dir", Message: "Use asc or desc."})
+	}
+	if v := q.Get("pageSize"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 500 {
+			return cfg, lq, portal.Invalid("Page size must be a number from 1 to 500.", portal.FieldError{Field: "pageSize", Message: "1 to 500."})
+		}
+		lq.Limit = n
+	}
+	if v := strings.TrimSpace(q.Get("q")); v != "" {
+		if len(v) > 200 {
+			return cfg, lq, portal.Invalid("The search text is longer than 200 characters.", portal.FieldError{Field: "q", Message: "At most 200 characters."})
+		}
+		lq.Text = v
+	}
+	if v := q.Get("cursor"); v != "" {
+		c, err := decodeCursor(v)
+		if err != nil {
+			return cfg, lq, err
+		}
+		lq.After = c
+	}
+	return cfg, lq, nil
+}
+
+// resolveList finds the saved list a list call uses.
+func (s *Server) resolveList(r *http.Request, k *records.Kind, id string) (records.ListConfig, error) {
+	st := s.recordStore(r)
+	if id == "" {
+		var err error
+		if id, err = st.DefaultList(r.Context(), k.Name); err != nil {
+			return records.ListConfig{}, err
+		}
+	}
+	if id == "" || id == k.DefaultList {
+		return k.BuiltInList(), nil
+	}
+	l, err := st.List(r.Context(), id)
+	if err != nil || l.Kind != k.Name || !visibleTo(l, caller(r)) {
+		if id == q(r, "list") {
+			return l, portal.Errorf(portal.CodeNotFound, "No such saved list.")
+		}
+		return k.BuiltInList(), nil // the tenant default was deleted or is not shared with this role
+	}
+	return l, nil
+}
+
+func q(r *http.Request, key string) string { return r.URL.Query().Get(key) }
+
+func visibleTo(l records.ListConfig, p principal) bool {
+	return (l.Visibility == records.Private && l.OwnerID == p.User.ID) ||
+		(l.Visibility == records.SharedRole && l.RoleID == p.Role.ID)
+}
+
+// writeCSV streams the whole result of a list (not just a page) as CSV.
+func (s *Server) writeCSV(w http.ResponseWriter, r *http.Request, st RecordStore, k *records.Kind,
+	cfg records.ListConfig, cols []records.ColumnInfo, lq records.ListQuery) {
+	lq.Limit, lq.After = 500, nil
+	page, err := st.ListRecords(r.Context(), lq)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	name := strings.ToLower(strings.ReplaceAll(cfg.Name, " ", "-")) + "-" + time.Now().UTC().Format("2006-01-02") + ".csv"
+	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
+	w.Header().Set("Cache-Control", "no-store")
+	out := csv.NewWriter(w)
+	header := make([]string, len(cols))
+	for i, c := range cols {
+		header[i] = c.Label
+	}
+	out.Write(header)
+	line := make([]string, len(cols))
+	for {
+		for _, rec := range page.Records {
+			row := k.Row(rec, cols)
+			for i, c := range cols {
+				line[i] = csvValue(row[c.Name])
+			}
+			out.Write(line)
+		}
+		out.Flush()
+		if !page.HasMore || r.Context().Err() != nil {
+			return
+		}
+		lq.After = page.Next
+		if page, err = st.ListRecords(r.Context(), lq); err != nil {
+			// Headers are gone; end the stream short and log why.
+			s.log.Error("csv export failed", "request_id", requestID(r.Context()), "err", err)
+			return
+		}
+	}
+}
+
+// csvValue renders a cell; a leading =, +, - or @ is quoted with ' so a
+// spreadsheet never runs a cell as a formula.
+func csvValue(v any) string {
+	var s string
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case records.Ref:
+		s = x.RefName
+	case float64:
+		return strconv.FormatFloat(x, 'f', 2, 64)
+	default:
+		s = fmt.Sprint(x)
+	}
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		s = "'" + s
+	}
+	return s
+}
+
+func encodeCursor(c *records.Cursor) string {
+	b, _ := json.Marshal(c)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func decodeCursor(s string) (*records.Cursor, error) {
+	var c records.Cursor
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil || len(s) > 2048 || json.Unmarshal(b, &c) != nil || c.ID <= 0 {
+		return nil, portal.Invalid("The page cursor is not valid; start from the first page.", portal.FieldError{Field: "cursor", Message: "Not a cursor."})
+	}
+	return &c, nil
+}
+
+// recordView answers a record page (SPEC §7 {product}-record), or with
+// &tab= one of its tabs.
+func (s *Server) recordView(w http.ResponseWriter, r *http.Request) {
+	s.serveRecord(w, r, q(r, "type"))
+}
+
+func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request, kind string) {
+	k, rec, err := s.loadRecord(r, kind)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if tab := q(r, "tab"); tab != "" {
+		s.recordTab(w, r, k, rec, tab)
+		return
+	}
+	writeData(w, http.StatusOK, k.View(rec, s.erpBase))
+}
+
+func (s *Server) loadRecord(r *http.Request, kind string) (*records.Kind, records.Record, error) {
+	k, err := s.kind(r, kind)
+	if err != nil {
+		return nil, records.Record{}, err
+	}
+	id, ok := records.ParseID(q(r, "id"))
+	if !ok {
+		return nil, records.Record{}, portal.Invalid("A record id is required.", portal.FieldError{Field: "id", Message: "A positive number."})
+	}
+	rec, err := s.recordStore(r).Record(r.Context(), k.Name, id)
+	return k, rec, err
+}
+
+type tabAnswer struct {
+	Columns []records.ColumnInfo `json:"columns"`
+	Rows    []records.Row        `json:"rows"`
+	HasMore bool                 `json:"hasMore"`
+}
+
+// recordTab answers one tab: related records of another kind (the
+// project's billing, credits, budget, cost details; a client's invoices),
+// a sublist of the document (the catch-all tabs), or the files.
+func (s *Server) recordTab(w http.ResponseWriter, r *http.Request, k *records.Kind, rec records.Record, name string) {
+	tab, ok := k.TabNamed(name)
+	if !ok {
+		s.writeError(w, r, portal.Errorf(portal.CodeNotFound, "%s have no %q tab.", k.Plural, name))
+		return
+	}
+	if tab.Source == records.TabFiles {
+		s.writeFiles(w, r, k, rec.ID)
+		return
+	}
+	if tab.Kind == "" {
+		cols, rows := records.Sublist(rec, tab.Name)
+		writeData(w, http.StatusOK, tabAnswer{Columns: orEmpty(cols), Rows: rows})
+		return
+	}
+	rk, err := s.kind(r, tab.Kind)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	target, id := k.TabTarget(tab, rec)
+	col, _ := rk.RelatedColumn(target) // the registry's init checks that it exists
+	if id == 0 {
+		writeData(w, http.StatusOK, tabAnswer{Columns: rk.Columns(rk.BuiltInList().Columns), Rows: []records.Row{}})
+		return
+	}
+	page, err := s.recordStore(r).ListRecords(r.Context(), records.ListQuery{Kind: rk.Name, Limit: 200,
+		Filter: records.Filter{Any: [][]records.Cond{{{Column: col, Op: records.OpEq, Value: id}}}}})
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	cols := rk.Columns(rk.BuiltInList().Columns)
+	ans := tabAnswer{Columns: cols, Rows: make([]records.Row, 0, len(page.Records)), HasMore: page.HasMore}
+	for _, rr := range page.Records {
+		ans.Rows = append(ans.Rows, rk.Row(rr, cols))
+	}
+	writeData(w, http.StatusOK, ans)
+}
+
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+type fileInfo struct {
+	ID          int64     `json:"id"`
+	Name        string    `json:"name"`
+	Size        int64     `json:"size"`
+	ContentType string    `json:"contentType"`
+	Modified    time.Time `json:"modified"`
+}
+
+// files answers a record's attachments, or with &fileId= one file's bytes
+// (SPEC §7 {product}-file).
+func (s *Server) files(w http.ResponseWriter, r *http.Request) {
+	k, rec, err := s.loadRecord(r, q(r, "type"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if v := q(r, "fileId"); v != "" {
+		id, ok := records.ParseID(v)
+		if !ok {
+			s.writeError(w, r, portal.Invalid("The file id must be a positive number.", portal.FieldError{Field: "fileId", Message: "A positive number."}))
+			return
+		}
+		f, err := s.recordStore(r).File(r.Context(), k.Name, rec.ID, id)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		w.Header().Set("Content-Type", f.ContentType)
+		w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": f.Name}))
+		w.Header().Set("Content-Length", strconv.FormatInt(int64(len(f.Content)), 10))
+		w.Header().Set("Cache-Control", "private, no-store")
+		// Served as a download, never rendered in our origin.
+		w.Header().Set("Content-Security-Policy", "default-src 'none'; sandbox")
+		w.Write(f.Content)
+		return
+	}
+	s.writeFiles(w, r, k, rec.ID)
+}
+
+func (s *Server) writeFiles(w http.ResponseWriter, r *http.Request, k *records.Kind, id int64) {
+	fs, err := s.recordStore(r).Files(r.Context(), k.Name, id)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	out := make([]fileInfo, 0, len(fs))
+	for _, f := range fs {
+		out = append(out, fileInfo{ID: f.ID, Name: f.Name, Size: f.Size, ContentType: f.ContentType, Modified: f.ModifiedAt})
+	}
+	writeData(w, http.StatusOK, out)
+}
+
+// listOf serves a named base path (SPEC §7: /projects, /billing, ...) as
+// the list of one kind; ?projectId= narrows it to one project's records.
+func (s *Server) listOf(kind string) http.HandlerFunc {
+	k, _ := records.Lookup(kind)
+	col, hasProject := k.RelatedColumn("project")
+	return func(w http.ResponseWriter, r *http.Request) {
+		var scope records.Filter
+		if v := q(r, "projectId"); v != "" {
+			id, ok := records.ParseID(v)
+			if !ok || !hasProject {
+				s.writeError(w, r, portal.Invalid("projectId must be a project's record id.",
+					portal.FieldError{Field: "projectId", Message: "A positive number, for kinds that belong to projects."}))
+				return
+			}
+			scope = records.Filter{Any: [][]records.Cond{{{Column: col, Op: records.OpEq, Value: id}}}}
+		}
+		s.serveList(w, r, kind, scope)
+	}
+}
+
+// recordOf serves a named base path (/project?id=) as one kind's record.
+func (s *Server) recordOf(kind string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) { s.serveRecord(w, r, kind) }
+}

@@ -1,0 +1,346 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/portico/portico/internal/demo"
+	"github.com/portico/portico/internal/records"
+)
+
+// recordsEnv is the auth environment with 30 demo records of every kind in
+// tenant acme, signed in as Ada (role 10 sees every kind; role 11 only
+// invoices).
+func recordsEnv(t *testing.T) (*authEnv, string) {
+	t.Helper()
+	e := newAuthEnv(t, 1000)
+	if _, err := demo.Generate(context.Background(), e.store.Tenant("acme"), demo.Options{PerKind: 30, Now: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)}); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := e.login(t, "acme", "uid-ada", "ada@acme.test")
+	return e, a.Data.Token
+}
+
+type listPage struct {
+	Data struct {
+		List       struct{ ID, Name string }
+		Columns    []records.ColumnInfo
+		Rows       []map[string]any
+		HasMore    bool
+		NextCursor *string
+		Total      *int64
+	}
+}
+
+func (e *authEnv) getJSON(t *testing.T, token string, role int64, target string, into any) int {
+	t.Helper()
+	w := e.call("GET", target, token, role, "")
+	if w.Code == 200 && into != nil {
+		if err := json.Unmarshal(w.Body.Bytes(), into); err != nil {
+			t.Fatalf("%s: %v", target, err)
+		}
+	}
+	return w.Code
+}
+
+func TestListsForEveryKind(t *testing.T) {
+	e, tok := recordsEnv(t)
+	for _, k := range records.All() {
+		var p listPage
+		if code := e.getJSON(t, tok, 10, "/api/v1/netsuite/portal-list?type="+k.Name+"&pageSize=7&count=true", &p); code != 200 {
+			t.Fatalf("%s: list %d", k.Name, code)
+		}
+		if len(p.Data.Rows) != 7 || !p.Data.HasMore || p.Data.Total == nil || *p.Data.Total != 30 ||
+			p.Data.List.ID != k.DefaultList || len(p.Data.Columns) != len(k.Fields) {
+			t.Fatalf("%s: first page %+v", k.Name, p.Data)
+		}
+		// Page to the end through cursors: every record exactly once.
+		seen := map[float64]bool{}
+		cursor := ""
+		for range 10 {
+			var pg listPage
+			e.getJSON(t, tok, 10, "/api/v1/netsuite/portal-list?type="+k.Name+"&pageSize=7&cursor="+cursor, &pg)
+			for _, r := range pg.Data.Rows {
+				if seen[r["id"].(float64)] {
+					t.Fatalf("%s: row %v twice", k.Name, r["id"])
+				}
+				seen[r["id"].(float64)] = true
+			}
+			if !pg.Data.HasMore {
+				break
+			}
+			cursor = *pg.Data.NextCursor
+		}
+		if len(seen) != 30 {
+			t.Errorf("%s: paged through %d records, want 30", k.Name, len(seen))
+		}
+		// Every sortable column, both ways, is ordered.
+		for _, c := range p.Data.Columns {
+			if !c.Sortable {
+				continue
+			}
+			for _, dir := range []string{"asc", "desc"} {
+				var pg listPage
+				if code := e.getJSON(t, tok, 10, fmt.Sprintf("/api/v1/netsuite/portal-list?type=%s&sort=%s&dir=%s&pageSize=30", k.Name, c.Name, dir), &pg); code != 200 {
+					t.Fatalf("%s sort %s: %d", k.Name, c.Name, code)
+				}
+				vals := make([]string, len(pg.Data.Rows))
+				for i, r := range pg.Data.Rows {
+					vals[i] = sortable(r[c.Name])
+				}
+				ok := sort.StringsAreSorted(vals)
+				if dir == "desc" {
+					ok = sort.SliceIsSorted(vals, func(i, j int) bool { return vals[i] > vals[j] })
+				}
+				if !ok {
+					t.Errorf("%s sorted by %s %s: %v", k.Name, c.Name, dir, vals)
+				}
+			}
+		}
+	}
+}
+
+// sortable renders a cell so that string order is the list's order.
+func sortable(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case float64:
+		return fmt.Sprintf("%020.2f", x)
+	}
+	return fmt.Sprint(v)
+}
+
+func TestListFiltersAndSearch(t *testing.T) {
+	e, tok := recordsEnv(t)
+	base := "/api/v1/netsuite/portal-list?type=project&pageSize=100&filter="
+	var all listPage
+	e.getJSON(t, tok, 10, base, &all)
+	active := 0
+	for _, r := range all.Data.Rows {
+		if r["entitystatus"] == "Active" {
+			active++
+		}
+	}
+	var pg listPage
+	if code := e.getJSON(t, tok, 10, base+url.QueryEscape("entitystatus eq active"), &pg); code != 200 || len(pg.Data.Rows) != active || active == 0 {
+		t.Errorf("status filter: %d rows of %d active (code %d)", len(pg.Data.Rows), active, code)
+	}
+	e.getJSON(t, tok, 10, base+url.QueryEscape(`entitystatus eq Active or entitystatus eq "Closed" and startdate ge 2000-01-01`), &pg)
+	for _, r := range pg.Data.Rows {
+		if r["entitystatus"] != "Active" && r["entitystatus"] != "Closed" {
+			t.Errorf("or filter let through %v", r["entitystatus"])
+		}
+	}
+	first := all.Data.Rows[0]["companyname"].(string)
+	word := strings.Fields(first)[0]
+	e.getJSON(t, tok, 10, "/api/v1/netsuite/portal-list?type=project&pageSize=100&q="+url.QueryEscape(strings.ToLower(word)), &pg)
+	if len(pg.Data.Rows) == 0 {
+		t.Errorf("text search for %q found nothing", word)
+	}
+	for _, r := range pg.Data.Rows {
+		if !strings.Contains(strings.ToLower(r["companyname"].(string)+r["entityid"].(string)), strings.ToLower(word)) {
+			t.Errorf("search %q matched %v", word, r["companyname"])
+		}
+	}
+	for filter, want := range map[string]string{
+		"nosuchfield eq 1":              `Unknown field \"nosuchfield\"`,
+		"entitystatus is Active":        `Unknown operator \"is\"`,
+		"entitystatus eq Sleeping":      `is not one of`,
+		"startdate ge yesterday":        "is not a date",
+		"projectedtotal gt lots":        "is not a number",
+		"entitystatus contains Act":     "text fields only",
+		"entitystatus eq":               "ends early",
+		`companyname eq "unterminated`:  "unterminated quote",
+		"entitystatus eq Active nand x": `Expected \"and\" or \"or\"`,
+		"'; DROP TABLE records; --":     "Unknown field",
+	} {
+		w := e.call("GET", base+url.QueryEscape(filter), tok, 10, "")
+		if w.Code != 400 || !strings.Contains(w.Body.String(), want) || strings.Contains(strings.ToLower(w.Body.String()), "select") {
+			t.Errorf("filter %q: %d %s", filter, w.Code, w.Body)
+		}
+	}
+	if w := e.call("GET", "/api/v1/netsuite/portal-list?type=nokind", tok, 10, ""); w.Code != 400 {
+		t.Errorf("unknown type: %d", w.Code)
+	}
+	for _, bad := range []string{"sort=customer", "sort=nope", "dir=sideways", "pageSize=0", "pageSize=501", "cursor=%21%21", "list=list-missing"} {
+		w := e.call("GET", "/api/v1/netsuite/portal-list?type=project&"+bad, tok, 10, "")
+		if w.Code != 400 && w.Code != 404 {
+			t.Errorf("%s: %d %s", bad, w.Code, w.Body)
+		}
+	}
+}
+
+func TestRecordViewTabsAndFiles(t *testing.T) {
+	e, tok := recordsEnv(t)
+	for _, k := range records.All() {
+		var v struct {
+			Data struct {
+				ID     int64
+				Title  string
+				ErpURL *string
+				Groups []struct {
+					Label  string
+					Fields []map[string]any
+				}
+				Tabs []records.Tab
+			}
+		}
+		if code := e.getJSON(t, tok, 10, "/api/v1/netsuite/portal-record?type="+k.Name+"&id=1", &v); code != 200 {
+			t.Fatalf("%s view: %d", k.Name, code)
+		}
+		if v.Data.ID != 1 || v.Data.Title == "" || len(v.Data.Groups) == 0 || len(v.Data.Tabs) != len(k.Tabs) {
+			t.Errorf("%s view: %+v", k.Name, v.Data)
+		}
+		if (k.ERPLink != "") != (v.Data.ErpURL != nil) || (v.Data.ErpURL != nil && !strings.HasPrefix(*v.Data.ErpURL, "https://1234567.app.netsuite.com/")) {
+			t.Errorf("%s erpUrl: %v", k.Name, v.Data.ErpURL)
+		}
+		for _, tab := range k.Tabs {
+			w := e.call("GET", "/api/v1/netsuite/portal-record?type="+k.Name+"&id=1&tab="+tab.Name, tok, 10, "")
+			if w.Code != 200 || !strings.HasPrefix(w.Body.String(), `{"data":`) {
+				t.Errorf("%s tab %s: %d %s", k.Name, tab.Name, w.Code, w.Body)
+			}
+		}
+		if w := e.call("GET", "/api/v1/netsuite/portal-record?type="+k.Name+"&id=99999", tok, 10, ""); w.Code != 404 {
+			t.Errorf("%s missing record: %d", k.Name, w.Code)
+		}
+	}
+	// The project's billing tab lists billing records of that project only.
+	var tab struct {
+		Data struct{ Rows []map[string]any }
+	}
+	e.getJSON(t, tok, 10, "/api/v1/netsuite/portal-record?type=project&id=1&tab=billing", &tab)
+	for _, r := range tab.Data.Rows {
+		if ref, _ := r["custrecord_res_bil_project"].(map[string]any); ref["id"] != 1.0 {
+			t.Errorf("billing tab row of another project: %v", r)
+		}
+	}
+	// Same rows through the named base path.
+	var viaBase listPage
+	e.getJSON(t, tok, 10, "/api/v1/netsuite/billing?projectId=1&pageSize=500", &viaBase)
+	if len(viaBase.Data.Rows) != len(tab.Data.Rows) {
+		t.Errorf("/billing?projectId=1 has %d rows, the tab %d", len(viaBase.Data.Rows), len(tab.Data.Rows))
+	}
+	// Files: list, then download one.
+	var files struct {
+		Data []struct {
+			ID          int64
+			Name        string
+			Size        int64
+			ContentType string
+		}
+	}
+	e.getJSON(t, tok, 10, "/api/v1/netsuite/portal-file?type=project&id=1", &files)
+	if len(files.Data) == 0 {
+		t.Fatal("project 1 has no files")
+	}
+	f := files.Data[0]
+	w := e.call("GET", fmt.Sprintf("/api/v1/netsuite/portal-file?type=project&id=1&fileId=%d", f.ID), tok, 10, "")
+	if w.Code != 200 || int64(w.Body.Len()) != f.Size || w.Header().Get("Content-Type") != f.ContentType ||
+		!strings.HasPrefix(w.Header().Get("Content-Disposition"), "attachment") {
+		t.Errorf("download: %d %d bytes %v", w.Code, w.Body.Len(), w.Header())
+	}
+	if w := e.call("GET", fmt.Sprintf("/api/v1/netsuite/portal-file?type=project&id=2&fileId=%d", f.ID), tok, 10, ""); w.Code != 404 {
+		t.Errorf("a file through another record: %d", w.Code)
+	}
+}
+
+func TestCSVExportIsTheWholeFilteredList(t *testing.T) {
+	e, tok := recordsEnv(t)
+	filter := url.QueryEscape("entitystatus ne Closed")
+	var all listPage
+	e.getJSON(t, tok, 10, "/api/v1/netsuite/portal-list?type=project&pageSize=500&filter="+filter, &all)
+	w := e.call("GET", "/api/v1/netsuite/portal-list?type=project&format=csv&pageSize=2&filter="+filter, tok, 10, "")
+	rows, err := csv.NewReader(w.Body).ReadAll()
+	if err != nil || w.Code != 200 || !strings.HasPrefix(w.Header().Get("Content-Type"), "text/csv") {
+		t.Fatalf("csv: %d %v", w.Code, err)
+	}
+	if len(rows) != len(all.Data.Rows)+1 || rows[0][0] != "Project name" {
+		t.Errorf("csv has %d lines for %d records; header %v", len(rows), len(all.Data.Rows), rows[0])
+	}
+}
+
+func TestSavedLists(t *testing.T) {
+	e, tok := recordsEnv(t)
+	body := `{"name":"Active by value","columns":["companyname","projectedtotal"],"filter":"entitystatus eq Active","sort":{"field":"projectedtotal","dir":"desc"},"visibility":"role"}`
+	w := e.call("POST", "/api/v1/netsuite/listConfiguration?type=project", tok, 10, body)
+	var created struct{ Data records.ListConfig }
+	json.Unmarshal(w.Body.Bytes(), &created)
+	if w.Code != 201 || created.Data.ID == "" || created.Data.RoleID != 10 {
+		t.Fatalf("create: %d %s", w.Code, w.Body)
+	}
+	var pg listPage
+	e.getJSON(t, tok, 10, "/api/v1/netsuite/portal-list?type=project&list="+created.Data.ID, &pg)
+	if len(pg.Data.Columns) != 2 || pg.Data.List.Name != "Active by value" {
+		t.Errorf("list through the saved list: %+v", pg.Data)
+	}
+	for _, r := range pg.Data.Rows {
+		if _, ok := r["entitystatus"]; ok {
+			t.Error("a column outside the saved list was returned")
+		}
+	}
+	// Visible in the role it is shared with, not in another role.
+	var lists struct {
+		Data struct{ Lists []records.ListConfig }
+	}
+	e.getJSON(t, tok, 10, "/api/v1/netsuite/listConfiguration?type=project", &lists)
+	if len(lists.Data.Lists) != 2 || !lists.Data.Lists[0].BuiltIn || !lists.Data.Lists[1].Editable {
+		t.Errorf("lists in role 10: %+v", lists.Data.Lists)
+	}
+	// Validation: every problem named.
+	w = e.call("POST", "/api/v1/netsuite/listConfiguration?type=project", tok, 10, `{"name":"","columns":["nope"],"filter":"x eq","sort":{"field":"customer"},"visibility":"world"}`)
+	for _, field := range []string{`"field":"name"`, `"field":"columns"`, `"field":"filter"`, `"field":"sort"`, `"field":"visibility"`} {
+		if w.Code != 422 || !strings.Contains(w.Body.String(), field) {
+			t.Errorf("invalid list: %d %s (want %s)", w.Code, w.Body, field)
+		}
+	}
+	// Update, then delete.
+	w = e.call("PUT", "/api/v1/netsuite/listConfiguration?type=project&id="+created.Data.ID, tok, 10,
+		strings.Replace(body, "Active by value", "Renamed", 1))
+	if w.Code != 200 || !strings.Contains(w.Body.String(), `"name":"Renamed"`) {
+		t.Errorf("update: %d %s", w.Code, w.Body)
+	}
+	if w := e.call("PUT", "/api/v1/netsuite/listConfiguration?type=project&id=customsearch_res_project_list", tok, 10, body); w.Code != 403 {
+		t.Errorf("editing the built-in list: %d", w.Code)
+	}
+	if w := e.call("DELETE", "/api/v1/netsuite/listConfiguration?type=project&id="+created.Data.ID, tok, 10, ""); w.Code != 204 {
+		t.Errorf("delete: %d", w.Code)
+	}
+	if w := e.call("DELETE", "/api/v1/netsuite/listConfiguration?type=project&id="+created.Data.ID, tok, 10, ""); w.Code != 404 {
+		t.Errorf("delete again: %d", w.Code)
+	}
+}
+
+func TestPermissionsGateKindsEverywhere(t *testing.T) {
+	e, tok := recordsEnv(t)
+	// Role 11 (Accountant) may see invoices only.
+	if w := e.call("GET", "/api/v1/netsuite/portal-list?type=invoice", tok, 11, ""); w.Code != 200 {
+		t.Fatalf("invoices as accountant: %d", w.Code)
+	}
+	for _, target := range []string{
+		"/api/v1/netsuite/portal-list?type=project",
+		"/api/v1/netsuite/portal-list?type=project&format=csv",
+		"/api/v1/netsuite/portal-record?type=project&id=1",
+		"/api/v1/netsuite/portal-file?type=project&id=1",
+		"/api/v1/netsuite/listConfiguration?type=project",
+		"/api/v1/netsuite/projects",
+		"/api/v1/netsuite/project?id=1",
+		"/api/v1/netsuite/billing",
+		"/api/v1/projectRequests",
+	} {
+		if w := e.call("GET", target, tok, 11, ""); w.Code != 403 {
+			t.Errorf("%s as accountant: %d", target, w.Code)
+		}
+	}
+	// A visible kind's tab listing a hidden kind is refused too.
+	if w := e.call("GET", "/api/v1/netsuite/portal-record?type=invoice&id=1&tab=files", tok, 11, ""); w.Code != 200 {
+		t.Errorf("invoice files as accountant: %d", w.Code)
+	}
+}

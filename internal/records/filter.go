@@ -1,0 +1,208 @@
+package records
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/portico/portico/internal/portal"
+)
+
+// Op is a filter comparison.
+type Op string
+
+// The filter operators.
+const (
+	OpEq         Op = "eq"
+	OpNe         Op = "ne"
+	OpLt         Op = "lt"
+	OpLe         Op = "le"
+	OpGt         Op = "gt"
+	OpGe         Op = "ge"
+	OpContains   Op = "contains"   // text fields only; case-insensitive
+	OpStartsWith Op = "startswith" // text fields only; case-insensitive
+)
+
+var ops = map[Op]bool{OpEq: true, OpNe: true, OpLt: true, OpLe: true, OpGt: true, OpGe: true, OpContains: true, OpStartsWith: true}
+
+// Cond compares one promoted column with a typed value: string for text,
+// status and date columns, int64 for references and amounts (hundredths).
+type Cond struct {
+	Column Column
+	Op     Op
+	Value  any
+}
+
+// Filter is a disjunction of conjunctions: Any[i] holds when all of its
+// conditions hold ("and" binds tighter than "or"). The zero Filter matches
+// every record.
+type Filter struct {
+	Any [][]Cond
+}
+
+// MaxFilterLength bounds a filter expression; longer ones are refused.
+const MaxFilterLength = 2000
+
+var token = regexp.MustCompile(`\s*(?:"((?:[^"\\]|\\.)*)"|([^\s"]+))`)
+
+// ParseFilter parses the list filter grammar against kind's fields:
+//
+//	expr := term { ("and" | "or") term }     — "and" binds tighter than "or"
+//	term := field op value
+//	op   := eq | ne | lt | le | gt | ge | contains | startswith
+//	value := bare-word | "double-quoted, with \" and \\ escapes"
+//
+// Fields are the kind's promoted field names (entityid, entitystatus, ...).
+// Values are checked against the field's type: a status must be one of its
+// choices, a date is yyyy-mm-dd, an amount a decimal number, a reference a
+// record id; contains and startswith apply to text fields only. Every
+// error is a CodeInvalid error naming the offending part.
+func ParseFilter(k *Kind, expr string) (Filter, error) {
+	var f Filter
+	if strings.TrimSpace(expr) == "" {
+		return f, nil
+	}
+	if len(expr) > MaxFilterLength {
+		return f, badFilter("The filter is longer than %d characters.", MaxFilterLength)
+	}
+	var toks []string
+	rest := expr
+	for strings.TrimSpace(rest) != "" {
+		m := token.FindStringSubmatchIndex(rest)
+		if m == nil || m[0] != 0 {
+			return f, badFilter("The filter has an unterminated quote.")
+		}
+		if m[2] >= 0 {
+			toks = append(toks, "\x00"+unescape(rest[m[2]:m[3]])) // quoted: never a keyword
+		} else {
+			toks = append(toks, rest[m[4]:m[5]])
+		}
+		rest = rest[m[1]:]
+	}
+	conj := []Cond{}
+	for i := 0; ; {
+		if i+3 > len(toks) {
+			return f, badFilter("The filter ends early: each condition is field, operator, value (e.g. entitystatus eq Active).")
+		}
+		c, err := k.cond(strings.TrimPrefix(toks[i], "\x00"), toks[i+1], strings.TrimPrefix(toks[i+2], "\x00"))
+		if err != nil {
+			return f, err
+		}
+		conj = append(conj, c)
+		i += 3
+		if i == len(toks) {
+			f.Any = append(f.Any, conj)
+			return f, nil
+		}
+		switch strings.ToLower(toks[i]) {
+		case "and":
+		case "or":
+			f.Any = append(f.Any, conj)
+			conj = []Cond{}
+		default:
+			return f, badFilter("Expected \"and\" or \"or\" before %q.", strings.TrimPrefix(toks[i], "\x00"))
+		}
+		i++
+	}
+}
+
+func unescape(s string) string {
+	return strings.NewReplacer(`\"`, `"`, `\\`, `\`).Replace(s)
+}
+
+func badFilter(format string, args ...any) error {
+	return &portal.Error{Code: portal.CodeInvalid, Message: fmt.Sprintf(format, args...),
+		Fields: []portal.FieldError{{Field: "filter", Message: fmt.Sprintf(format, args...)}}}
+}
+
+// FieldNamed returns the kind's promoted field with that ERP name.
+func (k *Kind) FieldNamed(name string) (Field, bool) {
+	for _, f := range k.Fields {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return Field{}, false
+}
+
+func (k *Kind) fieldNames() string {
+	var names []string
+	for _, f := range k.Fields {
+		names = append(names, f.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+func (k *Kind) cond(field, op, value string) (Cond, error) {
+	f, ok := k.FieldNamed(field)
+	if !ok {
+		return Cond{}, badFilter("Unknown field %q; %s has %s.", field, k.Plural, k.fieldNames())
+	}
+	o := Op(strings.ToLower(op))
+	if !ops[o] {
+		return Cond{}, badFilter("Unknown operator %q after %s; use eq, ne, lt, le, gt, ge, contains or startswith.", op, field)
+	}
+	if (o == OpContains || o == OpStartsWith) && f.Type != TypeText {
+		return Cond{}, badFilter("%s works on text fields only, not on %s.", o, field)
+	}
+	v, err := f.ParseValue(value)
+	if err != nil {
+		return Cond{}, badFilter("%s: %s", field, err.Error())
+	}
+	return Cond{Column: f.Column, Op: o, Value: v}, nil
+}
+
+// ParseValue converts text to the field's typed value (see Cond).
+func (f Field) ParseValue(s string) (any, error) {
+	switch f.Type {
+	case TypeStatus:
+		for _, c := range f.Choices {
+			if strings.EqualFold(c, s) {
+				return c, nil
+			}
+		}
+		return nil, fmt.Errorf("%q is not one of %s", s, strings.Join(f.Choices, ", "))
+	case TypeDate:
+		if _, err := time.Parse(time.DateOnly, s); err != nil {
+			return nil, fmt.Errorf("%q is not a date like 2024-01-31", s)
+		}
+		return s, nil
+	case TypeRef:
+		id, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || id <= 0 {
+			return nil, fmt.Errorf("%q is not a record id", s)
+		}
+		return id, nil
+	case TypeMoney, TypeQuantity:
+		x, err := strconv.ParseFloat(s, 64)
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || math.Abs(x) > 1e15 {
+			return nil, fmt.Errorf("%q is not a number like 1250.50", s)
+		}
+		return int64(math.Round(x * 100)), nil
+	}
+	if len(s) > 200 {
+		return nil, fmt.Errorf("the value is longer than 200 characters")
+	}
+	return s, nil
+}
+
+// And returns the filter matching records that match both f and g:
+// (a or b) and (c or d) = a.c or a.d or b.c or b.d.
+func (f Filter) And(g Filter) Filter {
+	switch {
+	case len(f.Any) == 0:
+		return g
+	case len(g.Any) == 0:
+		return f
+	}
+	var out Filter
+	for _, a := range f.Any {
+		for _, b := range g.Any {
+			out.Any = append(out.Any, append(append([]Cond{}, a...), b...))
+		}
+	}
+	return out
+}

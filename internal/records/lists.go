@@ -1,0 +1,111 @@
+package records
+
+import (
+	"errors"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/portico/portico/internal/portal"
+)
+
+// Visibility says who sees a saved list.
+type Visibility string
+
+// The visibilities.
+const (
+	Private    Visibility = "private" // only its owner
+	SharedRole Visibility = "role"    // everyone working in RoleID
+)
+
+// SortSpec is a saved list's order.
+type SortSpec struct {
+	Field string `json:"field"`
+	Dir   string `json:"dir"` // asc or desc
+}
+
+// ListConfig is a saved list (a "list configuration"): its columns, filter
+// and sort, private to a user or shared with a role. The kind's built-in
+// list has the kind's DefaultList id and cannot be edited.
+type ListConfig struct {
+	ID         string     `json:"id"`
+	Kind       string     `json:"type"`
+	Name       string     `json:"name"`
+	Columns    []string   `json:"columns"`
+	Filter     string     `json:"filter"`
+	Sort       SortSpec   `json:"sort"`
+	Visibility Visibility `json:"visibility"`
+	RoleID     int64      `json:"roleId,omitempty"`
+	OwnerID    int64      `json:"-"`
+	BuiltIn    bool       `json:"builtIn"`
+	Editable   bool       `json:"editable"`
+	UpdatedAt  time.Time  `json:"updatedAt"`
+}
+
+// BuiltInList is the kind's default saved list: every promoted field,
+// sorted by title.
+func (k *Kind) BuiltInList() ListConfig {
+	cols := make([]string, 0, len(k.Fields))
+	for _, f := range k.Fields {
+		cols = append(cols, f.Name)
+	}
+	return ListConfig{ID: k.DefaultList, Kind: k.Name, Name: "All " + strings.ToLower(k.Plural), Columns: cols,
+		Sort: SortSpec{Field: k.Fields[0].Name, Dir: "asc"}, Visibility: SharedRole, BuiltIn: true}
+}
+
+// ListInput is what a user submits to create or change a saved list.
+type ListInput struct {
+	Name       string     `json:"name"`
+	Columns    []string   `json:"columns"`
+	Filter     string     `json:"filter"`
+	Sort       SortSpec   `json:"sort"`
+	Visibility Visibility `json:"visibility"`
+}
+
+// Validate checks a saved list against the kind and returns every problem
+// as a field error (a CodeUnprocessable error), so the form can show each
+// next to its input.
+func (in ListInput) Validate(k *Kind) error {
+	var errs []portal.FieldError
+	add := func(field, msg string) { errs = append(errs, portal.FieldError{Field: field, Message: msg}) }
+	name := strings.TrimSpace(in.Name)
+	switch {
+	case name == "":
+		add("name", "Give the list a name.")
+	case utf8.RuneCountInString(name) > 80:
+		add("name", "Keep the name under 80 characters.")
+	}
+	if len(in.Columns) == 0 {
+		add("columns", "Choose at least one column.")
+	}
+	seen := map[string]bool{}
+	for _, c := range in.Columns {
+		if _, ok := k.FieldNamed(c); !ok {
+			add("columns", "Unknown column \""+c+"\".")
+		} else if seen[c] {
+			add("columns", "Column \""+c+"\" is listed twice.")
+		}
+		seen[c] = true
+	}
+	if _, err := ParseFilter(k, in.Filter); err != nil {
+		var pe *portal.Error
+		if errors.As(err, &pe) {
+			add("filter", pe.Message)
+		}
+	}
+	if in.Sort.Field != "" {
+		if f, ok := k.FieldNamed(in.Sort.Field); !ok || !Sortable(f.Column) {
+			add("sort", "Cannot sort by \""+in.Sort.Field+"\".")
+		}
+	}
+	if in.Sort.Dir != "" && in.Sort.Dir != "asc" && in.Sort.Dir != "desc" {
+		add("sort", "Sort direction is asc or desc.")
+	}
+	if in.Visibility != Private && in.Visibility != SharedRole {
+		add("visibility", "Choose private or shared with the role.")
+	}
+	if len(errs) > 0 {
+		return &portal.Error{Code: portal.CodeUnprocessable, Message: "Check the highlighted fields.", Fields: errs}
+	}
+	return nil
+}

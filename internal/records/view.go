@@ -1,0 +1,280 @@
+package records
+
+import (
+	"encoding/json"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// ColumnInfo describes one column of a list or tab answer.
+type ColumnInfo struct {
+	Name     string    `json:"name"`
+	Label    string    `json:"label"`
+	Type     FieldType `json:"type"`
+	Sortable bool      `json:"sortable"`
+}
+
+// Ref is a reference value as NetSuite writes it.
+type Ref struct {
+	ID      int64  `json:"id"`
+	RefName string `json:"refName"`
+}
+
+// Row is one record of a list: "id" plus a value per column.
+type Row map[string]any
+
+// Columns describes the named fields as list columns; unknown names are
+// skipped (a saved list may outlive a field).
+func (k *Kind) Columns(names []string) []ColumnInfo {
+	out := make([]ColumnInfo, 0, len(names))
+	for _, n := range names {
+		if f, ok := k.FieldNamed(n); ok {
+			out = append(out, ColumnInfo{Name: f.Name, Label: f.Label, Type: f.Type, Sortable: Sortable(f.Column)})
+		}
+	}
+	return out
+}
+
+// Row renders a record's values for the given columns: references as
+// {id, refName} (the name from the record's document), amounts as numbers.
+func (k *Kind) Row(r Record, cols []ColumnInfo) Row {
+	row := Row{"id": r.ID}
+	var doc map[string]json.RawMessage
+	for _, c := range cols {
+		f, _ := k.FieldNamed(c.Name)
+		switch f.Column {
+		case ColTitle:
+			row[c.Name] = r.Title
+		case ColCode:
+			row[c.Name] = r.Code
+		case ColStatus:
+			row[c.Name] = r.Status
+		case ColDate:
+			row[c.Name] = nilIfEmpty(r.Date)
+		case ColAmount:
+			if r.Amount != nil {
+				row[c.Name] = float64(*r.Amount) / 100
+			} else {
+				row[c.Name] = nil
+			}
+		case ColParent, ColProject:
+			id := r.ParentID
+			if f.Column == ColProject {
+				id = r.ProjectID
+			}
+			if id == 0 {
+				row[c.Name] = nil
+				continue
+			}
+			if doc == nil {
+				json.Unmarshal(r.Fields, &doc)
+			}
+			var ref struct {
+				RefName string `json:"refName"`
+			}
+			json.Unmarshal(doc[f.Name], &ref)
+			row[c.Name] = Ref{ID: id, RefName: ref.RefName}
+		}
+	}
+	return row
+}
+
+func nilIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// ViewField is one labelled value of a record page.
+type ViewField struct {
+	Name  string    `json:"name"`
+	Label string    `json:"label"`
+	Type  FieldType `json:"type"`
+	Value any       `json:"value"`
+}
+
+// FieldGroup is a titled block of a record page.
+type FieldGroup struct {
+	Label  string      `json:"label"`
+	Fields []ViewField `json:"fields"`
+}
+
+// RelatedLink points at a record this one refers to.
+type RelatedLink struct {
+	Type string `json:"type"`
+	ID   int64  `json:"id"`
+	Name string `json:"name"`
+}
+
+// View is a record page's content.
+type View struct {
+	ID      int64         `json:"id"`
+	Type    string        `json:"type"`
+	Title   string        `json:"title"`
+	Code    string        `json:"code"`
+	Status  string        `json:"status"`
+	ERPURL  *string       `json:"erpUrl"`
+	Groups  []FieldGroup  `json:"groups"`
+	Tabs    []Tab         `json:"tabs"`
+	Related []RelatedLink `json:"related"`
+}
+
+// View renders a record page: the promoted fields as "Summary", the other
+// plain fields of the document as "Details" (sublists become tabs, not
+// fields). erpBase is the ERP UI's origin, prefixed to the link template.
+func (k *Kind) View(r Record, erpBase string) View {
+	cols := k.Columns(fieldNames(k.Fields))
+	row := k.Row(r, cols)
+	v := View{ID: r.ID, Type: k.Name, Title: r.Title, Code: r.Code, Status: r.Status, Tabs: k.Tabs, Related: []RelatedLink{}}
+	if link := k.Link(r.ID); link != "" {
+		u := strings.TrimSuffix(erpBase, "/") + link
+		v.ERPURL = &u
+	}
+	summary := FieldGroup{Label: "Summary"}
+	for _, f := range k.Fields {
+		summary.Fields = append(summary.Fields, ViewField{Name: f.Name, Label: f.Label, Type: f.Type, Value: row[f.Name]})
+		if ref, ok := row[f.Name].(Ref); ok {
+			v.Related = append(v.Related, RelatedLink{Type: f.Ref, ID: ref.ID, Name: ref.RefName})
+		}
+	}
+	details := FieldGroup{Label: "Details"}
+	var doc map[string]any
+	json.Unmarshal(r.Fields, &doc)
+	keys := make([]string, 0, len(doc))
+	for key := range doc {
+		keys = append(keys, key)
+	}
+	sort.Strings(keys)
+	for _, key := range keys {
+		if _, promoted := k.FieldNamed(key); promoted || key == "id" {
+			continue
+		}
+		switch val := doc[key].(type) {
+		case string, float64, bool:
+			details.Fields = append(details.Fields, ViewField{Name: key, Label: labelOf(key), Type: TypeText, Value: val})
+		case map[string]any:
+			if name, ok := val["refName"].(string); ok {
+				details.Fields = append(details.Fields, ViewField{Name: key, Label: labelOf(key), Type: TypeText, Value: name})
+			}
+		}
+	}
+	v.Groups = []FieldGroup{summary}
+	if len(details.Fields) > 0 {
+		v.Groups = append(v.Groups, details)
+	}
+	return v
+}
+
+// Sublist returns a sublist of the record's document as columns and rows
+// (the catch-all tabs): the union of its entries' plain fields.
+func Sublist(r Record, name string) ([]ColumnInfo, []Row) {
+	var doc map[string]json.RawMessage
+	json.Unmarshal(r.Fields, &doc)
+	var entries []map[string]any
+	json.Unmarshal(doc[name], &entries)
+	seen := map[string]bool{}
+	var cols []ColumnInfo
+	rows := make([]Row, 0, len(entries))
+	for i, e := range entries {
+		row := Row{"id": int64(i + 1)}
+		for key, val := range e {
+			switch v := val.(type) {
+			case map[string]any:
+				val = v["refName"]
+			case []any:
+				continue
+			}
+			if !seen[key] {
+				seen[key] = true
+				cols = append(cols, ColumnInfo{Name: key, Label: labelOf(key), Type: TypeText})
+			}
+			row[key] = val
+		}
+		rows = append(rows, row)
+	}
+	sort.Slice(cols, func(i, j int) bool { return cols[i].Name < cols[j].Name })
+	return cols, rows
+}
+
+// RelatedColumn is the column of kind k that refers to a record of kind
+// target (its parent or its project), so a tab can list k's records of one
+// target record.
+func (k *Kind) RelatedColumn(target string) (Column, bool) {
+	for _, f := range k.Fields {
+		if f.Type == TypeRef && f.Ref == target {
+			return f.Column, true
+		}
+	}
+	return "", false
+}
+
+// TabTarget says whose records a related tab lists: this record's own
+// (kind k, rec.ID), or for a tab with Through, the record it refers to in
+// that column (0 when it refers to none).
+func (k *Kind) TabTarget(t Tab, rec Record) (kind string, id int64) {
+	if t.Through == "" {
+		return k.Name, rec.ID
+	}
+	f, _ := k.Field(t.Through)
+	if t.Through == ColProject {
+		return f.Ref, rec.ProjectID
+	}
+	return f.Ref, rec.ParentID
+}
+
+// TabNamed returns the kind's tab of that name.
+func (k *Kind) TabNamed(name string) (Tab, bool) {
+	for _, t := range k.Tabs {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return Tab{}, false
+}
+
+func fieldNames(fs []Field) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = f.Name
+	}
+	return out
+}
+
+// labelOf turns an ERP field id into a readable label:
+// "custrecord_res_pr_owner" → "Owner", "lastModifiedDate" → "Last modified date".
+func labelOf(key string) string {
+	for _, p := range []string{"custrecord_res_", "custentity_res_", "custbody_res_", "custentity_", "custrecord_"} {
+		if strings.HasPrefix(key, p) {
+			key = key[len(p):]
+			if i := strings.IndexByte(key, '_'); i > 0 && i <= 3 {
+				key = key[i+1:] // drop the record's short prefix (pr_, vq_, ...)
+			}
+			break
+		}
+	}
+	var b strings.Builder
+	for i, r := range key {
+		switch {
+		case r == '_':
+			b.WriteByte(' ')
+		case r >= 'A' && r <= 'Z' && i > 0:
+			b.WriteByte(' ')
+			b.WriteRune(r + 'a' - 'A')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	s := b.String()
+	if s == "" {
+		return key
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// ParseID reads a positive record id.
+func ParseID(s string) (int64, bool) {
+	id, err := strconv.ParseInt(s, 10, 64)
+	return id, err == nil && id > 0
+}

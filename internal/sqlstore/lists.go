@@ -1,0 +1,111 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/portico/portico/internal/portal"
+	"github.com/portico/portico/internal/records"
+)
+
+const listColumns = `id, kind, name, columns, filter, sort_field, sort_dir, visibility, role_id, owner_id, updated_at`
+
+var (
+	visibleLists = scope(`SELECT ` + listColumns + ` FROM list_configs WHERE tenant_id = :tenant AND kind = ?
+		AND ((visibility = 'private' AND owner_id = ?) OR (visibility = 'role' AND role_id = ?)) ORDER BY name, id`)
+	getList    = scope(`SELECT ` + listColumns + ` FROM list_configs WHERE tenant_id = :tenant AND id = ?`)
+	upsertList = scope(`INSERT INTO list_configs (tenant_id, ` + listColumns + `) VALUES (:tenant, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (tenant_id, id) DO UPDATE SET name = excluded.name, columns = excluded.columns, filter = excluded.filter,
+		sort_field = excluded.sort_field, sort_dir = excluded.sort_dir, visibility = excluded.visibility,
+		role_id = excluded.role_id, updated_at = excluded.updated_at`)
+	deleteList     = scope(`DELETE FROM list_configs WHERE tenant_id = :tenant AND id = ?`)
+	unsetDefault   = scope(`DELETE FROM list_defaults WHERE tenant_id = :tenant AND list_id = ?`)
+	getListDefault = scope(`SELECT list_id FROM list_defaults WHERE tenant_id = :tenant AND kind = ?`)
+	setListDefault = scope(`INSERT INTO list_defaults (tenant_id, kind, list_id) VALUES (:tenant, ?, ?)
+		ON CONFLICT (tenant_id, kind) DO UPDATE SET list_id = excluded.list_id`)
+)
+
+// VisibleLists returns the saved lists of a kind that a user working in a
+// role may see: their private lists and those shared with the role.
+func (t *Tenant) VisibleLists(ctx context.Context, kind string, userID, roleID int64) ([]records.ListConfig, error) {
+	rows, err := t.query(ctx, visibleLists, kind, userID, roleID)
+	if err != nil {
+		return nil, fmt.Errorf("list configurations: %w", err)
+	}
+	defer rows.Close()
+	var out []records.ListConfig
+	for rows.Next() {
+		l, err := scanList(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, l)
+	}
+	return out, rows.Err()
+}
+
+// List returns one saved list, or a not-found error.
+func (t *Tenant) List(ctx context.Context, id string) (records.ListConfig, error) {
+	l, err := scanList(t.queryRow(ctx, getList, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return l, portal.Errorf(portal.CodeNotFound, "No such saved list.")
+	}
+	return l, err
+}
+
+// PutList creates or replaces a saved list (owner and kind never change).
+func (t *Tenant) PutList(ctx context.Context, l records.ListConfig) error {
+	cols, _ := json.Marshal(l.Columns)
+	var role any
+	if l.Visibility == records.SharedRole {
+		role = l.RoleID
+	}
+	_, err := t.exec(ctx, upsertList, l.ID, l.Kind, l.Name, string(cols), l.Filter, l.Sort.Field, l.Sort.Dir,
+		string(l.Visibility), role, l.OwnerID, l.UpdatedAt.UnixMilli())
+	return err
+}
+
+// DeleteList removes a saved list, and any tenant default pointing at it.
+func (t *Tenant) DeleteList(ctx context.Context, id string) error {
+	return t.inTx(ctx, func(tx *Tenant) error {
+		if _, err := tx.exec(ctx, unsetDefault, id); err != nil {
+			return err
+		}
+		_, err := tx.exec(ctx, deleteList, id)
+		return err
+	})
+}
+
+// DefaultList returns the tenant's chosen default list id for a kind, or
+// "" when the tenant keeps the kind's built-in one.
+func (t *Tenant) DefaultList(ctx context.Context, kind string) (string, error) {
+	var id string
+	err := t.queryRow(ctx, getListDefault, kind).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return id, err
+}
+
+// SetDefaultList makes a list the tenant's default for a kind.
+func (t *Tenant) SetDefaultList(ctx context.Context, kind, listID string) error {
+	_, err := t.exec(ctx, setListDefault, kind, listID)
+	return err
+}
+
+func scanList(s rowScanner) (records.ListConfig, error) {
+	var l records.ListConfig
+	var cols, vis string
+	var role sql.NullInt64
+	var updated int64
+	err := s.Scan(&l.ID, &l.Kind, &l.Name, &cols, &l.Filter, &l.Sort.Field, &l.Sort.Dir, &vis, &role, &l.OwnerID, &updated)
+	if err != nil {
+		return l, err
+	}
+	l.Visibility, l.RoleID, l.UpdatedAt = records.Visibility(vis), role.Int64, time.UnixMilli(updated)
+	return l, json.Unmarshal([]byte(cols), &l.Columns)
+}
