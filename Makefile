@@ -41,7 +41,8 @@ lint: $(WEB_DEPS) web/dist ## gofmt, go vet, staticcheck, tsc --noEmit, eslint
 	$(GO) run $(STATICCHECK) ./...
 	cd web && npm run typecheck && npm run lint
 
-bench: ## benchmarks quoted in the README
+bench: ## the records API under load (1M projects, built once into bench/out) and the Go micro-benchmarks
+	$(GO) run ./bench
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./internal/...
 
 bench-drivers: ## the SQLite driver comparison (modernc vs mattn, cgo) behind the README's choice

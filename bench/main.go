@@ -1,0 +1,300 @@
+// Command bench measures the records API under load, the way issue 5 asks:
+// a million projects (portico seed -projects 1000000, built once and kept
+// in bench/out), the real server on loopback with a real session token and
+// role header, 50 concurrent connections per case, req/s and p50/p99 — next
+// to a bare handler that runs the same SQL with no auth, no framework and
+// plain JSON, the floor the product's own layers add to.
+//
+//	go run ./bench [-projects 1000000] [-duration 5s] [-conns 50]
+package main
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/portico/portico/internal/demo"
+	"github.com/portico/portico/internal/httpapi"
+	"github.com/portico/portico/internal/identity"
+	"github.com/portico/portico/internal/portal"
+	"github.com/portico/portico/internal/session"
+	"github.com/portico/portico/internal/sqlstore"
+)
+
+func main() {
+	projects := flag.Int("projects", 1_000_000, "projects in the benchmark database")
+	duration := flag.Duration("duration", 5*time.Second, "load per case")
+	conns := flag.Int("conns", 50, "concurrent connections")
+	dir := flag.String("dir", "bench/out", "where the benchmark database is kept between runs")
+	flag.Parse()
+	if err := run(*projects, *duration, *conns, *dir); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+const tenant portal.TenantID = "portico-demo"
+
+func run(projects int, duration time.Duration, conns int, dir string) error {
+	ctx := context.Background()
+	dataDir := filepath.Join(dir, fmt.Sprintf("projects-%d", projects))
+	store, err := sqlstore.Open(ctx, "", dataDir)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	ten := store.Tenant(tenant)
+	if n, _ := ten.CountRecords(ctx, "project"); n < int64(projects) {
+		fmt.Printf("seeding %d projects into %s (once; kept for later runs) ...\n", projects, dataDir)
+		start := time.Now()
+		store.EnsureTenant(ctx, tenant, demo.CompanyName)
+		if err := ten.ImportAccess(ctx, demo.Access()); err != nil {
+			return err
+		}
+		if err := store.BulkLoad(ctx, func() error {
+			_, err := demo.Generate(ctx, ten, demo.Options{Projects: projects, PerKind: 1000})
+			return err
+		}); err != nil {
+			return err
+		}
+		fmt.Printf("seeded in %s\n", time.Since(start).Round(time.Second))
+	}
+
+	// The product: the real handler with a real session for Ada, Administrator.
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	key, _ := store.Secret(ctx, "session-signing-key", 32)
+	sessions := session.NewManager(func(t portal.TenantID) session.Store { return store.Tenant(t) }, session.Options{
+		Key: key, AccessTTL: time.Hour, RefreshTTL: time.Hour, MaxAge: 2 * time.Hour,
+	})
+	verifier, _ := identity.NewVerifier(ctx, identity.Config{ProjectID: "demo-bench", EmulatorHost: "unused"}, log)
+	h, err := httpapi.NewServer(httpapi.Options{
+		Logger: log, Store: store, Identity: verifier, Sessions: sessions,
+		Tenants: func(t portal.TenantID) httpapi.TenantStore { return store.Tenant(t) },
+		ERP:     "netsuite", Product: "portal", ERPBaseURL: "https://system.netsuite.com",
+		LoginPerMinuteIP: 60, LoginPerMinuteAccount: 60,
+	})
+	if err != nil {
+		return err
+	}
+	ada, err := ten.UserByEmail(ctx, "ada.admin@portico.test")
+	if err != nil {
+		return err
+	}
+	tokens, _, err := sessions.Issue(ctx, tenant, ada.ID)
+	if err != nil {
+		return err
+	}
+	product, err := listen(h)
+	if err != nil {
+		return err
+	}
+	bare, err := listen(bareHandler(dataDir))
+	if err != nil {
+		return err
+	}
+
+	deep, err := deepCursor(product, tokens.Access)
+	if err != nil {
+		return err
+	}
+	list := "/api/v1/netsuite/portal-list?type=project&pageSize=50"
+	cases := []struct{ name, path, bare string }{
+		{"project list, default sort (name)", list, "/list?sort=title"},
+		{"sorted by project id", list + "&sort=entityid", "/list?sort=code"},
+		{"sorted by status", list + "&sort=entitystatus", "/list?sort=status"},
+		{"sorted by contract value", list + "&sort=projectedtotal&dir=desc", "/list?sort=amount"},
+		{"sorted by start date", list + "&sort=startdate", "/list?sort=date"},
+		{"status = Active, sorted by name", list + "&filter=" + url.QueryEscape("entitystatus eq Active"), "/list?sort=title&status=Active"},
+		{"page 1000 (cursor)", list + "&cursor=" + deep, "/list?sort=title&after=deep"},
+		{"record view", "/api/v1/netsuite/portal-record?type=project&id=500000", "/record?id=500000"},
+		{"project billing tab", "/api/v1/netsuite/portal-record?type=project&id=9&tab=billing", "/tab?id=9"},
+	}
+	fmt.Printf("\n%d concurrent connections, %s per case, %s\n\n", conns, duration, describeMachine())
+	fmt.Println("| case | product req/s | p50 | p99 | bare req/s | product / bare |")
+	fmt.Println("|---|---|---|---|---|---|")
+	for _, c := range cases {
+		p := load(product+c.path, tokens.Access, conns, duration)
+		b := load(bare+c.bare, "", conns, duration)
+		fmt.Printf("| %s | %.0f | %s | %s | %.0f | %.0f%% |\n", c.name, p.rps, ms(p.p50), ms(p.p99), b.rps, 100*p.rps/b.rps)
+		if p.errors > 0 || b.errors > 0 {
+			fmt.Printf("|   errors: product %d, bare %d |\n", p.errors, b.errors)
+		}
+	}
+	return nil
+}
+
+func describeMachine() string {
+	host, _ := os.Hostname()
+	return fmt.Sprintf("host %s, GOMAXPROCS %d", host, runtime.GOMAXPROCS(0))
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
+
+func listen(h http.Handler) (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	go http.Serve(ln, h)
+	return "http://" + ln.Addr().String(), nil
+}
+
+// deepCursor walks once through the API to where page 1000 of 50 starts:
+// 100 pages of 500.
+func deepCursor(base, token string) (string, error) {
+	cursor := ""
+	for range 100 {
+		var page struct{ Data struct{ NextCursor string } }
+		if err := getJSON(base+"/api/v1/netsuite/portal-list?type=project&pageSize=500&cursor="+cursor, token, &page); err != nil {
+			return "", err
+		}
+		cursor = page.Data.NextCursor
+	}
+	return cursor, nil
+}
+
+func getJSON(u, token string, into any) error {
+	req, _ := http.NewRequest("GET", u, nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("X-Role-Id", "1001")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 {
+		b, _ := io.ReadAll(resp.Body)
+		return fmt.Errorf("%s: %s: %s", u, resp.Status, b)
+	}
+	return json.NewDecoder(resp.Body).Decode(into)
+}
+
+type result struct {
+	rps      float64
+	p50, p99 time.Duration
+	errors   int64
+}
+
+// load drives u with conns keep-alive connections for d.
+func load(u, token string, conns int, d time.Duration) result {
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: conns, MaxConnsPerHost: conns}}
+	var (
+		mu     sync.Mutex
+		lat    []time.Duration
+		errs   atomic.Int64
+		wg     sync.WaitGroup
+		stopAt = time.Now().Add(d)
+	)
+	for range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var mine []time.Duration
+			for time.Now().Before(stopAt) {
+				req, _ := http.NewRequest("GET", u, nil)
+				if token != "" {
+					req.Header.Set("Authorization", "Bearer "+token)
+					req.Header.Set("X-Role-Id", "1001")
+				}
+				t0 := time.Now()
+				resp, err := client.Do(req)
+				if err != nil {
+					errs.Add(1)
+					continue
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != 200 {
+					errs.Add(1)
+				}
+				mine = append(mine, time.Since(t0))
+			}
+			mu.Lock()
+			lat = append(lat, mine...)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	r := result{rps: float64(len(lat)) / d.Seconds(), errors: errs.Load()}
+	if len(lat) > 0 {
+		r.p50, r.p99 = lat[len(lat)/2], lat[len(lat)*99/100]
+	}
+	return r
+}
+
+// bareHandler runs the same SQL as the product's list, view and tab calls
+// straight on database/sql: no auth, no router, no problem documents, no
+// saved lists — json.Marshal of the scanned columns.
+func bareHandler(dataDir string) http.Handler {
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dataDir, "portico.db")+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)")
+	if err != nil {
+		panic(err)
+	}
+	db.SetMaxOpenConns(8)
+	const cols = `kind, id, external_id, title, code, status, parent_id, project_id, amount, occurred_on, modified_at, fields`
+	exprs := map[string]string{"title": "title", "code": "code", "status": "status, title", "amount": "COALESCE(amount, 0) DESC", "date": "occurred_on"}
+	var deepTitle string
+	var deepID int64
+	db.QueryRow(`SELECT title, id FROM records WHERE tenant_id = ? AND kind = 'project' ORDER BY title, id LIMIT 1 OFFSET 49999`, string(tenant)).Scan(&deepTitle, &deepID)
+	rowsJSON := func(w http.ResponseWriter, q string, args ...any) {
+		rows, err := db.Query(q, args...)
+		if err != nil {
+			http.Error(w, err.Error(), 500)
+			return
+		}
+		defer rows.Close()
+		var out []map[string]any
+		for rows.Next() {
+			var kind, title, code, status, date string
+			var ext sql.NullString
+			var id, modified int64
+			var parent, project, amount sql.NullInt64
+			var fields []byte
+			rows.Scan(&kind, &id, &ext, &title, &code, &status, &parent, &project, &amount, &date, &modified, &fields)
+			out = append(out, map[string]any{"id": id, "title": title, "code": code, "status": status,
+				"parent": parent.Int64, "amount": amount.Int64, "date": date})
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(out)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/list", func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		where, args := "tenant_id = ? AND kind = 'project'", []any{string(tenant)}
+		if s := q.Get("status"); s != "" {
+			where, args = where+" AND status = ?", append(args, s)
+		}
+		if q.Get("after") == "deep" {
+			where, args = where+" AND (title, id) > (?, ?)", append(args, deepTitle, deepID)
+		}
+		order := exprs[q.Get("sort")]
+		dir := ""
+		if !strings.HasSuffix(order, "DESC") {
+			dir = " ASC"
+		}
+		rowsJSON(w, `SELECT `+cols+` FROM records WHERE `+where+` ORDER BY `+order+dir+`, id LIMIT 51`, args...)
+	})
+	mux.HandleFunc("/record", func(w http.ResponseWriter, r *http.Request) {
+		rowsJSON(w, `SELECT `+cols+` FROM records WHERE tenant_id = ? AND kind = 'project' AND id = ?`, string(tenant), r.URL.Query().Get("id"))
+	})
+	mux.HandleFunc("/tab", func(w http.ResponseWriter, r *http.Request) {
+		rowsJSON(w, `SELECT `+cols+` FROM records WHERE tenant_id = ? AND kind = 'billing' AND project_id = ? ORDER BY title, id LIMIT 201`, string(tenant), r.URL.Query().Get("id"))
+	})
+	return mux
+}
