@@ -247,7 +247,7 @@ func bareHandler(dataDir string) http.Handler {
 		panic(err)
 	}
 	db.SetMaxOpenConns(8)
-	const cols = `kind, id, external_id, title, code, status, parent_id, project_id, amount, occurred_on, modified_at, fields`
+	const cols = `kind, id, external_id, title, code, status, parent_id, parent_name, project_id, project_name, amount, occurred_on, modified_at`
 	exprs := map[string]string{"title": "title", "code": "code", "status": "status, title", "amount": "COALESCE(amount, 0) DESC", "date": "occurred_on"}
 	var deepTitle string
 	var deepID int64
@@ -261,14 +261,13 @@ func bareHandler(dataDir string) http.Handler {
 		defer rows.Close()
 		var out []map[string]any
 		for rows.Next() {
-			var kind, title, code, status, date string
+			var kind, title, code, status, date, parentName, projectName string
 			var ext sql.NullString
 			var id, modified int64
 			var parent, project, amount sql.NullInt64
-			var fields []byte
-			rows.Scan(&kind, &id, &ext, &title, &code, &status, &parent, &project, &amount, &date, &modified, &fields)
+			rows.Scan(&kind, &id, &ext, &title, &code, &status, &parent, &parentName, &project, &projectName, &amount, &date, &modified)
 			out = append(out, map[string]any{"id": id, "title": title, "code": code, "status": status,
-				"parent": parent.Int64, "amount": amount.Int64, "date": date})
+				"parent": map[string]any{"id": parent.Int64, "refName": parentName}, "amount": amount.Int64, "date": date})
 		}
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(out)
@@ -291,7 +290,10 @@ func bareHandler(dataDir string) http.Handler {
 		rowsJSON(w, `SELECT `+cols+` FROM records WHERE `+where+` ORDER BY `+order+dir+`, id LIMIT 51`, args...)
 	})
 	mux.HandleFunc("/record", func(w http.ResponseWriter, r *http.Request) {
-		rowsJSON(w, `SELECT `+cols+` FROM records WHERE tenant_id = ? AND kind = 'project' AND id = ?`, string(tenant), r.URL.Query().Get("id"))
+		var doc json.RawMessage
+		db.QueryRow(`SELECT fields FROM records WHERE tenant_id = ? AND kind = 'project' AND id = ?`, string(tenant), r.URL.Query().Get("id")).Scan(&doc)
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(doc)
 	})
 	mux.HandleFunc("/tab", func(w http.ResponseWriter, r *http.Request) {
 		rowsJSON(w, `SELECT `+cols+` FROM records WHERE tenant_id = ? AND kind = 'billing' AND project_id = ? ORDER BY title, id LIMIT 201`, string(tenant), r.URL.Query().Get("id"))

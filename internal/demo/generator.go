@@ -315,9 +315,9 @@ func (g *generator) emit(ki *kindInfo, r *rand.Rand, rw *row) {
 		case records.ColStatus:
 			rec.Status = rw.status
 		case records.ColParent:
-			rec.ParentID = rw.parent
+			rec.ParentID, rec.ParentName = rw.parent, string(rw.parentName)
 		case records.ColProject:
-			rec.ProjectID = rw.project
+			rec.ProjectID, rec.ProjectName = rw.project, string(rw.projectName)
 		case records.ColAmount:
 			if rw.hasAmount {
 				a := rw.amount

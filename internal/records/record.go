@@ -9,18 +9,20 @@ import (
 // kind registry maps, plus the full field document (custom fields and
 // sublists included) exactly as the ERP gave it.
 type Record struct {
-	Kind       string          // record-type name (Kind.Name)
-	ID         int64           // the ERP's internal id; positive
-	ExternalID string          // the ERP's external id, "" when unset
-	Title      string          // never empty
-	Code       string          // "" when the kind has none
-	Status     string          // "" when the kind has none
-	ParentID   int64           // 0 when none
-	ProjectID  int64           // 0 when none
-	Amount     *int64          // hundredths; nil when unknown
-	Date       string          // yyyy-mm-dd, "" when unknown
-	ModifiedAt time.Time       // last change in the ERP, millisecond precision
-	Fields     json.RawMessage // the document; a JSON object
+	Kind        string          // record-type name (Kind.Name)
+	ID          int64           // the ERP's internal id; positive
+	ExternalID  string          // the ERP's external id, "" when unset
+	Title       string          // never empty
+	Code        string          // "" when the kind has none
+	Status      string          // "" when the kind has none
+	ParentID    int64           // 0 when none
+	ParentName  string          // the parent's display name (NetSuite's refName)
+	ProjectID   int64           // 0 when none
+	ProjectName string          // the project's display name
+	Amount      *int64          // hundredths; nil when unknown
+	Date        string          // yyyy-mm-dd, "" when unknown
+	ModifiedAt  time.Time       // last change in the ERP, millisecond precision
+	Fields      json.RawMessage // the document; a JSON object (not filled by list queries)
 }
 
 // File is an attachment of a record. Content is only filled when the file

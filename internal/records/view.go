@@ -37,10 +37,9 @@ func (k *Kind) Columns(names []string) []ColumnInfo {
 }
 
 // Row renders a record's values for the given columns: references as
-// {id, refName} (the name from the record's document), amounts as numbers.
+// {id, refName}, amounts as numbers. It needs no document.
 func (k *Kind) Row(r Record, cols []ColumnInfo) Row {
 	row := Row{"id": r.ID}
-	var doc map[string]json.RawMessage
 	for _, c := range cols {
 		f, _ := k.FieldNamed(c.Name)
 		switch f.Column {
@@ -59,22 +58,15 @@ func (k *Kind) Row(r Record, cols []ColumnInfo) Row {
 				row[c.Name] = nil
 			}
 		case ColParent, ColProject:
-			id := r.ParentID
+			id, name := r.ParentID, r.ParentName
 			if f.Column == ColProject {
-				id = r.ProjectID
+				id, name = r.ProjectID, r.ProjectName
 			}
 			if id == 0 {
 				row[c.Name] = nil
 				continue
 			}
-			if doc == nil {
-				json.Unmarshal(r.Fields, &doc)
-			}
-			var ref struct {
-				RefName string `json:"refName"`
-			}
-			json.Unmarshal(doc[f.Name], &ref)
-			row[c.Name] = Ref{ID: id, RefName: ref.RefName}
+			row[c.Name] = Ref{ID: id, RefName: name}
 		}
 	}
 	return row

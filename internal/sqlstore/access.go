@@ -14,15 +14,22 @@ import (
 
 var _ access.Store = (*Tenant)(nil)
 
+// userWithRoles reads a user and their roles in one round trip (one row
+// per role, or one row of NULL role columns for a user without roles): it
+// runs on every authenticated request.
+const userWithRoles = `SELECT u.id, u.uid, u.email, u.full_name, u.disabled,
+		r.id, r.key, r.name, r.type, r.layout_id, r.permissions
+	FROM users u
+	LEFT JOIN user_roles ur ON ur.tenant_id = u.tenant_id AND ur.user_id = u.id
+	LEFT JOIN roles r ON r.tenant_id = ur.tenant_id AND r.id = ur.role_id
+	WHERE u.tenant_id = :tenant AND `
+
 var (
-	userByUID   = scope(`SELECT id, uid, email, full_name, disabled FROM users WHERE tenant_id = :tenant AND uid = ?`)
-	userByEmail = scope(`SELECT id, uid, email, full_name, disabled FROM users WHERE tenant_id = :tenant AND email = ?`)
-	userByID    = scope(`SELECT id, uid, email, full_name, disabled FROM users WHERE tenant_id = :tenant AND id = ?`)
+	userByUID   = scope(userWithRoles + `u.uid = ? ORDER BY ur.position`)
+	userByEmail = scope(userWithRoles + `u.email = ? ORDER BY ur.position`)
+	userByID    = scope(userWithRoles + `u.id = ? ORDER BY ur.position`)
 	setUserUID  = scope(`UPDATE users SET uid = ? WHERE tenant_id = :tenant AND id = ? AND uid IS NULL`)
-	userRoles   = scope(`SELECT r.id, r.key, r.name, r.type, r.layout_id, r.permissions
-		FROM user_roles ur JOIN roles r ON r.tenant_id = ur.tenant_id AND r.id = ur.role_id
-		WHERE ur.tenant_id = :tenant AND ur.user_id = ? ORDER BY ur.position`)
-	getLayout = scope(`SELECT id, name, items FROM layouts WHERE tenant_id = :tenant AND id = ?`)
+	getLayout   = scope(`SELECT id, name, items FROM layouts WHERE tenant_id = :tenant AND id = ?`)
 )
 
 // UserByUID returns the user linked to an identity uid, with roles.
@@ -42,34 +49,36 @@ func (t *Tenant) UserByID(ctx context.Context, id int64) (access.User, error) {
 
 func (t *Tenant) user(ctx context.Context, st scoped, arg any) (access.User, error) {
 	var u access.User
-	var uid sql.NullString
-	err := t.queryRow(ctx, st, arg).Scan(&u.ID, &uid, &u.Email, &u.FullName, &u.Disabled)
-	if errors.Is(err, sql.ErrNoRows) {
-		return u, portal.Errorf(portal.CodeNotFound, "No such user.")
-	}
+	rows, err := t.query(ctx, st, arg)
 	if err != nil {
 		return u, fmt.Errorf("load user: %w", err)
 	}
-	u.UID = uid.String
-	rows, err := t.query(ctx, userRoles, u.ID)
-	if err != nil {
-		return u, fmt.Errorf("load roles: %w", err)
-	}
 	defer rows.Close()
+	found := false
 	for rows.Next() {
-		var r access.Role
-		var layout sql.NullString
-		var perms string
-		if err := rows.Scan(&r.ID, &r.Key, &r.Name, &r.Type, &layout, &perms); err != nil {
+		found = true
+		var uid, key, name, typ, layout, perms sql.NullString
+		var roleID sql.NullInt64
+		if err := rows.Scan(&u.ID, &uid, &u.Email, &u.FullName, &u.Disabled, &roleID, &key, &name, &typ, &layout, &perms); err != nil {
 			return u, err
 		}
-		r.Layout = layout.String
-		if err := json.Unmarshal([]byte(perms), &r.Permissions); err != nil {
+		u.UID = uid.String
+		if !roleID.Valid {
+			continue
+		}
+		r := access.Role{ID: roleID.Int64, Key: key.String, Name: name.String, Type: typ.String, Layout: layout.String}
+		if err := json.Unmarshal([]byte(perms.String), &r.Permissions); err != nil {
 			return u, fmt.Errorf("role %d permissions: %w", r.ID, err)
 		}
 		u.Roles = append(u.Roles, r)
 	}
-	return u, rows.Err()
+	if err := rows.Err(); err != nil {
+		return u, err
+	}
+	if !found {
+		return u, portal.Errorf(portal.CodeNotFound, "No such user.")
+	}
+	return u, nil
 }
 
 // SetUserUID links a user to an identity uid, once: a user already linked

@@ -13,9 +13,13 @@ import (
 	"github.com/portico/portico/internal/records"
 )
 
-const recordColumns = `kind, id, external_id, title, code, status, parent_id, project_id, amount, occurred_on, modified_at, fields`
+// summaryColumns are what lists read: everything but the document, which a
+// page of 50 would otherwise drag through at a kilobyte or more a row.
+const summaryColumns = `kind, id, external_id, title, code, status, parent_id, parent_name, project_id, project_name, amount, occurred_on, modified_at`
 
-// upsertBatch is the largest number of rows one INSERT carries: 12 values a
+const recordColumns = summaryColumns + `, fields`
+
+// upsertBatch is the largest number of rows one INSERT carries: 14 values a
 // row stays far below both engines' parameter limits.
 const upsertBatch = 400
 
@@ -32,11 +36,12 @@ func upsertStatement(n int) scoped {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString("(:tenant, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+		b.WriteString("(:tenant, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 	}
 	b.WriteString(` ON CONFLICT (tenant_id, kind, id) DO UPDATE SET external_id = excluded.external_id,
 		title = excluded.title, code = excluded.code, status = excluded.status, parent_id = excluded.parent_id,
-		project_id = excluded.project_id, amount = excluded.amount, occurred_on = excluded.occurred_on,
+		project_id = excluded.project_id, parent_name = excluded.parent_name,
+		project_name = excluded.project_name, amount = excluded.amount, occurred_on = excluded.occurred_on,
 		modified_at = excluded.modified_at, fields = excluded.fields`)
 	return scope(b.String())
 }
@@ -52,7 +57,7 @@ func init() {
 // into multi-row statements.
 func (t *Tenant) PutRecords(ctx context.Context, rs []records.Record) error {
 	return t.inTx(ctx, func(tx *Tenant) error {
-		args := make([]any, 0, upsertBatch*12)
+		args := make([]any, 0, upsertBatch*14)
 		for start := 0; start < len(rs); start += upsertBatch {
 			batch := rs[start:min(start+upsertBatch, len(rs))]
 			args = args[:0]
@@ -62,7 +67,7 @@ func (t *Tenant) PutRecords(ctx context.Context, rs []records.Record) error {
 					return portal.Errorf(portal.CodeInvalid, "record %s/%d needs an id, a title and fields", r.Kind, r.ID)
 				}
 				args = append(args, r.Kind, r.ID, nullString(r.ExternalID), r.Title, r.Code, r.Status,
-					nullID(r.ParentID), nullID(r.ProjectID), r.Amount, r.Date,
+					nullID(r.ParentID), r.ParentName, nullID(r.ProjectID), r.ProjectName, r.Amount, r.Date,
 					r.ModifiedAt.UnixMilli(), string(r.Fields))
 			}
 			if _, err := tx.exec(ctx, upsertStatements[len(batch)], args...); err != nil {
@@ -77,7 +82,7 @@ var getRecord = scope(`SELECT ` + recordColumns + ` FROM records WHERE tenant_id
 
 // Record returns one record, or a not-found error.
 func (t *Tenant) Record(ctx context.Context, kind string, id int64) (records.Record, error) {
-	r, err := scanRecord(t.queryRow(ctx, getRecord, kind, id))
+	r, err := scanRecord(t.queryRow(ctx, getRecord, kind, id), true)
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, portal.Errorf(portal.CodeNotFound, "No such record.")
 	}
@@ -137,7 +142,7 @@ func (t *Tenant) ListRecords(ctx context.Context, q records.ListQuery) (records.
 	defer rows.Close()
 	var page records.Page
 	for rows.Next() {
-		r, err := scanRecord(rows)
+		r, err := scanRecord(rows, false)
 		if err != nil {
 			return records.Page{}, err
 		}
@@ -204,7 +209,7 @@ func listStatement(q records.ListQuery) (scoped, []any, []sortKey, error) {
 		args = append(args, q.After.ID)
 	}
 	return scope(fmt.Sprintf(`SELECT %s FROM records WHERE %s ORDER BY %s, id %s LIMIT %d`,
-		recordColumns, strings.Join(where, " AND "), strings.Join(order, ", "), dir, q.Limit+1)), args, keys, nil
+		summaryColumns, strings.Join(where, " AND "), strings.Join(order, ", "), dir, q.Limit+1)), args, keys, nil
 }
 
 // whereClause is the tenant, kind, filter and text part of a list query.
@@ -291,7 +296,8 @@ func cursorValue(k sortKey, v string) (any, error) {
 // rowScanner is *sql.Row or *sql.Rows.
 type rowScanner interface{ Scan(dest ...any) error }
 
-func scanRecord(s rowScanner) (records.Record, error) {
+// scanRecord reads summaryColumns, and the document too when withFields.
+func scanRecord(s rowScanner, withFields bool) (records.Record, error) {
 	var (
 		r                 records.Record
 		ext               sql.NullString
@@ -299,8 +305,12 @@ func scanRecord(s rowScanner) (records.Record, error) {
 		modified          int64
 		fields            []byte
 	)
-	err := s.Scan(&r.Kind, &r.ID, &ext, &r.Title, &r.Code, &r.Status, &parent, &proj, &amt, &r.Date, &modified, &fields)
-	if err != nil {
+	dest := []any{&r.Kind, &r.ID, &ext, &r.Title, &r.Code, &r.Status, &parent, &r.ParentName, &proj, &r.ProjectName,
+		&amt, &r.Date, &modified}
+	if withFields {
+		dest = append(dest, &fields)
+	}
+	if err := s.Scan(dest...); err != nil {
 		return r, err
 	}
 	r.ExternalID = ext.String

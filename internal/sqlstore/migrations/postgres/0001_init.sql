@@ -18,6 +18,8 @@ CREATE TABLE records (
     status      TEXT   COLLATE "C" NOT NULL DEFAULT '',
     parent_id   BIGINT,
     project_id  BIGINT,
+    parent_name  TEXT  NOT NULL DEFAULT '',  -- refName of parent_id, for lists without the document
+    project_name TEXT  NOT NULL DEFAULT '',
     amount      BIGINT,
     occurred_on TEXT   NOT NULL DEFAULT '',  -- '' when unknown
     modified_at BIGINT NOT NULL,

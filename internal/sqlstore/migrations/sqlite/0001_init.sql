@@ -16,6 +16,8 @@ CREATE TABLE records (
     status      TEXT    NOT NULL DEFAULT '',
     parent_id   INTEGER,
     project_id  INTEGER,
+    parent_name  TEXT   NOT NULL DEFAULT '',  -- refName of parent_id, for lists without the document
+    project_name TEXT   NOT NULL DEFAULT '',
     amount      INTEGER,
     occurred_on TEXT    NOT NULL DEFAULT '',  -- '' when unknown
     modified_at INTEGER NOT NULL,
