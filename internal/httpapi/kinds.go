@@ -6,8 +6,16 @@ import (
 	"github.com/portico/portico/internal/records"
 )
 
-// kinds answers the record-kind registry, so the app's pages, menus and
-// links come from the same single description as the server's.
+// kinds answers the record-kind registry — the kinds the caller's role may
+// see — so the app's pages, menus and links come from the same single
+// description as the server's.
 func (s *Server) kinds(w http.ResponseWriter, r *http.Request) {
-	writeData(w, http.StatusOK, records.All())
+	role := caller(r).Role
+	out := []*records.Kind{}
+	for _, k := range records.All() {
+		if role.Can(k.Route + ".view") {
+			out = append(out, k)
+		}
+	}
+	writeData(w, http.StatusOK, out)
 }

@@ -320,6 +320,11 @@ func TestSavedLists(t *testing.T) {
 
 func TestPermissionsGateKindsEverywhere(t *testing.T) {
 	e, tok := recordsEnv(t)
+	var kinds struct{ Data []records.Kind }
+	e.getJSON(t, tok, 11, "/api/v1/kinds", &kinds)
+	if len(kinds.Data) != 1 || kinds.Data[0].Name != "invoice" {
+		t.Errorf("kinds for the accountant: %+v", kinds.Data)
+	}
 	// Role 11 (Accountant) may see invoices only.
 	if w := e.call("GET", "/api/v1/netsuite/portal-list?type=invoice", tok, 11, ""); w.Code != 200 {
 		t.Fatalf("invoices as accountant: %d", w.Code)

@@ -45,6 +45,8 @@ type Field struct {
 	Type    FieldType `json:"type"`
 	Ref     string    `json:"ref,omitempty"`     // kind name for TypeRef
 	Choices []string  `json:"choices,omitempty"` // for TypeStatus
+	// Sortable is Sortable(Column), spelled out for the app.
+	Sortable bool `json:"sortable"`
 }
 
 // TabSource says where a view tab's rows come from.
@@ -142,6 +144,9 @@ func init() {
 		byName[k.Name], byRoute[k.Route] = k, k
 	}
 	for _, k := range registry {
+		for i := range k.Fields {
+			k.Fields[i].Sortable = Sortable(k.Fields[i].Column)
+		}
 		for _, f := range k.Fields {
 			if f.Type == TypeRef && byName[f.Ref] == nil {
 				panic(fmt.Sprintf("records: %s.%s refers to unknown kind %q", k.Name, f.Name, f.Ref))
