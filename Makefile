@@ -11,7 +11,7 @@ WEB_DEPS    := web/node_modules/.installed
 FB_DEPS     := tools/firebase/node_modules/.installed
 BIN         := bin/portico
 GO_SOURCES  := $(shell find cmd internal web -name '*.go' -o -name '*.sql' 2>/dev/null) go.mod go.sum
-WEB_SOURCES := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json web/tsconfig.json
+WEB_SOURCES := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json web/tsconfig.json web/package-lock.json
 
 .PHONY: help run test test-go test-web test-e2e lint bench bench-drivers build ui deps chromium clean
 
@@ -28,8 +28,9 @@ test-go: web/dist ## Go tests with -race (PostgreSQL too when PORTICO_TEST_DATAB
 	@echo "Store conformance suite, per engine (SKIP = PORTICO_TEST_DATABASE_URL unset):"
 	@$(GO) test -count=1 -v -run 'Conformance' ./internal/sqlstore/ | grep -E -- '^    --- (PASS|FAIL|SKIP)'
 
-test-web: $(WEB_DEPS) ## web unit tests (Vitest)
+test-web: web/dist ## web unit tests (Vitest) and the first-load bundle budgets
 	cd web && npm test
+	cd web && npm run check:bundle
 
 test-e2e: build $(FB_DEPS) chromium ## Playwright end-to-end suite in Debian's Chromium, with the auth emulator
 	scripts/with-emulator.sh bash -c 'cd web && npx playwright test'
@@ -73,4 +74,4 @@ chromium: ## install Debian's Chromium for the end-to-end tests when missing
 	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
 clean: ## remove build output (keeps ./data)
-	rm -rf bin web/dist web/test-results web/playwright-report
+	rm -rf bin web/dist web/dist-meta web/test-results web/playwright-report

@@ -1,25 +1,60 @@
-import { defineConfig } from 'vite';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+
+const webDir = path.dirname(fileURLToPath(import.meta.url));
+
+/** Where the build writes its chunk graph for scripts/check-bundle.mjs (outside dist/, so it is not served). */
+const BUNDLE_GRAPH = path.join(webDir, 'dist-meta/bundle-graph.json');
+
+/**
+ * Records the production chunk graph: each chunk's file, the source module it stands for
+ * (its facade), its static and dynamic imports, its CSS and the source modules inside it.
+ * The bundle-budget check reads it to measure what a route really loads.
+ */
+function bundleGraph(): Plugin {
+  return {
+    name: 'portico-bundle-graph',
+    apply: 'build',
+    writeBundle(_options, bundle) {
+      const rel = (id: string | null | undefined) => (id ? path.relative(webDir, id.replace(/\?.*$/, '')).split(path.sep).join('/') : null);
+      const chunks = Object.values(bundle)
+        .filter((out) => out.type === 'chunk')
+        .map((chunk) => ({
+          file: chunk.fileName,
+          isEntry: chunk.isEntry,
+          isDynamicEntry: chunk.isDynamicEntry,
+          facade: rel(chunk.facadeModuleId),
+          imports: chunk.imports,
+          dynamicImports: chunk.dynamicImports,
+          css: [...((chunk as { viteMetadata?: { importedCss?: Set<string> } }).viteMetadata?.importedCss ?? [])],
+          modules: chunk.moduleIds.map(rel).filter((id): id is string => !!id && !id.startsWith('\0')),
+        }));
+      mkdirSync(path.dirname(BUNDLE_GRAPH), { recursive: true });
+      writeFileSync(BUNDLE_GRAPH, JSON.stringify({ chunks }, null, 1));
+    },
+  };
+}
 
 // The Go server (`portico serve`) embeds dist/ and serves it; during `vite dev` the API
 // is proxied to a locally running server.
 const apiTarget = process.env.PORTICO_API_URL ?? 'http://127.0.0.1:8080';
 
+// The UI kit: Mantine and the small libraries behind its overlays (floating-ui, scroll
+// lock). One vendor group, split by who uses what (`entriesAware`): the part every
+// screen needs is one shared file, and the parts only some routes use (menus and
+// popovers for the navbar, tables and progress bars for the record pages) are files of
+// their own, so the sign-in page never downloads them.
 const mantineModules =
   /[\\/]node_modules[\\/](@mantine|@floating-ui|react-remove-scroll|react-remove-scroll-bar|react-style-singleton|use-callback-ref|use-sidecar|react-number-format|react-textarea-autosize|clsx|tslib|get-nonce|detect-node-es|aria-hidden)[\\/]/;
 
-const mantineOverlayModules =
-  /[\\/]node_modules[\\/](?:(?:@floating-ui|react-remove-scroll|react-remove-scroll-bar|react-style-singleton|use-callback-ref|use-sidecar|get-nonce|detect-node-es|aria-hidden)[\\/]|@mantine[\\/]core[\\/]esm[\\/]components[\\/](?:Menu\w*|Popover|Modal|ModalBase|ScrollArea|Avatar|Overlay|Portal|FocusTrap|Transition|Combobox|Tooltip|Floating\w*)[\\/])/;
-
-// Vendor groups: each is cached independently of app code and of the others, and the
-// route chunks (pages) stay small. Higher priority wins when a module matches several.
+// Vendor groups: each is cached independently of app code and of the others. Higher
+// priority wins when a module matches several.
 const vendorGroups = [
   { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 30 },
-  // The UI kit in two parts: overlays (menus, popovers, modals, scroll areas and the
-  // floating-ui / scroll-lock code behind them) are used by the navbar and dialogs only,
-  // so the sign-in page does not load them; the rest is shared by every screen.
-  { name: 'mantine', test: (id: string) => mantineModules.test(id) && !mantineOverlayModules.test(id), priority: 21 },
-  { name: 'mantine-overlays', test: mantineModules, priority: 20 },
+  { name: 'mantine', test: mantineModules, priority: 20, entriesAware: true, entriesAwareMergeThreshold: 8_000 },
   {
     name: 'data',
     test: /[\\/]node_modules[\\/](react-router|@tanstack|zustand|cookie|set-cookie-parser)[\\/]/,
@@ -28,7 +63,7 @@ const vendorGroups = [
 ];
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), bundleGraph()],
   server: {
     proxy: { '/api': { target: apiTarget, changeOrigin: false } },
   },
@@ -44,6 +79,8 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         codeSplitting: { groups: vendorGroups },
+        // The UI kit's parts are named after every route that shares them; a hash is enough.
+        chunkFileNames: (chunk) => (chunk.name.startsWith('mantine~') ? 'assets/mantine-[hash].js' : 'assets/[name]-[hash].js'),
       },
     },
   },

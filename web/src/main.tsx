@@ -6,7 +6,7 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { installChunkReload } from './app/chunkReload';
 import { AppProviders } from './app/providers';
-import { createQueryClient } from './app/queryClient';
+import { createQueryClient, setAppQueryClient } from './app/queryClient';
 import { createAppRouter } from './app/router';
 import { connectSession } from './app/startup';
 
@@ -16,6 +16,8 @@ if (!container) throw new Error('portico: #root element missing from index.html'
 installChunkReload();
 
 const queryClient = createQueryClient();
+// Route loaders start fetching a page's data into this client while its chunk loads.
+setAppQueryClient(queryClient);
 // The saved session is restored before the router exists, so the guard's first run sees it.
 void connectSession(() => router);
 const router = createAppRouter();

@@ -1,7 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSessionStore } from '../session/store';
 import type { Role, User } from '../session/types';
-import { ApiError, api, apiUrl, setSessionHooks, type SessionHooks } from './client';
+import {
+  ApiError,
+  DESKTOP_TIMEOUT_MS,
+  MOBILE_TIMEOUT_MS,
+  api,
+  apiUrl,
+  isMobileDevice,
+  networkTimeout,
+  setSessionHooks,
+  type SessionHooks,
+} from './client';
 
 function jsonResponse(body: unknown, init: ResponseInit = {}): Response {
   return new Response(JSON.stringify(body), {
@@ -88,6 +98,13 @@ describe('api client', () => {
     });
   });
 
+  it('decodes after parsing, so an entity-encoded quote inside a string cannot break the JSON (the &quot; case)', async () => {
+    // Decoding the raw text first would turn this into {"name": "say "hi""}: invalid JSON.
+    const raw = '{"data":{"name":"say &quot;hi&quot;","note":"5 &lt; 6 &amp;&amp; \\"quoted\\""}}';
+    fetchMock.mockResolvedValue(new Response(raw, { headers: { 'Content-Type': 'application/json' } }));
+    await expect(api.get('/x')).resolves.toEqual({ data: { name: 'say "hi"', note: '5 < 6 && "quoted"' } });
+  });
+
   it('answers a blob, undecoded, when asked for one', async () => {
     fetchMock.mockResolvedValue(new Response('a &amp; b', { headers: { 'Content-Type': 'text/plain' } }));
     const blob = await api.get<Blob>('/file', { responseType: 'blob' });
@@ -112,6 +129,87 @@ describe('api client', () => {
   it('rejects with the error name when no response arrives', async () => {
     fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
     await expect(api.get('/x')).rejects.toMatchObject({ name: 'TypeError', message: 'Failed to fetch' });
+  });
+
+  describe('time-out (SPEC §9: 30 s desktop, 60 s mobile)', () => {
+    /** A server that never answers; the fetch rejects when its signal aborts. */
+    function hangingFetch() {
+      fetchMock.mockImplementation(
+        (_url, init) =>
+          new Promise((_resolve, reject) => {
+            if (init?.signal?.aborted) reject(init.signal.reason);
+            init?.signal?.addEventListener('abort', () => reject(init.signal!.reason));
+          }),
+      );
+    }
+
+    beforeEach(() => vi.useFakeTimers());
+    afterEach(() => vi.useRealTimers());
+
+    it('tells desktop from mobile browsers', () => {
+      expect(DESKTOP_TIMEOUT_MS).toBe(30_000);
+      expect(MOBILE_TIMEOUT_MS).toBe(60_000);
+      const desktop = { userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/140.0 Safari/537.36' };
+      const iphone = { userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148' };
+      const android = { userAgent: 'Mozilla/5.0 (Linux; Android 15; Pixel 9) AppleWebKit/537.36 Chrome/140.0 Mobile Safari/537.36' };
+      expect(isMobileDevice(desktop)).toBe(false);
+      expect(isMobileDevice(iphone)).toBe(true);
+      expect(isMobileDevice(android)).toBe(true);
+      // Client hints win over the user agent string.
+      expect(isMobileDevice({ ...desktop, userAgentData: { mobile: true } })).toBe(true);
+      expect(isMobileDevice({ ...android, userAgentData: { mobile: false } })).toBe(false);
+      expect(networkTimeout(desktop)).toBe(30_000);
+      expect(networkTimeout(iphone)).toBe(60_000);
+    });
+
+    it('gives up after 30 s on desktop with a TimeoutError', async () => {
+      hangingFetch();
+      const settled = vi.fn();
+      const call = api.get('/slow').catch((e: unknown) => {
+        settled(e);
+        return e;
+      });
+      await vi.advanceTimersByTimeAsync(29_999);
+      expect(settled).not.toHaveBeenCalled();
+      await vi.advanceTimersByTimeAsync(1);
+      const error = await call;
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error).toMatchObject({ name: 'TimeoutError', message: 'The server did not answer within 30 s.', status: 0 });
+    });
+
+    it('waits 60 s on a mobile browser', async () => {
+      vi.spyOn(navigator, 'userAgent', 'get').mockReturnValue('Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) Mobile/15E148');
+      hangingFetch();
+      const settled = vi.fn();
+      const call = api.get('/slow').catch((e: unknown) => {
+        settled(e);
+        return e;
+      });
+      await vi.advanceTimersByTimeAsync(30_000);
+      expect(settled).not.toHaveBeenCalled();
+      await vi.advanceTimersByTimeAsync(30_000);
+      expect(await call).toMatchObject({ name: 'TimeoutError', message: 'The server did not answer within 60 s.' });
+    });
+
+    it('takes a per-call time-out, and clears its timer once answered', async () => {
+      hangingFetch();
+      const quick = api.get('/slow', { timeout: 500 }).catch((e: unknown) => e);
+      await vi.advanceTimersByTimeAsync(500);
+      expect(await quick).toMatchObject({ name: 'TimeoutError' });
+
+      fetchMock.mockReset();
+      fetchMock.mockResolvedValue(jsonResponse({ data: 1 }));
+      await expect(api.get('/fast')).resolves.toEqual({ data: 1 });
+      expect(vi.getTimerCount()).toBe(0);
+    });
+
+    it('still lets the caller cancel, named by the abort', async () => {
+      hangingFetch();
+      const controller = new AbortController();
+      const call = api.get('/slow', { signal: controller.signal }).catch((e: unknown) => e);
+      controller.abort();
+      expect(await call).toMatchObject({ name: 'AbortError' });
+    });
   });
 
   describe('with the session hooks', () => {
@@ -156,7 +254,7 @@ describe('api client', () => {
 
     it('on 511 after a renewal, still ends the session', async () => {
       hooks.recover.mockResolvedValue('renewed');
-      fetchMock.mockResolvedValue(expired());
+      fetchMock.mockImplementation(async () => expired());
       await expect(api.get('/x')).rejects.toMatchObject({ status: 511 });
       expect(fetchMock).toHaveBeenCalledTimes(2);
       expect(hooks.onSessionExpired).toHaveBeenCalledOnce();

@@ -28,6 +28,8 @@ export interface RequestOptions {
    * logout): no session headers, no refresh before the call, and a 511 is the caller's.
    */
   auth?: boolean;
+  /** Time-out in ms; {@link networkTimeout} by default (30 s desktop, 60 s mobile); 0 for none. */
+  timeout?: number;
   /** Sees the raw response of a successful call (e.g. its Date header). */
   onResponse?: (response: Response) => void;
 }
@@ -69,6 +71,27 @@ export function apiUrl(path: string, query?: Record<string, QueryValue>): string
   return url;
 }
 
+/** SPEC §9 network time-out: 30 s on desktop, 60 s on mobile. */
+export const DESKTOP_TIMEOUT_MS = 30_000;
+export const MOBILE_TIMEOUT_MS = 60_000;
+
+type NavigatorLike = Pick<Navigator, 'userAgent'> & { userAgentData?: { mobile?: boolean } };
+
+/** Whether this browser runs on a phone or tablet (client hints first, else the user agent). */
+export function isMobileDevice(nav: NavigatorLike | undefined = typeof navigator === 'undefined' ? undefined : navigator): boolean {
+  if (!nav) return false;
+  if (typeof nav.userAgentData?.mobile === 'boolean') return nav.userAgentData.mobile;
+  return /Android|iPhone|iPad|iPod|Mobile|Opera Mini|IEMobile|Silk/i.test(nav.userAgent);
+}
+
+/** The time-out of one API call on this device. */
+export function networkTimeout(nav?: NavigatorLike): number {
+  return isMobileDevice(nav) ? MOBILE_TIMEOUT_MS : DESKTOP_TIMEOUT_MS;
+}
+
+/** Name of the error a call rejects with when no answer came in time. */
+export const TIMEOUT_ERROR = 'TimeoutError';
+
 async function readJson(response: Response): Promise<unknown> {
   const text = await response.text();
   if (!text) return undefined;
@@ -79,7 +102,14 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
-async function send(path: string, options: RequestOptions, auth: boolean): Promise<{ response: Response; tokenUsed: string | null }> {
+/** One attempt: the response and its body (parsed JSON, or a Blob when asked and ok). */
+interface Answer {
+  response: Response;
+  body: unknown;
+  tokenUsed: string | null;
+}
+
+async function send(path: string, options: RequestOptions, auth: boolean): Promise<Answer> {
   const { method = 'GET', query, body, signal } = options;
   const { token, currentRole } = useSessionStore.getState();
 
@@ -96,11 +126,32 @@ async function send(path: string, options: RequestOptions, auth: boolean): Promi
     payload = JSON.stringify(body);
   }
 
+  // The time-out covers the whole exchange, body included; the caller's signal still
+  // cancels it.
+  const timeoutMs = options.timeout ?? networkTimeout();
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer =
+    timeoutMs > 0
+      ? setTimeout(() => {
+          timedOut = true;
+          controller.abort(new DOMException('The request timed out.', TIMEOUT_ERROR));
+        }, timeoutMs)
+      : undefined;
+  const forwardAbort = () => controller.abort(signal?.reason);
+  if (signal?.aborted) forwardAbort();
+  else signal?.addEventListener('abort', forwardAbort, { once: true });
+
   try {
-    const response = await fetch(apiUrl(path, query), { method, headers, body: payload, signal, credentials: 'same-origin' });
-    return { response, tokenUsed: auth ? token : null };
+    const response = await fetch(apiUrl(path, query), { method, headers, body: payload, signal: controller.signal, credentials: 'same-origin' });
+    const answerBody = response.ok && options.responseType === 'blob' ? await response.blob() : await readJson(response);
+    return { response, body: answerBody, tokenUsed: auth ? token : null };
   } catch (error) {
+    if (timedOut) throw new ApiError(TIMEOUT_ERROR, `The server did not answer within ${Math.round(timeoutMs / 1000)} s.`);
     throw normaliseError(error);
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    signal?.removeEventListener('abort', forwardAbort);
   }
 }
 
@@ -108,7 +159,8 @@ async function send(path: string, options: RequestOptions, auth: boolean): Promi
  * Calls the Portico API (SPEC §7). Sends the bearer token and the role header, JSON by
  * default; refreshes an expiring token first. Resolves with the parsed body, its strings
  * HTML-entity-decoded (a blob when asked for); rejects with an {@link ApiError} (`name` =
- * HTTP status, `message` = the problem's detail or the status text/name).
+ * HTTP status, `message` = the problem's detail or the status text/name; with no answer,
+ * the error's code or name, e.g. "TimeoutError" after 30 s on desktop, 60 s on mobile).
  *
  * A 511 means the session is over (SPEC §8): the client first tries to renew the access
  * token (it may just have expired) and repeats the call once; if the session is really
@@ -118,24 +170,23 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   const auth = options.auth ?? true;
   if (auth) await hooks.ensureFresh();
 
-  let { response, tokenUsed } = await send(path, options, auth);
+  let answer = await send(path, options, auth);
 
-  if (auth && response.status === SESSION_EXPIRED_STATUS) {
-    const outcome = await hooks.recover(tokenUsed);
-    if (outcome === 'renewed') ({ response, tokenUsed } = await send(path, options, auth));
-    if (response.status === SESSION_EXPIRED_STATUS) {
-      const error = errorFromResponse(response.status, response.statusText, await readJson(response));
+  if (auth && answer.response.status === SESSION_EXPIRED_STATUS) {
+    const outcome = await hooks.recover(answer.tokenUsed);
+    if (outcome === 'renewed') answer = await send(path, options, auth);
+    if (answer.response.status === SESSION_EXPIRED_STATUS) {
+      const error = errorFromResponse(answer.response.status, answer.response.statusText, answer.body);
       if (outcome !== 'unavailable') hooks.onSessionExpired(error);
       throw error;
     }
   }
 
-  if (!response.ok) {
-    throw errorFromResponse(response.status, response.statusText, await readJson(response));
-  }
+  const { response, body } = answer;
+  if (!response.ok) throw errorFromResponse(response.status, response.statusText, body);
   options.onResponse?.(response);
-  if (options.responseType === 'blob') return (await response.blob()) as T;
-  return decodeEntitiesDeep(await readJson(response)) as T;
+  if (options.responseType === 'blob') return body as T;
+  return decodeEntitiesDeep(body) as T;
 }
 
 export const api = {

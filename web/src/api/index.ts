@@ -1,4 +1,17 @@
-export { api, apiRequest, apiUrl, setSessionHooks, API_BASE, ROLE_HEADER, SESSION_EXPIRED_STATUS } from './client';
+export {
+  api,
+  apiRequest,
+  apiUrl,
+  setSessionHooks,
+  networkTimeout,
+  isMobileDevice,
+  API_BASE,
+  ROLE_HEADER,
+  SESSION_EXPIRED_STATUS,
+  DESKTOP_TIMEOUT_MS,
+  MOBILE_TIMEOUT_MS,
+  TIMEOUT_ERROR,
+} from './client';
 export type { RequestOptions, QueryValue, SessionHooks } from './client';
 export { ApiError, errorFromResponse, normaliseError, statusName } from './errors';
 export type { ProblemDetails } from './errors';

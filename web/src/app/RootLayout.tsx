@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, type MouseEvent } from 'react';
 import { Button, Container, Stack, Text, Title } from '@mantine/core';
 import { Outlet, isRouteErrorResponse, useRouteError } from 'react-router';
 import { useIsAuthenticated } from '../session';
@@ -11,6 +11,28 @@ import classes from './RootLayout.module.css';
 
 // The navbar (menus, popovers) is its own chunk: the sign-in page never needs it.
 const Navbar = lazy(() => import('../shell/Navbar').then((m) => ({ default: m.Navbar })));
+
+/** Id of the routed view: the skip link's target. */
+export const MAIN_CONTENT_ID = 'main-content';
+
+/**
+ * "Skip to content": the first focusable element, visible when focused. It moves focus to
+ * the routed view without touching the URL (a #hash would be a navigation of its own).
+ */
+export function SkipLink() {
+  const skip = (event: MouseEvent<HTMLAnchorElement>) => {
+    const main = document.getElementById(MAIN_CONTENT_ID);
+    if (!main) return;
+    event.preventDefault();
+    main.focus();
+    main.scrollIntoView({ block: 'start' });
+  };
+  return (
+    <a href={`#${MAIN_CONTENT_ID}`} className="portico-skip-link" onClick={skip}>
+      Skip to content
+    </a>
+  );
+}
 
 /**
  * Root layout (SPEC §2): navbar when the route has showNavbar and the user is
@@ -29,14 +51,17 @@ export function RootLayout() {
   }, [routeMeta.title]);
 
   return (
-    <div className={withNavbar ? classes.withNavbar : classes.bare}>
+    <div className={withNavbar ? classes.withNavbar : classes.bare} data-layout={withNavbar ? 'navbar' : 'bare'}>
+      <SkipLink />
       {withNavbar && (
         <Suspense fallback={<NavbarPlaceholder />}>
           <Navbar />
         </Suspense>
       )}
       <AlertArea />
-      <main className={classes.main}>{mayRender && <Outlet />}</main>
+      <main id={MAIN_CONTENT_ID} tabIndex={-1} className={classes.main}>
+        {mayRender && <Outlet />}
+      </main>
       <LoadingOverlay />
     </div>
   );

@@ -13,7 +13,8 @@ const getStyleNonce = styleNonce ? () => styleNonce : undefined;
 
 export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
   return (
-    <MantineProvider theme={theme} defaultColorScheme="light" getStyleNonce={getStyleNonce}>
+    // Dark mode follows the system: "auto" tracks prefers-color-scheme, live.
+    <MantineProvider theme={theme} defaultColorScheme="auto" getStyleNonce={getStyleNonce}>
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
     </MantineProvider>
   );

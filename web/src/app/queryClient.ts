@@ -15,3 +15,18 @@ export function createQueryClient(): QueryClient {
     },
   });
 }
+
+let appClient: QueryClient | null = null;
+
+/**
+ * Registers the app's query client (main.tsx), so route loaders can start fetching a
+ * page's data while its chunk loads. Unit tests register none: loaders then do nothing.
+ */
+export function setAppQueryClient(client: QueryClient | null): void {
+  appClient = client;
+}
+
+/** The registered query client, or null. */
+export function appQueryClient(): QueryClient | null {
+  return appClient;
+}

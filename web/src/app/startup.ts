@@ -3,6 +3,7 @@ import { startSession } from '../session';
 import { useAppStore } from '../shell/appState';
 import { announceMenuError } from '../shell/menuAlert';
 import { loginPath, paths } from './paths';
+import { appQueryClient } from './queryClient';
 
 function settled(state: RouterState): boolean {
   return state.initialized && state.navigation.state === 'idle';
@@ -26,7 +27,8 @@ type AppRouter = Pick<DataRouter, 'state' | 'subscribe' | 'navigate'>;
  * Connects the session to the router at start. Call it before creating the router: it
  * restores the saved session and default lists synchronously (SPEC §4 session restore),
  * so the guard's first run sees them. Afterwards it sends the user to
- * /login?redirect=<current path> when the session ends (SPEC §4 session expiry), and
+ * /login?redirect=<current path> when the session ends (SPEC §4 session expiry) and drops
+ * the cached server answers, and
  * shows a menu error once the first page is on screen.
  */
 export function connectSession(getRouter: () => AppRouter): Promise<void> {
@@ -36,7 +38,8 @@ export function connectSession(getRouter: () => AppRouter): Promise<void> {
       const router = getRouter();
       const { pathname, search, hash } = router.state.location;
       if (pathname === paths.login) return;
-      void router.navigate(loginPath(pathname + search + hash), { replace: true });
+      // The ended session's cached answers go once the page has left it.
+      void router.navigate(loginPath(pathname + search + hash), { replace: true }).then(() => appQueryClient()?.clear());
     },
   });
   return restored.then(() => whenNavigationSettles(getRouter())).then(announceMenuError);

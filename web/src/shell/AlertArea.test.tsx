@@ -1,8 +1,8 @@
 import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../test/render';
-import { AlertArea } from './AlertArea';
+import { AlertArea, alertColor } from './AlertArea';
 import { LoadingOverlay } from './LoadingOverlay';
 import { resetAppStore, useAppStore } from './appState';
 
@@ -26,8 +26,59 @@ describe('AlertArea', () => {
   });
 });
 
+describe('alert classes', () => {
+  afterEach(() => resetAppStore());
+
+  it('map to visible styles; the default is the primary text class', () => {
+    expect(alertColor('alert-danger')).toBe('red');
+    expect(alertColor('alert-warning')).toBe('yellow');
+    expect(alertColor('alert-success')).toBe('teal');
+    expect(alertColor('alert-info')).toBe('cyan');
+    expect(alertColor('alert-secondary')).toBe('gray');
+    expect(alertColor('text-primary')).toBe('indigo');
+    expect(alertColor('something-else')).toBe('indigo');
+  });
+
+  it('shows the default class and the given class on the alert', () => {
+    renderWithProviders(<AlertArea />);
+    act(() => useAppStore.getState().raiseAlert({ message: 'Saved' }));
+    expect(screen.getByRole('alert')).toHaveAttribute('data-alert-class', 'text-primary');
+    expect(screen.getByRole('alert')).toHaveClass('text-primary');
+    act(() => useAppStore.getState().raiseAlert({ message: 'Failed', type: 'alert-danger' }));
+    expect(screen.getByRole('alert')).toHaveClass('alert-danger');
+    expect(screen.getByRole('alert')).toHaveTextContent('Failed');
+    expect(screen.getByRole('alert')).not.toHaveTextContent('Saved');
+  });
+
+  it('a replacement shows at once and keeps its own time', () => {
+    vi.useFakeTimers();
+    try {
+      renderWithProviders(<AlertArea />);
+      act(() => useAppStore.getState().raiseAlert({ message: 'first', duration: 1000 }));
+      act(() => void vi.advanceTimersByTime(800));
+      act(() => useAppStore.getState().raiseAlert({ message: 'second', duration: 1000 }));
+      act(() => void vi.advanceTimersByTime(200));
+      expect(screen.getByRole('alert')).toHaveTextContent('second');
+      act(() => void vi.advanceTimersByTime(800));
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe('LoadingOverlay', () => {
   afterEach(() => resetAppStore());
+
+  it('is a simple spinner with the simple-spinner flag, else the rocket', () => {
+    const { container } = renderWithProviders(<LoadingOverlay />);
+    act(() => useAppStore.getState().startLoading({ simpleSpinner: true }));
+    expect(container.querySelector('[data-overlay="spinner"]')).toBeInTheDocument();
+    expect(container.querySelector('[data-overlay="rocket"]')).not.toBeInTheDocument();
+    act(() => useAppStore.getState().startLoading());
+    expect(container.querySelector('[data-overlay="rocket"]')).toBeInTheDocument();
+    expect(screen.getByRole('status', { name: 'Loading' })).toBeInTheDocument();
+  });
 
   it('shows while loading, with the accessible name "Loading"', () => {
     renderWithProviders(<LoadingOverlay />);

@@ -1,6 +1,7 @@
 import { Button, Menu } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
+import { isExternalHref, resolveHref, type HrefTarget } from '../app/actions';
 import type { MenuItem } from '../session';
 import { ChevronDownIcon, ExternalIcon, MenuIconFor, MenuIcon, hasMenuIcon } from './icons';
 import classes from './Navbar.module.css';
@@ -9,19 +10,18 @@ import classes from './Navbar.module.css';
  * The category menu (SPEC §1/§2), built from the current role's layout: top-level items
  * are buttons in the bar (a category with children opens a menu), nested children open
  * sub-menus, separators divide. Selecting an item goes to its href: in-app paths through
- * the router, external http(s) links in a new tab. Below the wide breakpoint the same
+ * the router, external http(s) links in a new tab; an href may also name an action
+ * ("action:project-list", see app/actions.ts), which opens that action's route. Below the wide breakpoint the same
  * tree sits behind one "Menu" button. Mantine menus are keyboard-usable: arrows move,
  * Enter selects, Escape closes and focus returns to the button.
  */
 
-/** Whether an href leaves the app (opened in a new tab). */
-export function isExternalHref(href: string): boolean {
-  return /^https?:\/\//i.test(href);
-}
+export { isExternalHref };
 
 /** An in-app href as a path: "project/list" and "/project/list" both mean /project/list. */
 export function inAppPath(href: string): string {
-  return href.startsWith('/') ? href : `/${href}`;
+  const target = resolveHref(href);
+  return target.kind === 'internal' ? target.to : href;
 }
 
 function children(item: MenuItem): MenuItem[] {
@@ -32,21 +32,22 @@ function itemKey(item: MenuItem, index: number): string {
   return `${index}:${item.separator ? '—' : item.text}:${item.href}`;
 }
 
-function ariaCurrent(href: string, currentPath: string): 'page' | undefined {
-  return inAppPath(href) === currentPath ? 'page' : undefined;
+function ariaCurrent(to: string, currentPath: string): 'page' | undefined {
+  return to.split('?')[0] === currentPath ? 'page' : undefined;
 }
 
-/** A dropdown entry that goes to `item.href`: router link in-app, new tab outside. */
-function LinkMenuItem({ item, icon, currentPath }: { item: MenuItem; icon: ReactNode; currentPath: string }) {
-  if (isExternalHref(item.href)) {
+/** A dropdown entry that goes to its target: router link in-app, new tab outside. */
+function LinkMenuItem({ item, target, icon, currentPath }: { item: MenuItem; target: HrefTarget; icon: ReactNode; currentPath: string }) {
+  if (target.kind === 'external') {
     return (
-      <Menu.Item component="a" href={item.href} target="_blank" rel="noopener noreferrer" leftSection={icon} rightSection={<ExternalIcon />}>
+      <Menu.Item component="a" href={target.href} target="_blank" rel="noopener noreferrer" leftSection={icon} rightSection={<ExternalIcon />}>
         {item.text}
       </Menu.Item>
     );
   }
+  if (target.kind === 'none') return <Menu.Label>{item.text}</Menu.Label>;
   return (
-    <Menu.Item component={Link} to={inAppPath(item.href)} aria-current={ariaCurrent(item.href, currentPath)} leftSection={icon}>
+    <Menu.Item component={Link} to={target.to} aria-current={ariaCurrent(target.to, currentPath)} leftSection={icon}>
       {item.text}
     </Menu.Item>
   );
@@ -69,8 +70,15 @@ function DropdownItems({ items, currentPath }: { items: MenuItem[]; currentPath:
         </Menu.Sub>
       );
     }
-    if (!item.href) return <Menu.Label key={key}>{item.text}</Menu.Label>;
-    return <LinkMenuItem key={key} item={item} icon={icon} currentPath={currentPath} />;
+    return <LinkMenuItem key={key} item={item} target={resolveHref(item.href)} icon={icon} currentPath={currentPath} />;
+  });
+}
+
+/** Whether the current page is one of a category's items (at any depth). */
+export function containsPath(item: MenuItem, currentPath: string): boolean {
+  return children(item).some((child) => {
+    const target = resolveHref(child.href);
+    return (target.kind === 'internal' && target.to.split('?')[0] === currentPath) || containsPath(child, currentPath);
   });
 }
 
@@ -81,7 +89,15 @@ function BarEntry({ item, currentPath }: { item: MenuItem; currentPath: string }
     return (
       <Menu position="bottom-start" offset={6} shadow="md" width={240} withinPortal>
         <Menu.Target>
-          <Button variant="subtle" color="gray" size="sm" leftSection={icon} rightSection={<ChevronDownIcon />} className={classes.barButton}>
+          <Button
+            variant="subtle"
+            color="gray"
+            size="sm"
+            leftSection={icon}
+            rightSection={<ChevronDownIcon />}
+            className={classes.barButton}
+            data-current-section={containsPath(item, currentPath) || undefined}
+          >
             {item.text}
           </Button>
         </Menu.Target>
@@ -91,12 +107,13 @@ function BarEntry({ item, currentPath }: { item: MenuItem; currentPath: string }
       </Menu>
     );
   }
-  if (!item.href) return null;
-  if (isExternalHref(item.href)) {
+  const target = resolveHref(item.href);
+  if (target.kind === 'none') return null;
+  if (target.kind === 'external') {
     return (
       <Button
         component="a"
-        href={item.href}
+        href={target.href}
         target="_blank"
         rel="noopener noreferrer"
         variant="subtle"
@@ -113,8 +130,8 @@ function BarEntry({ item, currentPath }: { item: MenuItem; currentPath: string }
   return (
     <Button
       component={Link}
-      to={inAppPath(item.href)}
-      aria-current={ariaCurrent(item.href, currentPath)}
+      to={target.to}
+      aria-current={ariaCurrent(target.to, currentPath)}
       variant="subtle"
       color="gray"
       size="sm"

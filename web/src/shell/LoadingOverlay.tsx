@@ -4,7 +4,7 @@ import classes from './LoadingOverlay.module.css';
 
 function Rocket() {
   return (
-    <svg className={classes.rocket} viewBox="0 0 64 64" aria-hidden="true" focusable="false">
+    <svg className={classes.rocket} viewBox="0 0 64 64" aria-hidden="true" focusable="false" data-overlay="rocket">
       <g className={classes.flame}>
         <path d="M26 46 L32 60 L38 46 Z" fill="#fd7e14" />
         <path d="M29 46 L32 54 L35 46 Z" fill="#ffd43b" />
@@ -24,7 +24,16 @@ export function LoadingOverlay() {
   if (!isLoading) return null;
   return (
     <div className={classes.overlay} role="status" aria-label="Loading" aria-live="polite">
-      {simpleSpinner ? <Loader size="lg" /> : <Rocket />}
+      {simpleSpinner ? (
+        <Loader size="lg" data-overlay="spinner" />
+      ) : (
+        <div className={classes.launch}>
+          <Rocket />
+          <span className={classes.caption} aria-hidden="true">
+            Loading…
+          </span>
+        </div>
+      )}
     </div>
   );
 }

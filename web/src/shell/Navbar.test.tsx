@@ -7,7 +7,7 @@ import type { MenuItem, Role } from '../session/types';
 import { renderWithProviders } from '../test/render';
 import { MenuIconFor, hasMenuIcon } from './icons';
 import { Navbar } from './Navbar';
-import { inAppPath, isExternalHref } from './CategoryMenu';
+import { containsPath, inAppPath, isExternalHref } from './CategoryMenu';
 import * as actions from './sessionActions';
 import { initials, roleOptions } from './UserMenu';
 
@@ -33,12 +33,14 @@ const categories: MenuItem[] = [
     ],
   },
   leaf('Help', 'https://help.example.com'),
+  { text: 'Named', iconCss: 'icon-chart', href: '', separator: false, items: [leaf('Clients', 'action:client-list'), leaf('Edit 42', 'action:project-edit?id=42')] },
 ];
 
 function renderNavbar(path = '/') {
   const router = createMemoryRouter(
     [
       { path: '/', Component: Navbar },
+      { path: '/budget/list', Component: Navbar },
       { path: '*', Component: () => <p>moved</p> },
     ],
     { initialEntries: [path] },
@@ -109,6 +111,35 @@ describe('Navbar', () => {
     expect(within(menu).getByRole('menuitem', { name: 'Vendor bills' })).toHaveFocus();
     await user.keyboard('{Enter}');
     expect(router.state.location.pathname).toBe('/vendorbill/list');
+  });
+
+  it('marks the category that holds the current page', () => {
+    renderNavbar('/budget/list');
+    const bar = within(wideBar());
+    expect(bar.getByRole('button', { name: 'Finance' })).toHaveAttribute('data-current-section', 'true');
+    expect(bar.getByRole('button', { name: 'Named' })).not.toHaveAttribute('data-current-section');
+    expect(bar.getByRole('link', { name: 'Dashboard' })).not.toHaveAttribute('aria-current');
+    expect(containsPath(categories[1]!, '/vendorbill/list')).toBe(true);
+    expect(containsPath(categories[1]!, '/budget/list')).toBe(true);
+    expect(containsPath(categories[1]!, '/project/list')).toBe(false);
+    expect(containsPath(categories[0]!, '/')).toBe(false);
+  });
+
+  it('menu items may name an action instead of a path', async () => {
+    const { user, router } = renderNavbar();
+    await user.click(within(wideBar()).getByRole('button', { name: 'Named' }));
+    const menu = screen.getByRole('menu', { name: 'Named' });
+    expect(within(menu).getByRole('menuitem', { name: 'Clients' })).toHaveAttribute('href', '/customer/list');
+    expect(within(menu).getByRole('menuitem', { name: 'Edit 42' })).toHaveAttribute('href', '/project/edit?id=42');
+    await user.click(within(menu).getByRole('menuitem', { name: 'Clients' }));
+    expect(router.state.location.pathname).toBe('/customer/list');
+  });
+
+  it('has the global search box, a controlled input named "Search records"', async () => {
+    const { user } = renderNavbar();
+    const search = within(screen.getByRole('search')).getByRole('searchbox', { name: 'Search records' });
+    await user.type(search, 'acme');
+    expect(search).toHaveValue('acme');
   });
 
   it('offers the whole tree behind one "Menu" button for narrow screens', async () => {

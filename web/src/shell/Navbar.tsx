@@ -5,13 +5,14 @@ import { config, PRODUCTION } from '../app/config';
 import { paths } from '../app/paths';
 import { useSessionStore } from '../session';
 import { CategoryMenu } from './CategoryMenu';
+import { GlobalSearch } from './GlobalSearch';
 import { UserMenu } from './UserMenu';
 import classes from './Navbar.module.css';
 
 /**
  * Top bar (SPEC §1/§2): logo with the product name, the environment badge (not in
- * Production), the category menu of the current role, and the user menu. The global
- * search comes with its own issue.
+ * Production), the category menu of the current role, the global search box and the user
+ * menu. Below the wide breakpoint the search box takes a second row.
  */
 export function Navbar() {
   const categories = useSessionStore((s) => s.categories);
@@ -30,6 +31,7 @@ export function Navbar() {
           )}
         </div>
         <CategoryMenu items={categories} />
+        <GlobalSearch />
         <div className={classes.end}>
           <UserMenu />
         </div>

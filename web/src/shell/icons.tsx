@@ -140,6 +140,34 @@ export const MenuIcon = (p: IconProps) => (
   </Svg>
 );
 
+export const AlertIcon = (p: IconProps) => (
+  <Svg size={20} {...p}>
+    <path d="M12 4.5 21 19.5H3z" />
+    <path d="M12 10v4.5M12 17h.01" />
+  </Svg>
+);
+
+export const InfoIcon = (p: IconProps) => (
+  <Svg size={20} {...p}>
+    <circle cx="12" cy="12" r="8.5" />
+    <path d="M12 11v5M12 8h.01" />
+  </Svg>
+);
+
+export const CheckCircleIcon = (p: IconProps) => (
+  <Svg size={20} {...p}>
+    <circle cx="12" cy="12" r="8.5" />
+    <path d="m8.5 12.5 2.5 2.5 4.5-5" />
+  </Svg>
+);
+
+export const SearchIcon = (p: IconProps) => (
+  <Svg size={16} {...p}>
+    <circle cx="11" cy="11" r="6.5" />
+    <path d="m16 16 4.5 4.5" />
+  </Svg>
+);
+
 export const ExternalIcon = (p: IconProps) => (
   <Svg size={13} {...p}>
     <path d="M14 5h5v5M19 5l-8 8" />

@@ -1,4 +1,6 @@
+import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { setAppQueryClient } from '../app/queryClient';
 import { ApiError } from '../api/errors';
 import * as authModule from '../session/auth';
 import { useSessionStore } from '../session/store';
@@ -79,10 +81,15 @@ describe('performRoleSwitch (SPEC §4 role switch)', () => {
 });
 
 describe('performLogout (SPEC §4 logout)', () => {
-  it('logs out, then goes to /login', async () => {
+  it('logs out, then goes to /login, and forgets the cached server answers', async () => {
     const logout = vi.spyOn(authModule, 'logout').mockResolvedValue();
+    const client = new QueryClient();
+    client.setQueryData(['records', 1001, 'kinds'], [{ name: 'project' }]);
+    setAppQueryClient(client);
     const page = deps('/');
     await expect(performLogout(page)).resolves.toBe(true);
+    expect(client.getQueryCache().getAll()).toHaveLength(0);
+    setAppQueryClient(null);
     expect(logout).toHaveBeenCalled();
     expect(page.navigate).toHaveBeenCalledWith('/login', { replace: true });
     expect(useAppStore.getState().isLoading).toBe(false);

@@ -1,5 +1,6 @@
 import { normaliseError } from '../api/errors';
 import { paths } from '../app/paths';
+import { appQueryClient } from '../app/queryClient';
 import { logout, switchRole } from '../session';
 import { useAppStore } from './appState';
 import { announceMenuError } from './menuAlert';
@@ -43,7 +44,8 @@ export async function performRoleSwitch(roleId: number, deps: PageDeps): Promise
 
 /**
  * SPEC §4 logout: identity sign-out, server sign-out, token / refresh token / user /
- * current role forgotten, then /login. On failure a danger alert shows and the session
+ * current role forgotten, then /login; the cached server answers go too, so the next
+ * person at this browser never sees them. On failure a danger alert shows and the session
  * stays, so the user can try again.
  */
 export async function performLogout(deps: Pick<PageDeps, 'navigate'>): Promise<boolean> {
@@ -55,6 +57,7 @@ export async function performLogout(deps: Pick<PageDeps, 'navigate'>): Promise<b
     return false;
   }
   await deps.navigate(paths.login, { replace: true });
+  appQueryClient()?.clear();
   useAppStore.getState().stopLoading();
   return true;
 }

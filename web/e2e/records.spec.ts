@@ -1,0 +1,231 @@
+import { readFile } from 'node:fs/promises';
+import { expect, test, type Page } from '@playwright/test';
+import { ARTIFACTS, signIn, users, watchProblems } from './support';
+
+/** What the tests need of GET /api/v1/kinds. */
+interface Kind {
+  name: string;
+  route: string;
+  label: string;
+  plural: string;
+  tabs: { name: string; label: string }[];
+}
+
+/** SPEC §2: the kinds that have a view page (the others are lists only). */
+const VIEW_ROUTES = new Set(['vendor', 'vendorquestionnaire', 'customer', 'invoice', 'vendorbill', 'project', 'projectrequest', 'opportunity']);
+
+/** The list's table, once its rows are there. */
+function listTable(page: Page) {
+  return page.getByRole('table', { name: /, page \d+$/ });
+}
+
+/** Waits until a record tab has finished loading, and checks it did not fail. */
+async function expectTabLoaded(page: Page) {
+  const tab = page.getByTestId('record-tab');
+  await expect(tab).toBeVisible();
+  await expect(tab.getByTestId('loading')).toHaveCount(0);
+  await expect(tab.getByTestId('load-error')).toHaveCount(0);
+  await expect(tab.locator('table').or(tab.getByTestId('empty'))).toBeVisible();
+}
+
+async function loadKinds(page: Page): Promise<Kind[]> {
+  const answer = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/kinds' && r.ok());
+  await page.goto('/project/list');
+  return ((await (await answer).json()) as { data: Kind[] }).data;
+}
+
+test.describe('records', () => {
+  test.beforeEach(async ({ page }) => {
+    await signIn(page, users.ada.email, users.ada.fullName);
+  });
+
+  test('every kind: list → view → each tab', async ({ page }) => {
+    test.setTimeout(240_000);
+    const problems = await watchProblems(page);
+    const kinds = await loadKinds(page);
+    expect(kinds).toHaveLength(15);
+
+    for (const kind of kinds) {
+      await test.step(kind.name, async () => {
+        await page.goto(`/${kind.route}/list`);
+        await expect(page.getByRole('heading', { level: 1, name: kind.plural, exact: true })).toBeVisible();
+        const table = listTable(page);
+        await expect(table).toBeVisible();
+        expect(await table.locator('tbody tr').count(), `${kind.name} has rows`).toBeGreaterThan(0);
+
+        const first = table.locator('tbody tr').first().getByRole('link').first();
+        if (!VIEW_ROUTES.has(kind.route)) {
+          // No view page: rows are not links to one.
+          await expect(table.locator(`a[href^="/${kind.route}/view"]`)).toHaveCount(0);
+          return;
+        }
+        const title = (await first.textContent())!;
+        await expect(first).toHaveAttribute('href', new RegExp(`^/${kind.route}/view\\?id=\\d+$`));
+        await first.click();
+        await expect(page).toHaveURL(new RegExp(`/${kind.route}/view\\?id=\\d+$`));
+        await expect(page.getByRole('heading', { level: 1, name: title, exact: true })).toBeVisible();
+        await expect(page.getByTestId('field-groups')).toBeVisible();
+
+        const nav = page.getByRole('navigation', { name: `${kind.label} sections` });
+        await expect(nav.getByRole('link', { name: 'Details', exact: true })).toHaveAttribute('aria-current', 'page');
+        for (const tab of kind.tabs) {
+          await nav.getByRole('link', { name: tab.label, exact: true }).click();
+          await expect(page).toHaveURL(new RegExp(`/${kind.route}/view/${tab.name}\\?id=\\d+$`));
+          await expect(nav.getByRole('link', { name: tab.label, exact: true })).toHaveAttribute('aria-current', 'page');
+          await expectTabLoaded(page);
+        }
+        // Back to the details.
+        await nav.getByRole('link', { name: 'Details', exact: true }).click();
+        await expect(page.getByTestId('field-groups')).toBeVisible();
+      });
+    }
+    expect(await problems()).toEqual([]);
+  });
+
+  test('a saved list made in /list/edit shows on its list and becomes the default', async ({ page }) => {
+    const name = `Active by start ${Date.now()}`;
+    await page.goto('/list/edit?type=project');
+    await expect(page.getByRole('heading', { level: 1, name: 'New list of projects' })).toBeVisible();
+    await page.getByLabel(/^Name/).fill(name);
+    await page.getByRole('button', { name: 'Remove Client' }).click();
+    await page.getByRole('button', { name: 'Remove Project ID' }).click();
+    // Start date to the front, by keyboard.
+    await page.getByRole('button', { name: 'Move Start date up' }).focus();
+    for (let i = 0; i < 3; i++) await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Add condition' }).click();
+    await page.getByLabel('Condition 1 field').selectOption('entitystatus');
+    await page.getByLabel('Condition 1 value').selectOption('Active');
+    await page.getByLabel('Sort by').selectOption('startdate');
+    await page.getByLabel('Direction').selectOption('desc');
+    await page.getByRole('button', { name: 'Save list' }).click();
+
+    await expect(page).toHaveURL(/\/project\/list\?list=list-[0-9a-f]+$/);
+    await expect(page.getByTestId('list-name')).toHaveText(name);
+    const table = listTable(page);
+    await expect(table.getByRole('columnheader')).toHaveText([/^Start date/, /^Project name/, /^Status/, /^Contract value/]);
+    await expect(table.getByRole('columnheader', { name: /^Start date/ })).toHaveAttribute('aria-sort', 'descending');
+    const statuses = await table.locator('tbody tr td:nth-child(3)').allTextContents();
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(new Set(statuses)).toEqual(new Set(['Active']));
+    const dates = (await table.locator('tbody tr td:nth-child(1)').allTextContents()).map((d) => Date.parse(d));
+    expect(dates).toEqual([...dates].sort((a, b) => b - a));
+
+    // It is the default now: the plain list path opens it, after a reload too.
+    const listId = new URL(page.url()).searchParams.get('list')!;
+    expect(await page.evaluate(() => JSON.parse(localStorage.getItem('defaultLists') ?? '{}'))).toEqual({ project: listId });
+    await page.goto('/project/list');
+    await expect(page.getByTestId('list-name')).toHaveText(name);
+    await expect(page.getByLabel('Saved list')).toHaveValue(listId);
+
+    // Edit it: the change shows at once.
+    await page.getByRole('link', { name: 'Edit list' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: `Edit “${name}”` })).toBeVisible();
+    await page.getByRole('button', { name: 'Remove Contract value' }).click();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page).toHaveURL(new RegExp(`/project/list\\?list=${listId}$`));
+    await expect(listTable(page).getByRole('columnheader')).toHaveText([/^Start date/, /^Project name/, /^Status/]);
+
+    // Delete it: back to the standard list.
+    await page.getByRole('link', { name: 'Edit list' }).click();
+    await page.getByRole('button', { name: 'Delete list' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).click();
+    await expect(page).toHaveURL(/\/project\/list$/);
+    await expect(page.getByTestId('list-name')).toHaveText('All projects');
+    await expect(page.getByLabel('Saved list').locator('option', { hasText: name })).toHaveCount(0);
+  });
+
+  test('CSV export downloads the filtered rows', async ({ page }) => {
+    await page.goto(`/project/list?${new URLSearchParams({ filter: 'entitystatus eq Active', sort: 'startdate', dir: 'desc', size: '200' })}`);
+    const table = listTable(page);
+    await expect(table).toBeVisible();
+    const shown = await table.locator('tbody tr').count();
+    expect(shown).toBeGreaterThan(0);
+    await expect(page.getByRole('button', { name: 'Next page' })).toBeDisabled();
+    const titles = await table.locator('tbody tr td:nth-child(1)').allTextContents();
+
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/^all-projects-\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = await readFile((await download.path())!, 'utf8');
+    const lines = csv.trim().split(/\r?\n/);
+    expect(lines[0]).toBe('Project name,Project ID,Status,Client,Contract value,Start date');
+    expect(lines).toHaveLength(shown + 1);
+    const statusOf = (line: string) => line.match(/(?:^|,)(Proposed|Planning|Active|Monitoring|Closed)(?:,|$)/)?.[1];
+    for (const line of lines.slice(1)) expect(statusOf(line), line).toBe('Active');
+    // Same rows, same order as the table.
+    expect(lines.slice(1).map((l) => l.replace(/^"((?:[^"]|"")*)".*$|^([^,]*).*$/, (_m, q: string, b: string) => (q ?? b).replace(/""/g, '"')))).toEqual(titles);
+  });
+
+  test('a file downloads', async ({ page }) => {
+    await page.goto('/project/list');
+    await listTable(page).locator('tbody tr').first().getByRole('link').first().click();
+    await page.getByRole('navigation', { name: 'Project sections' }).getByRole('link', { name: 'Files' }).click();
+    const first = page.getByTestId('record-tab').getByRole('button', { name: /^Download / }).first();
+    await expect(first).toBeVisible();
+    const fileName = (await first.textContent())!.trim();
+    const downloading = page.waitForEvent('download');
+    await first.click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe(fileName);
+    const bytes = await readFile((await download.path())!);
+    expect(bytes.length).toBeGreaterThan(0);
+    if (fileName.endsWith('.png')) expect(bytes.subarray(1, 4).toString()).toBe('PNG');
+    if (fileName.endsWith('.pdf')) expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  test('a bad filter shows the server’s message and keeps the input', async ({ page }) => {
+    await page.goto('/project/list');
+    await expect(listTable(page)).toBeVisible();
+    await page.getByRole('button', { name: 'Filter', exact: true }).click();
+    await page.getByRole('button', { name: 'Edit as text' }).click();
+    await page.getByLabel('Filter expression').fill('projectedtotal gt lots');
+    await page.getByRole('button', { name: 'Apply filter' }).click();
+    await expect(page.getByTestId('filter-error')).toContainText('projectedtotal: "lots" is not a number');
+    await expect(page.getByLabel('Condition 1 value')).toHaveValue('lots');
+    await expect(page).toHaveURL(/filter=projectedtotal\+gt\+lots/);
+  });
+
+  test('Back restores the list’s sort and page', async ({ page }) => {
+    await page.goto('/project/list?size=25');
+    const table = listTable(page);
+    await expect(table).toBeVisible();
+    await table.getByRole('button', { name: /^Contract value/ }).click();
+    await expect(page).toHaveURL(/sort=projectedtotal&dir=asc/);
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await expect(page).toHaveURL(/after=/);
+    await expect(page.getByText(/^Page 2 · rows 26–/)).toBeVisible();
+    await page.goBack();
+    await expect(page).toHaveURL(/\/project\/list\?sort=projectedtotal&dir=asc&size=25$/);
+    await expect(page.getByText(/^Page 1 · rows 1–25/)).toBeVisible();
+    await page.goBack();
+    await expect(page).toHaveURL(/\/project\/list\?size=25$/);
+    await expect(table.getByRole('columnheader', { name: /^Project name/ })).toHaveAttribute('aria-sort', 'ascending');
+  });
+
+  test('screenshots: project list and view at 1280 and 390 px', async ({ page }) => {
+    for (const [width, height, suffix] of [
+      [1280, 800, ''],
+      [390, 844, '-mobile'],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await page.goto('/project/list');
+      await expect(listTable(page)).toBeVisible();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, `no page-wide horizontal scrolling at ${width}px`).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: `${ARTIFACTS}/project-list${suffix}.png`, fullPage: true });
+      if (suffix) await page.screenshot({ path: `${ARTIFACTS}/project-list${suffix}-top.png` });
+
+      await listTable(page).locator('tbody tr').first().getByRole('link').first().click();
+      await expect(page.getByTestId('field-groups')).toBeVisible();
+      const viewOverflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(viewOverflow, `no page-wide horizontal scrolling at ${width}px`).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: `${ARTIFACTS}/project-view${suffix}.png`, fullPage: true });
+      if (suffix) await page.screenshot({ path: `${ARTIFACTS}/project-view${suffix}-top.png` });
+
+      await page.getByRole('navigation', { name: 'Project sections' }).getByRole('link', { name: 'Billing' }).click();
+      await expectTabLoaded(page);
+      await page.screenshot({ path: `${ARTIFACTS}/project-view-billing${suffix}.png`, fullPage: true });
+    }
+  });
+});

@@ -1,0 +1,180 @@
+/**
+ * A record's view page (`/<route>/view?id=42`): header with title, status badges, key
+ * facts and the ERP link; the tab bar; below it the record's field groups, or the sub-tab
+ * the child route shows (`/<route>/view/<tab>?id=42`, RecordTabPage).
+ */
+import { Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useLocation, useOutlet, useSearchParams, type LoaderFunctionArgs } from 'react-router';
+import { ApiError } from '../api';
+import { appQueryClient } from '../app/queryClient';
+import { isAuthenticated } from '../session/store';
+import { recordRouteOfModel } from '../app/paths';
+import { BadgeList, type BadgeItem } from '../components/ui/BadgeList';
+import { FieldValue, refKindOf } from './FieldValue';
+import { fieldOnColumn, kindOfPath, useRouteKind } from './kinds';
+import { FieldGroups } from './FieldGroups';
+import { recordIdOf } from './recordId';
+import { listPath, viewPath } from './links';
+import { kindsQuery, recordQuery } from './queries';
+import { ErrorBlock, LoadingBlock, RecordErrorBoundary } from './States';
+import { statusColor } from './status';
+import type { Kind, KindTab, RecordDetail, RecordField } from './types';
+import classes from './records.module.css';
+
+/** Starts fetching the record while the page renders. */
+export async function loader({ request }: LoaderFunctionArgs): Promise<null> {
+  const queryClient = appQueryClient();
+  // Runs beside the guard: without a session there is nothing to fetch yet.
+  if (!queryClient || !isAuthenticated()) return null;
+  const url = new URL(request.url);
+  const id = recordIdOf(url.searchParams);
+  const kinds = await queryClient.ensureQueryData(kindsQuery()).catch(() => undefined);
+  const kind = kindOfPath(kinds, url.pathname);
+  if (kind && id) void queryClient.prefetchQuery(recordQuery(kind.name, id));
+  return null;
+}
+
+/** The tabs the record has and the route table can show (named tab routes, or a catch-all). */
+export function visibleTabs(kind: Kind, record: RecordDetail | undefined): KindTab[] {
+  const tabs = record?.tabs?.length ? record.tabs : kind.tabs;
+  const view = recordRouteOfModel(kind.name)?.view;
+  if (!view) return [];
+  return tabs.filter((t) => view.catchAll || view.named.includes(t.name));
+}
+
+function findField(record: RecordDetail, name: string | undefined): RecordField | undefined {
+  if (!name) return undefined;
+  for (const group of record.groups) {
+    const field = group.fields.find((f) => f.name === name);
+    if (field) return field;
+  }
+  return undefined;
+}
+
+/** The header's key facts: code, parent, project, amount and date, as the kind maps them. */
+export function keyFacts(kind: Kind, record: RecordDetail): { name: string; label: string; field: RecordField }[] {
+  const facts: { name: string; label: string; field: RecordField }[] = [];
+  for (const column of ['code', 'parent_id', 'project_id', 'amount', 'occurred_on']) {
+    const kindField = fieldOnColumn(kind, column);
+    if (!kindField) continue;
+    const field = findField(record, kindField.name) ?? (column === 'code' && record.code ? { name: kindField.name, label: kindField.label, type: 'text' as const, value: record.code } : undefined);
+    if (field && field.value !== null && field.value !== undefined && field.value !== '') facts.push({ name: kindField.name, label: kindField.label, field });
+  }
+  return facts;
+}
+
+function ExternalIcon() {
+  return (
+    <svg width="14" height="14" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+      <path d="M14 4h6v6M20 4l-9 9M18 14v5a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1h5" />
+    </svg>
+  );
+}
+
+export const ErrorBoundary = RecordErrorBoundary;
+
+export default function RecordViewPage() {
+  const { kind, kinds, isPending, error, refetch, model } = useRouteKind();
+  const [searchParams] = useSearchParams();
+  const id = recordIdOf(searchParams);
+  if (error) return <ErrorBlock error={error} what="the record kinds" onRetry={refetch} />;
+  if (isPending) return <LoadingBlock label="Loading…" rows={4} />;
+  if (!kind || !kinds) return <ErrorBlock error={new ApiError('404', `There is no record type "${model ?? ''}".`, 404)} what="this record type" />;
+  if (id === null) {
+    return (
+      <ErrorBlock error={new ApiError('404', 'The address names no record: it needs ?id=<record id>.', 404)} what={`this ${kind.label.toLowerCase()}`}>
+        <Button component={Link} to={listPath(kind)} size="compact-sm" variant="light">
+          Go to {kind.plural.toLowerCase()}
+        </Button>
+      </ErrorBlock>
+    );
+  }
+  return <RecordView key={`${kind.name}:${id}`} kind={kind} kinds={kinds} id={id} />;
+}
+
+function RecordView({ kind, kinds, id }: { kind: Kind; kinds: Kind[]; id: number }) {
+  const record = useQuery(recordQuery(kind.name, id));
+  const outlet = useOutlet();
+  const { pathname } = useLocation();
+  const what = `${kind.label.toLowerCase()} ${id}`;
+
+  if (record.isPending) return <LoadingBlock label={`Loading ${what}…`} rows={6} />;
+  if (record.error) {
+    return (
+      <ErrorBlock error={record.error} what={`this ${kind.label.toLowerCase()}`} onRetry={() => void record.refetch()}>
+        <Button component={Link} to={listPath(kind)} size="compact-sm" variant="light">
+          Go to {kind.plural.toLowerCase()}
+        </Button>
+      </ErrorBlock>
+    );
+  }
+  const data = record.data;
+  const statusField = fieldOnColumn(kind, 'status');
+  const badges: BadgeItem[] = [];
+  if (data.status) badges.push({ text: data.status, color: statusColor(data.status, statusField?.choices) });
+  const tabs = visibleTabs(kind, data);
+  const detailsPath = viewPath(kind, id) ?? '';
+  const onDetails = !outlet;
+
+  return (
+    <Stack gap="md" className={classes.page}>
+      <Stack gap={4}>
+        <Text size="sm">
+          <Anchor component={Link} to={listPath(kind)}>
+            {kind.plural}
+          </Anchor>
+          {data.code ? <Text span c="dimmed"> / {data.code}</Text> : null}
+        </Text>
+        <Group justify="space-between" align="flex-start" gap="sm" wrap="wrap">
+          <Title order={1} className={classes.recordTitle}>
+            {data.title || `${kind.label} ${id}`}
+          </Title>
+          {data.erpUrl && (
+            <Button component="a" href={data.erpUrl} target="_blank" rel="noopener noreferrer" variant="default" rightSection={<ExternalIcon />}>
+              Open in NetSuite
+            </Button>
+          )}
+        </Group>
+        <BadgeList badges={badges} aria-label="Status" />
+      </Stack>
+
+      <KeyFacts kind={kind} kinds={kinds} record={data} />
+
+      {tabs.length > 0 && (
+        <nav aria-label={`${kind.label} sections`} className={classes.tabBar}>
+          <Link to={detailsPath} className={classes.tab} aria-current={onDetails ? 'page' : undefined}>
+            Details
+          </Link>
+          {tabs.map((tab) => {
+            const href = viewPath(kind, id, tab.name) ?? '';
+            return (
+              <Link key={tab.name} to={href} className={classes.tab} aria-current={pathname === href.split('?')[0] ? 'page' : undefined}>
+                {tab.label}
+              </Link>
+            );
+          })}
+        </nav>
+      )}
+
+      {outlet ?? <FieldGroups kind={kind} kinds={kinds} record={data} />}
+    </Stack>
+  );
+}
+
+function KeyFacts({ kind, kinds, record }: { kind: Kind; kinds: Kind[]; record: RecordDetail }) {
+  const facts = keyFacts(kind, record);
+  if (facts.length === 0) return null;
+  return (
+    <dl className={classes.facts} aria-label="Key facts">
+      {facts.map(({ name, label, field }) => (
+        <div key={name}>
+          <dt>{label}</dt>
+          <dd>
+            <FieldValue value={field.value} type={field.type} refKind={refKindOf(kinds, kind, name)} />
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

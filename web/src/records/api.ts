@@ -1,0 +1,159 @@
+/**
+ * Calls of the record API (SPEC §7 base paths `/{product}-list`, `/listConfiguration`,
+ * `/{product}-record`, `/{product}-file` under `/api/v1/{erp}`), through the app's API
+ * client (bearer token, role header, error normalisation).
+ */
+import { api, type QueryValue } from '../api';
+import { config } from '../app/config';
+import type {
+  Envelope,
+  FileInfo,
+  Kind,
+  ListConfig,
+  ListConfigInput,
+  ListConfigs,
+  ListPage,
+  RecordDetail,
+  SortDir,
+  TabRows,
+} from './types';
+
+/** `/{erp}/{product}{suffix}`, e.g. `/netsuite/portal-list`. */
+export function productPath(suffix: '-list' | '-record' | '-file'): string {
+  return `/${config.erp}/${config.product}${suffix}`;
+}
+
+/** `/{erp}/listConfiguration`. */
+export function listConfigurationPath(): string {
+  return `/${config.erp}/listConfiguration`;
+}
+
+/** What a list page asks for. */
+export interface ListParams {
+  type: string;
+  list?: string;
+  sort?: string;
+  dir?: SortDir;
+  filter?: string;
+  q?: string;
+  pageSize?: number;
+  cursor?: string;
+}
+
+/** The query string of a list request (also used by the CSV export, without paging). */
+export function listQuery(params: ListParams): Record<string, QueryValue> {
+  return {
+    type: params.type,
+    list: params.list,
+    sort: params.sort,
+    dir: params.sort ? (params.dir ?? 'asc') : undefined,
+    filter: params.filter,
+    q: params.q,
+    pageSize: params.pageSize,
+    cursor: params.cursor,
+  };
+}
+
+export async function fetchKinds(signal?: AbortSignal): Promise<Kind[]> {
+  const answer = await api.get<Envelope<Kind[]>>('/kinds', { signal });
+  return answer.data;
+}
+
+export async function fetchListPage(params: ListParams, signal?: AbortSignal): Promise<ListPage> {
+  const answer = await api.get<Envelope<ListPage>>(productPath('-list'), { query: listQuery(params), signal });
+  return answer.data;
+}
+
+export async function fetchListConfigs(type: string, signal?: AbortSignal): Promise<ListConfigs> {
+  const answer = await api.get<Envelope<ListConfigs>>(listConfigurationPath(), { query: { type }, signal });
+  return answer.data;
+}
+
+export async function createListConfig(type: string, input: ListConfigInput): Promise<ListConfig> {
+  const answer = await api.post<Envelope<ListConfig>>(listConfigurationPath(), input, { query: { type } });
+  return answer.data;
+}
+
+export async function updateListConfig(type: string, id: string, input: ListConfigInput): Promise<ListConfig> {
+  const answer = await api.put<Envelope<ListConfig>>(listConfigurationPath(), input, { query: { type, id } });
+  return answer.data;
+}
+
+export async function deleteListConfig(type: string, id: string): Promise<void> {
+  await api.delete<unknown>(listConfigurationPath(), { query: { type, id } });
+}
+
+export async function fetchRecord(type: string, id: number, signal?: AbortSignal): Promise<RecordDetail> {
+  const answer = await api.get<Envelope<RecordDetail>>(productPath('-record'), { query: { type, id }, signal });
+  return answer.data;
+}
+
+export async function fetchRecordTab(type: string, id: number, tab: string, signal?: AbortSignal): Promise<TabRows> {
+  const answer = await api.get<Envelope<TabRows>>(productPath('-record'), { query: { type, id, tab }, signal });
+  return answer.data;
+}
+
+export async function fetchFiles(type: string, id: number, signal?: AbortSignal): Promise<FileInfo[]> {
+  const answer = await api.get<Envelope<FileInfo[]>>(productPath('-file'), { query: { type, id }, signal });
+  return answer.data;
+}
+
+/** A downloaded file: its bytes and the name the server gave it. */
+export interface Download {
+  blob: Blob;
+  filename: string | null;
+}
+
+/** The file name of a `Content-Disposition` header (RFC 6266, `filename*` preferred). */
+export function dispositionFilename(header: string | null): string | null {
+  if (!header) return null;
+  const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
+  if (extended?.[1]) {
+    try {
+      return decodeURIComponent(extended[1].trim());
+    } catch {
+      // fall through to the plain parameter
+    }
+  }
+  const plain = /filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;\s]+))/.exec(header);
+  const name = plain?.[1]?.replace(/\\(.)/g, '$1') ?? plain?.[2];
+  return name ? name : null;
+}
+
+async function download(path: string, query: Record<string, QueryValue>, accept: string): Promise<Download> {
+  let filename: string | null = null;
+  const blob = await api.get<Blob>(path, {
+    query,
+    responseType: 'blob',
+    headers: { Accept: accept },
+    onResponse: (response) => {
+      filename = dispositionFilename(response.headers.get('Content-Disposition'));
+    },
+  });
+  return { blob, filename };
+}
+
+/** The whole filtered, sorted list as CSV (`format=csv`; the server streams every row). */
+export function downloadListCsv(params: ListParams): Promise<Download> {
+  const { pageSize: _pageSize, cursor: _cursor, ...rest } = params;
+  return download(productPath('-list'), { ...listQuery(rest), format: 'csv' }, 'text/csv, */*');
+}
+
+/** One attachment of a record. */
+export function downloadFile(type: string, id: number, fileId: number): Promise<Download> {
+  return download(productPath('-file'), { type, id, fileId }, '*/*');
+}
+
+/** Hands a downloaded blob to the browser as a file. */
+export function saveDownload({ blob, filename }: Download, fallbackName: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename ?? fallbackName;
+  link.rel = 'noopener';
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  // Give the browser time to start the download before the URL goes.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}

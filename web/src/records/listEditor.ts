@@ -1,0 +1,123 @@
+/**
+ * The list editor's form model: what a saved list being edited holds, how it is checked
+ * before it goes to the server, and how the server's field errors map back onto it.
+ */
+import { ApiError } from '../api';
+import { checkDraft, draftFor, type FilterDraft } from './FilterBuilder';
+import type { Kind, ListConfig, ListConfigInput, SortDir, Visibility } from './types';
+
+export const MAX_LIST_NAME = 80;
+
+/**
+ * The fields a saved list may sort by. The registry does not say; the server sorts on
+ * every promoted column but the references (parent, project), whose ids mean nothing
+ * as an order.
+ */
+export function sortableFields(kind: Kind): Kind['fields'] {
+  return kind.fields.filter((f) => f.type !== 'reference');
+}
+
+export interface ListForm {
+  name: string;
+  columns: string[];
+  filter: FilterDraft;
+  sortField: string;
+  sortDir: SortDir;
+  visibility: Visibility;
+}
+
+export type FormErrors = Partial<Record<'name' | 'columns' | 'filter' | 'sort' | 'visibility' | 'form', string>>;
+
+/** A form for a new list: the kind's default columns (or all its fields), sorted by title. */
+export function newListForm(kind: Kind, template?: ListConfig): ListForm {
+  return {
+    name: '',
+    columns: template?.columns.length ? [...template.columns] : kind.fields.map((f) => f.name),
+    filter: draftFor('', kind.fields),
+    sortField: template?.sort.field ?? kind.fields[0]?.name ?? '',
+    sortDir: template?.sort.dir ?? 'asc',
+    visibility: 'private',
+  };
+}
+
+/** A form for an existing list. */
+export function formOf(kind: Kind, list: ListConfig): ListForm {
+  return {
+    name: list.name,
+    columns: [...list.columns],
+    filter: draftFor(list.filter, kind.fields),
+    sortField: list.sort.field,
+    sortDir: list.sort.dir,
+    visibility: list.visibility,
+  };
+}
+
+/** Moves the item at `index` by `delta` places (clamped); the same array when it cannot move. */
+export function move<T>(items: readonly T[], index: number, delta: number): T[] {
+  const target = index + delta;
+  if (index < 0 || index >= items.length || target < 0 || target >= items.length || delta === 0) return [...items];
+  const next = [...items];
+  const [item] = next.splice(index, 1);
+  next.splice(target, 0, item as T);
+  return next;
+}
+
+export interface Validated {
+  input?: ListConfigInput;
+  errors: FormErrors;
+  /** Per filter row, its problem (for the builder). */
+  filterCheck: ReturnType<typeof checkDraft>;
+}
+
+/**
+ * Checks the form. `others` are the type's other saved lists (for a unique name).
+ * Gives the request body when everything is fine.
+ */
+export function validateListForm(form: ListForm, kind: Kind, others: readonly ListConfig[]): Validated {
+  const errors: FormErrors = {};
+  const name = form.name.trim();
+  if (!name) errors.name = 'Give the list a name.';
+  else if (name.length > MAX_LIST_NAME) errors.name = `Keep the name to ${MAX_LIST_NAME} characters or fewer.`;
+  else if (others.some((l) => l.name.trim().toLowerCase() === name.toLowerCase())) errors.name = `There is already a list named “${name}”.`;
+
+  const known = new Set(kind.fields.map((f) => f.name));
+  if (form.columns.length === 0) errors.columns = 'Choose at least one column.';
+  else if (form.columns.some((c) => !known.has(c))) errors.columns = `Unknown column: ${form.columns.filter((c) => !known.has(c)).join(', ')}.`;
+
+  if (!sortableFields(kind).some((f) => f.name === form.sortField)) errors.sort = 'Choose the field to sort by.';
+
+  const filterCheck = checkDraft(form.filter, kind.fields);
+  if (filterCheck.expression === undefined) errors.filter = filterCheck.textProblem ?? 'Fix the conditions marked above.';
+
+  if (Object.keys(errors).length > 0) return { errors, filterCheck };
+  return {
+    errors,
+    filterCheck,
+    input: {
+      name,
+      columns: form.columns,
+      filter: filterCheck.expression ?? '',
+      sort: { field: form.sortField, dir: form.sortDir },
+      visibility: form.visibility,
+    },
+  };
+}
+
+/**
+ * The server's refusal as form errors: a 422's `errors: [{field, message}]` go to their
+ * fields (`sort.field` → sort), anything else to the form as a whole.
+ */
+export function serverErrors(error: unknown): FormErrors {
+  if (!(error instanceof ApiError)) return { form: error instanceof Error ? error.message : String(error) };
+  const list = Array.isArray(error.errors) ? (error.errors as { field?: unknown; message?: unknown }[]) : [];
+  const out: FormErrors = {};
+  for (const item of list) {
+    const message = typeof item.message === 'string' ? item.message : '';
+    const raw = typeof item.field === 'string' ? item.field : '';
+    const field = raw.split(/[.[]/)[0] as keyof FormErrors;
+    const key: keyof FormErrors = ['name', 'columns', 'filter', 'sort', 'visibility'].includes(field) ? field : 'form';
+    out[key] = out[key] ? `${out[key]} ${message}` : message;
+  }
+  if (Object.keys(out).length === 0) out.form = error.message;
+  return out;
+}

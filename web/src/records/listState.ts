@@ -1,0 +1,143 @@
+/**
+ * A list page's state lives in its URL, so Back works and a link can be shared:
+ *
+ *   /project/list?list=<saved list>&sort=<field>&dir=asc|desc&filter=<expr>&q=<text>
+ *                &size=<rows per page>&after=<cursor>&after=<cursor>...&hide=<col>,<col>
+ *
+ * `after` is the stack of cursors that led to the current page: page N+1 is fetched with
+ * the N-th cursor; Previous pops one. Changing what the list shows (list, sort, filter,
+ * search, page size) starts again at page 1.
+ */
+import type { SortDir } from './types';
+
+export const PAGE_SIZES = [25, 50, 100, 200] as const;
+export const DEFAULT_PAGE_SIZE = 50;
+
+export interface ListUrlState {
+  /** Saved list id; absent = the remembered default, else the server's. */
+  list?: string;
+  sort?: string;
+  dir?: SortDir;
+  /** The user's filter expression, on top of the saved list's own. */
+  filter?: string;
+  /** Quick text search. */
+  q?: string;
+  size?: number;
+  /** Cursors of the pages before this one. */
+  after: string[];
+  /** Columns the user hid with the column chooser. */
+  hide: string[];
+}
+
+function nonEmpty(value: string | null): string | undefined {
+  return value !== null && value.trim() !== '' ? value : undefined;
+}
+
+/** Reads the state from a URL's search; anything malformed is dropped. */
+export function parseListSearch(search: URLSearchParams | string): ListUrlState {
+  const params = typeof search === 'string' ? new URLSearchParams(search) : search;
+  const dir = params.get('dir');
+  const size = Number(params.get('size'));
+  const state: ListUrlState = {
+    after: params.getAll('after').filter((c) => c !== ''),
+    hide: (params.get('hide') ?? '').split(',').filter((c) => c !== ''),
+  };
+  const list = nonEmpty(params.get('list'));
+  const sort = nonEmpty(params.get('sort'));
+  const filter = nonEmpty(params.get('filter'));
+  const q = nonEmpty(params.get('q'));
+  if (list) state.list = list;
+  if (sort) {
+    state.sort = sort;
+    state.dir = dir === 'desc' ? 'desc' : 'asc';
+  }
+  if (filter) state.filter = filter.trim();
+  if (q) state.q = q.trim();
+  if ((PAGE_SIZES as readonly number[]).includes(size)) state.size = size;
+  return state;
+}
+
+/** The URL search for the state, in a fixed order, without empty parts. */
+export function listSearch(state: ListUrlState): URLSearchParams {
+  const params = new URLSearchParams();
+  if (state.list) params.set('list', state.list);
+  if (state.sort) {
+    params.set('sort', state.sort);
+    params.set('dir', state.dir ?? 'asc');
+  }
+  if (state.filter) params.set('filter', state.filter);
+  if (state.q) params.set('q', state.q);
+  if (state.size && state.size !== DEFAULT_PAGE_SIZE) params.set('size', String(state.size));
+  for (const cursor of state.after) params.append('after', cursor);
+  if (state.hide.length) params.set('hide', state.hide.join(','));
+  return params;
+}
+
+/** `?…` for the state, or "" when it is all defaults. */
+export function listSearchString(state: ListUrlState): string {
+  const qs = listSearch(state).toString();
+  return qs ? `?${qs}` : '';
+}
+
+/** Another saved list: its own sort and filter apply, from page 1. */
+export function withList(state: ListUrlState, list: string): ListUrlState {
+  return { after: [], hide: [], size: state.size, list };
+}
+
+/**
+ * A click on a sortable header: first ascending, then descending, then back to the saved
+ * list's own order.
+ */
+export function withSortToggled(state: ListUrlState, field: string): ListUrlState {
+  const next: ListUrlState = { ...state, after: [] };
+  if (state.sort !== field) {
+    next.sort = field;
+    next.dir = 'asc';
+  } else if (state.dir !== 'desc') {
+    next.dir = 'desc';
+  } else {
+    delete next.sort;
+    delete next.dir;
+  }
+  return next;
+}
+
+export function withFilter(state: ListUrlState, filter: string): ListUrlState {
+  const next: ListUrlState = { ...state, after: [] };
+  if (filter.trim()) next.filter = filter.trim();
+  else delete next.filter;
+  return next;
+}
+
+export function withQuery(state: ListUrlState, q: string): ListUrlState {
+  const next: ListUrlState = { ...state, after: [] };
+  if (q.trim()) next.q = q.trim();
+  else delete next.q;
+  return next;
+}
+
+export function withPageSize(state: ListUrlState, size: number): ListUrlState {
+  return { ...state, size, after: [] };
+}
+
+export function withNextPage(state: ListUrlState, cursor: string): ListUrlState {
+  return { ...state, after: [...state.after, cursor] };
+}
+
+export function withPreviousPage(state: ListUrlState): ListUrlState {
+  return { ...state, after: state.after.slice(0, -1) };
+}
+
+export function withHidden(state: ListUrlState, hide: string[]): ListUrlState {
+  return { ...state, hide };
+}
+
+/** The cursor that fetches the current page (undefined on page 1). */
+export function currentCursor(state: ListUrlState): string | undefined {
+  return state.after.at(-1);
+}
+
+/** 1-based number of the current page. */
+export function pageNumber(state: ListUrlState): number {
+  return state.after.length + 1;
+}

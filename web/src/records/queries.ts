@@ -1,0 +1,121 @@
+/**
+ * Server state of the record pages: one `queryOptions` factory per resource, used by the
+ * route loaders (`queryClient.ensureQueryData(...)`) and by the components' hooks alike,
+ * so both read and fill the same cache entry.
+ *
+ * Every key starts with `['records', <role id>]`: what the server answers depends on the
+ * current role (a kind another role may not see is a 403), so a role switch never shows
+ * the previous role's answers.
+ */
+import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useSessionStore } from '../session/store';
+import {
+  createListConfig,
+  deleteListConfig,
+  fetchFiles,
+  fetchKinds,
+  fetchListConfigs,
+  fetchListPage,
+  fetchRecord,
+  fetchRecordTab,
+  updateListConfig,
+  type ListParams,
+} from './api';
+import type { ListConfig, ListConfigInput } from './types';
+
+function roleId(): number | null {
+  return useSessionStore.getState().currentRole?.id ?? null;
+}
+
+/** The prefix of every record query of the current role. */
+export function recordsKey() {
+  return ['records', roleId()] as const;
+}
+
+/** The kind registry; it changes only with a new server version. */
+export function kindsQuery() {
+  return queryOptions({
+    queryKey: [...recordsKey(), 'kinds'] as const,
+    queryFn: ({ signal }) => fetchKinds(signal),
+    staleTime: Infinity,
+  });
+}
+
+/** Prefix of every list page of a record type (for invalidation). */
+export function listPagesKey(type: string) {
+  return [...recordsKey(), 'list', type] as const;
+}
+
+/** One page of a saved list. */
+export function listPageQuery(params: ListParams) {
+  return queryOptions({
+    queryKey: [...listPagesKey(params.type), params] as const,
+    queryFn: ({ signal }) => fetchListPage(params, signal),
+  });
+}
+
+export function listConfigsKey(type: string) {
+  return [...recordsKey(), 'listConfigs', type] as const;
+}
+
+/** The saved lists the user may pick for a record type. */
+export function listConfigsQuery(type: string) {
+  return queryOptions({
+    queryKey: listConfigsKey(type),
+    queryFn: ({ signal }) => fetchListConfigs(type, signal),
+  });
+}
+
+/** Prefix of everything about one record. */
+export function recordKey(type: string, id: number) {
+  return [...recordsKey(), 'record', type, id] as const;
+}
+
+export function recordQuery(type: string, id: number) {
+  return queryOptions({
+    queryKey: [...recordKey(type, id), 'detail'] as const,
+    queryFn: ({ signal }) => fetchRecord(type, id, signal),
+  });
+}
+
+export function recordTabQuery(type: string, id: number, tab: string) {
+  return queryOptions({
+    queryKey: [...recordKey(type, id), 'tab', tab] as const,
+    queryFn: ({ signal }) => fetchRecordTab(type, id, tab, signal),
+  });
+}
+
+export function recordFilesQuery(type: string, id: number) {
+  return queryOptions({
+    queryKey: [...recordKey(type, id), 'files'] as const,
+    queryFn: ({ signal }) => fetchFiles(type, id, signal),
+  });
+}
+
+/** After a saved list changed: the picker and every page of that type's lists refetch. */
+export async function invalidateLists(queryClient: QueryClient, type: string): Promise<void> {
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: listConfigsKey(type) }),
+    queryClient.invalidateQueries({ queryKey: listPagesKey(type) }),
+  ]);
+}
+
+export type SaveListArgs = { type: string; id?: string; input: ListConfigInput };
+
+/** Creates (no id) or updates a saved list; the lists refresh at once. */
+export function useSaveListConfig() {
+  const queryClient = useQueryClient();
+  return useMutation<ListConfig, Error, SaveListArgs>({
+    mutationFn: ({ type, id, input }) => (id ? updateListConfig(type, id, input) : createListConfig(type, input)),
+    onSuccess: (_saved, { type }) => invalidateLists(queryClient, type),
+  });
+}
+
+/** Deletes a saved list; the lists refresh at once. */
+export function useDeleteListConfig() {
+  const queryClient = useQueryClient();
+  return useMutation<void, Error, { type: string; id: string }>({
+    mutationFn: ({ type, id }) => deleteListConfig(type, id),
+    onSuccess: (_void, { type }) => invalidateLists(queryClient, type),
+  });
+}

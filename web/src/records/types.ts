@@ -1,0 +1,157 @@
+/**
+ * Shapes of the record API (`GET /api/v1/kinds` and `/api/v1/{erp}/{product}-list`,
+ * `-record`, `-file`, `listConfiguration`). Every answer is wrapped in `{ data }`.
+ */
+
+export type FieldType = 'text' | 'status' | 'reference' | 'money' | 'quantity' | 'date';
+
+/** A field the kind promotes to a real column: what lists show, sort and filter on. */
+export interface KindField {
+  name: string;
+  label: string;
+  /** The promoted column it lives in (title, code, status, parent_id, project_id, amount, occurred_on). */
+  column: string;
+  type: FieldType;
+  /** For references: the record type referred to. */
+  ref?: string;
+  /** For statuses: the values it may take. */
+  choices?: string[];
+}
+
+export type TabSource = 'files' | 'related' | 'sublist' | 'custom';
+
+/** One sub-tab of a record's view page; `name` is its route segment. */
+export interface KindTab {
+  name: string;
+  label: string;
+  source: TabSource;
+  /** For related and custom tabs: the record type its rows are. */
+  kind?: string;
+  /** For related tabs: the column of this record whose target's records are listed. */
+  through?: string;
+}
+
+/** One record kind of the registry (SPEC §3), as `GET /api/v1/kinds` describes it. */
+export interface Kind {
+  /** Record type, e.g. "project", "customrecord_res_opportunity". */
+  name: string;
+  /** App route segment: /<route>/list. */
+  route: string;
+  label: string;
+  plural: string;
+  erpType: string;
+  /** Default saved-list id. */
+  defaultList: string;
+  /** Promoted fields; the first is the title. */
+  fields: KindField[];
+  tabs: KindTab[];
+  erpLink?: string;
+  canCreate: boolean;
+  canEdit: boolean;
+}
+
+/** A reference to another record. */
+export interface RefValue {
+  id: number;
+  refName: string;
+}
+
+export type CellValue = string | number | boolean | RefValue | null | undefined;
+
+/** A row of a list or tab: its record id plus one value per column name. */
+export interface Row {
+  id: number;
+  [column: string]: CellValue;
+}
+
+export interface ListColumn {
+  name: string;
+  label: string;
+  type: FieldType;
+  sortable?: boolean;
+}
+
+export type SortDir = 'asc' | 'desc';
+
+/** One page of a saved list. */
+export interface ListPage {
+  list: { id: string; name: string };
+  columns: ListColumn[];
+  rows: Row[];
+  hasMore: boolean;
+  nextCursor: string | null;
+  total?: number;
+}
+
+export type Visibility = 'private' | 'role';
+
+/** A saved list (list configuration). */
+export interface ListConfig {
+  id: string;
+  type: string;
+  name: string;
+  /** Field names, in display order. */
+  columns: string[];
+  /** Filter expression; "" for none. */
+  filter: string;
+  sort: { field: string; dir: SortDir };
+  visibility: Visibility;
+  roleId?: number;
+  builtIn: boolean;
+  editable: boolean;
+}
+
+export interface ListConfigs {
+  lists: ListConfig[];
+  defaultId: string;
+}
+
+/** What the list editor sends to create or update a saved list. */
+export interface ListConfigInput {
+  name: string;
+  columns: string[];
+  filter: string;
+  sort: { field: string; dir: SortDir };
+  visibility: Visibility;
+}
+
+export interface RecordField {
+  name: string;
+  label: string;
+  type: FieldType;
+  value: CellValue;
+}
+
+export interface RecordDetail {
+  id: number;
+  type: string;
+  title: string;
+  code: string;
+  status: string;
+  /** Absolute link into the ERP's UI, or null. */
+  erpUrl: string | null;
+  groups: { label: string; fields: RecordField[] }[];
+  tabs: KindTab[];
+  related: { type: string; id: number; name: string }[];
+}
+
+/** A tab's rows; for related/custom tabs with a kind the rows are records of that kind. */
+export interface TabRows {
+  columns: ListColumn[];
+  rows: Row[];
+  /** More rows exist than the tab shows (the server caps a tab). */
+  hasMore?: boolean;
+}
+
+export interface FileInfo {
+  id: number;
+  name: string;
+  size: number;
+  contentType: string;
+  modified: string;
+}
+
+/** The `{ data }` envelope of every answer. */
+export interface Envelope<T> {
+  data: T;
+}
