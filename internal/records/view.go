@@ -237,6 +237,9 @@ func fieldNames(fs []Field) []string {
 // labelOf turns an ERP field id into a readable label:
 // "custrecord_res_pr_owner" → "Owner", "lastModifiedDate" → "Last modified date".
 func labelOf(key string) string {
+	if l, ok := standardLabels[strings.ToLower(key)]; ok {
+		return l
+	}
 	for _, p := range []string{"custrecord_res_", "custentity_res_", "custbody_res_", "custentity_", "custrecord_"} {
 		if strings.HasPrefix(key, p) {
 			key = key[len(p):]
@@ -263,6 +266,19 @@ func labelOf(key string) string {
 		return key
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// standardLabels names NetSuite's run-together standard field ids, which
+// labelOf cannot split by case or underscores.
+var standardLabels = map[string]string{
+	"isinactive": "Inactive", "jobbillingtype": "Billing type", "projectedenddate": "Projected end date",
+	"percentcomplete": "Percent complete", "projectmanager": "Project manager", "huc": "HUC",
+	"datecreated": "Date created", "lastmodifieddate": "Last modified", "startdate": "Start date",
+	"enddate": "End date", "duedate": "Due date", "trandate": "Date", "tranid": "Number",
+	"entityid": "ID", "companyname": "Company name", "subsidiary": "Subsidiary", "currency": "Currency",
+	"terms": "Terms", "salesrep": "Sales rep", "email": "Email", "phone": "Phone", "amountpaid": "Amount paid",
+	"amountremaining": "Amount remaining", "approvalstatus": "Approval status", "hiredate": "Hire date",
+	"laborcost": "Labor cost", "title": "Job title", "supervisor": "Supervisor", "department": "Department",
 }
 
 // ParseID reads a positive record id.
