@@ -22,6 +22,7 @@ type RecordStore interface {
 	ListRecords(ctx context.Context, q records.ListQuery) (records.Page, error)
 	CountMatching(ctx context.Context, q records.ListQuery) (int64, error)
 	Record(ctx context.Context, kind string, id int64) (records.Record, error)
+	RecordSummary(ctx context.Context, kind string, id int64) (records.Record, error)
 	Files(ctx context.Context, kind string, recordID int64) ([]records.File, error)
 	File(ctx context.Context, kind string, recordID, fileID int64) (records.File, error)
 	VisibleLists(ctx context.Context, kind string, userID, roleID int64) ([]records.ListConfig, error)
@@ -287,19 +288,34 @@ func (s *Server) recordView(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request, kind string) {
-	k, rec, err := s.loadRecord(r, kind)
+	tab := q(r, "tab")
+	// Only the page itself and sublist tabs read the document.
+	k, rec, err := s.loadRecord(r, kind, tab == "" || needsDocument(kind, tab))
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	if tab := q(r, "tab"); tab != "" {
+	if tab != "" {
 		s.recordTab(w, r, k, rec, tab)
 		return
 	}
 	writeData(w, http.StatusOK, k.View(rec, s.erpBase))
 }
 
-func (s *Server) loadRecord(r *http.Request, kind string) (*records.Kind, records.Record, error) {
+func needsDocument(kind, tab string) bool {
+	k, ok := records.Lookup(kind)
+	if !ok {
+		k, ok = records.LookupRoute(kind)
+	}
+	if !ok {
+		return false
+	}
+	t, ok := k.TabNamed(tab)
+	return ok && t.Kind == "" && t.Source != records.TabFiles
+}
+
+// loadRecord reads ?id= of kind, with its document when withFields.
+func (s *Server) loadRecord(r *http.Request, kind string, withFields bool) (*records.Kind, records.Record, error) {
 	k, err := s.kind(r, kind)
 	if err != nil {
 		return nil, records.Record{}, err
@@ -308,7 +324,11 @@ func (s *Server) loadRecord(r *http.Request, kind string) (*records.Kind, record
 	if !ok {
 		return nil, records.Record{}, portal.Invalid("A record id is required.", portal.FieldError{Field: "id", Message: "A positive number."})
 	}
-	rec, err := s.recordStore(r).Record(r.Context(), k.Name, id)
+	load := s.recordStore(r).RecordSummary
+	if withFields {
+		load = s.recordStore(r).Record
+	}
+	rec, err := load(r.Context(), k.Name, id)
 	return k, rec, err
 }
 
@@ -379,7 +399,7 @@ type fileInfo struct {
 // files answers a record's attachments, or with &fileId= one file's bytes
 // (SPEC §7 {product}-file).
 func (s *Server) files(w http.ResponseWriter, r *http.Request) {
-	k, rec, err := s.loadRecord(r, q(r, "type"))
+	k, rec, err := s.loadRecord(r, q(r, "type"), false)
 	if err != nil {
 		s.writeError(w, r, err)
 		return

@@ -141,6 +141,9 @@ func TestConformanceRecordsRoundTrip(t *testing.T) {
 		if got.Title != "Cedar Creek Wetland II" || got.Status != "Closed" || got.Amount != nil || got.ParentID != 0 {
 			t.Errorf("after upsert: %+v", got)
 		}
+		if sum, err := ten.RecordSummary(ctx, "project", 7); err != nil || sum.Fields != nil || sum.Title != "Cedar Creek Wetland II" {
+			t.Errorf("summary: %+v %v", sum, err)
+		}
 		if _, err := ten.Record(ctx, "project", 8); !portal.IsNotFound(err) {
 			t.Errorf("missing record: err = %v, want not found", err)
 		}

@@ -78,11 +78,24 @@ func (t *Tenant) PutRecords(ctx context.Context, rs []records.Record) error {
 	})
 }
 
-var getRecord = scope(`SELECT ` + recordColumns + ` FROM records WHERE tenant_id = :tenant AND kind = ? AND id = ?`)
+var (
+	getRecord        = scope(`SELECT ` + recordColumns + ` FROM records WHERE tenant_id = :tenant AND kind = ? AND id = ?`)
+	getRecordSummary = scope(`SELECT ` + summaryColumns + ` FROM records WHERE tenant_id = :tenant AND kind = ? AND id = ?`)
+)
 
-// Record returns one record, or a not-found error.
+// Record returns one record with its document, or a not-found error.
 func (t *Tenant) Record(ctx context.Context, kind string, id int64) (records.Record, error) {
-	r, err := scanRecord(t.queryRow(ctx, getRecord, kind, id), true)
+	return t.record(ctx, getRecord, kind, id, true)
+}
+
+// RecordSummary returns one record without its document (its promoted
+// columns only), or a not-found error.
+func (t *Tenant) RecordSummary(ctx context.Context, kind string, id int64) (records.Record, error) {
+	return t.record(ctx, getRecordSummary, kind, id, false)
+}
+
+func (t *Tenant) record(ctx context.Context, st scoped, kind string, id int64, withFields bool) (records.Record, error) {
+	r, err := scanRecord(t.queryRow(ctx, st, kind, id), withFields)
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, portal.Errorf(portal.CodeNotFound, "No such record.")
 	}
