@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type FormEvent, type ReactNode, type Ref } from 'react';
 import {
   Alert,
   Anchor,
@@ -53,6 +53,36 @@ export function validateCredentials(email: string, password: string): FieldError
   if (emailError) errors.email = emailError;
   if (!password) errors.password = 'Enter your password';
   return errors;
+}
+
+/** The email field every form of the page shares. */
+function EmailInput({
+  ref,
+  value,
+  onChange,
+  error,
+}: {
+  ref: Ref<HTMLInputElement>;
+  value: string;
+  onChange: (value: string) => void;
+  error: string | undefined;
+}) {
+  return (
+    <TextInput
+      ref={ref}
+      label="Email"
+      name="email"
+      type="email"
+      inputMode="email"
+      autoComplete="username"
+      placeholder="name@company.com"
+      required
+      size="md"
+      value={value}
+      onChange={(event) => onChange(event.currentTarget.value)}
+      error={error}
+    />
+  );
 }
 
 function WorkAccountIcon() {
@@ -328,20 +358,7 @@ export default function LoginPage() {
               </Text>
             </Stack>
             {errorAlert}
-            <TextInput
-              ref={emailRef}
-              label="Email"
-              name="email"
-              type="email"
-              inputMode="email"
-              autoComplete="username"
-              placeholder="name@company.com"
-              required
-              size="md"
-              value={email}
-              onChange={(event) => setEmail(event.currentTarget.value)}
-              error={submitted ? validateEmail(email) : undefined}
-            />
+            <EmailInput ref={emailRef} value={email} onChange={setEmail} error={submitted ? validateEmail(email) : undefined} />
             <Button type="submit" size="md" fullWidth loading={pending === 'forgot'} disabled={busy}>
               Send reset link
             </Button>
@@ -435,19 +452,7 @@ export default function LoginPage() {
               </Text>
             </Stack>
             {errorAlert}
-            <TextInput
-              ref={emailRef}
-              label="Email"
-              name="email"
-              type="email"
-              inputMode="email"
-              autoComplete="username"
-              required
-              size="md"
-              value={email}
-              onChange={(event) => setEmail(event.currentTarget.value)}
-              error={submitted ? validateEmail(email) : undefined}
-            />
+            <EmailInput ref={emailRef} value={email} onChange={setEmail} error={submitted ? validateEmail(email) : undefined} />
             <Button type="submit" size="md" fullWidth loading={pending === 'completeLink'} disabled={busy}>
               Sign in
             </Button>
@@ -472,20 +477,7 @@ export default function LoginPage() {
                 </Alert>
               )}
               {errorAlert}
-              <TextInput
-                ref={emailRef}
-                label="Email"
-                name="email"
-                type="email"
-                inputMode="email"
-                autoComplete="username"
-                placeholder="name@company.com"
-                required
-                size="md"
-                value={email}
-                onChange={(event) => setEmail(event.currentTarget.value)}
-                error={errors.email}
-              />
+              <EmailInput ref={emailRef} value={email} onChange={setEmail} error={errors.email} />
               <Stack gap={6}>
                 <PasswordInput
                   ref={passwordRef}
