@@ -288,9 +288,15 @@ func (s *Server) recordView(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request, kind string) {
-	tab := q(r, "tab")
+	k, err := s.kind(r, kind)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
 	// Only the page itself and sublist tabs read the document.
-	k, rec, err := s.loadRecord(r, kind, tab == "" || needsDocument(kind, tab))
+	tab := q(r, "tab")
+	t, known := k.TabNamed(tab)
+	rec, err := s.loadRecord(r, k, tab == "" || (known && t.Kind == "" && t.Source != records.TabFiles))
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -302,34 +308,17 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request, kind string
 	writeData(w, http.StatusOK, k.View(rec, s.erpBase))
 }
 
-func needsDocument(kind, tab string) bool {
-	k, ok := records.Lookup(kind)
-	if !ok {
-		k, ok = records.LookupRoute(kind)
-	}
-	if !ok {
-		return false
-	}
-	t, ok := k.TabNamed(tab)
-	return ok && t.Kind == "" && t.Source != records.TabFiles
-}
-
-// loadRecord reads ?id= of kind, with its document when withFields.
-func (s *Server) loadRecord(r *http.Request, kind string, withFields bool) (*records.Kind, records.Record, error) {
-	k, err := s.kind(r, kind)
-	if err != nil {
-		return nil, records.Record{}, err
-	}
+// loadRecord reads ?id= of kind k, with its document when withFields.
+func (s *Server) loadRecord(r *http.Request, k *records.Kind, withFields bool) (records.Record, error) {
 	id, ok := records.ParseID(q(r, "id"))
 	if !ok {
-		return nil, records.Record{}, portal.Invalid("A record id is required.", portal.FieldError{Field: "id", Message: "A positive number."})
+		return records.Record{}, portal.Invalid("A record id is required.", portal.FieldError{Field: "id", Message: "A positive number."})
 	}
 	load := s.recordStore(r).RecordSummary
 	if withFields {
 		load = s.recordStore(r).Record
 	}
-	rec, err := load(r.Context(), k.Name, id)
-	return k, rec, err
+	return load(r.Context(), k.Name, id)
 }
 
 type tabAnswer struct {
@@ -399,7 +388,12 @@ type fileInfo struct {
 // files answers a record's attachments, or with &fileId= one file's bytes
 // (SPEC §7 {product}-file).
 func (s *Server) files(w http.ResponseWriter, r *http.Request) {
-	k, rec, err := s.loadRecord(r, q(r, "type"), false)
+	k, err := s.kind(r, q(r, "type"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	rec, err := s.loadRecord(r, k, false)
 	if err != nil {
 		s.writeError(w, r, err)
 		return

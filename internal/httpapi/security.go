@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/base64"
 	"net/http"
@@ -26,34 +25,37 @@ func newCSP(src CSPSources) cspPolicy {
 	return cspPolicy{script: list(src.Script), connect: list(src.Connect), frame: list(src.Frame)}
 }
 
+// header renders the policy; nonce, when set, admits <style> elements
+// carrying it.
 func (p cspPolicy) header(nonce string) string {
-	return "default-src 'self'; script-src " + p.script + "; style-src 'self' 'nonce-" + nonce + "'; " +
+	style := "'self'"
+	if nonce != "" {
+		style += " 'nonce-" + nonce + "'"
+	}
+	return "default-src 'self'; script-src " + p.script + "; style-src " + style + "; " +
 		"img-src 'self' data: blob:; font-src 'self' data:; connect-src " + p.connect + "; frame-src " + p.frame + "; " +
 		"object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 }
 
-const nonceKey ctxKey = iota + 100
-
-// cspNonce returns the request's style nonce.
-func cspNonce(ctx context.Context) string {
-	n, _ := ctx.Value(nonceKey).(string)
-	return n
-}
-
-// withSecurityHeaders sets the headers every answer carries, with a fresh
-// style nonce per request.
+// withSecurityHeaders sets the headers every answer carries. The policy
+// here has no style nonce: only index.html needs one, and writeIndex
+// replaces the policy with a fresh nonce of its own.
 func (s *Server) withSecurityHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var b [16]byte
-		rand.Read(b[:])
-		nonce := base64.RawStdEncoding.EncodeToString(b[:])
 		h := w.Header()
-		h.Set("Content-Security-Policy", s.csp.header(nonce))
+		h.Set("Content-Security-Policy", s.csp.header(""))
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("Cross-Origin-Opener-Policy", "same-origin-allow-popups")
 		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), nonceKey, nonce)))
+		next.ServeHTTP(w, r)
 	})
+}
+
+// newNonce returns a fresh random style nonce.
+func newNonce() string {
+	var b [16]byte
+	rand.Read(b[:])
+	return base64.RawStdEncoding.EncodeToString(b[:])
 }

@@ -70,7 +70,8 @@ func (s *Server) serveApp(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) writeIndex(w http.ResponseWriter, r *http.Request) {
-	nonce := cspNonce(r.Context())
+	nonce := newNonce()
+	w.Header().Set("Content-Security-Policy", s.csp.header(nonce))
 	cfg, _ := json.Marshal(s.client) // json escapes <, > and & for a script element
 	var b bytes.Buffer
 	b.Write(s.spa.before)

@@ -23,13 +23,8 @@ const recordColumns = summaryColumns + `, fields`
 // row stays far below both engines' parameter limits.
 const upsertBatch = 400
 
-var upsertStatements = map[int]scoped{}
-
-// upsertStatement returns the multi-row upsert for n rows, built once per n.
+// upsertStatement returns the multi-row upsert for n rows.
 func upsertStatement(n int) scoped {
-	if st, ok := upsertStatements[n]; ok {
-		return st
-	}
 	var b strings.Builder
 	b.WriteString(`INSERT INTO records (tenant_id, ` + recordColumns + `) VALUES `)
 	for i := range n {
@@ -46,12 +41,9 @@ func upsertStatement(n int) scoped {
 	return scope(b.String())
 }
 
-func init() {
-	// Built eagerly so the map is read-only while serving.
-	for n := 1; n <= upsertBatch; n++ {
-		upsertStatements[n] = upsertStatement(n)
-	}
-}
+// upsertFull is the statement for a full batch, built once; a shorter last
+// batch builds its own.
+var upsertFull = upsertStatement(upsertBatch)
 
 // PutRecords inserts or replaces records, in one transaction, batching rows
 // into multi-row statements.
@@ -70,7 +62,11 @@ func (t *Tenant) PutRecords(ctx context.Context, rs []records.Record) error {
 					nullID(r.ParentID), r.ParentName, nullID(r.ProjectID), r.ProjectName, r.Amount, r.Date,
 					r.ModifiedAt.UnixMilli(), string(r.Fields))
 			}
-			if _, err := tx.exec(ctx, upsertStatements[len(batch)], args...); err != nil {
+			st := upsertFull
+			if len(batch) < upsertBatch {
+				st = upsertStatement(len(batch))
+			}
+			if _, err := tx.exec(ctx, st, args...); err != nil {
 				return fmt.Errorf("put records: %w", err)
 			}
 		}

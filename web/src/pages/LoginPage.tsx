@@ -269,16 +269,25 @@ export default function LoginPage() {
       setFormError(null);
       return emailRef.current?.focus();
     }
-    const address = email.trim();
-    setFormError(null);
-    setPending('link');
-    try {
-      const identity = await loadIdentity();
+    await sendEmail('link', 'link', async (identity, address) => {
       await identity.sendSignInLink(address, continueUrl);
       storeEmail(address);
       setView({ kind: 'linkSent', email: address });
+    });
+  }
+
+  /** Sends one of the identity service's emails to the typed address, showing failures inline. */
+  async function sendEmail(
+    kind: 'link' | 'forgot',
+    what: string,
+    send: (identity: Awaited<ReturnType<typeof loadIdentity>>, address: string) => Promise<void>,
+  ) {
+    setFormError(null);
+    setPending(kind);
+    try {
+      await send(await loadIdentity(), email.trim());
     } catch (error) {
-      setFormError({ title: 'Could not send the link', message: messageOf(error, 'The link could not be sent.') });
+      setFormError({ title: `Could not send the ${what}`, message: messageOf(error, `The ${what} could not be sent.`) });
     } finally {
       setPending(null);
     }
@@ -288,18 +297,10 @@ export default function LoginPage() {
     event.preventDefault();
     setSubmitted(true);
     if (validateEmail(email)) return emailRef.current?.focus();
-    const address = email.trim();
-    setFormError(null);
-    setPending('forgot');
-    try {
-      const identity = await loadIdentity();
+    await sendEmail('forgot', 'email', async (identity, address) => {
       await identity.sendPasswordReset(address, continueUrl);
       setView({ kind: 'forgotSent', email: address });
-    } catch (error) {
-      setFormError({ title: 'Could not send the email', message: messageOf(error, 'The email could not be sent.') });
-    } finally {
-      setPending(null);
-    }
+    });
   }
 
   async function onReset(event: FormEvent<HTMLFormElement>) {
