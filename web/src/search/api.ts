@@ -1,0 +1,42 @@
+/**
+ * The global record search call (SPEC §7: GET /api/v1/{erp}/{product}?method=search&query=…).
+ * The navbar box, the command palette and the record lookups (reference pickers) all ask
+ * through this one function.
+ */
+import { api } from '../api';
+import { config } from '../app/config';
+
+/** One search result (SPEC §3): `name` and `domain`, the in-app link target. */
+export interface SearchResult {
+  name: string;
+  /** The record's view page in the portal, e.g. `/project/view?id=42`. */
+  domain: string;
+  /** The record kind, e.g. `project`. */
+  type: string;
+  id: number;
+  /** A short description: the kind's label and the record's number and status. */
+  detail?: string;
+}
+
+export interface SearchOptions {
+  /** Limit the search to one kind (the record lookups); the server answers 403 for a kind the role may not see. */
+  type?: string;
+  signal?: AbortSignal;
+}
+
+/** `/{erp}/{product}`, the search path. */
+export function searchPath(): string {
+  return `/${config.erp}/${config.product}`;
+}
+
+/**
+ * Searches records for `query` (an optional NetSuite-style `prefix:` narrows the kinds).
+ * At most 20 results, best first.
+ */
+export async function searchRecords(query: string, options: SearchOptions = {}): Promise<SearchResult[]> {
+  const answer = await api.get<{ data: SearchResult[] }>(searchPath(), {
+    query: { method: 'search', query, type: options.type },
+    signal: options.signal,
+  });
+  return answer.data;
+}
