@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import { ApiError } from '../api';
 import { DebouncedInput } from '../components/ui/DebouncedInput';
 import { downloadListCsv, saveDownload, type ListParams } from './api';
-import type { ListColumn, ListConfig } from './types';
+import type { KindField, ListConfig } from './types';
 import classes from './records.module.css';
 
 /** Groups the saved lists the way the picker shows them. */
@@ -78,23 +78,35 @@ export function SearchBox({ value, onSearch, label }: { value: string; onSearch:
   );
 }
 
+/**
+ * The column chooser: one checkbox per field of the kind, in the kind's order, ticked when
+ * its column shows. Ticking a field adds its column at the end; `onChange` gets the columns
+ * to show, in order (at least one stays). `customised` offers the way back to the saved
+ * list's own columns (`onReset`).
+ */
 export function ColumnChooser({
-  columns,
-  hidden,
+  fields,
+  shown,
   onChange,
+  customised,
+  onReset,
   editorLink,
+  disabled,
 }: {
-  columns: ListColumn[];
-  hidden: string[];
-  onChange: (hidden: string[]) => void;
+  fields: KindField[];
+  /** Names of the columns showing, in order. */
+  shown: string[];
+  onChange: (shown: string[]) => void;
+  customised: boolean;
+  onReset: () => void;
   editorLink?: string;
+  disabled?: boolean;
 }) {
-  const visible = columns.filter((c) => !hidden.includes(c.name));
   return (
     <Popover position="bottom-end" shadow="md" trapFocus returnFocus withinPortal>
       <Popover.Target>
-        <Button variant="default" disabled={columns.length === 0}>
-          Columns{hidden.length ? ` (${visible.length}/${columns.length})` : ''}
+        <Button variant="default" disabled={disabled || fields.length === 0}>
+          Columns{customised ? ` (${shown.length} of ${fields.length})` : ''}
         </Button>
       </Popover.Target>
       <Popover.Dropdown>
@@ -102,24 +114,22 @@ export function ColumnChooser({
           <Text component="legend" fw={600} size="sm" mb={4}>
             Show columns
           </Text>
-          {columns.map((column) => {
-            const shown = !hidden.includes(column.name);
+          {fields.map((field) => {
+            const on = shown.includes(field.name);
             return (
               <Checkbox
-                key={column.name}
-                label={column.label}
-                checked={shown}
-                // The last visible column stays.
-                disabled={shown && visible.length === 1}
-                onChange={(e) =>
-                  onChange(e.currentTarget.checked ? hidden.filter((h) => h !== column.name) : [...hidden, column.name])
-                }
+                key={field.name}
+                label={field.label}
+                checked={on}
+                // The last column stays.
+                disabled={on && shown.length === 1}
+                onChange={(e) => onChange(e.currentTarget.checked ? [...shown, field.name] : shown.filter((name) => name !== field.name))}
               />
             );
           })}
-          {hidden.length > 0 && (
-            <Button variant="subtle" size="compact-sm" onClick={() => onChange([])}>
-              Show all
+          {customised && (
+            <Button variant="subtle" size="compact-sm" onClick={onReset}>
+              Use the list’s columns
             </Button>
           )}
           {editorLink && (

@@ -60,7 +60,8 @@ afterEach(() => {
   useSessionStore.getState().clearSession();
 });
 
-const listCalls = () => api.calls.filter((c) => c.path === '/netsuite/portal-list');
+const listCalls = () => api.calls.filter((c) => c.path === '/netsuite/portal-list' && !c.params.has('count'));
+const countCalls = () => api.calls.filter((c) => c.path === '/netsuite/portal-list' && c.params.get('count') === 'true');
 
 describe('RecordListPage', () => {
   it('shows the kind’s list: columns, rows, formatted values and links', async () => {
@@ -187,14 +188,62 @@ describe('RecordListPage', () => {
     expect(listCalls()[0]!.params.get('list')).toBe('list-mine');
   });
 
-  it('hides columns with the column chooser', async () => {
+  it('hides a column with the column chooser, keeping the choice in the URL', async () => {
     const user = userEvent.setup();
     const { location } = renderRoutes(routes, '/project/list');
     const table = await screen.findByRole('table');
     await user.click(screen.getByRole('button', { name: 'Columns' }));
     await user.click(await screen.findByRole('checkbox', { name: 'Client' }));
-    await waitFor(() => expect(location()).toBe('/project/list?hide=customer'));
+    await waitFor(() => expect(location()).toBe('/project/list?cols=companyname%2Centitystatus%2Cprojectedtotal%2Cstartdate'));
     expect(within(table).queryByRole('columnheader', { name: 'Client' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Columns (4 of 6)' })).toBeInTheDocument();
+  });
+
+  it('adds any field of the kind as a column, and goes back to the list’s own', async () => {
+    const user = userEvent.setup();
+    const withCode = page({
+      columns: [...page().columns, { name: 'entityid', label: 'Project ID', type: 'text', sortable: true }],
+      rows: page().rows.map((r) => ({ ...r, entityid: `P-${r.id}` })),
+    });
+    api.on('GET /netsuite/portal-list', (url) => json({ data: url.searchParams.get('columns') ? withCode : page() }));
+    const { location } = renderRoutes(routes, '/project/list');
+    const table = await screen.findByRole('table');
+    await user.click(screen.getByRole('button', { name: 'Columns' }));
+    // Project ID is a field of the kind this list does not show.
+    const code = await screen.findByRole('checkbox', { name: 'Project ID' });
+    expect(code).not.toBeChecked();
+    await user.click(code);
+    await waitFor(() => expect(location()).toBe('/project/list?cols=companyname%2Centitystatus%2Ccustomer%2Cprojectedtotal%2Cstartdate%2Centityid'));
+    await waitFor(() => expect(listCalls().at(-1)!.params.get('columns')).toBe('companyname,entitystatus,customer,projectedtotal,startdate,entityid'));
+    expect(await within(table).findByText('P-42')).toBeInTheDocument();
+    expect(within(table).getAllByRole('columnheader').at(-1)).toHaveTextContent(/^Project ID/);
+    await user.click(screen.getByRole('button', { name: 'Use the list’s columns' }));
+    await waitFor(() => expect(location()).toBe('/project/list'));
+  });
+
+  it('opens a shared link with chosen columns in their order', async () => {
+    renderRoutes(routes, '/project/list?cols=startdate,companyname');
+    const table = await screen.findByRole('table');
+    expect(listCalls()[0]!.params.get('columns')).toBe('startdate,companyname');
+    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Start date, sortable', 'Project name, sorted ascending']);
+  });
+
+  it('counts the matching records in a second, later request, once per filter', async () => {
+    const user = userEvent.setup();
+    api.on('GET /netsuite/portal-list', (url) => json({ data: url.searchParams.get('count') === 'true' ? page({ total: url.searchParams.get('filter') ? 1 : 12345 }) : page() }));
+    renderRoutes(routes, '/project/list?filter=entitystatus+eq+Active');
+    await screen.findByRole('table');
+    expect(await screen.findByTestId('list-total')).toHaveTextContent('1 record');
+    expect(api.calls.findIndex((c) => c.params.get('count') === 'true')).toBeGreaterThan(api.calls.indexOf(listCalls()[0]!));
+    expect(Object.fromEntries(countCalls()[0]!.params)).toEqual({ type: 'project', filter: 'entitystatus eq Active', pageSize: '1', count: 'true' });
+    // Paging keeps the count; a new filter counts again.
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    await waitFor(() => expect(listCalls().at(-1)!.params.get('cursor')).toBe('cursor-2'));
+    expect(screen.getByTestId('list-total')).toHaveTextContent('1 record');
+    expect(countCalls()).toHaveLength(1);
+    await user.click(screen.getByRole('button', { name: 'Clear filter' }));
+    expect(await screen.findByText('12,345 records')).toBeInTheDocument();
+    expect(countCalls()).toHaveLength(2);
   });
 
   it('says when the role may not see the kind', async () => {

@@ -1,7 +1,8 @@
 /**
  * The list page of every record kind (`/<route>/list`; the kind is the route's `model`).
  * Everything it shows is in the URL (see listState.ts): saved list, sort, filter, quick
- * search, page size, the cursors of the pages before this one and hidden columns.
+ * search, page size, the cursors of the pages before this one and the chosen columns.
+ * The total count comes from its own, later query (see listCountQuery), so rows show first.
  */
 import { Anchor, Button, Group, NativeSelect, Stack, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -23,8 +24,9 @@ import {
   PAGE_SIZES,
   pageNumber,
   parseListSearch,
+  shownColumns,
+  withColumns,
   withFilter,
-  withHidden,
   withList,
   withNextPage,
   withPageSize,
@@ -33,7 +35,8 @@ import {
   withSortToggled,
   type ListUrlState,
 } from './listState';
-import { kindsQuery, listConfigsQuery, listPageQuery } from './queries';
+import { kindsQuery, listConfigsQuery, listCountQuery, listPageQuery } from './queries';
+import { formatCount } from './format';
 import { EmptyBlock, ErrorBlock, LoadingBlock, RecordErrorBoundary } from './States';
 import type { Kind } from './types';
 import classes from './records.module.css';
@@ -81,6 +84,8 @@ function KindList({ kind, kinds }: { kind: Kind; kinds: Kind[] }) {
   const listId = chosenListId(state, remembered, configs.data);
   const params = pageParams(kind, state, listId);
   const page = useQuery({ ...listPageQuery(params), placeholderData: keepPreviousData });
+  // Counting is the slow part of a big list: it starts once this page's rows are in.
+  const count = useQuery({ ...listCountQuery(params), enabled: page.isSuccess && !page.isPlaceholderData });
 
   const [filterOpen, setFilterOpen] = useState(() => !!state.filter);
   const [exportError, setExportError] = useState<string | null>(null);
@@ -96,7 +101,7 @@ function KindList({ kind, kinds }: { kind: Kind; kinds: Kind[] }) {
   const showFilter = filterOpen || !!filterError;
 
   const columns = page.data?.columns ?? [];
-  const visibleColumns = columns.filter((c) => !state.hide.includes(c.name));
+  const visibleColumns = shownColumns(columns, state);
   const rows = page.data?.rows ?? [];
   const pageNo = pageNumber(state);
   const size = state.size ?? DEFAULT_PAGE_SIZE;
@@ -148,10 +153,13 @@ function KindList({ kind, kinds }: { kind: Kind; kinds: Kind[] }) {
             {state.filter ? 'Filter (on)' : 'Filter'}
           </Button>
           <ColumnChooser
-            columns={columns}
-            hidden={state.hide}
-            onChange={(hide) => go(withHidden(state, hide), true)}
+            fields={kind.fields}
+            shown={visibleColumns.map((c) => c.name)}
+            onChange={(cols) => go(withColumns(state, cols), true)}
+            customised={!!state.cols || state.hide.length > 0}
+            onReset={() => go(withColumns(state, null), true)}
             editorLink={current?.editable ? listEditorPath(kind.name, current.id) : undefined}
+            disabled={columns.length === 0}
           />
           <ExportCsvButton params={exportParams} filename={`${kind.route}.csv`} onError={setExportError} />
         </Group>
@@ -211,10 +219,16 @@ function KindList({ kind, kinds }: { kind: Kind; kinds: Kind[] }) {
             busy={busy}
           />
           <Group justify="space-between" gap="sm" wrap="wrap" component="nav" aria-label="Pages">
-            <Text size="sm" c="dimmed" aria-live="polite">
-              Page {pageNo} · rows {(pageNo - 1) * size + 1}–{(pageNo - 1) * size + rows.length}
-              {page.data?.total !== undefined ? ` of ${page.data.total.toLocaleString('en-US')}` : ''}
-            </Text>
+            <Group gap="xs" aria-live="polite">
+              <Text size="sm" c="dimmed">
+                Page {pageNo} · rows {(pageNo - 1) * size + 1}–{(pageNo - 1) * size + rows.length}
+              </Text>
+              {typeof count.data === 'number' && (
+                <Text size="sm" fw={500} data-testid="list-total">
+                  {formatCount(count.data)}
+                </Text>
+              )}
+            </Group>
             <Group gap="xs">
               <NativeSelect
                 aria-label="Rows per page"

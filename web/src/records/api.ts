@@ -38,6 +38,8 @@ export interface ListParams {
   q?: string;
   pageSize?: number;
   cursor?: string;
+  /** Field names to show instead of the saved list's columns (the column chooser). */
+  columns?: string[];
 }
 
 /** The query string of a list request (also used by the CSV export, without paging). */
@@ -51,6 +53,7 @@ export function listQuery(params: ListParams): Record<string, QueryValue> {
     q: params.q,
     pageSize: params.pageSize,
     cursor: params.cursor,
+    columns: params.columns?.join(','),
   };
 }
 
@@ -62,6 +65,15 @@ export async function fetchKinds(signal?: AbortSignal): Promise<Kind[]> {
 export async function fetchListPage(params: ListParams, signal?: AbortSignal): Promise<ListPage> {
   const answer = await api.get<Envelope<ListPage>>(productPath('-list'), { query: listQuery(params), signal });
   return answer.data;
+}
+
+/**
+ * How many records a list request matches: the list call with `count=true`, asking for one
+ * row, since only the total is wanted. Null when the server did not count.
+ */
+export async function fetchListCount(params: ListParams, signal?: AbortSignal): Promise<number | null> {
+  const answer = await api.get<Envelope<ListPage>>(productPath('-list'), { query: { ...listQuery({ ...params, pageSize: 1 }), count: true }, signal });
+  return answer.data.total ?? null;
 }
 
 export async function fetchListConfigs(type: string, signal?: AbortSignal): Promise<ListConfigs> {

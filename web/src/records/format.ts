@@ -46,6 +46,11 @@ export function formatDateTime(value: string): string {
   return Number.isNaN(instant) ? value : dateTimeFormat.format(instant);
 }
 
+/** A record count: "1 record", "12,345 records". */
+export function formatCount(n: number): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? 'record' : 'records'}`;
+}
+
 export function formatBytes(size: number): string {
   if (!Number.isFinite(size) || size < 0) return '';
   if (size < 1024) return `${size} B`;

@@ -17,10 +17,12 @@ export function chosenListId(state: ListUrlState, remembered: string | undefined
   return undefined;
 }
 
-/** The page request for the state. */
-export function pageParams(kind: Pick<Kind, 'name'>, state: ListUrlState, listId: string | undefined): ListParams {
+/** The page request for the state. Chosen columns that are not fields of the kind are left out. */
+export function pageParams(kind: Pick<Kind, 'name' | 'fields'>, state: ListUrlState, listId: string | undefined): ListParams {
   const params: ListParams = { type: kind.name, pageSize: state.size ?? DEFAULT_PAGE_SIZE };
   if (listId) params.list = listId;
+  const columns = state.cols?.filter((name, i, all) => all.indexOf(name) === i && kind.fields.some((f) => f.name === name));
+  if (columns?.length) params.columns = columns;
   if (state.sort) {
     params.sort = state.sort;
     params.dir = state.dir ?? 'asc';
@@ -29,5 +31,17 @@ export function pageParams(kind: Pick<Kind, 'name'>, state: ListUrlState, listId
   if (state.q) params.q = state.q;
   const cursor = currentCursor(state);
   if (cursor) params.cursor = cursor;
+  return params;
+}
+
+/**
+ * The count request of a page request: only what decides which records match (type, saved
+ * list, filter, search), so paging, sorting or choosing columns reuses the cached count.
+ */
+export function countParams({ type, list, filter, q }: ListParams): ListParams {
+  const params: ListParams = { type };
+  if (list) params.list = list;
+  if (filter) params.filter = filter;
+  if (q) params.q = q;
   return params;
 }

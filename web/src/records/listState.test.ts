@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chosenListId, pageParams } from './listParams';
+import { chosenListId, countParams, pageParams } from './listParams';
 import {
   listSearchString,
   pageNumber,
@@ -10,8 +10,11 @@ import {
   withPageSize,
   withPreviousPage,
   withQuery,
+  shownColumns,
+  withColumns,
   withSortToggled,
 } from './listState';
+import { projectKind } from './testing';
 import type { ListConfig } from './types';
 
 describe('list URL state', () => {
@@ -74,7 +77,7 @@ describe('list requests', () => {
 
   it('asks for the current page with the state’s sort, filter and search', () => {
     const state = parseListSearch('?sort=startdate&dir=desc&filter=entitystatus+eq+Active&q=x&after=c1&after=c2&hide=y');
-    expect(pageParams({ name: 'project' }, state, 'l1')).toEqual({
+    expect(pageParams(projectKind, state, 'l1')).toEqual({
       type: 'project',
       list: 'l1',
       sort: 'startdate',
@@ -84,6 +87,36 @@ describe('list requests', () => {
       pageSize: 50,
       cursor: 'c2',
     });
-    expect(pageParams({ name: 'project' }, parseListSearch('?size=25'), undefined)).toEqual({ type: 'project', pageSize: 25 });
+    expect(pageParams(projectKind, parseListSearch('?size=25'), undefined)).toEqual({ type: 'project', pageSize: 25 });
+  });
+
+  it('asks for the chosen columns, once each and only fields of the kind', () => {
+    const state = parseListSearch('?cols=startdate,bogus,companyname,startdate');
+    expect(pageParams(projectKind, state, undefined).columns).toEqual(['startdate', 'companyname']);
+    expect(pageParams(projectKind, parseListSearch('?cols=bogus'), undefined).columns).toBeUndefined();
+  });
+
+  it('counts by list, filter and search only, so paging, sorting and columns reuse the count', () => {
+    const state = parseListSearch('?list=l1&sort=startdate&dir=desc&filter=entitystatus+eq+Active&q=x&after=c1&cols=companyname');
+    expect(countParams(pageParams(projectKind, state, 'l1'))).toEqual({ type: 'project', list: 'l1', filter: 'entitystatus eq Active', q: 'x' });
+    expect(countParams(pageParams(projectKind, parseListSearch('?size=100&after=c1'), undefined))).toEqual({ type: 'project' });
+  });
+});
+
+describe('chosen columns', () => {
+  const columns = [{ name: 'companyname' }, { name: 'entitystatus' }, { name: 'customer' }];
+
+  it('round-trips through the URL and keeps the page', () => {
+    const state = withColumns(parseListSearch('?after=c1&hide=customer'), ['startdate', 'companyname']);
+    expect(listSearchString(state)).toBe('?after=c1&cols=startdate%2Ccompanyname');
+    expect(parseListSearch(listSearchString(state))).toEqual(state);
+    expect(listSearchString(withColumns(state, null))).toBe('?after=c1');
+    expect(withList(state, 'l2').cols).toBeUndefined();
+  });
+
+  it('shows the chosen columns the page has, in the chosen order, less hidden ones', () => {
+    expect(shownColumns(columns, parseListSearch(''))).toEqual(columns);
+    expect(shownColumns(columns, parseListSearch('?hide=entitystatus')).map((c) => c.name)).toEqual(['companyname', 'customer']);
+    expect(shownColumns(columns, parseListSearch('?cols=customer,startdate,companyname')).map((c) => c.name)).toEqual(['customer', 'companyname']);
   });
 });

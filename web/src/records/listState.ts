@@ -2,7 +2,7 @@
  * A list page's state lives in its URL, so Back works and a link can be shared:
  *
  *   /project/list?list=<saved list>&sort=<field>&dir=asc|desc&filter=<expr>&q=<text>
- *                &size=<rows per page>&after=<cursor>&after=<cursor>...&hide=<col>,<col>
+ *                &size=<rows per page>&after=<cursor>&after=<cursor>...&cols=<field>,<field>
  *
  * `after` is the stack of cursors that led to the current page: page N+1 is fetched with
  * the N-th cursor; Previous pops one. Changing what the list shows (list, sort, filter,
@@ -25,8 +25,17 @@ export interface ListUrlState {
   size?: number;
   /** Cursors of the pages before this one. */
   after: string[];
-  /** Columns the user hid with the column chooser. */
+  /**
+   * The columns the column chooser picked, in order: any fields of the kind, instead of the
+   * saved list's own. Absent = the saved list's columns.
+   */
+  cols?: string[];
+  /** Columns hidden from the saved list's own (older links; the chooser writes `cols`). */
   hide: string[];
+}
+
+function names(value: string | null): string[] {
+  return (value ?? '').split(',').filter((c) => c !== '');
 }
 
 function nonEmpty(value: string | null): string | undefined {
@@ -40,8 +49,9 @@ export function parseListSearch(search: URLSearchParams | string): ListUrlState 
   const size = Number(params.get('size'));
   const state: ListUrlState = {
     after: params.getAll('after').filter((c) => c !== ''),
-    hide: (params.get('hide') ?? '').split(',').filter((c) => c !== ''),
+    hide: names(params.get('hide')),
   };
+  const cols = names(params.get('cols'));
   const list = nonEmpty(params.get('list'));
   const sort = nonEmpty(params.get('sort'));
   const filter = nonEmpty(params.get('filter'));
@@ -54,6 +64,7 @@ export function parseListSearch(search: URLSearchParams | string): ListUrlState 
   if (filter) state.filter = filter.trim();
   if (q) state.q = q.trim();
   if ((PAGE_SIZES as readonly number[]).includes(size)) state.size = size;
+  if (cols.length) state.cols = cols;
   return state;
 }
 
@@ -69,6 +80,7 @@ export function listSearch(state: ListUrlState): URLSearchParams {
   if (state.q) params.set('q', state.q);
   if (state.size && state.size !== DEFAULT_PAGE_SIZE) params.set('size', String(state.size));
   for (const cursor of state.after) params.append('after', cursor);
+  if (state.cols?.length) params.set('cols', state.cols.join(','));
   if (state.hide.length) params.set('hide', state.hide.join(','));
   return params;
 }
@@ -128,8 +140,24 @@ export function withPreviousPage(state: ListUrlState): ListUrlState {
   return { ...state, after: state.after.slice(0, -1) };
 }
 
-export function withHidden(state: ListUrlState, hide: string[]): ListUrlState {
-  return { ...state, hide };
+/**
+ * The columns the user picked, in order; none = back to the saved list's own. Rows stay the
+ * same, so the page does too.
+ */
+export function withColumns(state: ListUrlState, cols: readonly string[] | null): ListUrlState {
+  const next: ListUrlState = { ...state, hide: [] };
+  if (cols?.length) next.cols = [...cols];
+  else delete next.cols;
+  return next;
+}
+
+/**
+ * Which of a page's columns show, in order: the chosen ones (`cols`) the server answered,
+ * else all of them, less the hidden ones.
+ */
+export function shownColumns<C extends { name: string }>(columns: readonly C[], state: ListUrlState): C[] {
+  const chosen = state.cols ? state.cols.flatMap((name) => columns.filter((c) => c.name === name)) : columns;
+  return chosen.filter((c) => !state.hide.includes(c.name));
 }
 
 /** The cursor that fetches the current page (undefined on page 1). */

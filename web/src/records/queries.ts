@@ -15,12 +15,14 @@ import {
   fetchFiles,
   fetchKinds,
   fetchListConfigs,
+  fetchListCount,
   fetchListPage,
   fetchRecord,
   fetchRecordTab,
   updateListConfig,
   type ListParams,
 } from './api';
+import { countParams } from './listParams';
 import type { ListConfig, ListConfigInput } from './types';
 
 function roleId(): number | null {
@@ -51,6 +53,20 @@ export function listPageQuery(params: ListParams) {
   return queryOptions({
     queryKey: [...listPagesKey(params.type), params] as const,
     queryFn: ({ signal }) => fetchListPage(params, signal),
+  });
+}
+
+/**
+ * How many records a page request's list, filter and search match (`count=true`). Its own
+ * entry per list, filter and search: paging, sorting and columns reuse it. Counting a big
+ * table is slow, so the page asks for it only after its rows came (see RecordListPage).
+ */
+export function listCountQuery(params: ListParams) {
+  const counted = countParams(params);
+  return queryOptions({
+    queryKey: [...listPagesKey(params.type), 'count', counted] as const,
+    queryFn: ({ signal }) => fetchListCount(counted, signal),
+    staleTime: 60_000,
   });
 }
 

@@ -16,6 +16,8 @@ export interface KindField {
   ref?: string;
   /** For statuses: the values it may take. */
   choices?: string[];
+  /** Lists may sort on it. */
+  sortable?: boolean;
 }
 
 export type TabSource = 'files' | 'related' | 'sublist' | 'custom';
@@ -80,6 +82,7 @@ export interface ListPage {
   rows: Row[];
   hasMore: boolean;
   nextCursor: string | null;
+  /** How many records match, when the request asked (`count=true`). */
   total?: number;
 }
 
