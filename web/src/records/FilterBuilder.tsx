@@ -17,6 +17,7 @@ import {
   type Join,
   type Operator,
 } from './filter';
+import { RecordLookup } from './RecordLookup';
 import type { KindField } from './types';
 import classes from './records.module.css';
 
@@ -69,6 +70,11 @@ function ValueInput({ field, value, onChange, label, error }: { field: KindField
     return <NativeSelect {...common} data={data} onChange={(e) => onChange(e.currentTarget.value)} />;
   }
   if (field?.type === 'date') return <TextInput {...common} type="date" onChange={(e) => onChange(e.currentTarget.value)} />;
+  if (field?.type === 'reference' && field.ref) {
+    // A reference is filtered on the record's id; the user picks the record by name.
+    const id = /^\d+$/.test(value.trim()) ? Number(value) : null;
+    return <RecordLookup label={label} hideLabel kind={field.ref} value={id} onChange={(picked) => onChange(picked === null ? '' : String(picked))} error={error} />;
+  }
   const numeric = field?.type === 'money' || field?.type === 'quantity' || field?.type === 'reference';
   return (
     <TextInput

@@ -143,6 +143,23 @@ describe('RecordListPage', () => {
     expect(screen.getByLabelText('Filter expression')).toHaveValue('entitystatus eq Monitoring or companyname contains "creek bed"');
   });
 
+  it('filters on a reference by picking the record by name', async () => {
+    const user = userEvent.setup();
+    api.on('GET /netsuite/portal', () => json({ data: [{ name: 'Acme Water', domain: '/customer/view?id=7', type: 'customer', id: 7, detail: 'Client · C-0007' }] }));
+    const { location } = renderRoutes(routes, '/project/list');
+    await screen.findByRole('table');
+    await user.click(screen.getByRole('button', { name: 'Filter' }));
+    await user.click(screen.getByRole('button', { name: 'Add condition' }));
+    await user.selectOptions(screen.getByLabelText('Condition 1 field'), 'customer');
+    await user.type(screen.getByRole('combobox', { name: 'Condition 1 value' }), 'acme');
+    await user.click(await screen.findByRole('option', { name: /Acme Water/ }));
+    expect(api.calls.find((c) => c.path === '/netsuite/portal')!.params.get('type')).toBe('customer');
+    await user.click(screen.getByRole('button', { name: 'Apply filter' }));
+    await waitFor(() => expect(new URLSearchParams(location().split('?')[1]).get('filter')).toBe('customer eq 7'));
+    // The re-drawn filter bar still names the record.
+    expect(await screen.findByRole('combobox', { name: 'Condition 1 value' })).toHaveValue('Acme Water');
+  });
+
   it('refuses an incomplete builder row before asking the server', async () => {
     const user = userEvent.setup();
     renderRoutes(routes, '/project/list');

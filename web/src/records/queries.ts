@@ -22,6 +22,7 @@ import {
   updateListConfig,
   type ListParams,
 } from './api';
+import { searchRecords } from '../search/api';
 import { countParams } from './listParams';
 import type { ListConfig, ListConfigInput } from './types';
 
@@ -91,6 +92,26 @@ export function recordQuery(type: string, id: number) {
   return queryOptions({
     queryKey: [...recordKey(type, id), 'detail'] as const,
     queryFn: ({ signal }) => fetchRecord(type, id, signal),
+  });
+}
+
+/**
+ * A record's name (its title), for showing a reference held as an id (the record lookup).
+ * A lookup seeds it with the name of the record picked, so that needs no request.
+ */
+export function recordNameQuery(type: string, id: number) {
+  return queryOptions({
+    queryKey: [...recordKey(type, id), 'name'] as const,
+    queryFn: async ({ signal }) => (await fetchRecord(type, id, signal)).title,
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** Records of one kind matching `text`, for the record lookup (the global search call, narrowed by type). */
+export function recordLookupQuery(type: string, text: string) {
+  return queryOptions({
+    queryKey: [...recordsKey(), 'lookup', type, text] as const,
+    queryFn: ({ signal }) => searchRecords(text, { type, signal }),
   });
 }
 
