@@ -27,6 +27,7 @@ Commands:
                         [-per-kind 1000] [-projects N] [-if-empty]
   roles import FILE     replace a tenant's layouts, roles and user grants with a YAML or JSON file
   roles export [-json]  print a tenant's access setup as YAML (or JSON)
+  search reindex        rebuild the global search index from the stored records
   emulator-accounts     create the demo sign-in accounts in the Auth Emulator (demo- projects only)
   help                  show this text
 
@@ -47,6 +48,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		}
 		cmd, rest = "roles "+rest[0], rest[1:]
 	}
+	if cmd == "search" {
+		if len(rest) == 0 || rest[0] != "reindex" {
+			return fmt.Errorf("search: use `search reindex`\n\n%s", usage)
+		}
+		cmd, rest = "search reindex", rest[1:]
+	}
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(stdout)
 	var (
@@ -54,7 +61,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		ifEmpty, asJSON   bool
 	)
 	switch cmd {
-	case "serve", "migrate", "emulator-accounts", "roles import":
+	case "serve", "migrate", "emulator-accounts", "roles import", "search reindex":
 	case "roles export":
 		fs.BoolVar(&asJSON, "json", false, "print JSON instead of YAML")
 	case "seed":
@@ -85,6 +92,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		v, err := store.Migrate(ctx)
 		if err == nil {
 			fmt.Fprintf(stdout, "%s schema at version %d\n", store.Engine(), v)
+		}
+		return err
+	case "search reindex":
+		start := time.Now()
+		n, err := store.ReindexSearch(ctx)
+		if err == nil {
+			fmt.Fprintf(stdout, "search index rebuilt: %d records in %s\n", n, time.Since(start).Round(time.Millisecond))
 		}
 		return err
 	case "seed":

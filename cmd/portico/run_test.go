@@ -30,6 +30,13 @@ func TestCommands(t *testing.T) {
 	if err != nil || !strings.Contains(out, "seeded tenant portico-demo on sqlite") || !strings.Contains(out, "5 users") {
 		t.Fatalf("seed: %v %q", err, out)
 	}
+	// 20 of each of 14 kinds plus 20 projects.
+	if out, err := runWith(t, env, "search", "reindex"); err != nil || !strings.Contains(out, "search index rebuilt: 300 records") {
+		t.Errorf("search reindex: %v %q", err, out)
+	}
+	if _, err := runWith(t, env, "search"); err == nil || !strings.Contains(err.Error(), "search reindex") {
+		t.Errorf("search without reindex: %v", err)
+	}
 	if out, err := runWith(t, env, "seed", "-if-empty"); err != nil || !strings.Contains(out, "not seeding") {
 		t.Errorf("second seed: %v %q", err, out)
 	}

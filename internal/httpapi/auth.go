@@ -14,6 +14,7 @@ import (
 	"github.com/portico/portico/internal/access"
 	"github.com/portico/portico/internal/identity"
 	"github.com/portico/portico/internal/portal"
+	"github.com/portico/portico/internal/search"
 	"github.com/portico/portico/internal/session"
 )
 
@@ -26,6 +27,7 @@ type Verifier interface {
 type TenantStore interface {
 	access.Store
 	RecordStore
+	search.Index
 	UserByID(ctx context.Context, id int64) (access.User, error)
 	Audit(ctx context.Context, e access.AuditEvent) error
 }

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"net/http"
 
+	"github.com/portico/portico/internal/access"
 	"github.com/portico/portico/internal/records"
 )
 
@@ -10,12 +11,17 @@ import (
 // see — so the app's pages, menus and links come from the same single
 // description as the server's.
 func (s *Server) kinds(w http.ResponseWriter, r *http.Request) {
-	role := caller(r).Role
+	writeData(w, http.StatusOK, visibleKinds(caller(r).Role))
+}
+
+// visibleKinds are the kinds a role may see (permission "<route>.view"),
+// in registry order; never nil.
+func visibleKinds(role access.Role) []*records.Kind {
 	out := []*records.Kind{}
 	for _, k := range records.All() {
 		if role.Can(k.Route + ".view") {
 			out = append(out, k)
 		}
 	}
-	writeData(w, http.StatusOK, out)
+	return out
 }

@@ -23,6 +23,7 @@ func (s *Server) routes() {
 	s.handle("GET "+erp+"/"+s.product+"-list", s.list)
 	s.handle("GET "+erp+"/"+s.product+"-record", s.recordView)
 	s.handle("GET "+erp+"/"+s.product+"-file", s.files)
+	s.handle("GET "+erp+"/"+s.product, s.searchRecords)
 	s.handle("GET "+erp+"/listConfiguration", s.lists)
 	s.handle("POST "+erp+"/listConfiguration", s.saveList)
 	s.handle("PUT "+erp+"/listConfiguration", s.saveList)

@@ -140,7 +140,7 @@ var (
 // (sort keys, id). It fetches Limit+1 rows to learn whether more exist,
 // so no count is ever needed.
 func (t *Tenant) ListRecords(ctx context.Context, q records.ListQuery) (records.Page, error) {
-	st, args, keys, err := listStatement(q)
+	st, args, keys, err := listStatement(t.d, q)
 	if err != nil {
 		return records.Page{}, err
 	}
@@ -176,7 +176,7 @@ func (t *Tenant) ListRecords(ctx context.Context, q records.ListQuery) (records.
 // listStatement builds the page query. Sorted pages without filters, and
 // status filters sorted by title, are index ranges (the query-plan test
 // holds them to it); other filters walk the sort index within the kind.
-func listStatement(q records.ListQuery) (scoped, []any, []sortKey, error) {
+func listStatement(d dialect, q records.ListQuery) (scoped, []any, []sortKey, error) {
 	if q.Sort == "" {
 		q.Sort = records.ColTitle
 	}
@@ -191,7 +191,7 @@ func listStatement(q records.ListQuery) (scoped, []any, []sortKey, error) {
 	if q.Desc {
 		dir, cmp = "DESC", "<"
 	}
-	where, args, err := whereClause(q)
+	where, args, err := whereClause(d, q)
 	if err != nil {
 		return scoped{}, nil, nil, err
 	}
@@ -222,7 +222,7 @@ func listStatement(q records.ListQuery) (scoped, []any, []sortKey, error) {
 }
 
 // whereClause is the tenant, kind, filter and text part of a list query.
-func whereClause(q records.ListQuery) ([]string, []any, error) {
+func whereClause(d dialect, q records.ListQuery) ([]string, []any, error) {
 	where := []string{"tenant_id = :tenant", "kind = ?"}
 	args := []any{q.Kind}
 	if len(q.Filter.Any) > 0 {
@@ -233,9 +233,10 @@ func whereClause(q records.ListQuery) ([]string, []any, error) {
 		where, args = append(where, sql), append(args, fargs...)
 	}
 	if q.Text != "" {
-		like := "%" + escapeLike(strings.ToLower(q.Text)) + "%"
-		where = append(where, `(LOWER(title) LIKE ? ESCAPE '\' OR LOWER(code) LIKE ? ESCAPE '\')`)
-		args = append(args, like, like)
+		// Through the search index: the text is in the name, number or id.
+		match, arg := d.hayMatch(q.Text)
+		where = append(where, `id IN (SELECT e.record_id FROM search_entries e WHERE e.tenant_id = :tenant AND e.kind = ? AND `+match+`)`)
+		args = append(args, q.Kind, arg)
 	}
 	return where, args, nil
 }
@@ -243,7 +244,7 @@ func whereClause(q records.ListQuery) ([]string, []any, error) {
 // CountMatching counts the records a list query matches (ignoring paging).
 // It reads every matching index entry: callers ask only when a user asks.
 func (t *Tenant) CountMatching(ctx context.Context, q records.ListQuery) (int64, error) {
-	where, args, err := whereClause(q)
+	where, args, err := whereClause(t.d, q)
 	if err != nil {
 		return 0, err
 	}

@@ -28,7 +28,8 @@ type Store struct {
 }
 
 // Open connects to the database named by url and applies pending
-// migrations. An empty url means the embedded SQLite file portico.db under
+// migrations (then rebuilds what an interrupted bulk load left undone and
+// indexes records that predate the search index). An empty url means the embedded SQLite file portico.db under
 // dataDir (created with the directory when missing); postgres:// and
 // postgresql:// select PostgreSQL; sqlite: or file: give an explicit SQLite
 // path.
@@ -42,6 +43,10 @@ func Open(ctx context.Context, url, dataDir string) (*Store, error) {
 		return nil, err
 	}
 	if err := s.rebuildPendingIndexes(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	if err := s.indexSearchIfEmpty(ctx); err != nil {
 		s.Close()
 		return nil, err
 	}

@@ -1,0 +1,108 @@
+package httpapi
+
+import (
+	"context"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/portico/portico/internal/records"
+	"github.com/portico/portico/internal/search"
+)
+
+type searchAnswer struct{ Data []search.Result }
+
+func (e *authEnv) search(t *testing.T, tok string, role int64, query string, extra ...string) (int, []search.Result) {
+	t.Helper()
+	var a searchAnswer
+	code := e.getJSON(t, tok, role, "/api/v1/netsuite/portal?method=search&query="+url.QueryEscape(query)+strings.Join(extra, ""), &a)
+	return code, a.Data
+}
+
+func TestSearchFindsRecordsWithPrefixes(t *testing.T) {
+	e, tok := recordsEnv(t)
+	var clients listPage
+	e.getJSON(t, tok, 10, "/api/v1/netsuite/portal-list?type=customer&pageSize=1", &clients)
+	name := clients.Data.Rows[0]["companyname"].(string)
+	id := int64(clients.Data.Rows[0]["id"].(float64))
+
+	code, got := e.search(t, tok, 10, name)
+	if code != 200 || len(got) == 0 || got[0].Name != name || got[0].Type != "customer" || got[0].ID != id ||
+		got[0].Domain != "/customer/view?id="+strconv.FormatInt(id, 10) {
+		t.Fatalf("search %q: %d %+v", name, code, got)
+	}
+	// cus: narrows to clients; an unknown prefix searches everything.
+	word := strings.Fields(name)[0]
+	_, narrowed := e.search(t, tok, 10, "cus: "+word)
+	_, everything := e.search(t, tok, 10, "zzz: "+word)
+	for _, r := range narrowed {
+		if r.Type != "customer" {
+			t.Fatalf("cus: found a %s", r.Type)
+		}
+	}
+	if len(narrowed) == 0 || len(everything) < len(narrowed) {
+		t.Fatalf("cus: %d results, unprefixed %d", len(narrowed), len(everything))
+	}
+	if len(everything) > search.Limit {
+		t.Fatalf("%d results", len(everything))
+	}
+	// type= limits to one kind (the lookups).
+	_, one := e.search(t, tok, 10, word, "&type=project")
+	for _, r := range one {
+		if r.Type != "project" {
+			t.Fatalf("type=project found a %s", r.Type)
+		}
+	}
+}
+
+func TestSearchNeverShowsHiddenKindsOrOtherTenants(t *testing.T) {
+	e, tok := recordsEnv(t)
+	ctx := context.Background()
+	secret := records.Record{Kind: "project", ID: 999, Title: "Zebrafish Secret Project", ModifiedAt: time.Now().UTC(), Fields: []byte(`{}`)}
+	if err := e.store.Tenant("globex").PutRecords(ctx, []records.Record{secret}); err != nil {
+		t.Fatal(err)
+	}
+	if _, got := e.search(t, tok, 10, "zebrafish"); len(got) != 0 {
+		t.Fatalf("another tenant's record: %+v", got)
+	}
+	// Role 11 sees invoices only: a project's name finds nothing of it.
+	var projects listPage
+	e.getJSON(t, tok, 10, "/api/v1/netsuite/portal-list?type=project&pageSize=1", &projects)
+	name := projects.Data.Rows[0]["companyname"].(string)
+	if _, got := e.search(t, tok, 10, name); len(got) == 0 {
+		t.Fatalf("the administrator finds no %q", name)
+	}
+	_, got := e.search(t, tok, 11, name)
+	for _, r := range got {
+		if r.Type != "invoice" {
+			t.Fatalf("accountant sees a %s: %+v", r.Type, r)
+		}
+	}
+	if code, _ := e.search(t, tok, 11, name, "&type=project"); code != 403 {
+		t.Fatalf("type=project as accountant: %d", code)
+	}
+}
+
+func TestSearchBadInput(t *testing.T) {
+	e, tok := recordsEnv(t)
+	for _, q := range []string{"", "   ", "cus:", "cus: ab", `"`, `*`, `NEAR(a b)`, `a OR b AND`, `'; DROP TABLE records; --`,
+		`%_%`, "\x00\x01abc", "ünïcödé", strings.Repeat("é", search.MaxQuery)} {
+		if code, got := e.search(t, tok, 10, q); code != 200 || got == nil {
+			t.Errorf("%q: %d %v", q, code, got)
+		}
+	}
+	for _, target := range []string{
+		"/api/v1/netsuite/portal?method=search&query=" + strings.Repeat("x", search.MaxQuery+1),
+		"/api/v1/netsuite/portal?method=frobnicate&query=acme",
+		"/api/v1/netsuite/portal?query=acme",
+		"/api/v1/netsuite/portal?method=search&query=%ff%fe%fd",
+		"/api/v1/netsuite/portal?method=search&query=acme&type=nosuchkind",
+	} {
+		w := e.call("GET", target, tok, 10, "")
+		if w.Code != 400 || strings.Contains(strings.ToLower(w.Body.String()), "fts") || strings.Contains(w.Body.String(), "SELECT") {
+			t.Errorf("%s: %d %s", target, w.Code, w.Body)
+		}
+	}
+}

@@ -1,0 +1,241 @@
+// Package search is the global record search (SPEC §4 Search, §7 the search
+// call): parsing the typed text and its NetSuite-style kind prefix,
+// choosing the kinds to search, and ranking what the index finds. The index
+// itself lives in the store (sqlstore: FTS5 trigram on SQLite, pg_trgm on
+// PostgreSQL), kept current by the database on every write.
+//
+// Ranking: exact name match, then name prefix, then a word of the name or
+// number starting with the text, then any substring; ties go to the most
+// recently written record. At most Limit results.
+package search
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/portico/portico/internal/portal"
+	"github.com/portico/portico/internal/records"
+)
+
+const (
+	// Limit is the most results a search answers.
+	Limit = 20
+	// MinText is the shortest text (after the prefix, trimmed) worth
+	// searching: the trigram index needs three characters. Shorter text
+	// answers no results. The app waits for four (SPEC §5).
+	MinText = 3
+	// MaxQuery is the longest query accepted, in characters; longer is a 400.
+	MaxQuery = 200
+)
+
+// Query is a parsed search text.
+type Query struct {
+	// Prefix is the lower-cased text before the first colon, trimmed; ""
+	// when the text has no colon.
+	Prefix string
+	// Text is what to look for: the text after the prefix, trimmed, with
+	// runs of white space and control characters folded to one space.
+	Text string
+}
+
+// Parse reads a typed search text. It fails only for text longer than
+// MaxQuery characters or not valid UTF-8; everything else parses, and text
+// shorter than MinText simply finds nothing.
+func Parse(raw string) (Query, error) {
+	if !utf8.ValidString(raw) {
+		return Query{}, portal.Invalid("The search text is not valid text.")
+	}
+	if utf8.RuneCountInString(raw) > MaxQuery {
+		return Query{}, portal.Invalid(fmt.Sprintf("The search text is too long: at most %d characters.", MaxQuery))
+	}
+	var q Query
+	text := raw
+	if before, after, ok := strings.Cut(raw, ":"); ok {
+		q.Prefix, text = strings.ToLower(strings.Join(strings.Fields(before), " ")), after
+	}
+	q.Text = strings.Join(strings.FieldsFunc(text, func(r rune) bool {
+		return unicode.IsSpace(r) || unicode.IsControl(r)
+	}), " ")
+	return q, nil
+}
+
+// Searchable reports whether the text is long enough to search.
+func (q Query) Searchable() bool { return utf8.RuneCountInString(q.Text) >= MinText }
+
+// Kinds narrows the kinds a role may see to those the prefix names: a kind
+// is named when its label, plural label or route segment starts with the prefix
+// (case-insensitive: "cus" names clients, whose record type is customer;
+// "vendor" names vendors, vendor bills and vendor questionnaires). No
+// prefix, or one that names none of them, searches them all.
+func (q Query) Kinds(visible []*records.Kind) []*records.Kind {
+	if q.Prefix == "" {
+		return visible
+	}
+	var named []*records.Kind
+	for _, k := range visible {
+		for _, s := range []string{k.Label, k.Plural, k.Route} {
+			if strings.HasPrefix(strings.ToLower(s), q.Prefix) {
+				named = append(named, k)
+				break
+			}
+		}
+	}
+	if len(named) == 0 {
+		return visible
+	}
+	return named
+}
+
+// Entry is one record as the index holds it.
+type Entry struct {
+	Kind   string
+	ID     int64
+	Name   string
+	Code   string
+	Status string
+	// Seq grows with every write of a record: larger is more recent.
+	Seq int64
+}
+
+// Index finds candidate entries: every entry of the given kinds whose name
+// equals or starts with text (case-insensitive), and the most recently
+// written entries whose name, number or id contain it, up to limit of the
+// latter. Candidates need not be ranked or distinct.
+type Index interface {
+	SearchCandidates(ctx context.Context, text string, kinds []string, limit int) ([]Entry, error)
+}
+
+// Candidates is how many substring candidates the index is asked for: the
+// most recent ones. The ranking is exact within them and for every exact
+// or prefix match; a word-prefix match older than this many more recent
+// substring matches of the same text can be missed.
+const Candidates = 500
+
+// Result is one search result (SPEC §3): the record's name and domain, the
+// link target, here its view page in the portal.
+type Result struct {
+	Name   string `json:"name"`
+	Domain string `json:"domain"`
+	Type   string `json:"type"`
+	ID     int64  `json:"id"`
+	// Detail says what the record is: the kind's label, its number and status.
+	Detail string `json:"detail"`
+}
+
+// Class is a match's rank class; smaller ranks first.
+type Class int
+
+const (
+	Exact Class = iota
+	Prefix
+	WordPrefix
+	Substring
+)
+
+// Classify ranks a candidate for text: case-insensitive exact match or
+// prefix of the name, then a word of the name or number starting with the
+// text, then anything else the index found (a substring, possibly only
+// after the index folded accents).
+func Classify(e Entry, text string) Class {
+	name, t := strings.ToLower(e.Name), strings.ToLower(text)
+	switch {
+	case name == t:
+		return Exact
+	case strings.HasPrefix(name, t):
+		return Prefix
+	case wordPrefix(name, t) || wordPrefix(strings.ToLower(e.Code), t) || wordPrefix(strconv.FormatInt(e.ID, 10), t):
+		return WordPrefix
+	}
+	return Substring
+}
+
+// wordPrefix reports whether t occurs in s at the start of a word: at the
+// start of s or after a character that is neither letter nor digit.
+func wordPrefix(s, t string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], t)
+		if j < 0 {
+			return false
+		}
+		at := i + j
+		if at == 0 {
+			return true
+		}
+		r, _ := utf8.DecodeLastRuneInString(s[:at])
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			return true
+		}
+		_, size := utf8.DecodeRuneInString(s[at:])
+		i = at + size
+	}
+}
+
+// Search answers q over the kinds a role may see, best first, at most
+// Limit results.
+func Search(ctx context.Context, idx Index, q Query, visible []*records.Kind) ([]Result, error) {
+	kinds := q.Kinds(visible)
+	if !q.Searchable() || len(kinds) == 0 {
+		return []Result{}, nil
+	}
+	byName := make(map[string]*records.Kind, len(kinds))
+	names := make([]string, len(kinds))
+	for i, k := range kinds {
+		byName[k.Name], names[i] = k, k.Name
+	}
+	found, err := idx.SearchCandidates(ctx, q.Text, names, Candidates)
+	if err != nil {
+		return nil, err
+	}
+	type ranked struct {
+		Entry
+		class Class
+	}
+	seen := make(map[string]bool, len(found))
+	all := make([]ranked, 0, len(found))
+	for _, e := range found {
+		key := e.Kind + "/" + strconv.FormatInt(e.ID, 10)
+		if seen[key] || byName[e.Kind] == nil {
+			continue
+		}
+		seen[key] = true
+		all = append(all, ranked{e, Classify(e, q.Text)})
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].class != all[j].class {
+			return all[i].class < all[j].class
+		}
+		return all[i].Seq > all[j].Seq
+	})
+	out := make([]Result, 0, min(len(all), Limit))
+	for _, r := range all[:min(len(all), Limit)] {
+		k := byName[r.Kind]
+		out = append(out, Result{
+			Name:   r.Name,
+			Domain: ViewPath(k, r.ID),
+			Type:   k.Name,
+			ID:     r.ID,
+			Detail: detail(k.Label, r.Code, r.Status),
+		})
+	}
+	return out, nil
+}
+
+// ViewPath is a record's view page in the portal (SPEC §2): /<route>/view?id=<id>.
+func ViewPath(k *records.Kind, id int64) string {
+	return "/" + k.Route + "/view?id=" + strconv.FormatInt(id, 10)
+}
+
+func detail(parts ...string) string {
+	kept := parts[:0]
+	for _, p := range parts {
+		if p != "" {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, " · ")
+}

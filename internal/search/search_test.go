@@ -1,0 +1,179 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/portico/portico/internal/portal"
+	"github.com/portico/portico/internal/records"
+)
+
+func TestParse(t *testing.T) {
+	for _, c := range []struct{ in, prefix, text string }{
+		{"acme", "", "acme"},
+		{"  cus: Acme  Corp ", "cus", "Acme Corp"},
+		{"proj:wetland", "proj", "wetland"},
+		{"INV: 1042", "inv", "1042"},
+		{"Vendor  Bill: x", "vendor bill", "x"},
+		{"a:b:c", "a", "b:c"},
+		{"cus:", "cus", ""},
+		{"tab\there\nnew", "", "tab here new"},
+	} {
+		q, err := Parse(c.in)
+		if err != nil || q.Prefix != c.prefix || q.Text != c.text {
+			t.Errorf("Parse(%q) = %+v, %v; want prefix %q text %q", c.in, q, err, c.prefix, c.text)
+		}
+	}
+	if _, err := Parse(strings.Repeat("x", MaxQuery+1)); portal.ErrorCode(err) != portal.CodeInvalid {
+		t.Errorf("too long: %v", err)
+	}
+	if _, err := Parse("\xff\xfe"); portal.ErrorCode(err) != portal.CodeInvalid {
+		t.Errorf("invalid UTF-8: %v", err)
+	}
+}
+
+func TestSearchableNeedsThreeCharactersAfterThePrefix(t *testing.T) {
+	for in, want := range map[string]bool{"abc": true, "ab": false, "cus: ab": false, "cus: abc": true, "cus:": false, "   ": false} {
+		q, _ := Parse(in)
+		if q.Searchable() != want {
+			t.Errorf("%q searchable = %v", in, !want)
+		}
+	}
+}
+
+func kindNames(ks []*records.Kind) []string {
+	var out []string
+	for _, k := range ks {
+		out = append(out, k.Route)
+	}
+	return out
+}
+
+func TestPrefixNamesKindsByLabel(t *testing.T) {
+	all := records.All()
+	for prefix, want := range map[string][]string{
+		"cus":          {"customer"},
+		"client":       {"customer"},
+		"proj":         {"project", "projectrequest"},
+		"inv":          {"invoice"},
+		"vendor":       {"vendor", "vendorbill", "vendorquestionnaire"},
+		"vendor bills": {"vendorbill"},
+	} {
+		q, _ := Parse(prefix + ": something")
+		if got := kindNames(q.Kinds(all)); !slices.Equal(got, want) {
+			t.Errorf("%s: %v, want %v", prefix, got, want)
+		}
+	}
+	q, _ := Parse("nosuchkind: wetland")
+	if got := q.Kinds(all); len(got) != len(all) {
+		t.Errorf("unknown prefix narrows to %v", kindNames(got))
+	}
+	// A prefix never widens beyond what the role may see.
+	projectOnly := []*records.Kind{all[0]}
+	q, _ = Parse("cus: acme")
+	if got := kindNames(q.Kinds(projectOnly)); !slices.Equal(got, []string{all[0].Route}) {
+		t.Errorf("prefix outside the role's kinds: %v", got)
+	}
+}
+
+func TestClassify(t *testing.T) {
+	for _, c := range []struct {
+		e    Entry
+		text string
+		want Class
+	}{
+		{Entry{Name: "Marsh"}, "marsh", Exact},
+		{Entry{Name: "Marshland"}, "MARSH", Prefix},
+		{Entry{Name: "Old Marsh"}, "marsh", WordPrefix},
+		{Entry{Name: "Old (Marsh)"}, "marsh", WordPrefix},
+		{Entry{Name: "Saltmarsh marshy"}, "marsh", WordPrefix}, // second occurrence starts a word
+		{Entry{Name: "Saltmarsh"}, "marsh", Substring},
+		{Entry{Name: "Survey", Code: "PRJ-01042"}, "0104", WordPrefix},
+		{Entry{Name: "Survey", ID: 51042}, "5104", WordPrefix},
+		{Entry{Name: "Écologie"}, "ecolo", Substring}, // found by the index's accent folding
+	} {
+		if got := Classify(c.e, c.text); got != c.want {
+			t.Errorf("Classify(%+v, %q) = %d, want %d", c.e, c.text, got, c.want)
+		}
+	}
+}
+
+type fakeIndex struct {
+	entries []Entry
+	kinds   []string
+	err     error
+}
+
+func (f *fakeIndex) SearchCandidates(_ context.Context, text string, kinds []string, _ int) ([]Entry, error) {
+	f.kinds = kinds
+	var out []Entry
+	for _, e := range f.entries {
+		if strings.Contains(strings.ToLower(e.Name), strings.ToLower(text)) && slices.Contains(kinds, e.Kind) {
+			out = append(out, e, e) // duplicates, as the index may return
+		}
+	}
+	return out, f.err
+}
+
+func TestSearchRanksDedupesAndCaps(t *testing.T) {
+	idx := &fakeIndex{}
+	for i := range 30 {
+		idx.entries = append(idx.entries, Entry{Kind: "project", ID: int64(i + 1), Name: "Pond survey", Seq: int64(i)})
+	}
+	idx.entries = append(idx.entries, Entry{Kind: "customer", ID: 99, Name: "Pond", Code: "C-1", Status: "Active", Seq: 0})
+	q, _ := Parse("pond")
+	got, err := Search(context.Background(), idx, q, records.All())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != Limit {
+		t.Fatalf("%d results, want %d", len(got), Limit)
+	}
+	if got[0] != (Result{Name: "Pond", Domain: "/customer/view?id=99", Type: "customer", ID: 99, Detail: "Client · C-1 · Active"}) {
+		t.Fatalf("exact match first: %+v", got[0])
+	}
+	if got[1].ID != 30 || got[2].ID != 29 {
+		t.Fatalf("prefix ties newest first: %+v %+v", got[1], got[2])
+	}
+}
+
+func TestSearchShortTextAndErrors(t *testing.T) {
+	idx := &fakeIndex{entries: []Entry{{Kind: "project", ID: 1, Name: "abc"}}}
+	q, _ := Parse("cus: ab")
+	if got, err := Search(context.Background(), idx, q, records.All()); err != nil || len(got) != 0 || idx.kinds != nil {
+		t.Fatalf("short text: %v %v (index asked: %v)", got, err, idx.kinds)
+	}
+	idx.err = errors.New("disk on fire")
+	q, _ = Parse("abcd")
+	if _, err := Search(context.Background(), idx, q, records.All()); err == nil {
+		t.Fatal("index error swallowed")
+	}
+}
+
+// FuzzParse: any input either parses into valid, bounded, trimmed text or
+// is refused with a 400 — never a panic, never another error.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"", "cus: acme", `"a" OR b*`, "NEAR(a b, 2)", ":::", "\x00", "proj:\twet land", "é:ü"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		q, err := Parse(raw)
+		if err != nil {
+			if portal.ErrorCode(err) != portal.CodeInvalid {
+				t.Fatalf("Parse(%q): %v is not a 400", raw, err)
+			}
+			return
+		}
+		if !utf8.ValidString(q.Text) || q.Text != strings.TrimSpace(q.Text) || strings.Contains(q.Text, "  ") {
+			t.Fatalf("Parse(%q).Text = %q", raw, q.Text)
+		}
+		if utf8.RuneCountInString(q.Text) > MaxQuery || strings.Contains(q.Prefix, ":") {
+			t.Fatalf("Parse(%q) = %+v", raw, q)
+		}
+		q.Kinds(records.All())
+	})
+}

@@ -1,0 +1,177 @@
+package sqlstore
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/portico/portico/internal/records"
+	"github.com/portico/portico/internal/search"
+)
+
+// candidateIDs runs SearchCandidates and returns the distinct kind/id keys.
+func candidateIDs(t *testing.T, ten *Tenant, text string, kinds ...string) []string {
+	t.Helper()
+	found, err := ten.SearchCandidates(context.Background(), text, kinds, search.Candidates)
+	if err != nil {
+		t.Fatalf("search %q: %v", text, err)
+	}
+	var out []string
+	for _, e := range found {
+		key := e.Kind + ":" + e.Name
+		if !slices.Contains(out, key) {
+			out = append(out, key)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func TestConformanceSearchIndexFollowsWrites(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		acme, other := seedTenant(t, s, "acme"), seedTenant(t, s, "other")
+		put := func(ten *Tenant, rs ...records.Record) {
+			t.Helper()
+			if err := ten.PutRecords(ctx, rs); err != nil {
+				t.Fatal(err)
+			}
+		}
+		put(acme,
+			testRecord("project", 1, "Cedar Creek Wetland", "Active"),
+			testRecord("project", 2, "Wetland Survey North", "Active"),
+			testRecord("customer", 3, "Wetlands Trust", "Active"),
+			testRecord("project", 4, "Prairie Burn 100% \"done\"_x", "Closed"),
+		)
+		put(other, testRecord("project", 1, "Other Wetland Secret", "Active"))
+
+		if got, want := candidateIDs(t, acme, "wetland", "project", "customer"),
+			[]string{"customer:Wetlands Trust", "project:Cedar Creek Wetland", "project:Wetland Survey North"}; !slices.Equal(got, want) {
+			t.Fatalf("wetland: %v, want %v (never the other tenant's)", got, want)
+		}
+		if got := candidateIDs(t, acme, "WETLAND", "customer"); !slices.Equal(got, []string{"customer:Wetlands Trust"}) {
+			t.Fatalf("kind filter and case: %v", got)
+		}
+		// Numbers and ids are searched too; FTS and LIKE syntax is literal.
+		if got := candidateIDs(t, acme, "C-0004", "project"); !slices.Equal(got, []string{"project:Prairie Burn 100% \"done\"_x"}) {
+			t.Fatalf("number: %v", got)
+		}
+		for _, odd := range []string{`100%`, `"done"`, `e"_x`, `NEAR(a b)`, `*`, `a OR b`, `^wet`, `\`, `'; DROP TABLE records; --`} {
+			if _, err := acme.SearchCandidates(ctx, odd, []string{"project"}, 10); err != nil {
+				t.Fatalf("%q: %v", odd, err)
+			}
+		}
+		if got := candidateIDs(t, acme, `100% "done"`, "project"); len(got) != 1 {
+			t.Fatalf("literal syntax characters: %v", got)
+		}
+		if got := candidateIDs(t, acme, `0% "do`, "project"); len(got) != 1 {
+			t.Fatalf("substring with syntax characters: %v", got)
+		}
+
+		// A rename re-indexes; the old name no longer matches.
+		renamed := testRecord("project", 2, "Riverbank Survey North", "Active")
+		put(acme, renamed)
+		if got := candidateIDs(t, acme, "wetland survey", "project"); len(got) != 0 {
+			t.Fatalf("old name still found: %v", got)
+		}
+		if got := candidateIDs(t, acme, "riverbank", "project"); !slices.Equal(got, []string{"project:Riverbank Survey North"}) {
+			t.Fatalf("new name: %v", got)
+		}
+		// A write makes the record the most recent (largest Seq).
+		put(acme, testRecord("project", 1, "Cedar Creek Wetland", "Closed"))
+		found, _ := acme.SearchCandidates(ctx, "wetland", []string{"project", "customer"}, 10)
+		var newest search.Entry
+		for _, e := range found {
+			if e.Seq > newest.Seq {
+				newest = e
+			}
+		}
+		if newest.ID != 1 || newest.Status != "Closed" {
+			t.Fatalf("newest after rewrite: %+v", newest)
+		}
+		// A deletion removes the entry.
+		if _, err := s.db.ExecContext(ctx, s.d.rebind(`DELETE FROM records WHERE tenant_id = ? AND kind = ? AND id = ?`), "acme", "customer", 3); err != nil {
+			t.Fatal(err)
+		}
+		if got := candidateIDs(t, acme, "wetlands trust", "customer"); len(got) != 0 {
+			t.Fatalf("deleted record still found: %v", got)
+		}
+	})
+}
+
+func TestConformanceSearchRanking(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		ten := seedTenant(t, s, "acme")
+		var rs []records.Record
+		for i, name := range []string{"Old Marsh Study", "Marsh", "Marshland Plan", "Saltmarsh Repair", "New Marsh Study"} {
+			rs = append(rs, testRecord("project", int64(i+1), name, "Active"))
+		}
+		if err := ten.PutRecords(ctx, rs); err != nil {
+			t.Fatal(err)
+		}
+		q, _ := search.Parse("proj: marsh")
+		got, err := search.Search(ctx, ten, q, []*records.Kind{mustKind(t, "project"), mustKind(t, "customer")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, r := range got {
+			names = append(names, r.Name)
+		}
+		// Exact, prefix, word prefix (newest first: New before Old), substring.
+		want := []string{"Marsh", "Marshland Plan", "New Marsh Study", "Old Marsh Study", "Saltmarsh Repair"}
+		if !slices.Equal(names, want) {
+			t.Fatalf("ranking: %v, want %v", names, want)
+		}
+		if got[0].Domain != "/project/view?id=2" || got[0].Type != "project" {
+			t.Fatalf("result: %+v", got[0])
+		}
+	})
+}
+
+func mustKind(t *testing.T, name string) *records.Kind {
+	k, ok := records.Lookup(name)
+	if !ok {
+		t.Fatalf("no kind %s", name)
+	}
+	return k
+}
+
+// The reindex writes exactly what the triggers write, in recency order.
+func TestConformanceReindexMatchesTriggers(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		ten := seedTenant(t, s, "acme")
+		if err := ten.PutRecords(ctx, []records.Record{testRecord("project", 2, "Écluse Mill", "Active"), testRecord("customer", 1, "Acme Ltd", "")}); err != nil {
+			t.Fatal(err)
+		}
+		dump := func() []string {
+			rows, err := s.db.QueryContext(ctx, `SELECT tenant_id, kind, record_id, name, code, status, norm, hay FROM search_entries ORDER BY seq`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rows.Close()
+			var out []string
+			for rows.Next() {
+				var a, b, c, d, e, f, g, h string
+				rows.Scan(&a, &b, &c, &d, &e, &f, &g, &h)
+				out = append(out, strings.Join([]string{a, b, c, d, e, f, g, h}, "|"))
+			}
+			return out
+		}
+		byTriggers := dump()
+		n, err := s.ReindexSearch(ctx)
+		if err != nil || n != 2 {
+			t.Fatalf("reindex: %d, %v", n, err)
+		}
+		// Oldest first: testRecord's modified time grows with the id.
+		if got := dump(); !slices.Equal(got, []string{byTriggers[1], byTriggers[0]}) {
+			t.Fatalf("reindexed %v\ntriggers  %v", got, byTriggers)
+		}
+		if got := candidateIDs(t, ten, "cluse", "project"); len(got) != 1 {
+			t.Fatalf("after reindex: %v", got)
+		}
+	})
+}
