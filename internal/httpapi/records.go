@@ -117,13 +117,22 @@ func (s *Server) serveList(w http.ResponseWriter, r *http.Request, kind string, 
 }
 
 // listQuery resolves the saved list (the one asked for, else the tenant's
-// default, else the kind's built-in) and applies the request's overrides.
+// default, else the kind's built-in) and applies the request's overrides:
+// columns (a comma-separated list of the kind's fields), filter, sort, dir,
+// pageSize, q and cursor.
 func (s *Server) listQuery(r *http.Request, k *records.Kind, q url.Values) (records.ListConfig, records.ListQuery, error) {
 	cfg, err := s.resolveList(r, k, q.Get("list"))
 	if err != nil {
 		return cfg, records.ListQuery{}, err
 	}
 	lq := records.ListQuery{Kind: k.Name, Limit: 50}
+	if v := q.Get("columns"); v != "" {
+		cols := strings.Split(v, ",")
+		if msgs := k.CheckColumns(cols); len(msgs) > 0 {
+			return cfg, lq, portal.Invalid(msgs[0], portal.FieldError{Field: "columns", Message: strings.Join(msgs, " ")})
+		}
+		cfg.Columns = cols
+	}
 	if f, err := records.ParseFilter(k, cfg.Filter); err == nil {
 		lq.Filter = f
 	}

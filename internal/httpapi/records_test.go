@@ -349,3 +349,20 @@ func TestPermissionsGateKindsEverywhere(t *testing.T) {
 		t.Errorf("invoice files as accountant: %d", w.Code)
 	}
 }
+
+func TestListColumnsOverride(t *testing.T) {
+	e, tok := recordsEnv(t)
+	var p listPage
+	if code := e.getJSON(t, tok, 10, "/api/v1/netsuite/portal-list?type=project&pageSize=2&columns=entityid,companyname", &p); code != 200 {
+		t.Fatalf("columns: %d", code)
+	}
+	if len(p.Data.Columns) != 2 || p.Data.Columns[0].Name != "entityid" || len(p.Data.Rows[0]) < 2 {
+		t.Fatalf("columns: %+v", p.Data.Columns)
+	}
+	for _, bad := range []string{"nosuch", "entityid,entityid", ","} {
+		w := e.call("GET", "/api/v1/netsuite/portal-list?type=project&columns="+url.QueryEscape(bad), tok, 10, "")
+		if w.Code != 400 || !strings.Contains(w.Body.String(), "columns") {
+			t.Errorf("columns=%s: %d %s", bad, w.Code, w.Body)
+		}
+	}
+}

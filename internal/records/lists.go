@@ -75,17 +75,8 @@ func (in ListInput) Validate(k *Kind) error {
 	case utf8.RuneCountInString(name) > 80:
 		add("name", "Keep the name under 80 characters.")
 	}
-	if len(in.Columns) == 0 {
-		add("columns", "Choose at least one column.")
-	}
-	seen := map[string]bool{}
-	for _, c := range in.Columns {
-		if _, ok := k.FieldNamed(c); !ok {
-			add("columns", "Unknown column \""+c+"\".")
-		} else if seen[c] {
-			add("columns", "Column \""+c+"\" is listed twice.")
-		}
-		seen[c] = true
+	for _, msg := range k.CheckColumns(in.Columns) {
+		add("columns", msg)
 	}
 	if _, err := ParseFilter(k, in.Filter); err != nil {
 		var pe *portal.Error
@@ -108,4 +99,24 @@ func (in ListInput) Validate(k *Kind) error {
 		return &portal.Error{Code: portal.CodeUnprocessable, Message: "Check the highlighted fields.", Fields: errs}
 	}
 	return nil
+}
+
+// CheckColumns says what is wrong with a list's columns, one message per
+// problem: none chosen, an unknown field, a field listed twice. Saved lists
+// and a list call's columns= override share it.
+func (k *Kind) CheckColumns(cols []string) []string {
+	var msgs []string
+	if len(cols) == 0 {
+		msgs = append(msgs, "Choose at least one column.")
+	}
+	seen := map[string]bool{}
+	for _, c := range cols {
+		if _, ok := k.FieldNamed(c); !ok {
+			msgs = append(msgs, "Unknown column \""+c+"\".")
+		} else if seen[c] {
+			msgs = append(msgs, "Column \""+c+"\" is listed twice.")
+		}
+		seen[c] = true
+	}
+	return msgs
 }
