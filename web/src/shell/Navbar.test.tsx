@@ -137,7 +137,7 @@ describe('Navbar', () => {
 
   it('has the global search box, a controlled input named "Search records"', async () => {
     const { user } = renderNavbar();
-    const search = within(screen.getByRole('search')).getByRole('searchbox', { name: 'Search records' });
+    const search = within(screen.getByRole('search')).getByRole('combobox', { name: 'Search records' });
     await user.type(search, 'acme');
     expect(search).toHaveValue('acme');
   });

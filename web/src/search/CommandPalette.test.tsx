@@ -1,0 +1,75 @@
+import { screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { useSessionStore } from '../session/store';
+import type { MenuItem } from '../session/types';
+import { acme, fakeSearch, renderSearch, signIn, type FakeSearch } from './testing';
+
+const leaf = (text: string, href: string): MenuItem => ({ text, href, iconCss: '', items: [], separator: false });
+const menu: MenuItem[] = [
+  leaf('Dashboard', '/'),
+  { text: 'Finance', iconCss: '', href: '', separator: false, items: [leaf('Invoices', '/invoice/list'), leaf('Vendor bills', 'vendorbill/list')] },
+];
+
+let server: FakeSearch;
+
+beforeEach(() => {
+  signIn(menu);
+  server = fakeSearch([acme]);
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+  useSessionStore.getState().clearSession();
+});
+
+async function openPalette(user: ReturnType<typeof renderSearch>['user']) {
+  await user.keyboard('{Control>}k{/Control}');
+  const dialog = await screen.findByRole('dialog', { name: 'Command palette' });
+  const input = within(dialog).getByRole('combobox', { name: 'Search records and pages' });
+  return { dialog, input };
+}
+
+describe('CommandPalette', () => {
+  it('Ctrl+K opens it from anywhere, even the navbar box; Escape closes it', async () => {
+    const { user } = renderSearch();
+    await user.click(screen.getByRole('combobox', { name: 'Search records' }));
+    const { input } = await openPalette(user);
+    expect(input).toHaveFocus();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    await user.keyboard('{Meta>}k{/Meta}');
+    expect(await screen.findByRole('dialog', { name: 'Command palette' })).toBeInTheDocument();
+  });
+
+  it('offers the role\'s menu items as "Go to" entries, filtered by the text; Enter goes there in-app', async () => {
+    const { user, router } = renderSearch();
+    const { dialog, input } = await openPalette(user);
+    const goTo = within(dialog).getByRole('group', { name: 'Go to' });
+    expect(within(goTo).getAllByRole('option').map((o) => o.textContent)).toEqual(['Dashboard', 'InvoicesFinance', 'Vendor billsFinance']);
+
+    await user.type(input, 'bill');
+    expect(within(goTo).getAllByRole('option').map((o) => o.textContent)).toEqual(['Vendor billsFinance']);
+    expect(server.calls).toHaveLength(0);
+    await user.keyboard('{ArrowDown}');
+    expect(input).toHaveAttribute('aria-activedescendant', within(goTo).getByRole('option').id);
+    await user.keyboard('{Enter}');
+    expect(router.state.location.pathname).toBe('/vendorbill/list');
+  });
+
+  it('searches records with the same thresholds; a result opens in a new tab and closes the palette', async () => {
+    const open = vi.spyOn(window, 'open').mockReturnValue(null);
+    const { user } = renderSearch();
+    const { dialog, input } = await openPalette(user);
+    await user.type(input, 'acme');
+    expect(within(dialog).queryByRole('group', { name: 'Records' })).not.toBeInTheDocument();
+    await user.type(input, ' ltd');
+    const records = await within(dialog).findByRole('group', { name: 'Records' }, { timeout: 3000 });
+    expect(server.calls.map((q) => q.get('query'))).toEqual(['acme ltd']);
+    expect(within(dialog).queryByRole('group', { name: 'Go to' })).not.toBeInTheDocument();
+
+    await user.click(within(records).getByRole('option', { name: /Acme Ltd/ }));
+    expect(open).toHaveBeenCalledExactlyOnceWith('/customer/view?id=12', '_blank', 'noopener');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+});
