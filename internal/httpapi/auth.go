@@ -29,6 +29,9 @@ type TenantStore interface {
 	RecordStore
 	search.Index
 	UserByID(ctx context.Context, id int64) (access.User, error)
+	// SessionUser reads a session and its user with roles in one query
+	// (the request guard's only database call).
+	SessionUser(ctx context.Context, sessionID string) (session.Session, access.User, error)
 	Audit(ctx context.Context, e access.AuditEvent) error
 }
 
@@ -58,14 +61,19 @@ func (s *Server) withAuth(next http.Handler) http.Handler {
 			s.writeError(w, r, portal.Errorf(portal.CodeUnauthenticated, "Please sign in."))
 			return
 		}
-		claims, err := s.sessions.Authenticate(r.Context(), token)
+		claims, err := s.sessions.Verify(token)
 		if err != nil {
 			s.writeError(w, r, err)
 			return
 		}
-		ts := s.tenants(claims.Tenant)
-		user, err := ts.UserByID(r.Context(), claims.UserID)
-		if portal.IsNotFound(err) || (err == nil && user.Disabled) {
+		sess, user, err := s.tenants(claims.Tenant).SessionUser(r.Context(), claims.SessionID)
+		if err == nil {
+			err = s.sessions.Check(claims, sess)
+		}
+		switch {
+		case portal.IsNotFound(err): // the session or the user is gone
+			err = portal.Errorf(portal.CodeUnauthenticated, "Your session has ended. Please sign in again.")
+		case err == nil && user.Disabled:
 			err = portal.Errorf(portal.CodeUnauthenticated, "Your account is no longer active.")
 		}
 		if err != nil {

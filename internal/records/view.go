@@ -132,7 +132,9 @@ func (k *Kind) View(r Record, erpBase string) View {
 		}
 	}
 	details := FieldGroup{Label: "Details"}
-	var doc map[string]any
+	// Decode the document one level deep: sublists (arrays, often the
+	// bulk of it) are skipped undecoded; they belong to the tabs.
+	var doc map[string]json.RawMessage
 	json.Unmarshal(r.Fields, &doc)
 	keys := make([]string, 0, len(doc))
 	for key := range doc {
@@ -140,16 +142,20 @@ func (k *Kind) View(r Record, erpBase string) View {
 	}
 	sort.Strings(keys)
 	for _, key := range keys {
-		if _, promoted := k.FieldNamed(key); promoted || key == "id" {
+		raw := doc[key]
+		if _, promoted := k.FieldNamed(key); promoted || key == "id" || len(raw) == 0 || raw[0] == '[' || raw[0] == 'n' {
 			continue
 		}
-		switch val := doc[key].(type) {
-		case string, float64, bool:
-			details.Fields = append(details.Fields, ViewField{Name: key, Label: labelOf(key), Type: TypeText, Value: val})
-		case map[string]any:
-			if name, ok := val["refName"].(string); ok {
-				details.Fields = append(details.Fields, ViewField{Name: key, Label: labelOf(key), Type: TypeText, Value: name})
+		if raw[0] == '{' {
+			var ref struct{ RefName *string }
+			if json.Unmarshal(raw, &ref) == nil && ref.RefName != nil {
+				details.Fields = append(details.Fields, ViewField{Name: key, Label: labelOf(key), Type: TypeText, Value: *ref.RefName})
 			}
+			continue
+		}
+		var val any // a string, number or boolean
+		if json.Unmarshal(raw, &val) == nil {
+			details.Fields = append(details.Fields, ViewField{Name: key, Label: labelOf(key), Type: TypeText, Value: val})
 		}
 	}
 	v.Groups = []FieldGroup{summary}

@@ -133,9 +133,9 @@ func (m *Manager) Refresh(ctx context.Context, refresh string) (Tokens, Claims, 
 // Authenticate checks an access token: signature, expiry, and that its
 // session is still active. Any failure is CodeUnauthenticated (511).
 func (m *Manager) Authenticate(ctx context.Context, access string) (Claims, error) {
-	c, ok := m.parse(access)
-	if !ok || m.now().Unix() >= c.Expires {
-		return Claims{}, errExpired
+	c, err := m.Verify(access)
+	if err != nil {
+		return Claims{}, err
 	}
 	s, err := m.stores(c.Tenant).Session(ctx, c.SessionID)
 	if portal.IsNotFound(err) {
@@ -144,10 +144,27 @@ func (m *Manager) Authenticate(ctx context.Context, access string) (Claims, erro
 	if err != nil {
 		return Claims{}, err
 	}
-	if !s.RevokedAt.IsZero() || !m.now().Before(s.ExpiresAt) || s.UserID != c.UserID {
+	return c, m.Check(c, s)
+}
+
+// Verify checks an access token's signature and expiry, without the
+// database; Check then takes its session, which a caller may have read
+// together with other data (the request guard reads it with the user).
+func (m *Manager) Verify(access string) (Claims, error) {
+	c, ok := m.parse(access)
+	if !ok || m.now().Unix() >= c.Expires {
 		return Claims{}, errExpired
 	}
 	return c, nil
+}
+
+// Check accepts the session s of verified claims c when it is that
+// session, still active, and the claims' user's; else CodeUnauthenticated.
+func (m *Manager) Check(c Claims, s Session) error {
+	if s.ID != c.SessionID || !s.RevokedAt.IsZero() || !m.now().Before(s.ExpiresAt) || s.UserID != c.UserID {
+		return errExpired
+	}
+	return nil
 }
 
 // Revoke ends the session of c, and with it every token of its family.

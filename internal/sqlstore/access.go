@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/portico/portico/internal/access"
 	"github.com/portico/portico/internal/portal"
+	"github.com/portico/portico/internal/session"
 )
 
 var _ access.Store = (*Tenant)(nil)
@@ -17,19 +19,25 @@ var _ access.Store = (*Tenant)(nil)
 // userWithRoles reads a user and their roles in one round trip (one row
 // per role, or one row of NULL role columns for a user without roles): it
 // runs on every authenticated request.
-const userWithRoles = `SELECT u.id, u.uid, u.email, u.full_name, u.disabled,
-		r.id, r.key, r.name, r.type, r.layout_id, r.permissions
-	FROM users u
-	LEFT JOIN user_roles ur ON ur.tenant_id = u.tenant_id AND ur.user_id = u.id
-	LEFT JOIN roles r ON r.tenant_id = ur.tenant_id AND r.id = ur.role_id
-	WHERE u.tenant_id = :tenant AND `
+const (
+	userColumns = `u.id, u.uid, u.email, u.full_name, u.disabled,
+		r.id, r.key, r.name, r.type, r.layout_id, r.permissions`
+	userJoins = `LEFT JOIN user_roles ur ON ur.tenant_id = u.tenant_id AND ur.user_id = u.id
+	LEFT JOIN roles r ON r.tenant_id = ur.tenant_id AND r.id = ur.role_id`
+	userWithRoles = `SELECT ` + userColumns + ` FROM users u ` + userJoins + ` WHERE u.tenant_id = :tenant AND `
+)
 
 var (
 	userByUID   = scope(userWithRoles + `u.uid = ? ORDER BY ur.position`)
 	userByEmail = scope(userWithRoles + `u.email = ? ORDER BY ur.position`)
 	userByID    = scope(userWithRoles + `u.id = ? ORDER BY ur.position`)
-	setUserUID  = scope(`UPDATE users SET uid = ? WHERE tenant_id = :tenant AND id = ? AND uid IS NULL`)
-	getLayout   = scope(`SELECT id, name, items FROM layouts WHERE tenant_id = :tenant AND id = ?`)
+	// sessionUser is the request guard's one round trip: the session and
+	// its user with roles.
+	sessionUser = scope(`SELECT s.id, s.user_id, s.created_at, s.expires_at, s.revoked_at, ` + userColumns + `
+	FROM sessions s JOIN users u ON u.tenant_id = s.tenant_id AND u.id = s.user_id ` + userJoins + `
+	WHERE s.tenant_id = :tenant AND s.id = ? ORDER BY ur.position`)
+	setUserUID = scope(`UPDATE users SET uid = ? WHERE tenant_id = :tenant AND id = ? AND uid IS NULL`)
+	getLayout  = scope(`SELECT id, name, items FROM layouts WHERE tenant_id = :tenant AND id = ?`)
 )
 
 // UserByUID returns the user linked to an identity uid, with roles.
@@ -48,10 +56,25 @@ func (t *Tenant) UserByID(ctx context.Context, id int64) (access.User, error) {
 }
 
 func (t *Tenant) user(ctx context.Context, st scoped, arg any) (access.User, error) {
+	u, _, err := t.userRows(ctx, st, arg, false)
+	return u, err
+}
+
+// SessionUser returns a session and its user with roles, in one query; a
+// not-found error when either is gone.
+func (t *Tenant) SessionUser(ctx context.Context, sessionID string) (session.Session, access.User, error) {
+	u, s, err := t.userRows(ctx, sessionUser, sessionID, true)
+	return s, u, err
+}
+
+// userRows scans a user-with-roles query, whose rows lead with the
+// session's columns when withSession.
+func (t *Tenant) userRows(ctx context.Context, st scoped, arg any, withSession bool) (access.User, session.Session, error) {
 	var u access.User
+	var s session.Session
 	rows, err := t.query(ctx, st, arg)
 	if err != nil {
-		return u, fmt.Errorf("load user: %w", err)
+		return u, s, fmt.Errorf("load user: %w", err)
 	}
 	defer rows.Close()
 	found := false
@@ -59,8 +82,18 @@ func (t *Tenant) user(ctx context.Context, st scoped, arg any) (access.User, err
 		found = true
 		var uid, key, name, typ, layout, perms sql.NullString
 		var roleID sql.NullInt64
-		if err := rows.Scan(&u.ID, &uid, &u.Email, &u.FullName, &u.Disabled, &roleID, &key, &name, &typ, &layout, &perms); err != nil {
-			return u, err
+		dest := []any{&u.ID, &uid, &u.Email, &u.FullName, &u.Disabled, &roleID, &key, &name, &typ, &layout, &perms}
+		var created, expires int64
+		var revoked sql.NullInt64
+		if withSession {
+			dest = append([]any{&s.ID, &s.UserID, &created, &expires, &revoked}, dest...)
+		}
+		if err := rows.Scan(dest...); err != nil {
+			return u, s, err
+		}
+		s.CreatedAt, s.ExpiresAt = time.UnixMilli(created), time.UnixMilli(expires)
+		if revoked.Valid {
+			s.RevokedAt = time.UnixMilli(revoked.Int64)
 		}
 		u.UID = uid.String
 		if !roleID.Valid {
@@ -68,17 +101,17 @@ func (t *Tenant) user(ctx context.Context, st scoped, arg any) (access.User, err
 		}
 		r := access.Role{ID: roleID.Int64, Key: key.String, Name: name.String, Type: typ.String, Layout: layout.String}
 		if err := json.Unmarshal([]byte(perms.String), &r.Permissions); err != nil {
-			return u, fmt.Errorf("role %d permissions: %w", r.ID, err)
+			return u, s, fmt.Errorf("role %d permissions: %w", r.ID, err)
 		}
 		u.Roles = append(u.Roles, r)
 	}
 	if err := rows.Err(); err != nil {
-		return u, err
+		return u, s, err
 	}
 	if !found {
-		return u, portal.Errorf(portal.CodeNotFound, "No such user.")
+		return u, s, portal.Errorf(portal.CodeNotFound, "No such user.")
 	}
-	return u, nil
+	return u, s, nil
 }
 
 // SetUserUID links a user to an identity uid, once: a user already linked

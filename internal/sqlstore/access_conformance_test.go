@@ -152,3 +152,40 @@ func TestConformanceAuditAndSecrets(t *testing.T) {
 		}
 	})
 }
+
+func TestConformanceSessionUser(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		ten := seedTenant(t, s, "acme")
+		if err := ten.ImportAccess(ctx, testAccess); err != nil {
+			t.Fatal(err)
+		}
+		now := time.UnixMilli(1_800_000_000_000)
+		for _, sess := range []session.Session{
+			{ID: "s-ada", UserID: 1, CreatedAt: now, ExpiresAt: now.Add(time.Hour)},
+			{ID: "s-nora", UserID: 2, CreatedAt: now, ExpiresAt: now.Add(time.Hour)},
+		} {
+			if err := ten.CreateSession(ctx, sess, "h-"+sess.ID, now.Add(time.Hour)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		sess, u, err := ten.SessionUser(ctx, "s-ada")
+		if err != nil || sess.ID != "s-ada" || !sess.ExpiresAt.Equal(now.Add(time.Hour)) || !sess.RevokedAt.IsZero() ||
+			u.ID != 1 || len(u.Roles) != 2 || u.Roles[0].ID != 11 || u.Roles[1].Permissions[0] != "project.view" {
+			t.Fatalf("session user: %+v %+v %v", sess, u, err)
+		}
+		if sess, u, err := ten.SessionUser(ctx, "s-nora"); err != nil || sess.UserID != 2 || len(u.Roles) != 0 {
+			t.Fatalf("user without roles: %+v %+v %v", sess, u, err)
+		}
+		ten.RevokeSession(ctx, "s-ada", now)
+		if sess, _, _ := ten.SessionUser(ctx, "s-ada"); sess.RevokedAt.IsZero() {
+			t.Error("revocation not read")
+		}
+		if _, _, err := ten.SessionUser(ctx, "nope"); !portal.IsNotFound(err) {
+			t.Errorf("unknown session: %v", err)
+		}
+		if _, _, err := s.Tenant("other").SessionUser(ctx, "s-nora"); !portal.IsNotFound(err) {
+			t.Errorf("another tenant's session: %v", err)
+		}
+	})
+}
