@@ -90,6 +90,12 @@ func TestConformanceSearchIndexFollowsWrites(t *testing.T) {
 		if newest.ID != 1 || newest.Status != "Closed" {
 			t.Fatalf("newest after rewrite: %+v", newest)
 		}
+		// Writing the same values again (a sync re-reading it) keeps the entry.
+		put(acme, testRecord("project", 1, "Cedar Creek Wetland", "Closed"))
+		again, _ := acme.SearchCandidates(ctx, "cedar creek", []string{"project"}, 10)
+		if len(again) == 0 || again[0].Seq != newest.Seq {
+			t.Fatalf("unchanged rewrite re-indexed: %+v, was seq %d", again, newest.Seq)
+		}
 		// A deletion removes the entry.
 		if _, err := s.db.ExecContext(ctx, s.d.rebind(`DELETE FROM records WHERE tenant_id = ? AND kind = ? AND id = ?`), "acme", "customer", 3); err != nil {
 			t.Fatal(err)

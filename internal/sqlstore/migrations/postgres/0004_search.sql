@@ -37,8 +37,15 @@ BEGIN
     RETURN NULL;
 END;
 $$;
-CREATE TRIGGER records_search AFTER INSERT OR UPDATE OR DELETE ON records
+CREATE TRIGGER records_search AFTER INSERT OR DELETE ON records
     FOR EACH ROW EXECUTE FUNCTION records_search();
+-- A rewrite that changes nothing the index holds (a sync re-reading an
+-- unchanged record) leaves the entry, and its recency, alone.
+CREATE TRIGGER records_search_update AFTER UPDATE ON records
+    FOR EACH ROW WHEN (OLD.title IS DISTINCT FROM NEW.title OR OLD.code IS DISTINCT FROM NEW.code
+        OR OLD.status IS DISTINCT FROM NEW.status OR OLD.modified_at IS DISTINCT FROM NEW.modified_at
+        OR OLD.id IS DISTINCT FROM NEW.id OR OLD.kind IS DISTINCT FROM NEW.kind)
+    EXECUTE FUNCTION records_search();
 
 -- Records that predate the index are indexed by Store.ReindexSearch,
 -- which Open runs when the index is empty and records are not.

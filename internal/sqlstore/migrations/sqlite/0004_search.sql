@@ -37,7 +37,12 @@ CREATE TRIGGER records_search_ai AFTER INSERT ON records BEGIN
     VALUES (new.tenant_id, new.kind, new.id, new.title, new.code, new.status, lower(new.title),
             new.title || ' ' || new.code || ' ' || new.id);
 END;
-CREATE TRIGGER records_search_au AFTER UPDATE ON records BEGIN
+-- A rewrite that changes nothing the index holds (a sync re-reading an
+-- unchanged record) leaves the entry, and its recency, alone.
+CREATE TRIGGER records_search_au AFTER UPDATE ON records
+WHEN old.title IS NOT new.title OR old.code IS NOT new.code OR old.status IS NOT new.status
+    OR old.modified_at IS NOT new.modified_at OR old.id IS NOT new.id OR old.kind IS NOT new.kind
+BEGIN
     DELETE FROM search_entries WHERE tenant_id = old.tenant_id AND kind = old.kind AND record_id = old.id;
     INSERT INTO search_entries (tenant_id, kind, record_id, name, code, status, norm, hay)
     VALUES (new.tenant_id, new.kind, new.id, new.title, new.code, new.status, lower(new.title),
