@@ -7,24 +7,64 @@ import (
 	"fmt"
 )
 
-// The dialect's catalogue query for the records table's secondary indexes:
-// name and the exact DDL that created them, so a bulk load rebuilds what
-// the migrations made without repeating it.
+// The dialect's catalogue query for what a bulk load of the records table
+// drops: its secondary indexes and its triggers (which keep the search
+// index), as name, the exact DDL that created them, and the statement that
+// drops them — so a bulk load restores what the migrations made without
+// repeating it.
 func (d dialect) recordIndexesQuery() string {
+	return d.derivedObjectsQuery("records", "records_pkey")
+}
+
+func (d dialect) derivedObjectsQuery(table, pkey string) string {
 	if d.name == "postgres" {
-		return `SELECT indexname, indexdef FROM pg_indexes
-			WHERE schemaname = current_schema() AND tablename = 'records' AND indexname <> 'records_pkey'`
+		return `SELECT indexname, indexdef, 'DROP INDEX ' || indexname FROM pg_indexes
+			WHERE schemaname = current_schema() AND tablename = '` + table + `' AND indexname <> '` + pkey + `'
+			UNION ALL
+			SELECT t.tgname, pg_get_triggerdef(t.oid), 'DROP TRIGGER ' || t.tgname || ' ON ` + table + `'
+			FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+			WHERE c.relname = '` + table + `' AND c.relnamespace = current_schema()::regnamespace AND NOT t.tgisinternal`
 	}
-	return `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'records' AND sql IS NOT NULL`
+	return `SELECT name, sql, 'DROP ' || upper(type) || ' ' || name FROM sqlite_master
+		WHERE type IN ('index', 'trigger') AND tbl_name = '` + table + `' AND sql IS NOT NULL`
+}
+
+// dropDerived drops what query (a derivedObjectsQuery) lists, inside tx,
+// and returns their DDL so the caller can restore them.
+func dropDerived(ctx context.Context, tx *sql.Tx, query string) (names, ddls []string, err error) {
+	rows, err := tx.QueryContext(ctx, query)
+	if err != nil {
+		return nil, nil, err
+	}
+	var drops []string
+	for rows.Next() {
+		var name, ddl, drop string
+		if err := rows.Scan(&name, &ddl, &drop); err != nil {
+			rows.Close()
+			return nil, nil, err
+		}
+		names, ddls, drops = append(names, name), append(ddls, ddl), append(drops, drop)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, nil, err
+	}
+	for _, drop := range drops {
+		if _, err := tx.ExecContext(ctx, drop); err != nil {
+			return nil, nil, err
+		}
+	}
+	return names, ddls, nil
 }
 
 // BulkLoad runs load, which fills the records table, as a bulk load: when
 // the table is empty (a fresh seed of a benchmark database), its secondary
-// indexes are dropped first and rebuilt after, which makes a million-row
+// indexes and its search triggers are dropped first and restored after
+// (then the search index is built in one pass), which makes a million-row
 // seed several times faster than maintaining them row by row. On a table
-// with rows it simply runs load. The dropped indexes are remembered in
-// pending_indexes in the same transaction, and rebuilt by the next Open if
-// this process dies before it rebuilds them itself.
+// with rows it simply runs load. What was dropped is remembered in
+// pending_indexes in the same transaction, and restored by the next Open
+// if this process dies before it restores it itself.
 func (s *Store) BulkLoad(ctx context.Context, load func() error) error {
 	var any bool
 	if err := s.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM records)`).Scan(&any); err != nil {
@@ -34,25 +74,12 @@ func (s *Store) BulkLoad(ctx context.Context, load func() error) error {
 		return load()
 	}
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, s.d.recordIndexesQuery())
+		names, ddls, err := dropDerived(ctx, tx, s.d.recordIndexesQuery())
 		if err != nil {
 			return err
 		}
-		var names, ddls []string
-		for rows.Next() {
-			var name, ddl string
-			if err := rows.Scan(&name, &ddl); err != nil {
-				rows.Close()
-				return err
-			}
-			names, ddls = append(names, name), append(ddls, ddl)
-		}
-		rows.Close()
 		for i, name := range names {
 			if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO pending_indexes (name, ddl) VALUES (?, ?)`), name, ddls[i]); err != nil {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, `DROP INDEX `+name); err != nil {
 				return err
 			}
 		}
@@ -63,7 +90,11 @@ func (s *Store) BulkLoad(ctx context.Context, load func() error) error {
 	}
 	loadErr := load()
 	// Rebuild even when the load failed: the rows that made it are served.
-	return errors.Join(loadErr, s.rebuildPendingIndexes(context.WithoutCancel(ctx)))
+	ctx = context.WithoutCancel(ctx)
+	if err := s.rebuildPendingIndexes(ctx); err != nil {
+		return errors.Join(loadErr, err)
+	}
+	return errors.Join(loadErr, s.indexSearchIfEmpty(ctx))
 }
 
 // rebuildPendingIndexes recreates indexes a bulk load dropped.

@@ -371,6 +371,14 @@ func TestConformanceBulkLoadRebuildsIndexes(t *testing.T) {
 		if err != nil || before < 6 || during != 0 || countIndexes() != before {
 			t.Fatalf("indexes before %d, during %d, after %d; err %v", before, during, countIndexes(), err)
 		}
+		// The search index was built after the load, and its triggers are back.
+		if got := candidateIDs(t, ten, "bulk", "project"); len(got) != 1 {
+			t.Fatalf("search after a bulk load: %v", got)
+		}
+		ten.PutRecords(ctx, []records.Record{testRecord("project", 2, "Afterwards", "Active")})
+		if got := candidateIDs(t, ten, "afterwards", "project"); len(got) != 1 {
+			t.Fatalf("search triggers after a bulk load: %v", got)
+		}
 		// A load killed half-way: Open rebuilds what is pending.
 		s.db.ExecContext(ctx, `DROP INDEX records_title`)
 		s.db.ExecContext(ctx, s.d.rebind(`INSERT INTO pending_indexes (name, ddl) VALUES (?, ?)`), "records_title",

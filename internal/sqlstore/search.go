@@ -153,6 +153,16 @@ func (d dialect) reindexStatement() string {
 func (s *Store) ReindexSearch(ctx context.Context) (int64, error) {
 	var n int64
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		// On SQLite the full-text index is built in one pass after the
+		// entries, not row by row through its triggers, which are dropped
+		// and restored in the same transaction.
+		var names, ddls []string
+		if s.d.name == "sqlite" {
+			var err error
+			if names, ddls, err = dropDerived(ctx, tx, s.d.derivedObjectsQuery("search_entries", "")); err != nil {
+				return err
+			}
+		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM search_entries`); err != nil {
 			return err
 		}
@@ -162,11 +172,16 @@ func (s *Store) ReindexSearch(ctx context.Context) (int64, error) {
 		}
 		n, _ = res.RowsAffected()
 		if s.d.name == "sqlite" {
-			// Rebuild the full-text index from its content table too, which
-			// also repairs an index out of step with it.
-			_, err = tx.ExecContext(ctx, `INSERT INTO search_fts (search_fts) VALUES ('rebuild')`)
+			if _, err := tx.ExecContext(ctx, `INSERT INTO search_fts (search_fts) VALUES ('rebuild')`); err != nil {
+				return err
+			}
 		}
-		return err
+		for i, ddl := range ddls {
+			if _, err := tx.ExecContext(ctx, ddl); err != nil {
+				return fmt.Errorf("restore %s: %w", names[i], err)
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		return 0, fmt.Errorf("reindex search: %w", err)

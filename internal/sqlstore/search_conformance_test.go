@@ -179,5 +179,10 @@ func TestConformanceReindexMatchesTriggers(t *testing.T) {
 		if got := candidateIDs(t, ten, "cluse", "project"); len(got) != 1 {
 			t.Fatalf("after reindex: %v", got)
 		}
+		// The triggers the reindex set aside are back.
+		ten.PutRecords(ctx, []records.Record{testRecord("project", 3, "Later Mill", "Active")})
+		if got := candidateIDs(t, ten, "later mill", "project"); len(got) != 1 {
+			t.Fatalf("a write after reindex: %v", got)
+		}
 	})
 }
