@@ -135,6 +135,75 @@ func run(projects int, duration time.Duration, conns int, dir string) error {
 			fmt.Printf("|   errors: product %d, bare %d |\n", p.errors, b.errors)
 		}
 	}
+	return searchCases(ctx, product, tokens.Access, dataDir, conns, duration)
+}
+
+// searchCases measures the global search (issue 7): typeahead queries at
+// conns connections, then the unloaded latency of one query next to a
+// plain substring scan (LIKE '%term%') over the million project names.
+func searchCases(ctx context.Context, product, token, dataDir string, conns int, duration time.Duration) error {
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dataDir, "portico.db")+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	// A rare term: a generated tract name, in a handful of titles.
+	var tract string
+	if err := db.QueryRowContext(ctx, `SELECT title FROM records WHERE tenant_id = ? AND kind = 'project' AND title LIKE '% Tract %' LIMIT 1`, string(tenant)).Scan(&tract); err != nil {
+		return fmt.Errorf("find a rare term: %w", err)
+	}
+	rare := strings.Fields(tract)[0]
+	for i, w := range strings.Fields(tract) {
+		if w == "Tract" && i > 0 {
+			rare = strings.Fields(tract)[i-1]
+		}
+	}
+	counts := map[string]int{}
+	for _, term := range []string{"wetland", rare} {
+		var n int
+		db.QueryRowContext(ctx, `SELECT COUNT(*) FROM records WHERE tenant_id = ? AND title LIKE ?`, string(tenant), "%"+term+"%").Scan(&n)
+		counts[term] = n
+	}
+	search := "/api/v1/netsuite/portal?method=search&query="
+	cases := []struct{ name, query string }{
+		{fmt.Sprintf("common term %q (%d names)", "wetland", counts["wetland"]), "wetland"},
+		{fmt.Sprintf("rare term %q (%d names)", rare, counts[rare]), rare},
+		{"a number (project id)", "424242"},
+		{"prefix proj: + common term", "proj: wetland"},
+		{"prefix cus: + common term", "cus: cedar"},
+		{"prefix proj: + rare term", "proj: " + rare},
+	}
+	fmt.Printf("\nGlobal search, %d concurrent connections, %s per case\n\n", conns, duration)
+	fmt.Println("| query | req/s | p50 | p99 | results |")
+	fmt.Println("|---|---|---|---|---|")
+	for _, c := range cases {
+		var ans struct{ Data []json.RawMessage }
+		if err := getJSON(product+search+url.QueryEscape(c.query), token, &ans); err != nil {
+			return err
+		}
+		p := load(product+search+url.QueryEscape(c.query), token, conns, duration)
+		fmt.Printf("| %s | %.0f | %s | %s | %d |\n", c.name, p.rps, ms(p.p50), ms(p.p99), len(ans.Data))
+		if p.errors > 0 {
+			fmt.Printf("|   errors: %d |\n", p.errors)
+		}
+	}
+	// Unloaded: one connection, the index vs a full scan of the names.
+	indexed := load(product+search+url.QueryEscape(rare), token, 1, duration)
+	var scan []time.Duration
+	for range 5 {
+		t0 := time.Now()
+		rows, err := db.QueryContext(ctx, `SELECT id, title FROM records WHERE tenant_id = ? AND kind = 'project' AND title LIKE ? LIMIT 20`, string(tenant), "%"+rare+"%")
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+		}
+		rows.Close()
+		scan = append(scan, time.Since(t0))
+	}
+	sort.Slice(scan, func(i, j int) bool { return scan[i] < scan[j] })
+	fmt.Printf("\nOne connection, rare term: search API p50 %s; plain substring scan (LIKE, no index, SQL only) p50 %s: %.0fx faster\n",
+		ms(indexed.p50), ms(scan[len(scan)/2]), float64(scan[len(scan)/2])/float64(indexed.p50))
 	return nil
 }
 

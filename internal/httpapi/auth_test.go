@@ -38,16 +38,18 @@ var acmeAccess = access.File{
 		{ID: "secret", Name: "Nobody's", Items: []access.MenuItem{{Text: "Hidden", Href: "/"}}},
 	},
 	Roles: []access.Role{
-		{Key: "pm", ID: 10, Name: "Project Manager", Type: "staff", Layout: "pm", Permissions: allViews()},
+		{Key: "pm", ID: 10, Name: "Project Manager", Type: "staff", Layout: "pm", Permissions: allPermissions()},
 		{Key: "acc", ID: 11, Name: "Accountant", Type: "finance", Layout: "acc", Permissions: []string{"invoice.view"}},
 		{Key: "lead", ID: 12, Name: "Field Lead", Type: "staff"},
 		{Key: "spy", ID: 13, Name: "Spy", Type: "staff", Layout: "secret"},
+		{Key: "viewer", ID: 14, Name: "Viewer", Type: "staff", Layout: "pm", Permissions: allViews()},
 	},
 	Users: []access.FileUser{
 		{ID: 1, Email: "ada@acme.test", FullName: "Ada Admin", Roles: []int64{10, 11}},
 		{ID: 2, Email: "lou@acme.test", FullName: "Lou Layout", Roles: []int64{12}},
 		{ID: 3, Email: "nora@acme.test", FullName: "Nora Noroles", Roles: []int64{}},
 		{ID: 4, Email: "dis@acme.test", FullName: "Dis Abled", Roles: []int64{10}, Disabled: true},
+		{ID: 5, Email: "vic@acme.test", FullName: "Vic Viewer", Roles: []int64{14}},
 	},
 }
 
@@ -56,6 +58,20 @@ func allViews() []string {
 	var out []string
 	for _, k := range records.All() {
 		out = append(out, k.Route+".view")
+	}
+	return out
+}
+
+// allPermissions adds create and edit of every kind that has them.
+func allPermissions() []string {
+	out := allViews()
+	for _, k := range records.All() {
+		if k.CanCreate {
+			out = append(out, k.Route+".create")
+		}
+		if k.CanEdit {
+			out = append(out, k.Route+".edit")
+		}
 	}
 	return out
 }

@@ -15,12 +15,17 @@ func (s *Server) kinds(w http.ResponseWriter, r *http.Request) {
 }
 
 // visibleKinds are the kinds a role may see (permission "<route>.view"),
-// in registry order; never nil.
+// in registry order; never nil. Each is a copy whose CanCreate and CanEdit
+// also say whether the role may (permissions "<route>.create" and
+// "<route>.edit"), so the app shows only the buttons that will work.
 func visibleKinds(role access.Role) []*records.Kind {
 	out := []*records.Kind{}
 	for _, k := range records.All() {
 		if role.Can(k.Route + ".view") {
-			out = append(out, k)
+			mine := *k
+			mine.CanCreate = k.CanCreate && role.Can(k.Route+".create")
+			mine.CanEdit = k.CanEdit && role.Can(k.Route+".edit")
+			out = append(out, &mine)
 		}
 	}
 	return out

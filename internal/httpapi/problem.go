@@ -19,6 +19,7 @@ type Problem struct {
 	Status    int                 `json:"status"`
 	Detail    string              `json:"detail,omitempty"`
 	Errors    []portal.FieldError `json:"errors,omitempty"`
+	Current   map[string]any      `json:"current,omitempty"`
 	RequestID string              `json:"requestId,omitempty"`
 }
 
@@ -56,6 +57,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		Status:    status,
 		Detail:    pe.Message,
 		Errors:    pe.Fields,
+		Current:   pe.Current,
 		RequestID: id,
 	}
 	if status >= 500 {

@@ -30,6 +30,8 @@ type RecordStore interface {
 	PutList(ctx context.Context, l records.ListConfig) error
 	DeleteList(ctx context.Context, id string) error
 	DefaultList(ctx context.Context, kind string) (string, error)
+	SaveRecord(ctx context.Context, w records.Write) (records.Record, error)
+	RecordHistory(ctx context.Context, kind string, id int64, limit int) ([]records.HistoryEntry, error)
 }
 
 // kind reads the record type from ?type= (a record-type name or a route
@@ -305,7 +307,7 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request, kind string
 	// Only the page itself and sublist tabs read the document.
 	tab := q(r, "tab")
 	t, known := k.TabNamed(tab)
-	rec, err := s.loadRecord(r, k, tab == "" || (known && t.Kind == "" && t.Source != records.TabFiles))
+	rec, err := s.loadRecord(r, k, tab == "" || (known && t.Kind == "" && t.Source != records.TabFiles && t.Source != records.TabHistory))
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -345,8 +347,17 @@ func (s *Server) recordTab(w http.ResponseWriter, r *http.Request, k *records.Ki
 		s.writeError(w, r, portal.Errorf(portal.CodeNotFound, "%s have no %q tab.", k.Plural, name))
 		return
 	}
-	if tab.Source == records.TabFiles {
+	switch tab.Source {
+	case records.TabFiles:
 		s.writeFiles(w, r, k, rec.ID)
+		return
+	case records.TabHistory:
+		hs, err := s.recordStore(r).RecordHistory(r.Context(), k.Name, rec.ID, 200)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		writeData(w, http.StatusOK, tabAnswer{Columns: records.HistoryColumns, Rows: k.HistoryRows(hs), HasMore: len(hs) == 200})
 		return
 	}
 	if tab.Kind == "" {

@@ -23,6 +23,8 @@ func (s *Server) routes() {
 	s.handle("GET "+erp+"/"+s.product+"-list", s.list)
 	s.handle("GET "+erp+"/"+s.product+"-record", s.recordView)
 	s.handle("GET "+erp+"/"+s.product+"-file", s.files)
+	s.handle("POST "+erp+"/"+s.product+"-crud", s.saveRecord)
+	s.handle("PUT "+erp+"/"+s.product+"-crud", s.saveRecord)
 	s.handle("GET "+erp+"/"+s.product, s.searchRecords)
 	s.handle("GET "+erp+"/listConfiguration", s.lists)
 	s.handle("POST "+erp+"/listConfiguration", s.saveList)
@@ -36,6 +38,8 @@ func (s *Server) routes() {
 	s.handle("GET "+erp+"/creditLedger", s.listOf("creditledger"))
 	s.handle("GET "+erp+"/creditavailability", s.listOf("creditavailability"))
 	s.handle("GET /api/v1/projectRequests", s.listOf("projectrequest"))
+	s.handle("POST /api/v1/projectRequests", s.saveOf("projectrequest"))
+	s.handle("PUT /api/v1/projectRequests", s.saveOf("projectrequest"))
 
 	// Anything else under /api is an API miss: a problem document, never
 	// the app's index page.

@@ -36,6 +36,9 @@ type Error struct {
 	Code    Code
 	Message string
 	Fields  []FieldError
+	// Current is, for CodeConflict, the state the caller's change collided
+	// with (a record's current field values), so the caller can compare.
+	Current map[string]any
 	Err     error
 }
 

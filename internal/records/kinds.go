@@ -45,6 +45,8 @@ type Field struct {
 	Type    FieldType `json:"type"`
 	Ref     string    `json:"ref,omitempty"`     // kind name for TypeRef
 	Choices []string  `json:"choices,omitempty"` // for TypeStatus
+	// Required fields must have a value on create and edit forms.
+	Required bool `json:"required,omitempty"`
 	// Sortable is Sortable(Column), spelled out for the app.
 	Sortable bool `json:"sortable"`
 }
@@ -58,6 +60,7 @@ const (
 	TabRelated TabSource = "related" // records of Tab.Kind whose parent or project is this record
 	TabSublist TabSource = "sublist" // a sublist held in the record's document (catch-all tabs)
 	TabCustom  TabSource = "custom"  // a tab with its own code (the project's billing, credits, ...)
+	TabHistory TabSource = "history" // the portal's audited creates and edits of the record
 )
 
 // Tab is one sub-tab of a record's view page; its Name is the route segment

@@ -23,7 +23,26 @@ type Record struct {
 	Date        string          // yyyy-mm-dd, "" when unknown
 	ModifiedAt  time.Time       // last change in the ERP, millisecond precision
 	Fields      json.RawMessage // the document; a JSON object (not filled by list queries)
+	// Write is the state of the portal's last write of this record to the
+	// ERP (filled with the document).
+	Write WriteState
 }
+
+// WriteState is where the portal's last create or edit of a record stands
+// with the ERP: "" when there is none outstanding (the record is as the ERP
+// has it), "pending" while it is on its way, "failed" with the ERP's
+// message.
+type WriteState struct {
+	State string `json:"state"`
+	Error string `json:"error,omitempty"`
+}
+
+// The write states.
+const (
+	WriteSynced  = ""
+	WritePending = "pending"
+	WriteFailed  = "failed"
+)
 
 // File is an attachment of a record. Content is only filled when the file
 // itself was asked for.

@@ -2,16 +2,16 @@ package records
 
 // Helpers that keep the registry below readable.
 func title(name, label string) Field {
-	return Field{Name: name, Label: label, Column: ColTitle, Type: TypeText}
+	return Field{Name: name, Label: label, Column: ColTitle, Type: TypeText, Required: true}
 }
 func code(name, label string) Field {
 	return Field{Name: name, Label: label, Column: ColCode, Type: TypeText}
 }
 func status(name, label string, choices ...string) Field {
-	return Field{Name: name, Label: label, Column: ColStatus, Type: TypeStatus, Choices: choices}
+	return Field{Name: name, Label: label, Column: ColStatus, Type: TypeStatus, Choices: choices, Required: true}
 }
 func parent(name, label, kind string) Field {
-	return Field{Name: name, Label: label, Column: ColParent, Type: TypeRef, Ref: kind}
+	return Field{Name: name, Label: label, Column: ColParent, Type: TypeRef, Ref: kind, Required: true}
 }
 func project(name string) Field {
 	return Field{Name: name, Label: "Project", Column: ColProject, Type: TypeRef, Ref: "project"}
@@ -27,8 +27,9 @@ func date(name, label string) Field {
 }
 
 var (
-	filesTab = Tab{Name: "files", Label: "Files", Source: TabFiles}
-	notesTab = Tab{Name: "notes", Label: "Notes", Source: TabSublist}
+	filesTab   = Tab{Name: "files", Label: "Files", Source: TabFiles}
+	notesTab   = Tab{Name: "notes", Label: "Notes", Source: TabSublist}
+	historyTab = Tab{Name: "history", Label: "History", Source: TabHistory}
 )
 
 func related(name, label, kind string) Tab {
@@ -54,7 +55,7 @@ var registry = []*Kind{
 			{Name: "budget", Label: "Budget", Source: TabCustom, Kind: "budget"},
 			{Name: "ecometrics", Label: "Ecometrics", Source: TabCustom},
 			{Name: "costdetails", Label: "Cost details", Source: TabCustom, Kind: "vendorbill"},
-			filesTab, related("invoices", "Invoices", "invoice"), notesTab,
+			filesTab, related("invoices", "Invoices", "invoice"), notesTab, historyTab,
 		},
 		ERPLink: "/app/accounting/project/project.nl?id={id}", CanEdit: true,
 	},
@@ -67,7 +68,7 @@ var registry = []*Kind{
 			parent("custrecord_res_pr_customer", "Client", "customer"),
 			money("custrecord_res_pr_estimate", "Estimated value"), date("custrecord_res_pr_date", "Requested on"),
 		},
-		Tabs:      []Tab{notesTab},
+		Tabs:      []Tab{notesTab, historyTab},
 		CanCreate: true, CanEdit: true,
 	},
 	{
@@ -80,7 +81,7 @@ var registry = []*Kind{
 		},
 		Tabs: []Tab{
 			filesTab, related("projects", "Projects", "project"), related("invoices", "Invoices", "invoice"),
-			related("opportunities", "Opportunities", "customrecord_res_opportunity"), notesTab,
+			related("opportunities", "Opportunities", "customrecord_res_opportunity"), notesTab, historyTab,
 		},
 		ERPLink: "/app/common/entity/custjob.nl?id={id}", CanCreate: true, CanEdit: true,
 	},
@@ -222,6 +223,7 @@ var registry = []*Kind{
 		Tabs: []Tab{
 			filesTab, Tab{Name: "communication", Label: "Communication", Source: TabSublist},
 			Tab{Name: "credits", Label: "Client's credits", Source: TabCustom, Kind: "creditledger", Through: ColParent}, notesTab,
+			historyTab,
 		},
 		CanCreate: true, CanEdit: true,
 	},

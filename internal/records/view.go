@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // ColumnInfo describes one column of a list or tab answer.
@@ -111,6 +112,12 @@ type View struct {
 	Groups  []FieldGroup  `json:"groups"`
 	Tabs    []Tab         `json:"tabs"`
 	Related []RelatedLink `json:"related"`
+	// Version is the record's last change: an edit sends it back, and is
+	// refused when the record changed since (optimistic concurrency).
+	Version time.Time `json:"version"`
+	// Write is where the portal's last write of the record stands with
+	// the ERP.
+	Write WriteState `json:"write"`
 }
 
 // View renders a record page: the promoted fields as "Summary", the other
@@ -119,7 +126,8 @@ type View struct {
 func (k *Kind) View(r Record, erpBase string) View {
 	cols := k.Columns(fieldNames(k.Fields))
 	row := k.Row(r, cols)
-	v := View{ID: r.ID, Type: k.Name, Title: r.Title, Code: r.Code, Status: r.Status, Tabs: k.Tabs, Related: []RelatedLink{}}
+	v := View{ID: r.ID, Type: k.Name, Title: r.Title, Code: r.Code, Status: r.Status, Tabs: k.Tabs, Related: []RelatedLink{},
+		Version: r.ModifiedAt, Write: r.Write}
 	if link := k.Link(r.ID); link != "" {
 		u := strings.TrimSuffix(erpBase, "/") + link
 		v.ERPURL = &u

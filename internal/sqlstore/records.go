@@ -75,7 +75,7 @@ func (t *Tenant) PutRecords(ctx context.Context, rs []records.Record) error {
 }
 
 var (
-	getRecord        = scope(`SELECT ` + recordColumns + ` FROM records WHERE tenant_id = :tenant AND kind = ? AND id = ?`)
+	getRecord        = scope(`SELECT ` + recordColumns + `, write_state, write_error FROM records WHERE tenant_id = :tenant AND kind = ? AND id = ?`)
 	getRecordSummary = scope(`SELECT ` + summaryColumns + ` FROM records WHERE tenant_id = :tenant AND kind = ? AND id = ?`)
 )
 
@@ -318,7 +318,7 @@ func scanRecord(s rowScanner, withFields bool) (records.Record, error) {
 	dest := []any{&r.Kind, &r.ID, &ext, &r.Title, &r.Code, &r.Status, &parent, &r.ParentName, &proj, &r.ProjectName,
 		&amt, &r.Date, &modified}
 	if withFields {
-		dest = append(dest, &fields)
+		dest = append(dest, &fields, &r.Write.State, &r.Write.Error)
 	}
 	if err := s.Scan(dest...); err != nil {
 		return r, err

@@ -1,0 +1,78 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/portico/portico/internal/portal"
+	"github.com/portico/portico/internal/records"
+)
+
+// editBody is a create or edit submission: the form's fields, and for an
+// edit the version (the record's modifiedAt) the form was opened at.
+type editBody struct {
+	Fields  map[string]json.RawMessage `json:"fields"`
+	Version *time.Time                 `json:"version"`
+}
+
+// saveRecord answers a create (POST, 201) or an edit (PUT with &id=, 200)
+// of ?type= (SPEC §7 {product}-crud), with the saved record's page.
+func (s *Server) saveRecord(w http.ResponseWriter, r *http.Request) {
+	s.serveSave(w, r, q(r, "type"))
+}
+
+func (s *Server) serveSave(w http.ResponseWriter, r *http.Request, kind string) {
+	k, err := s.kind(r, kind)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	creating := r.Method == http.MethodPost
+	allowed, action := k.CanCreate, "create"
+	if !creating {
+		allowed, action = k.CanEdit, "edit"
+	}
+	if !allowed || !caller(r).Role.Can(k.Route+"."+action) {
+		s.writeError(w, r, portal.Errorf(portal.CodeForbidden, "Your role may not %s %s.", action, strings.ToLower(k.Plural)))
+		return
+	}
+	var body editBody
+	if err := decodeJSON(r, &body); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	e := records.Edit{Fields: body.Fields}
+	if !creating {
+		id, ok := records.ParseID(q(r, "id"))
+		if !ok {
+			s.writeError(w, r, portal.Invalid("A record id is required.", portal.FieldError{Field: "id", Message: "A positive number."}))
+			return
+		}
+		if body.Version == nil {
+			s.writeError(w, r, portal.Invalid("An edit needs the version the form was opened at.",
+				portal.FieldError{Field: "version", Message: "Send the record's version."}))
+			return
+		}
+		e.ID, e.Version = id, *body.Version
+	}
+	p := caller(r)
+	rec, err := k.Save(r.Context(), s.recordStore(r), e, records.Author{UserID: p.User.ID, RoleID: p.Role.ID, IP: clientIP(r)}, time.Now())
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	status := http.StatusOK
+	if creating {
+		status = http.StatusCreated
+		w.Header().Set("Location", fmt.Sprintf("/api/v1/%s/%s-record?type=%s&id=%d", s.erp, s.product, k.Name, rec.ID))
+	}
+	writeData(w, status, k.View(rec, s.erpBase))
+}
+
+// saveOf serves saves of one kind, for the SPEC §7 base paths.
+func (s *Server) saveOf(kind string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) { s.serveSave(w, r, kind) }
+}

@@ -1,0 +1,249 @@
+package records
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/portico/portico/internal/portal"
+)
+
+// Create and edit forms (issue 6). A kind's form is its promoted fields:
+// their types, Required, Choices and Ref (a lookup of another kind) are the
+// one schema the server validates against and the app (through /kinds)
+// validates with first.
+
+// MaxText is the longest text value a form accepts, in characters.
+const MaxText = 200
+
+// Input is a validated form submission: field name → value, typed by the
+// field: string (text, status, date "" or yyyy-mm-dd), *int64 (money and
+// quantity in hundredths, nil to clear) or int64 (a reference id, 0 for
+// none). Fields the submission left out are absent.
+type Input map[string]any
+
+// ParseInput checks a submission against the kind's form. On create every
+// required field must be present and non-empty; on edit only the fields
+// sent are checked (and a required one may not be emptied). Each problem is
+// one field error in words a person understands; an unknown field is one
+// too.
+func (k *Kind) ParseInput(raw map[string]json.RawMessage, creating bool) (Input, []portal.FieldError) {
+	in := Input{}
+	var errs []portal.FieldError
+	add := func(field, format string, args ...any) {
+		errs = append(errs, portal.FieldError{Field: field, Message: fmt.Sprintf(format, args...)})
+	}
+	for name := range raw {
+		if _, ok := k.FieldNamed(name); !ok {
+			add(name, "This field is not on the %s form.", strings.ToLower(k.Label))
+		}
+	}
+	for _, f := range k.Fields {
+		v, sent := raw[f.Name]
+		if !sent || string(v) == "null" {
+			if f.Required && (creating || sent) {
+				add(f.Name, "%s is required.", f.Label)
+			}
+			if sent {
+				in[f.Name] = zeroOf(f)
+			}
+			continue
+		}
+		val, msg := parseValue(f, v)
+		if msg != "" {
+			add(f.Name, "%s", msg)
+			continue
+		}
+		if f.Required && isEmpty(val) {
+			add(f.Name, "%s is required.", f.Label)
+			continue
+		}
+		in[f.Name] = val
+	}
+	return in, errs
+}
+
+func zeroOf(f Field) any {
+	switch f.Type {
+	case TypeRef:
+		return int64(0)
+	case TypeMoney, TypeQuantity:
+		return (*int64)(nil)
+	}
+	return ""
+}
+
+func isEmpty(v any) bool {
+	switch v := v.(type) {
+	case string:
+		return v == ""
+	case int64:
+		return v == 0
+	case *int64:
+		return v == nil
+	}
+	return false
+}
+
+// parseValue reads one field's JSON value, or says what is wrong with it.
+func parseValue(f Field, raw json.RawMessage) (any, string) {
+	switch f.Type {
+	case TypeRef:
+		var id int64
+		if json.Unmarshal(raw, &id) != nil {
+			var ref Ref // the shape the view answers: {id, refName}
+			if json.Unmarshal(raw, &ref) != nil {
+				return nil, fmt.Sprintf("Choose a %s.", strings.ToLower(refLabel(f)))
+			}
+			id = ref.ID
+		}
+		if id < 0 {
+			return nil, fmt.Sprintf("Choose a %s.", strings.ToLower(refLabel(f)))
+		}
+		return id, ""
+	case TypeMoney, TypeQuantity:
+		var n float64
+		if json.Unmarshal(raw, &n) != nil {
+			return nil, "Enter a number."
+		}
+		cents := math.Round(n * 100)
+		if math.Abs(n*100-cents) > 1e-6 {
+			return nil, "Use at most two decimals."
+		}
+		if n < 0 || cents > 1e15 {
+			return nil, "Enter an amount from 0 to 10,000,000,000,000."
+		}
+		c := int64(cents)
+		return &c, ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return nil, "Enter text."
+	}
+	s = strings.TrimSpace(s)
+	switch {
+	case !utf8.ValidString(s) || strings.ContainsFunc(s, func(r rune) bool { return r < ' ' }):
+		return nil, "Remove the control characters."
+	case utf8.RuneCountInString(s) > MaxText:
+		return nil, fmt.Sprintf("Keep it under %d characters.", MaxText+1)
+	}
+	switch f.Type {
+	case TypeStatus:
+		if s != "" && !contains(f.Choices, s) {
+			return nil, fmt.Sprintf("Choose one of: %s.", strings.Join(f.Choices, ", "))
+		}
+	case TypeDate:
+		if s != "" {
+			if _, err := time.Parse(time.DateOnly, s); err != nil {
+				return nil, "Enter a date as yyyy-mm-dd."
+			}
+		}
+	}
+	return s, ""
+}
+
+func refLabel(f Field) string {
+	if k, ok := Lookup(f.Ref); ok {
+		return k.Label
+	}
+	return f.Label
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Refs lists the reference fields an input sets, with the kind each must
+// name a record of: the caller checks they exist and supplies their names.
+func (k *Kind) Refs(in Input) map[string]string {
+	out := map[string]string{}
+	for _, f := range k.Fields {
+		if id, ok := in[f.Name].(int64); ok && id != 0 && f.Type == TypeRef {
+			out[f.Name] = f.Ref
+		}
+	}
+	return out
+}
+
+// Apply returns base with the input's fields set, on the promoted columns
+// and in the document (references as {id, refName}, names from refNames).
+func (k *Kind) Apply(base Record, in Input, refNames map[string]string) (Record, error) {
+	doc := map[string]any{}
+	if len(base.Fields) > 0 {
+		if err := json.Unmarshal(base.Fields, &doc); err != nil {
+			return base, fmt.Errorf("record %s/%d document: %w", k.Name, base.ID, err)
+		}
+	}
+	r := base
+	for _, f := range k.Fields {
+		v, ok := in[f.Name]
+		if !ok {
+			continue
+		}
+		switch f.Column {
+		case ColTitle:
+			r.Title = v.(string)
+		case ColCode:
+			r.Code = v.(string)
+		case ColStatus:
+			r.Status = v.(string)
+		case ColDate:
+			r.Date = v.(string)
+		case ColAmount:
+			r.Amount = v.(*int64)
+		case ColParent:
+			r.ParentID, r.ParentName = v.(int64), refNames[f.Name]
+		case ColProject:
+			r.ProjectID, r.ProjectName = v.(int64), refNames[f.Name]
+		}
+		switch val := v.(type) {
+		case int64:
+			if val == 0 {
+				doc[f.Name] = nil
+			} else {
+				doc[f.Name] = Ref{ID: val, RefName: refNames[f.Name]}
+			}
+		case *int64:
+			if val == nil {
+				doc[f.Name] = nil
+			} else {
+				doc[f.Name] = float64(*val) / 100
+			}
+		default:
+			doc[f.Name] = val
+		}
+	}
+	r.Fields, _ = json.Marshal(doc)
+	return r, nil
+}
+
+// Change is one field's value before and after a write, as the view shows
+// them.
+type Change struct {
+	Before any `json:"before"`
+	After  any `json:"after"`
+}
+
+// Diff returns the promoted fields whose values differ between before and
+// after (a create diffs against the zero Record).
+func (k *Kind) Diff(before, after Record) map[string]Change {
+	cols := k.Columns(fieldNames(k.Fields))
+	b, a := k.Row(before, cols), k.Row(after, cols)
+	out := map[string]Change{}
+	for _, c := range cols {
+		bj, _ := json.Marshal(b[c.Name])
+		aj, _ := json.Marshal(a[c.Name])
+		if string(bj) != string(aj) {
+			out[c.Name] = Change{Before: b[c.Name], After: a[c.Name]}
+		}
+	}
+	return out
+}

@@ -1,0 +1,170 @@
+package records
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/portico/portico/internal/portal"
+)
+
+// ErrChanged is the store's answer when the record changed since the
+// version an edit was based on.
+var ErrChanged = portal.Errorf(portal.CodeConflict,
+	"Someone changed this record since you opened it. Your changes are kept: compare them with the current values and save again.")
+
+// Author is who makes a write: the user, their current role, their address.
+type Author struct {
+	UserID int64
+	RoleID int64
+	IP     string
+}
+
+// Write is one create or edit as the store keeps it: the record as it
+// should be (ID 0 for a new one), the version the edit was based on, the
+// changed fields and the ERP's result, for the audit log.
+type Write struct {
+	Record  Record
+	Base    time.Time
+	Changes map[string]Change
+	Result  string
+	By      Author
+}
+
+// HistoryEntry is one audited write of a record, for its history.
+type HistoryEntry struct {
+	At      time.Time         `json:"at"`
+	Event   string            `json:"event"` // record_create, record_edit
+	User    string            `json:"user"`
+	Role    string            `json:"role"`
+	Changes map[string]Change `json:"changes"`
+	Result  string            `json:"result"`
+}
+
+// WriteStore is what a create or edit needs from the store.
+type WriteStore interface {
+	Record(ctx context.Context, kind string, id int64) (Record, error)
+	RecordSummary(ctx context.Context, kind string, id int64) (Record, error)
+	SaveRecord(ctx context.Context, w Write) (Record, error)
+}
+
+// Edit is a create (ID 0) or an edit of an existing record, as submitted.
+type Edit struct {
+	ID     int64
+	Fields map[string]json.RawMessage
+	// Version is the record's modifiedAt when the form was opened (edits).
+	Version time.Time
+}
+
+// Save validates e against the kind's form and stores it: field errors
+// are one 422; a reference to a record that does not exist is a field
+// error; an edit of a record changed since e.Version is a conflict whose
+// Current holds the record as it is now, so the user's input can be kept
+// and compared. The standalone store is the system of record, so the write
+// is in sync as soon as it is stored (the ERP connector's outbox plugs in
+// here).
+func (k *Kind) Save(ctx context.Context, st WriteStore, e Edit, by Author, now time.Time) (Record, error) {
+	creating := e.ID == 0
+	in, errs := k.ParseInput(e.Fields, creating)
+	names := map[string]string{}
+	for field, kind := range k.Refs(in) {
+		ref, err := st.RecordSummary(ctx, kind, in[field].(int64))
+		if portal.IsNotFound(err) {
+			f, _ := k.FieldNamed(field)
+			errs = append(errs, portal.FieldError{Field: field, Message: "No such " + strings.ToLower(refLabel(f)) + "."})
+			continue
+		}
+		if err != nil {
+			return Record{}, err
+		}
+		names[field] = ref.Title
+	}
+	if len(errs) > 0 {
+		return Record{}, &portal.Error{Code: portal.CodeUnprocessable, Message: "Please correct the highlighted fields.", Fields: errs}
+	}
+	base := Record{Kind: k.Name}
+	if !creating {
+		var err error
+		if base, err = st.Record(ctx, k.Name, e.ID); err != nil {
+			return Record{}, err
+		}
+		if !base.ModifiedAt.Equal(e.Version) {
+			return Record{}, k.conflict(base)
+		}
+	}
+	rec, err := k.Apply(base, in, names)
+	if err != nil {
+		return Record{}, err
+	}
+	// Milliseconds, strictly after the version it replaces: the version
+	// check compares them.
+	rec.ModifiedAt = now.UTC().Truncate(time.Millisecond)
+	if !rec.ModifiedAt.After(base.ModifiedAt) {
+		rec.ModifiedAt = base.ModifiedAt.Add(time.Millisecond)
+	}
+	rec.Write = WriteState{State: WriteSynced}
+	changes := k.Diff(base, rec)
+	saved, err := st.SaveRecord(ctx, Write{Record: rec, Base: base.ModifiedAt, Changes: changes, Result: "saved", By: by})
+	if err == ErrChanged {
+		if current, cerr := st.Record(ctx, k.Name, e.ID); cerr == nil {
+			return Record{}, k.conflict(current)
+		}
+	}
+	return saved, err
+}
+
+// conflict is ErrChanged carrying the record's current field values.
+func (k *Kind) conflict(current Record) error {
+	e := *ErrChanged
+	e.Current = k.Row(current, k.Columns(fieldNames(k.Fields)))
+	e.Current["version"] = current.ModifiedAt
+	return &e
+}
+
+// HistoryColumns and HistoryRows render a record's history as a tab's
+// table: when, what, who in which role, and the changed fields as
+// "Label: before → after".
+var HistoryColumns = []ColumnInfo{
+	{Name: "at", Label: "When", Type: TypeText}, {Name: "action", Label: "Action", Type: TypeText},
+	{Name: "user", Label: "By", Type: TypeText}, {Name: "role", Label: "Role", Type: TypeText},
+	{Name: "changes", Label: "Changes", Type: TypeText}, {Name: "result", Label: "ERP result", Type: TypeText},
+}
+
+// HistoryRows renders history entries for HistoryColumns.
+func (k *Kind) HistoryRows(hs []HistoryEntry) []Row {
+	actions := map[string]string{"record_create": "Created", "record_edit": "Edited"}
+	rows := make([]Row, 0, len(hs))
+	for i, h := range hs {
+		var parts []string
+		for _, f := range k.Fields {
+			if c, ok := h.Changes[f.Name]; ok {
+				parts = append(parts, f.Label+": "+shown(c.Before)+" → "+shown(c.After))
+			}
+		}
+		rows = append(rows, Row{"id": i + 1, "at": h.At.Format(time.RFC3339), "action": actions[h.Event], "user": h.User,
+			"role": h.Role, "changes": strings.Join(parts, "; "), "result": h.Result})
+	}
+	return rows
+}
+
+// shown is a changed value as a person reads it.
+func shown(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "(empty)"
+	case string:
+		if v == "" {
+			return "(empty)"
+		}
+		return v
+	case map[string]any: // a reference read back from JSON
+		if name, ok := v["refName"].(string); ok {
+			return name
+		}
+	case Ref:
+		return v.RefName
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
