@@ -264,6 +264,26 @@ func (s *Server) audit(ctx context.Context, ts TenantStore, e access.AuditEvent)
 	}
 }
 
+// needs guards a route with a permission of the caller's role (403
+// without it), beyond withAuth's checks.
+func (s *Server) needs(perm string, h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if !caller(r).Role.Can(perm) {
+			s.writeError(w, r, portal.Errorf(portal.CodeForbidden, "Your role may not do this (%s).", perm))
+			return
+		}
+		h(w, r)
+	}
+}
+
+// auditCaller records an event by the caller of an authenticated route, in
+// their current role.
+func (s *Server) auditCaller(r *http.Request, e access.AuditEvent) {
+	p := caller(r)
+	e.UserID, e.RoleID, e.IP = p.User.ID, p.Role.ID, clientIP(r)
+	s.audit(r.Context(), s.tenants(p.Tenant), e)
+}
+
 // rateLimited takes one event from l for key, answering 429 with
 // Retry-After when none is left. It returns whether to go on.
 func (s *Server) rateLimited(w http.ResponseWriter, r *http.Request, l *limiter, key string) bool {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/portico/portico/internal/access"
 	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/records"
 )
@@ -50,7 +51,11 @@ func mayEditList(l records.ListConfig, p principal) bool {
 }
 
 // saveList creates (POST) or replaces (PUT ?id=) a saved list.
-func (s *Server) saveList(w http.ResponseWriter, r *http.Request) {
+func (s *Server) saveList(w http.ResponseWriter, r *http.Request) { s.saveConfig(w, r, false) }
+
+// saveConfig creates or replaces a saved list, or with asReport a report
+// (a saved list with a report part, which it must have).
+func (s *Server) saveConfig(w http.ResponseWriter, r *http.Request, asReport bool) {
 	k, err := s.kind(r, q(r, "type"))
 	if err != nil {
 		s.writeError(w, r, err)
@@ -61,6 +66,11 @@ func (s *Server) saveList(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	if asReport != (in.Report != nil) {
+		s.writeError(w, r, portal.Invalid("Reports are saved under /api/v1/reports, lists under listConfiguration.",
+			portal.FieldError{Field: "report", Message: "Send a report part for reports only."}))
+		return
+	}
 	if err := in.Validate(k); err != nil {
 		s.writeError(w, r, err)
 		return
@@ -69,7 +79,7 @@ func (s *Server) saveList(w http.ResponseWriter, r *http.Request) {
 	l := records.ListConfig{Kind: k.Name, OwnerID: p.User.ID}
 	status := http.StatusCreated
 	if r.Method == http.MethodPut {
-		if l, err = s.editableList(r, k); err != nil {
+		if l, err = s.editableList(r, k, asReport); err != nil {
 			s.writeError(w, r, err)
 			return
 		}
@@ -78,8 +88,12 @@ func (s *Server) saveList(w http.ResponseWriter, r *http.Request) {
 		var b [9]byte
 		rand.Read(b[:])
 		l.ID = "list-" + hex.EncodeToString(b[:])
+		if asReport {
+			l.ID = "report-" + hex.EncodeToString(b[:])
+		}
 	}
 	l.Name, l.Columns, l.Filter, l.Visibility = strings.TrimSpace(in.Name), in.Columns, strings.TrimSpace(in.Filter), in.Visibility
+	l.Report = in.Report
 	l.Sort = in.Sort
 	if l.Sort.Dir == "" {
 		l.Sort.Dir = "asc"
@@ -92,18 +106,23 @@ func (s *Server) saveList(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	if asReport {
+		s.auditCaller(r, access.AuditEvent{Event: "report_save", Detail: map[string]any{"id": l.ID, "name": l.Name, "kind": l.Kind}})
+	}
 	l.Editable = true
 	writeData(w, status, l)
 }
 
 // deleteList removes a saved list the caller may edit.
-func (s *Server) deleteList(w http.ResponseWriter, r *http.Request) {
+func (s *Server) deleteList(w http.ResponseWriter, r *http.Request) { s.deleteConfig(w, r, false) }
+
+func (s *Server) deleteConfig(w http.ResponseWriter, r *http.Request, asReport bool) {
 	k, err := s.kind(r, q(r, "type"))
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	l, err := s.editableList(r, k)
+	l, err := s.editableList(r, k, asReport)
 	if err == nil {
 		err = s.recordStore(r).DeleteList(r.Context(), l.ID)
 	}
@@ -114,17 +133,18 @@ func (s *Server) deleteList(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// editableList loads ?id= for a change: it must exist for this kind, be
-// visible to the caller (else 404: others' private lists do not exist for
-// them) and be theirs to edit (else 403).
-func (s *Server) editableList(r *http.Request, k *records.Kind) (records.ListConfig, error) {
+// editableList loads ?id= for a change: it must exist for this kind, be a
+// report when asReport and a plain list otherwise, be visible to the
+// caller (else 404: others' private lists do not exist for them) and be
+// theirs to edit (else 403).
+func (s *Server) editableList(r *http.Request, k *records.Kind, asReport bool) (records.ListConfig, error) {
 	id := q(r, "id")
 	if id == k.DefaultList {
 		return records.ListConfig{}, portal.Errorf(portal.CodeForbidden, "The built-in list cannot be changed; save a copy instead.")
 	}
 	l, err := s.recordStore(r).List(r.Context(), id)
 	p := caller(r)
-	if err != nil || l.Kind != k.Name || !visibleTo(l, p) {
+	if err != nil || l.Kind != k.Name || !visibleTo(l, p) || asReport != (l.Report != nil) {
 		return l, portal.Errorf(portal.CodeNotFound, "No such saved list.")
 	}
 	if !mayEditList(l, p) {

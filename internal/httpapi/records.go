@@ -32,6 +32,8 @@ type RecordStore interface {
 	DefaultList(ctx context.Context, kind string) (string, error)
 	SaveRecord(ctx context.Context, w records.Write) (records.Record, error)
 	RecordHistory(ctx context.Context, kind string, id int64, limit int) ([]records.HistoryEntry, error)
+	VisibleReports(ctx context.Context, userID, roleID int64) ([]records.ListConfig, error)
+	GroupRecords(ctx context.Context, q records.GroupQuery) ([]records.Group, error)
 }
 
 // kind reads the record type from ?type= (a record-type name or a route
@@ -127,6 +129,12 @@ func (s *Server) listQuery(r *http.Request, k *records.Kind, q url.Values) (reco
 	if err != nil {
 		return cfg, records.ListQuery{}, err
 	}
+	return applyQuery(k, cfg, q)
+}
+
+// applyQuery turns a saved list (or report) and a request's overrides
+// into a list query.
+func applyQuery(k *records.Kind, cfg records.ListConfig, q url.Values) (records.ListConfig, records.ListQuery, error) {
 	lq := records.ListQuery{Kind: k.Name, Limit: 50}
 	if v := q.Get("columns"); v != "" {
 		cols := strings.Split(v, ",")
@@ -217,6 +225,22 @@ func visibleTo(l records.ListConfig, p principal) bool {
 		(l.Visibility == records.SharedRole && l.RoleID == p.Role.ID)
 }
 
+// startCSV sends the headers of a CSV download named after name (and
+// today's date) and its header line, the columns' labels.
+func startCSV(w http.ResponseWriter, name string, cols []records.ColumnInfo) *csv.Writer {
+	file := strings.ToLower(strings.ReplaceAll(name, " ", "-")) + "-" + time.Now().UTC().Format("2006-01-02") + ".csv"
+	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": file}))
+	w.Header().Set("Cache-Control", "no-store")
+	out := csv.NewWriter(w)
+	header := make([]string, len(cols))
+	for i, c := range cols {
+		header[i] = c.Label
+	}
+	out.Write(header)
+	return out
+}
+
 // writeCSV streams the whole result of a list (not just a page) as CSV.
 func (s *Server) writeCSV(w http.ResponseWriter, r *http.Request, st RecordStore, k *records.Kind,
 	cfg records.ListConfig, cols []records.ColumnInfo, lq records.ListQuery) {
@@ -226,16 +250,7 @@ func (s *Server) writeCSV(w http.ResponseWriter, r *http.Request, st RecordStore
 		s.writeError(w, r, err)
 		return
 	}
-	name := strings.ToLower(strings.ReplaceAll(cfg.Name, " ", "-")) + "-" + time.Now().UTC().Format("2006-01-02") + ".csv"
-	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
-	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
-	w.Header().Set("Cache-Control", "no-store")
-	out := csv.NewWriter(w)
-	header := make([]string, len(cols))
-	for i, c := range cols {
-		header[i] = c.Label
-	}
-	out.Write(header)
+	out := startCSV(w, cfg.Name, cols)
 	line := make([]string, len(cols))
 	for {
 		for _, rec := range page.Records {

@@ -41,6 +41,14 @@ func (s *Server) routes() {
 	s.handle("POST /api/v1/projectRequests", s.saveOf("projectrequest"))
 	s.handle("PUT /api/v1/projectRequests", s.saveOf("projectrequest"))
 
+	// Reports: saved lists with grouping and a chart.
+	s.handle("GET /api/v1/reports", s.needs("reports.view", s.reports))
+	s.handle("POST /api/v1/reports", s.needs("reports.view", s.saveReport))
+	s.handle("PUT /api/v1/reports", s.needs("reports.view", s.saveReport))
+	s.handle("DELETE /api/v1/reports", s.needs("reports.view", s.deleteReport))
+	s.handle("GET /api/v1/reports/run", s.needs("reports.view", s.runReport))
+	s.handle("POST /api/v1/reports/run", s.needs("reports.view", s.runReport))
+
 	// Anything else under /api is an API miss: a problem document, never
 	// the app's index page.
 	s.mux.HandleFunc("/api/", s.apiNotFound)

@@ -40,6 +40,9 @@ type ListConfig struct {
 	BuiltIn    bool       `json:"builtIn"`
 	Editable   bool       `json:"editable"`
 	UpdatedAt  time.Time  `json:"updatedAt"`
+	// Report, when set, makes the saved list a report (issue 6): the same
+	// kind, columns, filter, sort and visibility, plus grouping and a chart.
+	Report *ReportSpec `json:"report,omitempty"`
 }
 
 // BuiltInList is the kind's default saved list: every promoted field,
@@ -55,11 +58,12 @@ func (k *Kind) BuiltInList() ListConfig {
 
 // ListInput is what a user submits to create or change a saved list.
 type ListInput struct {
-	Name       string     `json:"name"`
-	Columns    []string   `json:"columns"`
-	Filter     string     `json:"filter"`
-	Sort       SortSpec   `json:"sort"`
-	Visibility Visibility `json:"visibility"`
+	Name       string      `json:"name"`
+	Columns    []string    `json:"columns"`
+	Filter     string      `json:"filter"`
+	Sort       SortSpec    `json:"sort"`
+	Visibility Visibility  `json:"visibility"`
+	Report     *ReportSpec `json:"report,omitempty"`
 }
 
 // Validate checks a saved list against the kind and returns every problem
@@ -94,6 +98,9 @@ func (in ListInput) Validate(k *Kind) error {
 	}
 	if in.Visibility != Private && in.Visibility != SharedRole {
 		add("visibility", "Choose private or shared with the role.")
+	}
+	if in.Report != nil {
+		errs = append(errs, in.Report.check(k)...)
 	}
 	if len(errs) > 0 {
 		return &portal.Error{Code: portal.CodeUnprocessable, Message: "Check the highlighted fields.", Fields: errs}

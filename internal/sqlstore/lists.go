@@ -12,16 +12,18 @@ import (
 	"github.com/portico/portico/internal/records"
 )
 
-const listColumns = `id, kind, name, columns, filter, sort_field, sort_dir, visibility, role_id, owner_id, updated_at`
+const listColumns = `id, kind, name, columns, filter, sort_field, sort_dir, visibility, role_id, owner_id, updated_at, report`
 
 var (
-	visibleLists = scope(`SELECT ` + listColumns + ` FROM list_configs WHERE tenant_id = :tenant AND kind = ?
+	visibleLists = scope(`SELECT ` + listColumns + ` FROM list_configs WHERE tenant_id = :tenant AND kind = ? AND report IS NULL
+		AND ((visibility = 'private' AND owner_id = ?) OR (visibility = 'role' AND role_id = ?)) ORDER BY name, id`)
+	visibleReports = scope(`SELECT ` + listColumns + ` FROM list_configs WHERE tenant_id = :tenant AND report IS NOT NULL
 		AND ((visibility = 'private' AND owner_id = ?) OR (visibility = 'role' AND role_id = ?)) ORDER BY name, id`)
 	getList    = scope(`SELECT ` + listColumns + ` FROM list_configs WHERE tenant_id = :tenant AND id = ?`)
-	upsertList = scope(`INSERT INTO list_configs (tenant_id, ` + listColumns + `) VALUES (:tenant, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	upsertList = scope(`INSERT INTO list_configs (tenant_id, ` + listColumns + `) VALUES (:tenant, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (tenant_id, id) DO UPDATE SET name = excluded.name, columns = excluded.columns, filter = excluded.filter,
 		sort_field = excluded.sort_field, sort_dir = excluded.sort_dir, visibility = excluded.visibility,
-		role_id = excluded.role_id, updated_at = excluded.updated_at`)
+		role_id = excluded.role_id, updated_at = excluded.updated_at, report = excluded.report`)
 	deleteList     = scope(`DELETE FROM list_configs WHERE tenant_id = :tenant AND id = ?`)
 	unsetDefault   = scope(`DELETE FROM list_defaults WHERE tenant_id = :tenant AND list_id = ?`)
 	getListDefault = scope(`SELECT list_id FROM list_defaults WHERE tenant_id = :tenant AND kind = ?`)
@@ -32,7 +34,17 @@ var (
 // VisibleLists returns the saved lists of a kind that a user working in a
 // role may see: their private lists and those shared with the role.
 func (t *Tenant) VisibleLists(ctx context.Context, kind string, userID, roleID int64) ([]records.ListConfig, error) {
-	rows, err := t.query(ctx, visibleLists, kind, userID, roleID)
+	return t.lists(ctx, visibleLists, kind, userID, roleID)
+}
+
+// VisibleReports returns the reports (of every kind) that a user working
+// in a role may see: their private ones and those shared with the role.
+func (t *Tenant) VisibleReports(ctx context.Context, userID, roleID int64) ([]records.ListConfig, error) {
+	return t.lists(ctx, visibleReports, userID, roleID)
+}
+
+func (t *Tenant) lists(ctx context.Context, st scoped, args ...any) ([]records.ListConfig, error) {
+	rows, err := t.query(ctx, st, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list configurations: %w", err)
 	}
@@ -64,8 +76,13 @@ func (t *Tenant) PutList(ctx context.Context, l records.ListConfig) error {
 	if l.Visibility == records.SharedRole {
 		role = l.RoleID
 	}
+	var report any
+	if l.Report != nil {
+		b, _ := json.Marshal(l.Report)
+		report = string(b)
+	}
 	_, err := t.exec(ctx, upsertList, l.ID, l.Kind, l.Name, string(cols), l.Filter, l.Sort.Field, l.Sort.Dir,
-		string(l.Visibility), role, l.OwnerID, l.UpdatedAt.UnixMilli())
+		string(l.Visibility), role, l.OwnerID, l.UpdatedAt.UnixMilli(), report)
 	return err
 }
 
@@ -102,9 +119,16 @@ func scanList(s rowScanner) (records.ListConfig, error) {
 	var cols, vis string
 	var role sql.NullInt64
 	var updated int64
-	err := s.Scan(&l.ID, &l.Kind, &l.Name, &cols, &l.Filter, &l.Sort.Field, &l.Sort.Dir, &vis, &role, &l.OwnerID, &updated)
+	var report sql.NullString
+	err := s.Scan(&l.ID, &l.Kind, &l.Name, &cols, &l.Filter, &l.Sort.Field, &l.Sort.Dir, &vis, &role, &l.OwnerID, &updated, &report)
 	if err != nil {
 		return l, err
+	}
+	if report.Valid {
+		l.Report = &records.ReportSpec{}
+		if err := json.Unmarshal([]byte(report.String), l.Report); err != nil {
+			return l, fmt.Errorf("report %s: %w", l.ID, err)
+		}
 	}
 	l.Visibility, l.RoleID, l.UpdatedAt = records.Visibility(vis), role.Int64, time.UnixMilli(updated)
 	return l, json.Unmarshal([]byte(cols), &l.Columns)

@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
 
+	"github.com/portico/portico/internal/access"
 	"github.com/portico/portico/internal/records"
 )
 
@@ -18,8 +18,6 @@ var (
 		project_id = ?, project_name = ?, amount = ?, occurred_on = ?, modified_at = ?, fields = ?,
 		write_state = ?, write_error = ?
 		WHERE tenant_id = :tenant AND kind = ? AND id = ? AND modified_at = ?`)
-	insertRecordAudit = scope(`INSERT INTO audit_log (tenant_id, at, event, user_id, role_id, ip, kind, record_id, detail)
-		VALUES (:tenant, ?, ?, ?, ?, ?, ?, ?, ?)`)
 )
 
 // SaveRecord implements records.WriteStore: in one transaction, it stores
@@ -50,10 +48,8 @@ func (t *Tenant) SaveRecord(ctx context.Context, w records.Write) (records.Recor
 				return records.ErrChanged
 			}
 		}
-		detail, _ := json.Marshal(map[string]any{"changes": w.Changes, "result": w.Result})
-		_, err := tx.exec(ctx, insertRecordAudit, r.ModifiedAt.UnixMilli(), event, nullID(w.By.UserID), nullID(w.By.RoleID),
-			w.By.IP, r.Kind, r.ID, string(detail))
-		return err
+		return tx.Audit(ctx, access.AuditEvent{At: r.ModifiedAt, Event: event, UserID: w.By.UserID, RoleID: w.By.RoleID,
+			IP: w.By.IP, Kind: r.Kind, RecordID: r.ID, Detail: map[string]any{"changes": w.Changes, "result": w.Result}})
 	})
 	if err != nil {
 		if errors.Is(err, records.ErrChanged) {
@@ -64,36 +60,25 @@ func (t *Tenant) SaveRecord(ctx context.Context, w records.Write) (records.Recor
 	return r, nil
 }
 
-var listRecordHistory = scope(`SELECT a.at, a.event, COALESCE(u.full_name, ''), COALESCE(r.name, ''), a.detail
-	FROM audit_log a
-	LEFT JOIN users u ON u.tenant_id = a.tenant_id AND u.id = a.user_id
-	LEFT JOIN roles r ON r.tenant_id = a.tenant_id AND r.id = a.role_id
-	WHERE a.tenant_id = :tenant AND a.kind = ? AND a.record_id = ? ORDER BY a.id DESC LIMIT ?`)
-
 // RecordHistory returns a record's audit entries (creates and edits),
 // newest first, at most limit.
 func (t *Tenant) RecordHistory(ctx context.Context, kind string, id int64, limit int) ([]records.HistoryEntry, error) {
-	rows, err := t.query(ctx, listRecordHistory, kind, id, limit)
+	events, err := t.AuditEvents(ctx, access.AuditFilter{Kind: kind, RecordID: id, Limit: limit})
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	out := []records.HistoryEntry{}
-	for rows.Next() {
-		var h records.HistoryEntry
-		var at int64
-		var detail []byte
-		if err := rows.Scan(&at, &h.Event, &h.User, &h.Role, &detail); err != nil {
-			return nil, err
-		}
-		h.At = time.UnixMilli(at).UTC()
+	out := make([]records.HistoryEntry, 0, len(events))
+	for _, e := range events {
+		h := records.HistoryEntry{At: e.At.UTC(), Event: e.Event, User: e.User, Role: e.Role}
+		// The detail went through JSON; read it back into its types.
+		b, _ := json.Marshal(e.Detail)
 		var d struct {
 			Changes map[string]records.Change
 			Result  string
 		}
-		json.Unmarshal(detail, &d)
+		json.Unmarshal(b, &d)
 		h.Changes, h.Result = d.Changes, d.Result
 		out = append(out, h)
 	}
-	return out, rows.Err()
+	return out, nil
 }

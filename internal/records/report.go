@@ -1,0 +1,115 @@
+package records
+
+import (
+	"fmt"
+
+	"github.com/portico/portico/internal/portal"
+)
+
+// Reports (issue 6) are saved lists with a ReportSpec: the records of a
+// kind matching the list's filter, either as rows (the list's columns and
+// sort) or grouped by one field with aggregates, and a chart.
+
+// The aggregate functions.
+const (
+	AggCount = "count"
+	AggSum   = "sum"
+	AggAvg   = "avg"
+	AggMin   = "min"
+	AggMax   = "max"
+)
+
+// The chart types. A chart needs groups; an ungrouped report is a table.
+var ChartTypes = []string{"table", "bar", "line", "pie"}
+
+// Aggregate is one computed value per group: count of records, or sum,
+// average, minimum or maximum of a money or quantity field.
+type Aggregate struct {
+	Fn    string `json:"fn"`
+	Field string `json:"field,omitempty"` // not for count
+}
+
+// ReportSpec is what makes a saved list a report.
+type ReportSpec struct {
+	// GroupBy is the field the records are grouped by; "" for rows. A date
+	// field groups by month.
+	GroupBy    string      `json:"groupBy"`
+	Aggregates []Aggregate `json:"aggregates"`
+	// Order of the groups: "key" (by the group, the default) or "value"
+	// (by the first aggregate, largest first).
+	Order string `json:"order"`
+	Chart string `json:"chart"`
+}
+
+// check returns the spec's problems against kind k as field errors.
+func (sp *ReportSpec) check(k *Kind) []portal.FieldError {
+	var errs []portal.FieldError
+	add := func(field, format string, args ...any) {
+		errs = append(errs, portal.FieldError{Field: field, Message: fmt.Sprintf(format, args...)})
+	}
+	if !contains(ChartTypes, sp.Chart) {
+		add("report.chart", "Choose a chart: table, bar, line or pie.")
+	}
+	if sp.Order != "" && sp.Order != "key" && sp.Order != "value" {
+		add("report.order", "Order groups by key or by value.")
+	}
+	if sp.GroupBy == "" {
+		if sp.Chart != "table" {
+			add("report.chart", "A chart needs a group-by field; without one the report is a table.")
+		}
+		if len(sp.Aggregates) > 0 {
+			add("report.aggregates", "Aggregates need a group-by field.")
+		}
+		return errs
+	}
+	if f, ok := k.FieldNamed(sp.GroupBy); !ok || f.Type == TypeMoney || f.Type == TypeQuantity {
+		add("report.groupBy", "Group by a text, status, reference or date field.")
+	}
+	if len(sp.Aggregates) == 0 || len(sp.Aggregates) > 5 {
+		add("report.aggregates", "Choose one to five aggregates.")
+	}
+	for i, a := range sp.Aggregates {
+		field := fmt.Sprintf("report.aggregates[%d]", i)
+		switch a.Fn {
+		case AggCount:
+			if a.Field != "" {
+				add(field, "A count takes no field.")
+			}
+		case AggSum, AggAvg, AggMin, AggMax:
+			if f, ok := k.FieldNamed(a.Field); !ok || (f.Type != TypeMoney && f.Type != TypeQuantity) {
+				add(field, "%s needs a money or quantity field.", a.Fn)
+			}
+		default:
+			add(field, "Unknown aggregate %q: use count, sum, avg, min or max.", a.Fn)
+		}
+	}
+	return errs
+}
+
+// Label names an aggregate's column: "Count", "Sum of Contract value".
+func (a Aggregate) Label(k *Kind) string {
+	if a.Fn == AggCount {
+		return "Count"
+	}
+	f, _ := k.FieldNamed(a.Field)
+	names := map[string]string{AggSum: "Sum", AggAvg: "Average", AggMin: "Minimum", AggMax: "Maximum"}
+	return names[a.Fn] + " of " + f.Label
+}
+
+// Group is one row of a grouped report: the group's key (a reference's
+// name for reference fields, yyyy-mm for dates) and one value per aggregate.
+type Group struct {
+	Key    string    `json:"key"`
+	Values []float64 `json:"values"`
+}
+
+// GroupQuery asks the store to group a kind's records matching Filter by
+// one column, with aggregates over the amount column.
+type GroupQuery struct {
+	Kind    string
+	Filter  Filter
+	GroupBy Column
+	Fns     []string // one per aggregate; sums and averages are over the amount
+	ByValue bool     // order by the first aggregate, largest first
+	Limit   int
+}
