@@ -14,12 +14,13 @@ import type {
   ListConfigs,
   ListPage,
   RecordDetail,
+  SaveInput,
   SortDir,
   TabRows,
 } from './types';
 
 /** `/{erp}/{product}{suffix}`, e.g. `/netsuite/portal-list`. */
-export function productPath(suffix: '-list' | '-record' | '-file'): string {
+export function productPath(suffix: '-list' | '-record' | '-file' | '-crud'): string {
   return `/${config.erp}/${config.product}${suffix}`;
 }
 
@@ -102,6 +103,20 @@ export async function fetchRecord(type: string, id: number, signal?: AbortSignal
 
 export async function fetchRecordTab(type: string, id: number, tab: string, signal?: AbortSignal): Promise<TabRows> {
   const answer = await api.get<Envelope<TabRows>>(productPath('-record'), { query: { type, id, tab }, signal });
+  return answer.data;
+}
+
+/**
+ * Creates a record of `type` (no id: POST, 201) or edits record `id` (PUT, with the
+ * version the form was opened at), answering the saved record's view. A 422 problem
+ * carries `errors: [{field, message}]`; a 409 (changed meanwhile) carries `current`, the
+ * record's values and version now.
+ */
+export async function saveRecord(type: string, id: number | null, input: SaveInput): Promise<RecordDetail> {
+  const answer =
+    id === null
+      ? await api.post<Envelope<RecordDetail>>(productPath('-crud'), { fields: input.fields }, { query: { type } })
+      : await api.put<Envelope<RecordDetail>>(productPath('-crud'), input, { query: { type, id } });
   return answer.data;
 }
 

@@ -18,9 +18,11 @@ export interface KindField {
   choices?: string[];
   /** Lists may sort on it. */
   sortable?: boolean;
+  /** Create and edit forms must give it a value. */
+  required?: boolean;
 }
 
-export type TabSource = 'files' | 'related' | 'sublist' | 'custom';
+export type TabSource = 'files' | 'related' | 'sublist' | 'custom' | 'history';
 
 /** One sub-tab of a record's view page; `name` is its route segment. */
 export interface KindTab {
@@ -136,7 +138,40 @@ export interface RecordDetail {
   groups: { label: string; fields: RecordField[] }[];
   tabs: KindTab[];
   related: { type: string; id: number; name: string }[];
+  /** The record's version (its modification time, RFC 3339): an edit sends it back. */
+  version?: string;
+  /** Where the portal's last create or edit of the record stands with the ERP. */
+  write?: WriteState;
 }
+
+/**
+ * The ERP sync state of a record's last portal write: "" when in sync, "pending" while on
+ * its way, "failed" with the ERP's message.
+ */
+export interface WriteState {
+  state: '' | 'pending' | 'failed';
+  error?: string;
+}
+
+/**
+ * A create (no id) or edit submission (`{product}-crud`): field name → value. Text,
+ * status and date as strings ("" or null clears an optional one), references as record
+ * ids (null for none), money and quantities as numbers (null for none).
+ */
+export type SaveFields = Record<string, string | number | null>;
+
+/** What a save sends: the fields, and for an edit the version the form was opened at. */
+export interface SaveInput {
+  fields: SaveFields;
+  /** The record's version when the form was opened (edits only). */
+  version?: string;
+}
+
+/**
+ * The body of a 409 answer to an edit: the record's values now (field name → value as a
+ * record view shows it) and its new `version`.
+ */
+export type CurrentValues = Record<string, CellValue> & { version?: string };
 
 /** A tab's rows; for related/custom tabs with a kind the rows are records of that kind. */
 export interface TabRows {

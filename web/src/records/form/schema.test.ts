@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import type { Kind, KindField, RecordDetail } from '../types';
+import { fieldError, formValues, isDirty, MAX_TEXT, recordValues, saveFields, validate } from './schema';
+
+const name: KindField = { name: 'companyname', label: 'Client name', column: 'title', type: 'text', required: true };
+const code: KindField = { name: 'entityid', label: 'Client ID', column: 'code', type: 'text' };
+const status: KindField = { name: 'entitystatus', label: 'Status', column: 'status', type: 'status', choices: ['Prospect', 'Active'], required: true };
+const parent: KindField = { name: 'customer', label: 'Client', column: 'parent_id', type: 'reference', ref: 'customer', required: true };
+const balance: KindField = { name: 'balance', label: 'Balance', column: 'amount', type: 'money' };
+const since: KindField = { name: 'datecreated', label: 'Client since', column: 'occurred_on', type: 'date' };
+
+const kind: Kind = {
+  name: 'project',
+  route: 'project',
+  label: 'Project',
+  plural: 'Projects',
+  erpType: 'job',
+  defaultList: 'x',
+  fields: [name, code, status, parent, balance, since],
+  tabs: [],
+  canCreate: true,
+  canEdit: true,
+};
+
+describe('fieldError: the server rules, in its words', () => {
+  it('requires a value of a required field, of every type', () => {
+    expect(fieldError(name, '')).toBe('Client name is required.');
+    expect(fieldError(name, '   ')).toBe('Client name is required.');
+    expect(fieldError(status, '')).toBe('Status is required.');
+    expect(fieldError(parent, null)).toBe('Client is required.');
+    expect(fieldError({ ...balance, required: true }, '')).toBe('Balance is required.');
+    expect(fieldError(code, '')).toBeNull();
+    expect(fieldError(balance, '')).toBeNull();
+    expect(fieldError(since, '')).toBeNull();
+    expect(fieldError(parent, 7)).toBeNull();
+  });
+
+  it('keeps text to 200 characters after trimming, without control characters', () => {
+    expect(fieldError(name, 'x'.repeat(MAX_TEXT))).toBeNull();
+    expect(fieldError(name, ` ${'x'.repeat(MAX_TEXT)}  `)).toBeNull();
+    expect(fieldError(name, 'x'.repeat(MAX_TEXT + 1))).toBe('Keep it under 201 characters.');
+    // Characters, not UTF-16 units.
+    expect(fieldError(name, '😀'.repeat(MAX_TEXT))).toBeNull();
+    expect(fieldError(name, 'a\u0000b')).toBe('Remove the control characters.');
+    expect(fieldError(code, 'a\tb')).toBe('Remove the control characters.');
+    expect(fieldError(name, 'Acme\n')).toBeNull();
+  });
+
+  it('takes a status only from its choices', () => {
+    expect(fieldError(status, 'Active')).toBeNull();
+    expect(fieldError(status, 'Frozen')).toBe('Choose one of: Prospect, Active.');
+  });
+
+  it('takes money from 0 with at most two decimals', () => {
+    expect(fieldError(balance, 0)).toBeNull();
+    expect(fieldError(balance, 1234.5)).toBeNull();
+    expect(fieldError(balance, 0.07)).toBeNull();
+    expect(fieldError(balance, 1.234)).toBe('Use at most two decimals.');
+    expect(fieldError(balance, '1.234')).toBe('Use at most two decimals.');
+    expect(fieldError(balance, -5)).toBe('Enter an amount from 0 to 10,000,000,000,000.');
+    expect(fieldError(balance, 1e14)).toBe('Enter an amount from 0 to 10,000,000,000,000.');
+    expect(fieldError(balance, 'lots')).toBe('Enter a number.');
+  });
+
+  it('takes real calendar days written yyyy-mm-dd', () => {
+    expect(fieldError(since, '2026-11-22')).toBeNull();
+    expect(fieldError(since, '2024-02-29')).toBeNull();
+    expect(fieldError(since, '2026-02-30')).toBe('Enter a date as yyyy-mm-dd.');
+    expect(fieldError(since, '2026-13-01')).toBe('Enter a date as yyyy-mm-dd.');
+    expect(fieldError(since, '22/11/2026')).toBe('Enter a date as yyyy-mm-dd.');
+  });
+});
+
+describe('form values', () => {
+  const record: RecordDetail = {
+    id: 42,
+    type: 'project',
+    title: 'Wetland',
+    code: '',
+    status: 'Active',
+    erpUrl: null,
+    groups: [
+      {
+        label: 'Summary',
+        fields: [
+          { name: 'companyname', label: 'Client name', type: 'text', value: 'Wetland' },
+          { name: 'entityid', label: 'Client ID', type: 'text', value: '' },
+          { name: 'entitystatus', label: 'Status', type: 'status', value: 'Active' },
+          { name: 'customer', label: 'Client', type: 'reference', value: { id: 7, refName: 'Acme' } },
+          { name: 'balance', label: 'Balance', type: 'money', value: null },
+          { name: 'datecreated', label: 'Client since', type: 'date', value: '2024-03-07' },
+        ],
+      },
+      { label: 'Details', fields: [{ name: 'memo', label: 'Memo', type: 'text', value: 'x' }] },
+    ],
+    tabs: [],
+    related: [],
+  };
+
+  it('come from a record view and go back as the save call wants them', () => {
+    const values = formValues(kind, recordValues(record));
+    expect(values).toEqual({ companyname: 'Wetland', entityid: '', entitystatus: 'Active', customer: 7, balance: '', datecreated: '2024-03-07' });
+    expect(validate(kind, values)).toEqual({});
+    expect(saveFields(kind, { ...values, companyname: '  Wetland 2 ', balance: 12.5 })).toEqual({
+      companyname: 'Wetland 2',
+      entityid: '',
+      entitystatus: 'Active',
+      customer: 7,
+      balance: 12.5,
+      datecreated: '2024-03-07',
+    });
+  });
+
+  it('start empty on a create form, where every required field is asked for', () => {
+    const values = formValues(kind);
+    expect(saveFields(kind, values)).toEqual({ companyname: '', entityid: '', entitystatus: '', customer: null, balance: null, datecreated: '' });
+    expect(Object.keys(validate(kind, values))).toEqual(['companyname', 'entitystatus', 'customer']);
+  });
+
+  it('are dirty only when a saved value would change', () => {
+    const values = formValues(kind, recordValues(record));
+    expect(isDirty(kind, { ...values, companyname: 'Wetland ' }, values)).toBe(false);
+    expect(isDirty(kind, { ...values, balance: '' }, values)).toBe(false);
+    expect(isDirty(kind, { ...values, balance: 0 }, values)).toBe(true);
+    expect(isDirty(kind, { ...values, customer: null }, values)).toBe(true);
+  });
+});
