@@ -14,6 +14,8 @@ import { BadgeList, type BadgeItem } from '../components/ui/BadgeList';
 import { FieldValue, refKindOf } from './FieldValue';
 import { fieldOnColumn, kindOfPath, useRouteKind } from './kinds';
 import { FieldGroups } from './FieldGroups';
+import { editPathOf } from './form/links';
+import { WriteStateNotice } from './form/WriteStateNotice';
 import { recordIdOf } from './recordId';
 import { listPath, viewPath } from './links';
 import { kindsQuery, recordQuery } from './queries';
@@ -116,6 +118,7 @@ function RecordView({ kind, kinds, id }: { kind: Kind; kinds: Kind[]; id: number
   const tabs = visibleTabs(kind, data);
   const detailsPath = viewPath(kind, id) ?? '';
   const onDetails = !outlet;
+  const editPath = kind.canEdit ? editPathOf(kind, id) : undefined;
 
   return (
     <Stack gap="md" className={classes.page}>
@@ -130,14 +133,23 @@ function RecordView({ kind, kinds, id }: { kind: Kind; kinds: Kind[]; id: number
           <Title order={1} className={classes.recordTitle}>
             {data.title || `${kind.label} ${id}`}
           </Title>
-          {data.erpUrl && (
-            <Button component="a" href={data.erpUrl} target="_blank" rel="noopener noreferrer" variant="default" rightSection={<ExternalIcon />}>
-              Open in NetSuite
-            </Button>
-          )}
+          <Group gap="xs">
+            {editPath && (
+              <Button component={Link} to={editPath}>
+                Edit
+              </Button>
+            )}
+            {data.erpUrl && (
+              <Button component="a" href={data.erpUrl} target="_blank" rel="noopener noreferrer" variant="default" rightSection={<ExternalIcon />}>
+                Open in NetSuite
+              </Button>
+            )}
+          </Group>
         </Group>
         <BadgeList badges={badges} aria-label="Status" />
       </Stack>
+
+      <WriteStateNotice kind={kind} write={data.write} />
 
       <KeyFacts kind={kind} kinds={kinds} record={data} />
 

@@ -1,0 +1,253 @@
+import { Alert, Button, Group, List, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Link, useNavigate, type Location } from 'react-router';
+import type { ApiError } from '../../api';
+import { useAppStore } from '../../shell/appState';
+import { formatValue, isRef } from '../format';
+import { listPath, viewPath } from '../links';
+import { recordNameQuery } from '../queries';
+import { recordIdOf } from '../recordId';
+import { errorSentence } from '../States';
+import type { CellValue, CurrentValues, Kind, RecordDetail } from '../types';
+import { FieldInput } from './FieldInput';
+import { LeaveGuard } from './LeaveGuard';
+import { formBasePath } from './links';
+import { fieldError, formValueOf, formValues, isDirty, recordValues, sameValue, saveFields, validate, type FieldErrors, type FormValue, type FormValues } from './schema';
+import { useSaveRecord } from './useSaveRecord';
+
+export interface RecordFormProps {
+  kind: Kind;
+  /** The record edited; none on a create form. */
+  record?: RecordDetail;
+}
+
+/** A 409 answer: the server's sentence and the record's values now. */
+interface Conflict {
+  detail: string;
+  current: Record<string, CellValue>;
+}
+
+/** A problem of the whole form (not of one field). */
+interface FormProblem {
+  title: string;
+  messages: string[];
+}
+
+/** Puts the names of the references in `values` into the lookups' name cache. */
+function seedNames(queryClient: QueryClient, kind: Kind, values: Record<string, CellValue>): void {
+  for (const field of kind.fields) {
+    const value = values[field.name];
+    if (field.type === 'reference' && field.ref && isRef(value)) queryClient.setQueryData(recordNameQuery(field.ref, value.id).queryKey, value.refName);
+  }
+}
+
+/**
+ * The create or edit form of a record, generated from the kind's fields (see FieldInput).
+ *
+ * - Checks every field with the form schema on submit, and a changed field when it loses
+ *   focus; the first field in error takes the focus. Nothing is sent while one is wrong.
+ * - Sends every field (an edit with the version it was opened at). The server's field
+ *   errors (422) show under their fields, other problems (403, 400, no connection) above
+ *   the buttons; the input stays as typed.
+ * - A 409 (changed meanwhile) keeps the input, shows under each field the value saved now
+ *   where it differs, and offers to save the input over it (with the new version) or to
+ *   load the current values.
+ * - Saved: the record's view page opens, with a success alert.
+ * - Leaving with unsaved changes asks first (LeaveGuard); the form's sub-tabs do not.
+ */
+export function RecordForm({ kind, record }: RecordFormProps) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const raiseAlert = useAppStore((s) => s.raiseAlert);
+  const save = useSaveRecord();
+  const page = record ? 'edit' : 'create';
+  const [baseline, setBaseline] = useState<FormValues>(() => {
+    if (!record) return formValues(kind);
+    const current = recordValues(record);
+    seedNames(queryClient, kind, current);
+    return formValues(kind, current);
+  });
+  const [values, setValues] = useState<FormValues>(baseline);
+  const [version, setVersion] = useState(record?.version);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [problem, setProblem] = useState<FormProblem | null>(null);
+  const [conflict, setConflict] = useState<Conflict | null>(null);
+  const [focusTick, setFocusTick] = useState(0);
+  const formRef = useRef<HTMLFormElement>(null);
+  // Set once saved: the navigation to the saved record goes through unasked.
+  const saved = useRef(false);
+
+  const dirty = isDirty(kind, values, baseline);
+  const base = formBasePath(kind, page);
+  const label = kind.label.toLowerCase();
+
+  useEffect(() => {
+    if (focusTick > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [focusTick]);
+
+  function allows(next: Location): boolean {
+    if (saved.current) return true;
+    const onForm = base !== undefined && (next.pathname === base || next.pathname.startsWith(`${base}/`));
+    return onForm && (!record || recordIdOf(new URLSearchParams(next.search)) === record.id);
+  }
+
+  function change(name: string, value: FormValue) {
+    setValues((v) => ({ ...v, [name]: value }));
+    // A field in error is checked again as it is corrected.
+    if (errors[name]) recheck(name, value);
+  }
+
+  function recheck(name: string, value: FormValue) {
+    const field = kind.fields.find((f) => f.name === name);
+    const found = field ? fieldError(field, value) : null;
+    setErrors(({ [name]: _old, ...rest }) => (found ? { ...rest, [name]: found } : rest));
+  }
+
+  function blur(name: string) {
+    const field = kind.fields.find((f) => f.name === name);
+    if (field && (errors[name] || !sameValue(field, values[name] ?? null, baseline[name] ?? null))) recheck(name, values[name] ?? null);
+  }
+
+  function showErrors(found: FieldErrors) {
+    setErrors(found);
+    setFocusTick((n) => n + 1);
+  }
+
+  function failed(error: ApiError) {
+    const body = error.problem ?? {};
+    if (error.status === 422) {
+      const found: FieldErrors = {};
+      const other: string[] = [];
+      for (const e of Array.isArray(body.errors) ? (body.errors as { field: string; message: string }[]) : []) {
+        if (kind.fields.some((f) => f.name === e.field)) found[e.field] = e.message;
+        else other.push(e.message);
+      }
+      setProblem({ title: error.message, messages: other });
+      showErrors(found);
+    } else if (error.status === 409 && body.current && typeof body.current === 'object') {
+      const current = body.current as CurrentValues;
+      setConflict({ detail: error.message, current });
+      // Saving again puts the input over what is saved now.
+      setVersion(current.version);
+    } else {
+      const title = error.status === 403 ? 'Not allowed' : `Could not save the ${label}`;
+      setProblem({ title, messages: [errorSentence(error, `the ${label}`)] });
+    }
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setProblem(null);
+    const found = validate(kind, values);
+    if (Object.keys(found).length > 0) {
+      showErrors(found);
+      return;
+    }
+    setErrors({});
+    save.mutate(
+      { type: kind.name, id: record?.id ?? null, input: { fields: saveFields(kind, values), version: record ? version : undefined } },
+      {
+        onSuccess: async (result) => {
+          saved.current = true;
+          await navigate(viewPath(kind, result.id) ?? listPath(kind));
+          raiseAlert({
+            title: record ? `${kind.label} saved` : `${kind.label} created`,
+            message: `“${result.title}” is ${record ? 'saved' : 'created'}.`,
+            type: 'alert-success',
+          });
+        },
+        onError: failed,
+      },
+    );
+  }
+
+  /** Drops the input for the values saved now (after a 409). */
+  function loadCurrent() {
+    if (!conflict) return;
+    seedNames(queryClient, kind, conflict.current);
+    const current = formValues(kind, conflict.current);
+    setBaseline(current);
+    setValues(current);
+    setErrors({});
+    setConflict(null);
+  }
+
+  /** Under a field after a 409: the value saved now, where it differs from the input. */
+  function savedMeanwhile(name: string): string | undefined {
+    const field = kind.fields.find((f) => f.name === name);
+    if (!conflict || !field) return undefined;
+    const now = conflict.current[name];
+    if (sameValue(field, values[name] ?? null, formValueOf(field, now))) return undefined;
+    return `Saved meanwhile: ${formatValue(now, field.type) || '(empty)'}`;
+  }
+
+  const cancelTo = record ? (viewPath(kind, record.id) ?? listPath(kind)) : listPath(kind);
+  return (
+    <form ref={formRef} onSubmit={submit} noValidate aria-label={record ? `Edit ${label}` : `New ${label}`}>
+      <Stack gap="md">
+        <Paper withBorder radius="md" p="md">
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="sm">
+            {kind.fields.map((field) => (
+              <FieldInput
+                key={field.name}
+                field={field}
+                value={values[field.name] ?? null}
+                onChange={(value) => change(field.name, value)}
+                onBlur={() => blur(field.name)}
+                error={errors[field.name]}
+                description={savedMeanwhile(field.name)}
+                disabled={save.isPending}
+              />
+            ))}
+          </SimpleGrid>
+        </Paper>
+
+        {conflict && (
+          <Alert color="yellow" variant="light" title="Changed since you opened it" role="alert">
+            <Stack gap="xs">
+              <Text size="sm">{conflict.detail}</Text>
+              <Group gap="xs">
+                <Button type="submit" size="compact-sm" loading={save.isPending}>
+                  Use my values and save again
+                </Button>
+                <Button size="compact-sm" variant="default" onClick={loadCurrent} disabled={save.isPending}>
+                  Load the current values
+                </Button>
+              </Group>
+            </Stack>
+          </Alert>
+        )}
+
+        {problem && (
+          <Alert color={problem.title === 'Not allowed' ? 'yellow' : 'red'} variant="light" title={problem.title} role="alert">
+            {problem.messages.length === 1 ? (
+              <Text size="sm">{problem.messages[0]}</Text>
+            ) : problem.messages.length > 1 ? (
+              <List size="sm">
+                {problem.messages.map((m) => (
+                  <List.Item key={m}>{m}</List.Item>
+                ))}
+              </List>
+            ) : null}
+          </Alert>
+        )}
+
+        <Group gap="sm">
+          <Button type="submit" loading={save.isPending}>
+            {record ? 'Save changes' : `Create ${label}`}
+          </Button>
+          <Button component={Link} to={cancelTo} variant="default">
+            Cancel
+          </Button>
+          {dirty && (
+            <Text size="sm" c="dimmed">
+              Unsaved changes
+            </Text>
+          )}
+        </Group>
+      </Stack>
+      <LeaveGuard dirty={dirty} allows={allows} />
+    </form>
+  );
+}
