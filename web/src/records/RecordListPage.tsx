@@ -13,6 +13,7 @@ import { appQueryClient } from '../app/queryClient';
 import { isAuthenticated, useSessionStore } from '../session/store';
 import { useAppStore } from '../shell/appState';
 import { DataTable } from './DataTable';
+import { createPathOf } from './form/links';
 import { kindOfPath, useRouteKind } from './kinds';
 import { listEditorPath } from './links';
 import { ColumnChooser, ExportCsvButton, SavedListPicker, SearchBox } from './ListControls';
@@ -114,6 +115,7 @@ function KindList({ kind, kinds }: { kind: Kind; kinds: Kind[] }) {
 
   const { cursor: _cursor, pageSize: _pageSize, ...exportParams } = params;
   const plural = kind.plural.toLowerCase();
+  const createPath = kind.canCreate ? createPathOf(kind) : undefined;
 
   return (
     <Stack gap="md" className={classes.page}>
@@ -133,6 +135,11 @@ function KindList({ kind, kinds }: { kind: Kind; kinds: Kind[] }) {
           <Button component={Link} to={listEditorPath(kind.name)} variant="light" size="sm">
             New list
           </Button>
+          {createPath && (
+            <Button component={Link} to={createPath} size="sm">
+              New {kind.label.toLowerCase()}
+            </Button>
+          )}
         </Group>
       </Group>
 
