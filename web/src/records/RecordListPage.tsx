@@ -161,7 +161,8 @@ function KindList({ kind, kinds }: { kind: Kind; kinds: Kind[] }) {
           </Button>
           <ColumnChooser
             fields={kind.fields}
-            shown={visibleColumns.map((c) => c.name)}
+            // What the user chose, at once (the table follows when its columns come).
+            shown={params.columns ?? visibleColumns.map((c) => c.name)}
             onChange={(cols) => go(withColumns(state, cols), true)}
             customised={!!state.cols || state.hide.length > 0}
             onReset={() => go(withColumns(state, null), true)}
