@@ -56,21 +56,21 @@ afterEach(() => {
 });
 
 describe('RecordLookup', () => {
-  it('is a labelled combobox that searches the kind from 2 characters, once typing pauses', async () => {
+  it('is a labelled combobox that searches the kind from 3 characters, once typing pauses', async () => {
     const user = userEvent.setup();
     renderLookup();
     const box = await screen.findByRole('combobox', { name: 'Client' });
     expect(box).toBeRequired();
-    await user.type(box, 'a');
-    expect(await screen.findByText('Type at least 2 characters of a name.')).toBeInTheDocument();
-    await user.type(box, 'c');
+    await user.type(box, 'ac');
+    expect(await screen.findByText('Type at least 3 characters of a name.')).toBeInTheDocument();
+    await user.type(box, 'm');
     const list = await screen.findByRole('listbox', { name: 'Client: matching records' });
     expect(box).toHaveAttribute('aria-expanded', 'true');
     expect(await within(list).findByRole('option', { name: /Acme Water/ })).toHaveTextContent('Client · C-0007');
-    expect(within(list).getByRole('option', { name: /Acorn Homes/ })).toBeInTheDocument();
+    expect(within(list).queryByRole('option', { name: /Acorn Homes/ })).toBeNull();
     // One search, narrowed to the kind.
     expect(searchCalls()).toHaveLength(1);
-    expect(Object.fromEntries(searchCalls()[0]!.params)).toEqual({ method: 'search', query: 'ac', type: 'customer' });
+    expect(Object.fromEntries(searchCalls()[0]!.params)).toEqual({ method: 'search', query: 'acm', type: 'customer' });
   });
 
   it('searches once for quickly typed text', async () => {
@@ -93,6 +93,21 @@ describe('RecordLookup', () => {
     expect(screen.queryByRole('listbox')).toBeNull();
     // The name came with the pick: no record call.
     expect(api.calls.some((c) => c.path === '/netsuite/portal-record')).toBe(false);
+  });
+
+  it('closes its list on Escape and opens it again on ArrowDown', async () => {
+    const user = userEvent.setup();
+    renderLookup();
+    const box = await screen.findByRole('combobox', { name: 'Client' });
+    await user.type(box, 'acm');
+    await screen.findByRole('option', { name: /Acme Water/ });
+    await user.keyboard('{Escape}');
+    expect(box).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByRole('listbox')).toBeNull();
+    await user.keyboard('{ArrowDown}');
+    expect(box).toHaveAttribute('aria-expanded', 'true');
+    await user.keyboard('{ArrowDown}');
+    expect(box).toHaveAttribute('aria-activedescendant', screen.getByRole('option', { name: /Acme Water/ }).id);
   });
 
   it('picks a result with a click', async () => {
@@ -133,7 +148,7 @@ describe('RecordLookup', () => {
     renderLookup();
     const box = await screen.findByRole('combobox', { name: 'Client' });
     await user.type(box, 'zzz');
-    expect(await screen.findByText('No matches.')).toBeInTheDocument();
+    expect(await screen.findByText('No Results')).toBeInTheDocument();
     api.on('GET /netsuite/portal', () => problem(503, 'Search is resting.'));
     await user.type(box, 'q');
     expect(await screen.findByText('The search failed: Search is resting.')).toBeInTheDocument();

@@ -6,21 +6,25 @@
  * - `value` is the chosen record's id (null for none); the input shows that record's name
  *   (the name given when it was picked, else asked of the server once, else `#<id>`).
  * - Typing searches records of `kind` through the global search call (`searchRecords`,
- *   narrowed by type), 250 ms after the last keystroke and from 2 characters on; the
+ *   narrowed by type), 250 ms after the last keystroke and from 3 characters on (shorter text finds
+ *   nothing on the server); the
  *   results list each record's name and detail. Arrow keys move through them, Enter or a
  *   click picks one: `onChange(id, name)`. Emptying the box clears it: `onChange(null, '')`.
  *   Text typed but not picked is dropped when the box loses focus.
- * - It is a real combobox (role, expanded state, active option) with a label: visible, or
- *   only for assistive technology with `hideLabel` (a filter row).
+ * - It is an ARIA combobox (role, expanded state, active option; the list is the global
+ *   search's listbox) with a label: visible, or only for assistive technology with
+ *   `hideLabel` (a filter row). Escape closes the list.
  */
-import { Combobox, Loader, Text, useCombobox } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useId, useMemo, useState, type KeyboardEvent } from 'react';
 import { DebouncedInput } from '../components/ui/DebouncedInput';
+import { OptionList, optionId, useActiveOption } from '../search/OptionList';
+import { resultOptions, SearchStatus, type ResultOption } from '../search/results';
+import searchClasses from '../search/Search.module.css';
 import { recordLookupQuery, recordNameQuery } from './queries';
 
-/** Characters typed before the lookup searches. */
-export const LOOKUP_MIN_CHARS = 2;
+/** Characters typed before the lookup searches: the server's shortest searchable text (trigram index). */
+export const LOOKUP_MIN_CHARS = 3;
 /** Delay after the last keystroke before the lookup searches. */
 export const LOOKUP_DEBOUNCE_MS = 250;
 
@@ -45,88 +49,88 @@ export interface RecordLookupProps {
 
 export function RecordLookup({ label, hideLabel, kind, value, onChange, error, required, description, placeholder, disabled }: RecordLookupProps) {
   const queryClient = useQueryClient();
-  const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
+  const listId = useId();
   // What the user is typing; null while the box shows the chosen record's name.
   const [typed, setTyped] = useState<string | null>(null);
   // The typed text the search runs for (debounced).
   const [searched, setSearched] = useState('');
+  const [open, setOpen] = useState(false);
 
   const name = useQuery({ ...recordNameQuery(kind, value ?? 0), enabled: value !== null });
   const shownName = value === null ? '' : (name.data ?? `#${value}`);
 
-  const ready = searched.length >= LOOKUP_MIN_CHARS;
-  const results = useQuery({ ...recordLookupQuery(kind, searched), enabled: ready });
-  const text = typed ?? shownName;
-  const waiting = typed !== null && typed.trim() !== searched;
+  const long = (typed ?? '').trim().length >= LOOKUP_MIN_CHARS;
+  const results = useQuery({ ...recordLookupQuery(kind, searched), enabled: searched.length >= LOOKUP_MIN_CHARS });
+  const waiting = typed?.trim() !== searched || results.isFetching;
+  const options = useMemo(() => (long && !waiting && results.data ? resultOptions(results.data) : []), [long, waiting, results.data]);
+  const cursor = useActiveOption(options);
+  const expanded = open && typed !== null;
 
   function change(next: string) {
     setTyped(next);
-    combobox.openDropdown();
+    setOpen(true);
     if (next.trim() === '' && value !== null) onChange(null, '');
   }
 
-  function pick(optionValue: string) {
-    const record = results.data?.find((r) => String(r.id) === optionValue);
-    if (!record) return;
-    queryClient.setQueryData(recordNameQuery(kind, record.id).queryKey, record.name);
+  function pick({ result }: ResultOption) {
+    queryClient.setQueryData(recordNameQuery(kind, result.id).queryKey, result.name);
     setTyped(null);
-    combobox.closeDropdown();
-    onChange(record.id, record.name);
+    setOpen(false);
+    onChange(result.id, result.name);
   }
 
-  let body;
-  if ((typed ?? '').trim().length < LOOKUP_MIN_CHARS) {
-    body = <Combobox.Empty>Type at least {LOOKUP_MIN_CHARS} characters of a name.</Combobox.Empty>;
-  } else if (waiting || results.isFetching) {
-    body = <Combobox.Empty>Searching…</Combobox.Empty>;
-  } else if (results.error) {
-    body = <Combobox.Empty>The search failed: {results.error.message}</Combobox.Empty>;
-  } else if (!results.data?.length) {
-    body = <Combobox.Empty>No matches.</Combobox.Empty>;
-  } else {
-    body = results.data.map((record) => (
-      <Combobox.Option key={record.id} value={String(record.id)} active={record.id === value}>
-        <Text size="sm" fw={500}>
-          {record.name}
-        </Text>
-        {record.detail && (
-          <Text size="xs" c="dimmed">
-            {record.detail}
-          </Text>
-        )}
-      </Combobox.Option>
-    ));
+  function keyDown(event: KeyboardEvent<HTMLInputElement>) {
+    if (event.key === 'Escape' && expanded) {
+      event.preventDefault();
+      setOpen(false);
+    } else if (expanded) {
+      cursor.onKeyDown(event, (index) => pick(options[index]!));
+    } else if (event.key === 'ArrowDown' && typed !== null) {
+      event.preventDefault();
+      setOpen(true);
+    }
   }
+
+  // SPEC §4 "Search": while typing or searching a spinner, then the results or "No Results".
+  let status;
+  if (!long) status = <div role="status" className={searchClasses.status}>Type at least {LOOKUP_MIN_CHARS} characters of a name.</div>;
+  else if (results.error && !waiting) status = <div role="status" className={searchClasses.status}>The search failed: {results.error.message}</div>;
+  else status = <SearchStatus loading={waiting} count={options.length} />;
 
   return (
-    <Combobox store={combobox} onOptionSubmit={pick} withinPortal>
-      <Combobox.Target withExpandedAttribute>
-        <DebouncedInput
-          label={hideLabel ? undefined : label}
-          aria-label={hideLabel ? label : undefined}
-          description={description}
-          placeholder={placeholder ?? 'Type to search'}
-          required={required}
-          disabled={disabled}
-          error={error ?? undefined}
-          value={text}
-          onChange={change}
-          onDebounced={(next) => setSearched(next.trim())}
-          delay={LOOKUP_DEBOUNCE_MS}
-          listenTo={['input']}
-          onBlur={() => {
-            setTyped(null);
-            combobox.closeDropdown();
-          }}
-          rightSection={typed !== null && (waiting || results.isFetching) ? <Loader size="xs" /> : undefined}
-          autoComplete="off"
-          spellCheck={false}
-          aria-autocomplete="list"
-        />
-      </Combobox.Target>
-      <Combobox.Dropdown>
-        <Combobox.Options aria-label={`${label}: matching records`}>{body}</Combobox.Options>
-      </Combobox.Dropdown>
-    </Combobox>
+    <div className={searchClasses.anchor}>
+      <DebouncedInput
+        label={hideLabel ? undefined : label}
+        aria-label={hideLabel ? label : undefined}
+        description={description}
+        placeholder={placeholder ?? 'Type to search'}
+        required={required}
+        disabled={disabled}
+        error={error ?? undefined}
+        role="combobox"
+        aria-autocomplete="list"
+        aria-expanded={expanded}
+        aria-controls={listId}
+        aria-activedescendant={expanded && cursor.active >= 0 ? optionId(listId, cursor.active) : undefined}
+        value={typed ?? shownName}
+        onChange={change}
+        onDebounced={(next) => setSearched(next.trim())}
+        delay={LOOKUP_DEBOUNCE_MS}
+        listenTo={['input']}
+        onKeyDown={keyDown}
+        onBlur={() => {
+          setTyped(null);
+          setOpen(false);
+        }}
+        autoComplete="off"
+        spellCheck={false}
+      />
+      {expanded && (
+        <div className={searchClasses.panel}>
+          <OptionList id={listId} label={`${label}: matching records`} sections={[{ options }]} active={cursor.active} onHighlight={cursor.setActive} onChoose={pick} />
+          {status}
+        </div>
+      )}
+    </div>
   );
 }
