@@ -157,6 +157,77 @@ test.describe('records', () => {
     expect(lines.slice(1).map((l) => l.replace(/^"((?:[^"]|"")*)".*$|^([^,]*).*$/, (_m, q: string, b: string) => (q ?? b).replace(/""/g, '"')))).toEqual(titles);
   });
 
+  test('the total shows for a filtered list', async ({ page }) => {
+    const counted = page.waitForRequest((r) => {
+      const url = new URL(r.url());
+      return url.pathname.endsWith('-list') && url.searchParams.get('count') === 'true';
+    });
+    await page.goto(`/project/list?${new URLSearchParams({ filter: 'entitystatus eq Active', size: '200' })}`);
+    const table = listTable(page);
+    await expect(table).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Next page' })).toBeDisabled();
+    const rows = await table.locator('tbody tr').count();
+    await expect(page.getByTestId('list-total')).toHaveText(`${rows.toLocaleString('en-US')} ${rows === 1 ? 'record' : 'records'}`);
+    // The count is its own small request for the same filter.
+    const count = new URL((await counted).url()).searchParams;
+    expect(count.get('filter')).toBe('entitystatus eq Active');
+    expect(count.get('pageSize')).toBe('1');
+  });
+
+  test('adding a column from the chooser shows it and survives a reload', async ({ page }) => {
+    // A saved list without the Client column.
+    const name = `No clients ${Date.now()}`;
+    await page.goto('/list/edit?type=project');
+    await page.getByLabel(/^Name/).fill(name);
+    await page.getByRole('button', { name: 'Remove Client' }).click();
+    await page.getByRole('button', { name: 'Save list' }).click();
+    await expect(page).toHaveURL(/\/project\/list\?list=list-[0-9a-f]+$/);
+    const table = listTable(page);
+    await expect(table.getByRole('columnheader')).toHaveText([/^Project name/, /^Project ID/, /^Status/, /^Contract value/, /^Start date/]);
+
+    await page.getByRole('button', { name: 'Columns' }).click();
+    const client = page.getByRole('checkbox', { name: 'Client' });
+    await expect(client).not.toBeChecked();
+    // Its state lives in the URL: the box follows once the URL changed.
+    await client.click();
+    await expect(client).toBeChecked();
+    await expect(page).toHaveURL(/[?&]cols=companyname%2Centityid%2Centitystatus%2Cprojectedtotal%2Cstartdate%2Ccustomer(&|$)/);
+    const withClient = [/^Project name/, /^Project ID/, /^Status/, /^Contract value/, /^Start date/, /^Client/];
+    await expect(table.getByRole('columnheader')).toHaveText(withClient);
+    await page.keyboard.press('Escape');
+    const clients = table.locator('tbody tr td:nth-child(6)');
+    await expect(clients.getByRole('link').first()).toHaveAttribute('href', /^\/customer\/view\?id=\d+$/);
+
+    await page.reload();
+    await expect(listTable(page).getByRole('columnheader')).toHaveText(withClient);
+    await expect(page.getByRole('button', { name: 'Columns (6 of 6)' })).toBeVisible();
+
+    // Clean up: delete the list.
+    await page.getByRole('link', { name: 'Edit list' }).click();
+    await page.getByRole('button', { name: 'Delete list' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).click();
+    await expect(page).toHaveURL(/\/project\/list$/);
+  });
+
+  test('a reference filter picks the record by name', async ({ page }) => {
+    await page.goto('/project/list');
+    const table = listTable(page);
+    const client = (await table.locator('tbody tr td:nth-child(4)').first().textContent())!.trim();
+    await page.getByRole('button', { name: 'Filter', exact: true }).click();
+    await page.getByRole('button', { name: 'Add condition' }).click();
+    await page.getByLabel('Condition 1 field').selectOption('customer');
+    const lookup = page.getByRole('combobox', { name: 'Condition 1 value' });
+    await lookup.fill(client);
+    await page.getByRole('listbox', { name: 'Condition 1 value: matching records' }).getByRole('option').filter({ hasText: client }).first().click();
+    await expect(lookup).toHaveValue(client);
+    await page.getByRole('button', { name: 'Apply filter' }).click();
+    await expect(page).toHaveURL(/filter=customer\+eq\+\d+/);
+    await expect(table.locator('tbody tr').first()).toBeVisible();
+    expect(new Set(await table.locator('tbody tr td:nth-child(4)').allTextContents())).toEqual(new Set([client]));
+    // The applied filter still names the client.
+    await expect(page.getByRole('combobox', { name: 'Condition 1 value' })).toHaveValue(client);
+  });
+
   test('a file downloads', async ({ page }) => {
     await page.goto('/project/list');
     await listTable(page).locator('tbody tr').first().getByRole('link').first().click();
