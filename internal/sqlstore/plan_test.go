@@ -32,7 +32,7 @@ func TestListQueryPlansUseIndexes(t *testing.T) {
 					if status != "" && sort != records.ColTitle && sort != records.ColStatus {
 						continue // status filters pair with the (status, title) index
 					}
-					st, args, _, err := listStatement(sqlite, q)
+					st, args, _, err := listStatement(sqlite, q, predicate{})
 					if err != nil {
 						t.Fatal(err)
 					}

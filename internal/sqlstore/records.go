@@ -140,7 +140,11 @@ var (
 // (sort keys, id). It fetches Limit+1 rows to learn whether more exist,
 // so no count is ever needed.
 func (t *Tenant) ListRecords(ctx context.Context, q records.ListQuery) (records.Page, error) {
-	st, args, keys, err := listStatement(t.d, q)
+	text, err := t.textMatch(ctx, q)
+	if err != nil {
+		return records.Page{}, err
+	}
+	st, args, keys, err := listStatement(t.d, q, text)
 	if err != nil {
 		return records.Page{}, err
 	}
@@ -176,7 +180,7 @@ func (t *Tenant) ListRecords(ctx context.Context, q records.ListQuery) (records.
 // listStatement builds the page query. Sorted pages without filters, and
 // status filters sorted by title, are index ranges (the query-plan test
 // holds them to it); other filters walk the sort index within the kind.
-func listStatement(d dialect, q records.ListQuery) (scoped, []any, []sortKey, error) {
+func listStatement(d dialect, q records.ListQuery, text predicate) (scoped, []any, []sortKey, error) {
 	if q.Sort == "" {
 		q.Sort = records.ColTitle
 	}
@@ -191,7 +195,7 @@ func listStatement(d dialect, q records.ListQuery) (scoped, []any, []sortKey, er
 	if q.Desc {
 		dir, cmp = "DESC", "<"
 	}
-	where, args, err := whereClause(d, q)
+	where, args, err := whereClause(q, text)
 	if err != nil {
 		return scoped{}, nil, nil, err
 	}
@@ -221,8 +225,9 @@ func listStatement(d dialect, q records.ListQuery) (scoped, []any, []sortKey, er
 		summaryColumns, strings.Join(where, " AND "), strings.Join(order, ", "), dir, q.Limit+1)), args, keys, nil
 }
 
-// whereClause is the tenant, kind, filter and text part of a list query.
-func whereClause(d dialect, q records.ListQuery) ([]string, []any, error) {
+// whereClause is the tenant, kind, filter and text part of a list query;
+// text is the predicate textMatch chose for q.Text.
+func whereClause(q records.ListQuery, text predicate) ([]string, []any, error) {
 	where := []string{"tenant_id = :tenant", "kind = ?"}
 	args := []any{q.Kind}
 	if len(q.Filter.Any) > 0 {
@@ -232,11 +237,8 @@ func whereClause(d dialect, q records.ListQuery) ([]string, []any, error) {
 		}
 		where, args = append(where, sql), append(args, fargs...)
 	}
-	if q.Text != "" {
-		// Through the search index: the text is in the name, number or id.
-		match, arg := d.hayMatch(q.Text)
-		where = append(where, `id IN (SELECT e.record_id FROM search_entries e WHERE e.tenant_id = :tenant AND e.kind = ? AND `+match+`)`)
-		args = append(args, q.Kind, arg)
+	if text.sql != "" {
+		where, args = append(where, text.sql), append(args, text.args...)
 	}
 	return where, args, nil
 }
@@ -244,7 +246,11 @@ func whereClause(d dialect, q records.ListQuery) ([]string, []any, error) {
 // CountMatching counts the records a list query matches (ignoring paging).
 // It reads every matching index entry: callers ask only when a user asks.
 func (t *Tenant) CountMatching(ctx context.Context, q records.ListQuery) (int64, error) {
-	where, args, err := whereClause(t.d, q)
+	text, err := t.textMatch(ctx, q)
+	if err != nil {
+		return 0, err
+	}
+	where, args, err := whereClause(q, text)
 	if err != nil {
 		return 0, err
 	}

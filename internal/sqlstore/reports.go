@@ -43,7 +43,7 @@ func (t *Tenant) GroupRecords(ctx context.Context, q records.GroupQuery) ([]reco
 		}
 		cols = append(cols, sql)
 	}
-	where, args, err := whereClause(t.d, records.ListQuery{Kind: q.Kind, Filter: q.Filter})
+	where, args, err := whereClause(records.ListQuery{Kind: q.Kind, Filter: q.Filter}, predicate{})
 	if err != nil {
 		return nil, err
 	}

@@ -3,10 +3,16 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
+	"github.com/portico/portico/internal/portal"
+	"github.com/portico/portico/internal/records"
 	"github.com/portico/portico/internal/search"
 )
 
@@ -16,17 +22,25 @@ import (
 
 const searchColumns = `e.kind, e.record_id, e.name, e.code, e.status, e.seq`
 
-// searchScanCap bounds the newest-first walk of the full-text index before
-// the tenant and kind filters: enough that a term common in the searched
-// kinds fills its candidates early, small enough that a walk past another
-// kind's (or tenant's) matches stays cheap. When the walk ends short, the
-// searched kinds' own entries are scanned instead.
-const searchScanCap = 5000
+// How SQLite finds word and substring matches (PostgreSQL's trigram index
+// answers a LIKE directly):
+//
+//   - words: the word index, newest first, filtered inside the index by the
+//     tenant's and kinds' tokens, so a common word or a small kind among
+//     large ones costs a doclist walk of at most limit entries;
+//   - substrings (only when words found too few): searched kinds with fewer
+//     than searchSmallKinds entries are scanned with LIKE (a millisecond);
+//     larger ones are walked newest first through the trigram index, at
+//     most searchWalk matches, before the tenant and kind filters. No
+//     search ever scans a large kind.
+var searchSmallKinds = 5000
+
+const searchWalk = 200
 
 // SearchCandidates implements search.Index: entries of kinds whose name is
-// text or starts with it (through the name index), and the newest entries
-// whose name, number or id contain text (through the full-text index), up
-// to limit of the latter.
+// text or starts with it (through the name index, the first limit in name
+// order), and the newest entries whose words start with text's words or
+// whose name, number or id contain text, up to limit of each.
 func (t *Tenant) SearchCandidates(ctx context.Context, text string, kinds []string, limit int) ([]search.Entry, error) {
 	if len(kinds) == 0 || text == "" {
 		return nil, nil
@@ -36,62 +50,108 @@ func (t *Tenant) SearchCandidates(ctx context.Context, text string, kinds []stri
 	for i, k := range kinds {
 		kindArgs[i] = k
 	}
-	var out []search.Entry
-	// Exact and prefix matches of the name, through its index. The range
-	// is bounded at limit rows in index order, then ranked by recency.
+	// Exact and prefix matches of the name, through its index: a bounded
+	// range, then the kinds (filtering inside the range could walk far).
 	prefix := `e.norm >= lower(?) AND e.norm < lower(?) || ?`
 	prefixArgs := []any{text, text, "\U0010FFFF"}
 	if t.d.name == "postgres" {
 		prefix, prefixArgs = `e.norm LIKE ? ESCAPE '\'`, []any{escapeLike(strings.ToLower(text)) + "%"}
 	}
-	named, err := t.searchQuery(ctx, scope(fmt.Sprintf(`SELECT %s FROM (SELECT * FROM search_entries e
-		WHERE e.tenant_id = :tenant AND %s ORDER BY e.norm LIMIT %d) e WHERE e.kind IN %s`, searchColumns, prefix, limit, in)),
-		append(prefixArgs, kindArgs...)...)
+	named, err := t.searchQuery(ctx, scope(fmt.Sprintf(`SELECT %s FROM search_entries e
+		WHERE e.tenant_id = :tenant AND %s ORDER BY e.norm LIMIT %d`, searchColumns, prefix, limit)), prefixArgs...)
 	if err != nil {
 		return nil, err
 	}
-	out = append(out, named...)
+	var out []search.Entry
+	for _, e := range named {
+		if slices.Contains(kinds, e.Kind) {
+			out = append(out, e)
+		}
+	}
 
-	// Substring matches, newest first.
-	var walk scoped
-	var walkArgs []any
+	scan := fmt.Sprintf(`SELECT %s FROM search_entries e %%s WHERE e.tenant_id = :tenant AND e.kind IN %s
+		AND %s ORDER BY e.seq DESC LIMIT %d`, searchColumns, in, hayContains, limit)
+	scanArgs := append(kindArgs, hayPattern(text))
 	if t.d.name == "postgres" {
-		walk = scope(fmt.Sprintf(`SELECT %s FROM search_entries e WHERE e.tenant_id = :tenant AND e.kind IN %s
-			AND %s ORDER BY e.seq DESC LIMIT %d`, searchColumns, in, hayContains, limit))
-		walkArgs = append(kindArgs, hayPattern(text))
-	} else {
-		walk = scope(fmt.Sprintf(`SELECT %s FROM (SELECT rowid AS seq FROM search_fts WHERE search_fts MATCH ?
-			ORDER BY rowid DESC LIMIT %d) f JOIN search_entries e ON e.seq = f.seq
-			WHERE e.tenant_id = :tenant AND e.kind IN %s ORDER BY e.seq DESC LIMIT %d`, searchColumns, searchScanCap, in, limit))
-		walkArgs = append([]any{ftsPhrase(text)}, kindArgs...)
+		found, err := t.searchQuery(ctx, scope(fmt.Sprintf(scan, "")), scanArgs...)
+		return append(out, found...), err
 	}
-	found, err := t.searchQuery(ctx, walk, walkArgs...)
-	if err != nil {
-		return nil, err
+	// CROSS JOIN keeps the walk's ids the outer loop: the planner would
+	// rather scan the kinds' entries and probe the list.
+	pick := scope(fmt.Sprintf(`SELECT %s FROM json_each(?) w CROSS JOIN search_entries e ON e.seq = w.value
+		WHERE e.tenant_id = :tenant AND e.kind IN %s ORDER BY e.seq DESC`, searchColumns, in))
+	walked := func(fts, match string, depth int) ([]search.Entry, error) {
+		seqs, err := t.walk(ctx, fts, match, depth)
+		if err != nil || len(seqs) == 0 {
+			return nil, err
+		}
+		list, _ := json.Marshal(seqs)
+		return t.searchQuery(ctx, pick, append([]any{string(list)}, kindArgs...)...)
 	}
-	out = append(out, found...)
-	if t.d.name == "postgres" || len(found) >= search.Limit {
-		return out, nil
+	if match, ok := wordsMatch(t.id, kinds, text); ok {
+		found, err := walked("search_words", match, limit)
+		if err != nil {
+			return nil, err
+		}
+		if out = append(out, found...); len(found) >= search.Limit {
+			return out, nil
+		}
 	}
-	// The walk found few: either the text is rare (then the walk saw all
-	// its matches) or the searched kinds drown among other kinds' (or
-	// tenants') matches, past the walk's cap; then scan their own entries.
-	// (This count reads no tenant data: it only measures the walk.)
-	var walked int
-	if err := t.q.QueryRowContext(ctx, fmt.Sprintf(`SELECT COUNT(*) FROM (SELECT rowid FROM search_fts
-		WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT %d)`, searchScanCap), ftsPhrase(text)).Scan(&walked); err != nil {
+	var size int
+	if err := t.queryRow(ctx, scope(fmt.Sprintf(`SELECT COUNT(*) FROM (SELECT 1 FROM search_entries e
+		WHERE e.tenant_id = :tenant AND e.kind IN %s LIMIT %d)`, in, searchSmallKinds)), kindArgs...).Scan(&size); err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
-	if walked < searchScanCap {
-		return out, nil
+	var found []search.Entry
+	if size < searchSmallKinds {
+		found, err = t.searchQuery(ctx, scope(fmt.Sprintf(scan, "INDEXED BY search_entries_record")), scanArgs...)
+	} else {
+		found, err = walked("search_fts", ftsPhrase(text), searchWalk)
 	}
-	scan := scope(fmt.Sprintf(`SELECT %s FROM search_entries e WHERE e.tenant_id = :tenant AND e.kind IN %s
-		AND %s ORDER BY e.seq DESC LIMIT %d`, searchColumns, in, hayContains, limit))
-	more, err := t.searchQuery(ctx, scan, append(kindArgs, hayPattern(text))...)
+	return append(out, found...), err
+}
+
+// wordsMatch is the word index query for text in tenant's kinds: every
+// word of text of three or more letters or digits as a prefix, inside the
+// tenant's and kinds' scope tokens. ok is false when text has no such word.
+// Each token is quoted: nothing typed becomes FTS5 syntax.
+func wordsMatch(tenant portal.TenantID, kinds []string, text string) (string, bool) {
+	var words []string
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if utf8.RuneCountInString(w) >= 3 {
+			words = append(words, ftsPhrase(w)+"*")
+		}
+	}
+	if len(words) == 0 {
+		return "", false
+	}
+	ks := make([]string, len(kinds))
+	for i, k := range kinds {
+		ks[i] = `"k` + strings.ToUpper(hex.EncodeToString([]byte(k))) + `"`
+	}
+	return fmt.Sprintf(`{scope}: "t%s" AND {scope}: (%s) AND {hay}: (%s)`,
+		strings.ToUpper(hex.EncodeToString([]byte(tenant))), strings.Join(ks, " OR "), strings.Join(words, " AND ")), true
+}
+
+// walk returns the entries (seq) full-text index fts matches, newest
+// first, at most depth. It reads only the index, no tenant data: the
+// caller filters the entries by tenant.
+func (t *Tenant) walk(ctx context.Context, fts, match string, depth int) ([]int64, error) {
+	rows, err := t.q.QueryContext(ctx, fmt.Sprintf(`SELECT rowid FROM %[1]s WHERE %[1]s MATCH ?
+		ORDER BY rowid DESC LIMIT %[2]d`, fts, depth), match)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("search: %w", err)
 	}
-	return append(out, more...), nil
+	defer rows.Close()
+	seqs := make([]int64, 0, min(depth, 256))
+	for rows.Next() {
+		var seq int64
+		if err := rows.Scan(&seq); err != nil {
+			return nil, fmt.Errorf("search: %w", err)
+		}
+		seqs = append(seqs, seq)
+	}
+	return seqs, rows.Err()
 }
 
 func (t *Tenant) searchQuery(ctx context.Context, st scoped, args ...any) ([]search.Entry, error) {
@@ -125,25 +185,58 @@ const hayContains = `e.hay LIKE ? ESCAPE '\'`
 
 func hayPattern(text string) string { return "%" + escapeLike(strings.ToLower(text)) + "%" }
 
-// hayMatch is the fastest predicate the engine has for "entry e's hay
-// contains text": SQLite's trigram index needs three characters.
-func (d dialect) hayMatch(text string) (string, any) {
-	if d.name == "sqlite" && utf8.RuneCountInString(text) >= search.MinText {
-		return `e.seq IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ?)`, ftsPhrase(text)
+// predicate is a piece of a WHERE clause with its arguments.
+type predicate struct {
+	sql  string
+	args []any
+}
+
+// listTextCap is where a list's text search changes plans on SQLite: a
+// text with fewer matches than this is looked up in the full-text index and
+// the matches sorted; a more common one is checked record by record along
+// the list's sort index, which meets a page of matches soon.
+var listTextCap = 2000
+
+// textMatch chooses how a list query's text search ("the text is in the
+// record's name, number or id") is answered: by the engine's trigram
+// index when that is selective, else by probing each record's entry.
+func (t *Tenant) textMatch(ctx context.Context, q records.ListQuery) (predicate, error) {
+	if q.Text == "" {
+		return predicate{}, nil
 	}
-	return hayContains, hayPattern(text)
+	probe := predicate{`EXISTS (SELECT 1 FROM search_entries e WHERE e.tenant_id = records.tenant_id AND e.kind = records.kind
+		AND e.record_id = records.id AND ` + hayContains + `)`, []any{hayPattern(q.Text)}}
+	switch {
+	case t.d.name == "postgres":
+		return predicate{`id IN (SELECT e.record_id FROM search_entries e WHERE e.tenant_id = :tenant AND e.kind = ? AND ` +
+			hayContains + `)`, []any{q.Kind, hayPattern(q.Text)}}, nil
+	case utf8.RuneCountInString(q.Text) < search.MinText:
+		return probe, nil
+	}
+	var n int
+	if err := t.q.QueryRowContext(ctx, fmt.Sprintf(`SELECT COUNT(*) FROM (SELECT rowid FROM search_fts WHERE search_fts MATCH ? LIMIT %d)`,
+		listTextCap), ftsPhrase(q.Text)).Scan(&n); err != nil {
+		return predicate{}, fmt.Errorf("list text search: %w", err)
+	}
+	if n >= listTextCap {
+		return probe, nil
+	}
+	return predicate{`id IN (SELECT e.record_id FROM search_fts f CROSS JOIN search_entries e ON e.seq = f.rowid
+		WHERE search_fts MATCH ? AND e.tenant_id = :tenant AND e.kind = ?)`, []any{ftsPhrase(q.Text), q.Kind}}, nil
 }
 
 // reindexStatement fills the index from records, oldest first, with the
 // same values the records triggers write (a conformance test compares
 // them).
 func (d dialect) reindexStatement() string {
-	hay := `title || ' ' || code || ' ' || id`
 	if d.name == "postgres" {
-		hay = `lower(` + hay + `)`
+		return `INSERT INTO search_entries (tenant_id, kind, record_id, name, code, status, norm, hay)
+			SELECT tenant_id, kind, id, title, code, status, lower(title), lower(title || ' ' || code || ' ' || id)
+			FROM records ORDER BY modified_at, id`
 	}
-	return `INSERT INTO search_entries (tenant_id, kind, record_id, name, code, status, norm, hay)
-		SELECT tenant_id, kind, id, title, code, status, lower(title), ` + hay + `
+	return `INSERT INTO search_entries (tenant_id, kind, record_id, name, code, status, norm, hay, scope)
+		SELECT tenant_id, kind, id, title, code, status, lower(title), title || ' ' || code || ' ' || id,
+			'k' || hex(kind) || ' t' || hex(tenant_id)
 		FROM records ORDER BY modified_at, id`
 }
 
@@ -172,8 +265,10 @@ func (s *Store) ReindexSearch(ctx context.Context) (int64, error) {
 		}
 		n, _ = res.RowsAffected()
 		if s.d.name == "sqlite" {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO search_fts (search_fts) VALUES ('rebuild')`); err != nil {
-				return err
+			for _, fts := range []string{"search_fts", "search_words"} {
+				if _, err := tx.ExecContext(ctx, `INSERT INTO `+fts+` (`+fts+`) VALUES ('rebuild')`); err != nil {
+					return err
+				}
 			}
 		}
 		for i, ddl := range ddls {

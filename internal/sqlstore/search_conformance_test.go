@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -28,8 +29,20 @@ func candidateIDs(t *testing.T, ten *Tenant, text string, kinds ...string) []str
 	return out
 }
 
+// searchPlans runs fn with SQLite's small-kind scan and with its
+// full-text walk (PostgreSQL has one plan; it runs twice).
+func searchPlans(t *testing.T, fn func(t *testing.T, s *Store)) {
+	for _, small := range []int{searchSmallKinds, 0} {
+		t.Run(fmt.Sprintf("small-kinds-%d", small), func(t *testing.T) {
+			defer func(old int) { searchSmallKinds = old }(searchSmallKinds)
+			searchSmallKinds = small
+			engines(t, fn)
+		})
+	}
+}
+
 func TestConformanceSearchIndexFollowsWrites(t *testing.T) {
-	engines(t, func(t *testing.T, s *Store) {
+	searchPlans(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		acme, other := seedTenant(t, s, "acme"), seedTenant(t, s, "other")
 		put := func(ten *Tenant, rs ...records.Record) {
@@ -107,7 +120,7 @@ func TestConformanceSearchIndexFollowsWrites(t *testing.T) {
 }
 
 func TestConformanceSearchRanking(t *testing.T) {
-	engines(t, func(t *testing.T, s *Store) {
+	searchPlans(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		ten := seedTenant(t, s, "acme")
 		var rs []records.Record
@@ -154,16 +167,24 @@ func TestConformanceReindexMatchesTriggers(t *testing.T) {
 			t.Fatal(err)
 		}
 		dump := func() []string {
-			rows, err := s.db.QueryContext(ctx, `SELECT tenant_id, kind, record_id, name, code, status, norm, hay FROM search_entries ORDER BY seq`)
+			cols := "tenant_id, kind, record_id, name, code, status, norm, hay"
+			if s.d.name == "sqlite" {
+				cols += ", scope"
+			}
+			rows, err := s.db.QueryContext(ctx, `SELECT `+cols+` FROM search_entries ORDER BY seq`)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer rows.Close()
 			var out []string
 			for rows.Next() {
-				var a, b, c, d, e, f, g, h string
-				rows.Scan(&a, &b, &c, &d, &e, &f, &g, &h)
-				out = append(out, strings.Join([]string{a, b, c, d, e, f, g, h}, "|"))
+				vals := make([]string, strings.Count(cols, ",")+1)
+				ptrs := make([]any, len(vals))
+				for i := range vals {
+					ptrs[i] = &vals[i]
+				}
+				rows.Scan(ptrs...)
+				out = append(out, strings.Join(vals, "|"))
 			}
 			return out
 		}
@@ -183,6 +204,43 @@ func TestConformanceReindexMatchesTriggers(t *testing.T) {
 		ten.PutRecords(ctx, []records.Record{testRecord("project", 3, "Later Mill", "Active")})
 		if got := candidateIDs(t, ten, "later mill", "project"); len(got) != 1 {
 			t.Fatalf("a write after reindex: %v", got)
+		}
+	})
+}
+
+// A list's text search answers the same through either plan: the index
+// lookup (few matches) and the per-record probe (common text).
+func TestConformanceListTextSearchPlansAgree(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		ten := seedTenant(t, s, "acme")
+		var rs []records.Record
+		for i, name := range []string{"Marsh One", "Big Marsh", "Saltmarsh", "Prairie", "MARSHLAND", "Other"} {
+			rs = append(rs, testRecord("project", int64(i+1), name, "Active"))
+		}
+		rs = append(rs, testRecord("customer", 9, "Marsh Client", "Active"))
+		if err := ten.PutRecords(ctx, rs); err != nil {
+			t.Fatal(err)
+		}
+		titles := func() []string {
+			page, err := ten.ListRecords(ctx, records.ListQuery{Kind: "project", Text: "marsh", Limit: 50})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out []string
+			for _, r := range page.Records {
+				out = append(out, r.Title)
+			}
+			return out
+		}
+		want := []string{"Big Marsh", "MARSHLAND", "Marsh One", "Saltmarsh"}
+		if got := titles(); !slices.Equal(got, want) {
+			t.Fatalf("index plan: %v", got)
+		}
+		defer func(old int) { listTextCap = old }(listTextCap)
+		listTextCap = 2
+		if got := titles(); !slices.Equal(got, want) {
+			t.Fatalf("probe plan: %v", got)
 		}
 	})
 }

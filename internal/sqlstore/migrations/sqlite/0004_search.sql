@@ -13,7 +13,8 @@ CREATE TABLE search_entries (
     code      TEXT    NOT NULL,
     status    TEXT    NOT NULL,
     norm      TEXT    NOT NULL,  -- lower(name): exact and prefix matches use its index
-    hay       TEXT    NOT NULL   -- what substring matches search: name, number and id
+    hay       TEXT    NOT NULL,  -- what word and substring matches search: name, number and id
+    scope     TEXT    NOT NULL   -- 'k<hex(kind)> t<hex(tenant)>': tokens the word index filters on
 );
 CREATE UNIQUE INDEX search_entries_record ON search_entries (tenant_id, kind, record_id);
 CREATE INDEX search_entries_norm ON search_entries (tenant_id, norm);
@@ -25,17 +26,27 @@ CREATE VIRTUAL TABLE search_fts USING fts5 (
     tokenize = 'trigram remove_diacritics 1'
 );
 
+-- Word index over hay, with the scope's kind and tenant tokens: word
+-- prefixes (the typeahead's main case) and kind filters are doclist
+-- lookups, cheap however common the word or large the tenant.
+CREATE VIRTUAL TABLE search_words USING fts5 (
+    scope, hay, content = 'search_entries', content_rowid = 'seq',
+    tokenize = 'unicode61 remove_diacritics 2', prefix = '3 4', detail = 'column'
+);
+
 CREATE TRIGGER search_entries_ai AFTER INSERT ON search_entries BEGIN
     INSERT INTO search_fts (rowid, hay) VALUES (new.seq, new.hay);
+    INSERT INTO search_words (rowid, scope, hay) VALUES (new.seq, new.scope, new.hay);
 END;
 CREATE TRIGGER search_entries_ad AFTER DELETE ON search_entries BEGIN
     INSERT INTO search_fts (search_fts, rowid, hay) VALUES ('delete', old.seq, old.hay);
+    INSERT INTO search_words (search_words, rowid, scope, hay) VALUES ('delete', old.seq, old.scope, old.hay);
 END;
 
 CREATE TRIGGER records_search_ai AFTER INSERT ON records BEGIN
-    INSERT INTO search_entries (tenant_id, kind, record_id, name, code, status, norm, hay)
+    INSERT INTO search_entries (tenant_id, kind, record_id, name, code, status, norm, hay, scope)
     VALUES (new.tenant_id, new.kind, new.id, new.title, new.code, new.status, lower(new.title),
-            new.title || ' ' || new.code || ' ' || new.id);
+            new.title || ' ' || new.code || ' ' || new.id, 'k' || hex(new.kind) || ' t' || hex(new.tenant_id));
 END;
 -- A rewrite that changes nothing the index holds (a sync re-reading an
 -- unchanged record) leaves the entry, and its recency, alone.
@@ -44,9 +55,9 @@ WHEN old.title IS NOT new.title OR old.code IS NOT new.code OR old.status IS NOT
     OR old.modified_at IS NOT new.modified_at OR old.id IS NOT new.id OR old.kind IS NOT new.kind
 BEGIN
     DELETE FROM search_entries WHERE tenant_id = old.tenant_id AND kind = old.kind AND record_id = old.id;
-    INSERT INTO search_entries (tenant_id, kind, record_id, name, code, status, norm, hay)
+    INSERT INTO search_entries (tenant_id, kind, record_id, name, code, status, norm, hay, scope)
     VALUES (new.tenant_id, new.kind, new.id, new.title, new.code, new.status, lower(new.title),
-            new.title || ' ' || new.code || ' ' || new.id);
+            new.title || ' ' || new.code || ' ' || new.id, 'k' || hex(new.kind) || ' t' || hex(new.tenant_id));
 END;
 CREATE TRIGGER records_search_ad AFTER DELETE ON records BEGIN
     DELETE FROM search_entries WHERE tenant_id = old.tenant_id AND kind = old.kind AND record_id = old.id;
