@@ -40,8 +40,7 @@ test.describe('create and edit forms', () => {
 
     await page.getByRole('textbox', { name: 'Client name' }).fill(name);
     await page.getByRole('textbox', { name: 'Client ID' }).fill('CUS-E2E');
-    await page.getByRole('combobox', { name: 'Status' }).click();
-    await page.getByRole('option', { name: 'Prospect' }).click();
+    await page.getByRole('combobox', { name: 'Status' }).selectOption('Prospect');
     await page.getByRole('textbox', { name: 'Balance' }).fill('1234.5');
     await page.getByLabel('Client since').fill('2026-11-22');
     await page.getByRole('button', { name: 'Create client' }).click();

@@ -1,4 +1,4 @@
-import { NumberInput, Select, TextInput } from '@mantine/core';
+import { NativeSelect, NumberInput, TextInput } from '@mantine/core';
 import { RecordLookup } from '../RecordLookup';
 import type { KindField } from '../types';
 import type { FormValue } from './schema';
@@ -27,14 +27,13 @@ export function FieldInput({ field, value, onChange, onBlur, error, description,
   switch (field.type) {
     case 'status':
       return (
-        <Select
+        // The browser's own select: accessible and keyboard-usable as it is, and light
+        // enough to keep the combobox code off pages that do not need it.
+        <NativeSelect
           {...common}
-          data={field.choices ?? []}
-          value={typeof value === 'string' && value !== '' ? value : null}
-          onChange={(next) => onChange(next ?? '')}
-          allowDeselect={!field.required}
-          clearable={!field.required}
-          placeholder="Choose…"
+          data={[{ value: '', label: 'Choose…' }, ...(field.choices ?? [])]}
+          value={typeof value === 'string' ? value : ''}
+          onChange={(event) => onChange(event.currentTarget.value)}
         />
       );
     case 'reference':

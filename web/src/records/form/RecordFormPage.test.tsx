@@ -167,8 +167,7 @@ describe('RecordFormPage: create', () => {
     });
     const { location } = renderRoutes(routes, '/customer/create');
     await user.type(await screen.findByRole('textbox', { name: /Client name/ }), 'River Co');
-    await user.click(screen.getByRole('combobox', { name: /Status/ }));
-    await user.click(await screen.findByRole('option', { name: 'Prospect' }));
+    await user.selectOptions(screen.getByRole('combobox', { name: /Status/ }), 'Prospect');
     await user.type(field(/Balance/), '1234.5');
     await user.click(screen.getByRole('button', { name: 'Create client' }));
 
@@ -196,8 +195,7 @@ describe('RecordFormPage: create', () => {
     renderRoutes(routes, '/customer/create');
     await user.type(await screen.findByRole('textbox', { name: /Client name/ }), 'Acme Water');
     await user.type(field(/Client ID/), 'CUS-9');
-    await user.click(screen.getByRole('combobox', { name: /Status/ }));
-    await user.click(await screen.findByRole('option', { name: 'Active' }));
+    await user.selectOptions(screen.getByRole('combobox', { name: /Status/ }), 'Active');
     await user.click(screen.getByRole('button', { name: 'Create client' }));
 
     expect(await screen.findByText('A client of that name exists.')).toBeInTheDocument();
