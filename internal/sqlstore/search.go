@@ -11,7 +11,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/records"
 	"github.com/portico/portico/internal/search"
 )
@@ -26,8 +25,10 @@ const searchColumns = `e.kind, e.record_id, e.name, e.code, e.status, e.seq`
 // answers a LIKE directly):
 //
 //   - words: the word index, newest first, filtered inside the index by the
-//     tenant's and kinds' tokens, so a common word or a small kind among
-//     large ones costs a doclist walk of at most limit entries;
+//     kinds' tokens (when not all kinds are searched), so a common word or
+//     a small kind among large ones costs a doclist walk of at most limit
+//     entries; the tenant is filtered after (a filter token for it made
+//     every walk several times slower);
 //   - substrings (only when words found too few): searched kinds with fewer
 //     than searchSmallKinds entries are scanned with LIKE (a millisecond);
 //     larger ones are walked newest first through the trigram index, at
@@ -78,18 +79,27 @@ func (t *Tenant) SearchCandidates(ctx context.Context, text string, kinds []stri
 	}
 	// CROSS JOIN keeps the walk's ids the outer loop: the planner would
 	// rather scan the kinds' entries and probe the list.
-	pick := scope(fmt.Sprintf(`SELECT %s FROM json_each(?) w CROSS JOIN search_entries e ON e.seq = w.value
-		WHERE e.tenant_id = :tenant AND e.kind IN %s ORDER BY e.seq DESC`, searchColumns, in))
-	walked := func(fts, match string, depth int) ([]search.Entry, error) {
+	// extra words must also be in the hay (the word index's prefixes stop
+	// at six characters).
+	pick := func(extra int) scoped {
+		return scope(fmt.Sprintf(`SELECT %s FROM json_each(?) w CROSS JOIN search_entries e ON e.seq = w.value
+			WHERE e.tenant_id = :tenant AND e.kind IN %s%s ORDER BY e.seq DESC`, searchColumns, in,
+			strings.Repeat(" AND "+hayContains, extra)))
+	}
+	walked := func(fts, match string, depth int, extra []string) ([]search.Entry, error) {
 		seqs, err := t.walk(ctx, fts, match, depth)
 		if err != nil || len(seqs) == 0 {
 			return nil, err
 		}
 		list, _ := json.Marshal(seqs)
-		return t.searchQuery(ctx, pick, append([]any{string(list)}, kindArgs...)...)
+		args := append([]any{string(list)}, kindArgs...)
+		for _, w := range extra {
+			args = append(args, hayPattern(w))
+		}
+		return t.searchQuery(ctx, pick(len(extra)), args...)
 	}
-	if match, ok := wordsMatch(t.id, kinds, text); ok {
-		found, err := walked("search_words", match, limit)
+	if match, long, ok := wordsMatch(kinds, text); ok {
+		found, err := walked("search_words", match, limit, long)
 		if err != nil {
 			return nil, err
 		}
@@ -106,31 +116,38 @@ func (t *Tenant) SearchCandidates(ctx context.Context, text string, kinds []stri
 	if size < searchSmallKinds {
 		found, err = t.searchQuery(ctx, scope(fmt.Sprintf(scan, "INDEXED BY search_entries_record")), scanArgs...)
 	} else {
-		found, err = walked("search_fts", ftsPhrase(text), searchWalk)
+		found, err = walked("search_fts", ftsPhrase(text), searchWalk, nil)
 	}
 	return append(out, found...), err
 }
 
-// wordsMatch is the word index query for text in tenant's kinds: every
-// word of text of three or more letters or digits as a prefix, inside the
-// tenant's and kinds' scope tokens. ok is false when text has no such word.
-// Each token is quoted: nothing typed becomes FTS5 syntax.
-func wordsMatch(tenant portal.TenantID, kinds []string, text string) (string, bool) {
-	var words []string
+// wordsMatch is the word index query for text in kinds: every word of
+// text of three or more letters or digits as a prefix (its first six
+// characters: the index's longest prefix doclist; the longer words come
+// back in long, for the caller to check), within the kinds' tokens unless
+// kinds are all there are. ok is false when text has no such word. Each
+// token is quoted: nothing typed becomes FTS5 syntax.
+func wordsMatch(kinds []string, text string) (match string, long []string, ok bool) {
+	var terms []string
 	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if utf8.RuneCountInString(w) >= 3 {
-			words = append(words, ftsPhrase(w)+"*")
+		if r := []rune(w); len(r) > 6 {
+			terms, long = append(terms, ftsPhrase(string(r[:6]))+"*"), append(long, w)
+		} else if len(r) >= 3 {
+			terms = append(terms, ftsPhrase(w)+"*")
 		}
 	}
-	if len(words) == 0 {
-		return "", false
+	if len(terms) == 0 {
+		return "", nil, false
 	}
-	ks := make([]string, len(kinds))
-	for i, k := range kinds {
-		ks[i] = `"k` + strings.ToUpper(hex.EncodeToString([]byte(k))) + `"`
+	match = "{hay}: (" + strings.Join(terms, " AND ") + ")"
+	if len(kinds) < len(records.All()) {
+		ks := make([]string, len(kinds))
+		for i, k := range kinds {
+			ks[i] = `"k` + strings.ToUpper(hex.EncodeToString([]byte(k))) + `"`
+		}
+		match = "{scope}: (" + strings.Join(ks, " OR ") + ") AND " + match
 	}
-	return fmt.Sprintf(`{scope}: "t%s" AND {scope}: (%s) AND {hay}: (%s)`,
-		strings.ToUpper(hex.EncodeToString([]byte(tenant))), strings.Join(ks, " OR "), strings.Join(words, " AND ")), true
+	return match, long, true
 }
 
 // walk returns the entries (seq) full-text index fts matches, newest
@@ -236,7 +253,7 @@ func (d dialect) reindexStatement() string {
 	}
 	return `INSERT INTO search_entries (tenant_id, kind, record_id, name, code, status, norm, hay, scope)
 		SELECT tenant_id, kind, id, title, code, status, lower(title), title || ' ' || code || ' ' || id,
-			'k' || hex(kind) || ' t' || hex(tenant_id)
+			'k' || hex(kind)
 		FROM records ORDER BY modified_at, id`
 }
 

@@ -244,3 +244,36 @@ func TestConformanceListTextSearchPlansAgree(t *testing.T) {
 		}
 	})
 }
+
+// FuzzSearchCandidates: whatever is typed, the SQLite search answers
+// without an error (no FTS5 or LIKE syntax leaks through), on both plans.
+func FuzzSearchCandidates(f *testing.F) {
+	s, err := Open(context.Background(), "", f.TempDir())
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.EnsureTenant(context.Background(), "acme", "acme"); err != nil {
+		f.Fatal(err)
+	}
+	ten := s.Tenant("acme")
+	if err := ten.PutRecords(context.Background(), []records.Record{testRecord("project", 1, `Cedar "Creek" 100% wet_land`, "Active")}); err != nil {
+		f.Fatal(err)
+	}
+	for _, seed := range []string{"cedar", `"creek"`, "100%", "wet_land", "NEAR(a b)", "a OR b", "{hay}: x", "col:umn", "^start", "x*", "((", `\`, "ééé", "\x00\x00\x00"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		q, err := search.Parse(text)
+		if err != nil || !q.Searchable() {
+			return
+		}
+		for _, small := range []int{5000, 0} {
+			searchSmallKinds = small
+			if _, err := ten.SearchCandidates(context.Background(), q.Text, []string{"project", "customer"}, 20); err != nil {
+				t.Fatalf("%q: %v", q.Text, err)
+			}
+		}
+		searchSmallKinds = 5000
+	})
+}

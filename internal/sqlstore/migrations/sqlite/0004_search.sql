@@ -14,7 +14,7 @@ CREATE TABLE search_entries (
     status    TEXT    NOT NULL,
     norm      TEXT    NOT NULL,  -- lower(name): exact and prefix matches use its index
     hay       TEXT    NOT NULL,  -- what word and substring matches search: name, number and id
-    scope     TEXT    NOT NULL   -- 'k<hex(kind)> t<hex(tenant)>': tokens the word index filters on
+    scope     TEXT    NOT NULL   -- 'k<hex(kind)>': the token the word index filters kinds on
 );
 CREATE UNIQUE INDEX search_entries_record ON search_entries (tenant_id, kind, record_id);
 CREATE INDEX search_entries_norm ON search_entries (tenant_id, norm);
@@ -26,12 +26,13 @@ CREATE VIRTUAL TABLE search_fts USING fts5 (
     tokenize = 'trigram remove_diacritics 1'
 );
 
--- Word index over hay, with the scope's kind and tenant tokens: word
--- prefixes (the typeahead's main case) and kind filters are doclist
--- lookups, cheap however common the word or large the tenant.
+-- Word index over hay, with the scope's kind token: word prefixes (the
+-- typeahead's main case; prefixes of 3 to 6 characters have doclists of
+-- their own, so none is merged at query time) and kind filters are
+-- doclist walks, cheap however common the word.
 CREATE VIRTUAL TABLE search_words USING fts5 (
     scope, hay, content = 'search_entries', content_rowid = 'seq',
-    tokenize = 'unicode61 remove_diacritics 2', prefix = '3 4', detail = 'column'
+    tokenize = 'unicode61 remove_diacritics 2', prefix = '3 4 5 6', detail = 'column'
 );
 
 CREATE TRIGGER search_entries_ai AFTER INSERT ON search_entries BEGIN
@@ -46,7 +47,7 @@ END;
 CREATE TRIGGER records_search_ai AFTER INSERT ON records BEGIN
     INSERT INTO search_entries (tenant_id, kind, record_id, name, code, status, norm, hay, scope)
     VALUES (new.tenant_id, new.kind, new.id, new.title, new.code, new.status, lower(new.title),
-            new.title || ' ' || new.code || ' ' || new.id, 'k' || hex(new.kind) || ' t' || hex(new.tenant_id));
+            new.title || ' ' || new.code || ' ' || new.id, 'k' || hex(new.kind));
 END;
 -- A rewrite that changes nothing the index holds (a sync re-reading an
 -- unchanged record) leaves the entry, and its recency, alone.
@@ -57,7 +58,7 @@ BEGIN
     DELETE FROM search_entries WHERE tenant_id = old.tenant_id AND kind = old.kind AND record_id = old.id;
     INSERT INTO search_entries (tenant_id, kind, record_id, name, code, status, norm, hay, scope)
     VALUES (new.tenant_id, new.kind, new.id, new.title, new.code, new.status, lower(new.title),
-            new.title || ' ' || new.code || ' ' || new.id, 'k' || hex(new.kind) || ' t' || hex(new.tenant_id));
+            new.title || ' ' || new.code || ' ' || new.id, 'k' || hex(new.kind));
 END;
 CREATE TRIGGER records_search_ad AFTER DELETE ON records BEGIN
     DELETE FROM search_entries WHERE tenant_id = old.tenant_id AND kind = old.kind AND record_id = old.id;
