@@ -129,18 +129,19 @@ func LayoutFor(ctx context.Context, s Store, u User, layoutID string) (Layout, e
 
 // AuditEvent is one line of a tenant's audit log.
 type AuditEvent struct {
-	ID     int64 `json:"id"` // assigned by the store; newer is larger
-	At     time.Time
-	Event  string // login, login_failed, role_switch, logout, refresh_reuse, record_create, record_edit, report_save, feedback
-	UserID int64  // 0 when unknown (a failed sign-in)
-	RoleID int64  // the role the user acted in; 0 when none
-	IP     string
-	Detail map[string]any
+	ID     int64          `json:"id"` // assigned by the store; newer is larger
+	At     time.Time      `json:"at"`
+	Event  string         `json:"event"`  // login, login_failed, role_switch, logout, refresh_reuse, record_create, record_edit, report_save, feedback
+	UserID int64          `json:"userId"` // 0 when unknown (a failed sign-in)
+	RoleID int64          `json:"roleId"` // the role the user acted in; 0 when none
+	IP     string         `json:"ip"`
+	Detail map[string]any `json:"detail"`
 	// Kind and RecordID name the record a record_create or record_edit is about.
-	Kind     string
-	RecordID int64
+	Kind     string `json:"kind,omitempty"`
+	RecordID int64  `json:"recordId,omitempty"`
 	// User and Role are the names, filled when the log is read.
-	User, Role string
+	User string `json:"user"`
+	Role string `json:"role"`
 }
 
 // AuditFilter narrows a read of the audit log; zero values do not filter.

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/portico/portico/internal/access"
+	"github.com/portico/portico/internal/feedback"
 	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/records"
 )
@@ -33,6 +35,10 @@ type RecordStore interface {
 	SaveRecord(ctx context.Context, w records.Write) (records.Record, error)
 	RecordHistory(ctx context.Context, kind string, id int64, limit int) ([]records.HistoryEntry, error)
 	VisibleReports(ctx context.Context, userID, roleID int64) ([]records.ListConfig, error)
+	PutFeedback(ctx context.Context, s feedback.Submission) (int64, error)
+	Feedback(ctx context.Context, limit int) ([]feedback.Submission, error)
+	FeedbackFile(ctx context.Context, id int64) (feedback.Submission, error)
+	AuditEvents(ctx context.Context, f access.AuditFilter) ([]access.AuditEvent, error)
 	GroupRecords(ctx context.Context, q records.GroupQuery) ([]records.Group, error)
 }
 
@@ -444,16 +450,21 @@ func (s *Server) files(w http.ResponseWriter, r *http.Request) {
 			s.writeError(w, r, err)
 			return
 		}
-		w.Header().Set("Content-Type", f.ContentType)
-		w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": f.Name}))
-		w.Header().Set("Content-Length", strconv.FormatInt(int64(len(f.Content)), 10))
-		w.Header().Set("Cache-Control", "private, no-store")
-		// Served as a download, never rendered in our origin.
-		w.Header().Set("Content-Security-Policy", "default-src 'none'; sandbox")
-		w.Write(f.Content)
+		writeDownload(w, f.Name, f.ContentType, f.Content)
 		return
 	}
 	s.writeFiles(w, r, k, rec.ID)
+}
+
+// writeDownload sends a stored file as a download: its type, a safe
+// Content-Disposition, never cached, never rendered in our origin.
+func writeDownload(w http.ResponseWriter, name, contentType string, content []byte) {
+	w.Header().Set("Content-Type", contentType)
+	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
+	w.Header().Set("Content-Length", strconv.FormatInt(int64(len(content)), 10))
+	w.Header().Set("Cache-Control", "private, no-store")
+	w.Header().Set("Content-Security-Policy", "default-src 'none'; sandbox")
+	w.Write(content)
 }
 
 func (s *Server) writeFiles(w http.ResponseWriter, r *http.Request, k *records.Kind, id int64) {

@@ -49,6 +49,12 @@ func (s *Server) routes() {
 	s.handle("GET /api/v1/reports/run", s.needs("reports.view", s.runReport))
 	s.handle("POST /api/v1/reports/run", s.needs("reports.view", s.runReport))
 
+	// Feedback, and what administrators see of the tenant's activity.
+	s.handle("POST /api/v1/feedback", s.needs("feedback.create", s.sendFeedback))
+	s.handle("GET /api/v1/feedback", s.needs("feedback.admin", s.feedbackList))
+	s.handle("GET /api/v1/feedback/{id}/attachment", s.needs("feedback.admin", s.feedbackAttachment))
+	s.handle("GET /api/v1/audit", s.needs("audit.view", s.auditLog))
+
 	// Anything else under /api is an API miss: a problem document, never
 	// the app's index page.
 	s.mux.HandleFunc("/api/", s.apiNotFound)

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/portico/portico/internal/feedback"
+	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/records"
 )
 
@@ -44,6 +46,36 @@ func TestConformanceSaveRecord(t *testing.T) {
 		}
 		if hs, _ := s.Tenant("other").RecordHistory(ctx, "customer", 42, 10); len(hs) != 0 {
 			t.Fatalf("another tenant sees the history: %+v", hs)
+		}
+	})
+}
+
+func TestConformanceFeedback(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		ten := seedTenant(t, s, "acme")
+		at := time.UnixMilli(1_800_000_000_000).UTC()
+		id1, err := ten.PutFeedback(ctx, feedback.Submission{At: at, UserID: 1, RoleID: 2, Category: "bug", Message: "a", Page: "/"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		id2, err := ten.PutFeedback(ctx, feedback.Submission{At: at, UserID: 1, RoleID: 2, Category: "idea", Message: "b",
+			FileName: "x.txt", FileType: "text/plain", FileSize: 3, File: []byte("abc")})
+		if err != nil || id2 <= id1 {
+			t.Fatalf("ids %d %d: %v", id1, id2, err)
+		}
+		list, err := ten.Feedback(ctx, 10)
+		if err != nil || len(list) != 2 || list[0].ID != id2 || list[0].File != nil || list[0].FileSize != 3 || !list[1].At.Equal(at) {
+			t.Fatalf("list: %+v %v", list, err)
+		}
+		if f, err := ten.FeedbackFile(ctx, id2); err != nil || string(f.File) != "abc" || f.FileName != "x.txt" {
+			t.Fatalf("file: %+v %v", f, err)
+		}
+		if _, err := ten.FeedbackFile(ctx, id1); !portal.IsNotFound(err) {
+			t.Fatalf("no attachment: %v", err)
+		}
+		if list, _ := s.Tenant("other").Feedback(ctx, 10); len(list) != 0 {
+			t.Fatalf("another tenant's feedback: %+v", list)
 		}
 	})
 }
