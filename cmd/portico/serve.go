@@ -55,6 +55,7 @@ func serve(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *s
 		ERPBaseURL:            cfg.ERPUIURL,
 		LoginPerMinuteIP:      cfg.LoginPerMinuteIP,
 		LoginPerMinuteAccount: cfg.LoginPerMinuteAccount,
+		SessionCacheTTL:       cfg.SessionCacheTTL,
 	})
 	if err != nil {
 		return err

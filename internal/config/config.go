@@ -39,6 +39,9 @@ type Config struct {
 	AccessTokenTTL  time.Duration // PORTICO_ACCESS_TOKEN_TTL: life of a portal access token
 	RefreshTokenTTL time.Duration // PORTICO_REFRESH_TOKEN_TTL: life of one refresh token (renewed on use)
 	SessionMaxAge   time.Duration // PORTICO_SESSION_MAX_AGE: absolute life of a sign-in
+	// SessionCacheTTL is how long one instance reuses a session's check
+	// (session, user, roles) between requests; 0 checks every request.
+	SessionCacheTTL time.Duration // PORTICO_SESSION_CACHE_TTL
 
 	LoginPerMinuteIP      int // PORTICO_LOGIN_RATE_IP: sign-in attempts per minute per client address
 	LoginPerMinuteAccount int // PORTICO_LOGIN_RATE_ACCOUNT: sign-ins per minute per account
@@ -117,6 +120,10 @@ func Load(getenv func(string) string, fs *flag.FlagSet, args []string) (Config, 
 		if *d.into, err = time.ParseDuration(env(d.key, d.def)); err != nil || *d.into < time.Minute {
 			return c, nil, fmt.Errorf("%s: a duration of at least 1m such as %s", d.key, d.def)
 		}
+	}
+	if c.SessionCacheTTL, err = time.ParseDuration(env("PORTICO_SESSION_CACHE_TTL", "1s")); err != nil ||
+		c.SessionCacheTTL < 0 || c.SessionCacheTTL > 10*time.Second {
+		return c, nil, fmt.Errorf("PORTICO_SESSION_CACHE_TTL: a duration from 0s to 10s such as 1s")
 	}
 	rates := []struct {
 		key  string

@@ -66,7 +66,14 @@ func (s *Server) withAuth(next http.Handler) http.Handler {
 			s.writeError(w, r, err)
 			return
 		}
-		sess, user, err := s.tenants(claims.Tenant).SessionUser(r.Context(), claims.SessionID)
+		now := time.Now()
+		sess, user, cached := s.sessionCache.get(claims.Tenant, claims.SessionID, now)
+		if !cached {
+			sess, user, err = s.tenants(claims.Tenant).SessionUser(r.Context(), claims.SessionID)
+			if err == nil {
+				s.sessionCache.put(claims.Tenant, sess, user, now)
+			}
+		}
 		if err == nil {
 			err = s.sessions.Check(claims, sess)
 		}
@@ -195,6 +202,7 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 		claims, ok = s.sessions.ClaimsOfRefresh(r.Context(), body.RefreshToken)
 	}
 	if ok {
+		s.sessionCache.drop(claims.Tenant, claims.SessionID)
 		if err := s.sessions.Revoke(r.Context(), claims); err != nil {
 			s.writeError(w, r, err)
 			return

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/session"
@@ -62,6 +63,9 @@ type Options struct {
 	ERPBaseURL string
 	// LoginPerMinuteIP and LoginPerMinuteAccount bound sign-in attempts.
 	LoginPerMinuteIP, LoginPerMinuteAccount int
+	// SessionCacheTTL is how long a session's check is reused (see
+	// sessionCache); 0 checks every request.
+	SessionCacheTTL time.Duration
 }
 
 // Server is the HTTP handler of the whole product.
@@ -80,6 +84,7 @@ type Server struct {
 	refreshIP    *limiter
 	erp, product string
 	erpBase      string
+	sessionCache *sessionCache
 	// private lists the patterns behind withAuth, for the test that proves
 	// every route but the public ones is guarded.
 	private []string
@@ -91,7 +96,7 @@ func NewServer(o Options) (*Server, error) {
 	s := &Server{
 		log: o.Logger, store: o.Store, client: o.Client, csp: newCSP(o.CSP), mux: http.NewServeMux(),
 		identity: o.Identity, sessions: o.Sessions, tenants: o.Tenants,
-		erp: o.ERP, product: o.Product, erpBase: o.ERPBaseURL,
+		erp: o.ERP, product: o.Product, erpBase: o.ERPBaseURL, sessionCache: newSessionCache(o.SessionCacheTTL),
 		loginIP: newLimiter(o.LoginPerMinuteIP), loginAccount: newLimiter(o.LoginPerMinuteAccount),
 		// Every open tab refreshes every few minutes; an office behind one
 		// address must not run out.
