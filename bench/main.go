@@ -91,7 +91,7 @@ func run(projects int, duration time.Duration, conns int, dir string) error {
 		Logger: log, Store: store, Identity: verifier, Sessions: sessions,
 		Tenants: func(t portal.TenantID) httpapi.TenantStore { return store.Tenant(t) },
 		ERP:     "netsuite", Product: "portal", ERPBaseURL: "https://system.netsuite.com",
-		LoginPerMinuteIP: 60, LoginPerMinuteAccount: 60,
+		LoginPerMinuteIP: 60, LoginPerMinuteAccount: 60, SessionCacheTTL: time.Second, // the default
 	})
 	if err != nil {
 		return err
