@@ -1,0 +1,44 @@
+/**
+ * Shows a page only to roles with a permission (the server refuses the calls anyway);
+ * other roles read why the page is not for them.
+ */
+import { Alert, Anchor, Stack, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { paths } from '../app/paths';
+import { useSessionStore } from '../session/store';
+
+/** Whether the current role holds `permission`. */
+export function useCan(permission: string): boolean {
+  return useSessionStore((s) => !!s.currentRole?.permissions.includes(permission));
+}
+
+export interface RequirePermissionProps {
+  permission: string;
+  /** The page's title, shown above the refusal. */
+  title: string;
+  /** What the page is, for the refusal: "the audit log". */
+  what: string;
+  children: ReactNode;
+}
+
+export function RequirePermission({ permission, title, what, children }: RequirePermissionProps) {
+  const allowed = useCan(permission);
+  const roleName = useSessionStore((s) => s.currentRole?.name);
+  if (allowed) return <>{children}</>;
+  return (
+    <Stack gap="md" maw={720}>
+      <Title order={1}>{title}</Title>
+      <Alert color="yellow" variant="light" title="Not available to your role" role="alert" data-testid="forbidden">
+        <Stack gap="xs">
+          <Text size="sm">
+            Working as {roleName ?? 'your current role'}, you may not see {what}. Switch to a role that may, or ask your portal administrator.
+          </Text>
+          <Anchor component={Link} to={paths.home} size="sm">
+            Back to the dashboard
+          </Anchor>
+        </Stack>
+      </Alert>
+    </Stack>
+  );
+}

@@ -1,0 +1,55 @@
+/**
+ * A report's result: its chart (when grouped and the chart is not "table"; the charting
+ * code loads on first use) above its table, and a line on how many groups or records it
+ * covers. Ungrouped rows are records and link to their view pages.
+ */
+import { Loader, Stack, Text } from '@mantine/core';
+import { lazy, Suspense } from 'react';
+import { DataTable } from '../records/DataTable';
+import { formatCount } from '../records/format';
+import type { Kind } from '../records/types';
+import type { ChartType, ReportRun } from './types';
+import classes from './reports.module.css';
+
+const ReportChart = lazy(() => import('./ReportChart'));
+
+export interface ReportResultProps {
+  run: ReportRun;
+  chart: ChartType;
+  /** The report's name, naming its chart and table. */
+  title: string;
+  kind?: Kind;
+  kinds?: Kind[];
+  /** A newer result is on its way (the preview keeps the last one up meanwhile). */
+  busy?: boolean;
+}
+
+/** What the result covers: "4 groups", "1,234 records (the table shows the first 500)". */
+export function resultSummary(run: ReportRun): string {
+  if (run.grouped) {
+    const groups = `${run.rows.length.toLocaleString('en-US')} ${run.rows.length === 1 ? 'group' : 'groups'}`;
+    return run.hasMore ? `${groups} (only the first ${run.rows.length} are shown)` : groups;
+  }
+  return run.hasMore ? `${formatCount(run.total)} (the table shows the first ${run.rows.length}; the CSV has them all)` : formatCount(run.total);
+}
+
+export function ReportResult({ run, chart, title, kind, kinds, busy = false }: ReportResultProps) {
+  const charted = run.grouped && chart !== 'table' && run.rows.length > 0;
+  return (
+    <Stack gap="sm">
+      {charted && (
+        <div className={classes.chartSlot}>
+          <Suspense fallback={<Loader size="sm" aria-label="Loading the chart" />}>
+            <ReportChart chart={chart} columns={run.columns} rows={run.rows} title={`${title}: ${chart} chart`} />
+          </Suspense>
+        </div>
+      )}
+      <Text size="sm" c="dimmed" role="status">
+        {resultSummary(run)}
+      </Text>
+      {run.rows.length > 0 && (
+        <DataTable caption={title} columns={run.columns} rows={run.rows} kind={run.grouped ? undefined : kind} kinds={kinds} busy={busy} />
+      )}
+    </Stack>
+  );
+}
