@@ -136,6 +136,10 @@ export const paths = {
   notFound: '/404',
   listEdit: '/list/edit',
   feedback: '/feedback',
+  /** What users sent through the feedback form (feedback.admin). */
+  feedbackSubmissions: '/feedback/submissions',
+  /** The tenant's audit log (audit.view). */
+  audit: '/audit',
   reportList: '/reports/list',
   reportCreate: '/reports/create',
   /** Route pattern of one report; build links with {@link reportPath}. */

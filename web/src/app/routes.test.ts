@@ -51,6 +51,11 @@ describe('route table (SPEC §2)', () => {
     expect(leaf('/reports/42').params).toEqual({ reportId: '42' });
   });
 
+  it('serves the feedback received and the audit log', () => {
+    expect(metaOf('/feedback/submissions')).toMatchObject({ ...authed, isList: true, title: 'Feedback received' });
+    expect(metaOf('/audit')).toMatchObject({ ...authed, isList: true, title: 'Audit log' });
+  });
+
   // SPEC §2's table, row by row: the pages of each kind and the model its parent carries.
   const table: Array<[string, string, Array<'list' | 'view' | 'create' | 'edit'>]> = [
     ['genericresource', 'genericresource', ['list']],

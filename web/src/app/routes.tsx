@@ -122,6 +122,16 @@ export const routes: RouteObject[] = [
             lazy: page(() => import('../pages/FeedbackPage')),
           },
           {
+            path: paths.feedbackSubmissions,
+            handle: meta({ isList: true, title: 'Feedback received' }),
+            lazy: page(() => import('../pages/FeedbackSubmissionsPage')),
+          },
+          {
+            path: paths.audit,
+            handle: meta({ isList: true, title: 'Audit log' }),
+            lazy: page(() => import('../pages/AuditPage')),
+          },
+          {
             path: '/reports',
             children: [
               { index: true, loader: toNotFound },
