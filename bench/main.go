@@ -191,7 +191,9 @@ func searchCases(ctx context.Context, product, token, dataDir string, conns int,
 		if err := getJSON(product+search+url.QueryEscape(c.query), token, &ans); err != nil {
 			return err
 		}
+		stop := startProfile(filepath.Dir(dataDir), c.name)
 		p := load(product+search+url.QueryEscape(c.query), token, conns, duration)
+		stop()
 		fmt.Printf("| %s | %.0f | %s | %s | %d |\n", c.name, p.rps, ms(p.p50), ms(p.p99), len(ans.Data))
 		if p.errors > 0 {
 			fmt.Printf("|   errors: %d |\n", p.errors)

@@ -114,7 +114,7 @@ type Index interface {
 // most recent ones. The ranking is exact within them and for every exact
 // or prefix match; a word-prefix match older than this many more recent
 // substring matches of the same text can be missed.
-const Candidates = 200
+const Candidates = 60
 
 // Result is one search result (SPEC §3): the record's name and domain, the
 // link target, here its view page in the portal.

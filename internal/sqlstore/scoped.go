@@ -97,12 +97,29 @@ func (t *Tenant) exec(ctx context.Context, st scoped, args ...any) (sql.Result, 
 	return t.q.ExecContext(ctx, t.d.rebind(st.sql), st.bind(t.id, args)...)
 }
 
+// query and queryRow run reads through the store's prepared statements
+// outside transactions (inside one, t.q is the transaction).
 func (t *Tenant) query(ctx context.Context, st scoped, args ...any) (*sql.Rows, error) {
-	return t.q.QueryContext(ctx, t.d.rebind(st.sql), st.bind(t.id, args)...)
+	q := t.d.rebind(st.sql)
+	if p := t.prepared(ctx, q); p != nil {
+		return p.QueryContext(ctx, st.bind(t.id, args)...)
+	}
+	return t.q.QueryContext(ctx, q, st.bind(t.id, args)...)
 }
 
 func (t *Tenant) queryRow(ctx context.Context, st scoped, args ...any) *sql.Row {
-	return t.q.QueryRowContext(ctx, t.d.rebind(st.sql), st.bind(t.id, args)...)
+	q := t.d.rebind(st.sql)
+	if p := t.prepared(ctx, q); p != nil {
+		return p.QueryRowContext(ctx, st.bind(t.id, args)...)
+	}
+	return t.q.QueryRowContext(ctx, q, st.bind(t.id, args)...)
+}
+
+func (t *Tenant) prepared(ctx context.Context, q string) *sql.Stmt {
+	if db, ok := t.q.(*sql.DB); ok {
+		return t.s.stmts.prepared(ctx, db, q)
+	}
+	return nil
 }
 
 // inTx runs fn with a Tenant whose statements share one transaction.

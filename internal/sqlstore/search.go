@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/records"
 	"github.com/portico/portico/internal/search"
 )
@@ -107,18 +109,45 @@ func (t *Tenant) SearchCandidates(ctx context.Context, text string, kinds []stri
 			return out, nil
 		}
 	}
-	var size int
-	if err := t.queryRow(ctx, scope(fmt.Sprintf(`SELECT COUNT(*) FROM (SELECT 1 FROM search_entries e
-		WHERE e.tenant_id = :tenant AND e.kind IN %s LIMIT %d)`, in, searchSmallKinds)), kindArgs...).Scan(&size); err != nil {
-		return nil, fmt.Errorf("search: %w", err)
+	small, err := t.smallKinds(ctx, kinds, in, kindArgs)
+	if err != nil {
+		return nil, err
 	}
 	var found []search.Entry
-	if size < searchSmallKinds {
+	if small {
 		found, err = t.searchQuery(ctx, scope(fmt.Sprintf(scan, "INDEXED BY search_entries_record")), scanArgs...)
 	} else {
 		found, err = walked("search_fts", ftsPhrase(text), searchWalk, nil)
 	}
 	return append(out, found...), err
+}
+
+type kindSizeKey struct {
+	tenant portal.TenantID
+	kinds  string
+	limit  int
+}
+
+type kindSize struct {
+	small bool
+	until time.Time
+}
+
+// smallKinds reports whether kinds hold fewer than searchSmallKinds entries
+// of the tenant; the answer is kept for a minute (kinds grow slowly, and a
+// wrong guess only costs speed, never results).
+func (t *Tenant) smallKinds(ctx context.Context, kinds []string, in string, kindArgs []any) (bool, error) {
+	key := kindSizeKey{t.id, strings.Join(kinds, ","), searchSmallKinds}
+	if v, ok := t.s.kindSizes.Load(key); ok && time.Now().Before(v.(kindSize).until) {
+		return v.(kindSize).small, nil
+	}
+	var n int
+	if err := t.queryRow(ctx, scope(fmt.Sprintf(`SELECT COUNT(*) FROM (SELECT 1 FROM search_entries e
+		WHERE e.tenant_id = :tenant AND e.kind IN %s LIMIT %d)`, in, searchSmallKinds)), kindArgs...).Scan(&n); err != nil {
+		return false, fmt.Errorf("search: %w", err)
+	}
+	t.s.kindSizes.Store(key, kindSize{small: n < searchSmallKinds, until: time.Now().Add(time.Minute)})
+	return n < searchSmallKinds, nil
 }
 
 // wordsMatch is the word index query for text in kinds: every word of
@@ -154,8 +183,14 @@ func wordsMatch(kinds []string, text string) (match string, long []string, ok bo
 // first, at most depth. It reads only the index, no tenant data: the
 // caller filters the entries by tenant.
 func (t *Tenant) walk(ctx context.Context, fts, match string, depth int) ([]int64, error) {
-	rows, err := t.q.QueryContext(ctx, fmt.Sprintf(`SELECT rowid FROM %[1]s WHERE %[1]s MATCH ?
-		ORDER BY rowid DESC LIMIT %[2]d`, fts, depth), match)
+	q := fmt.Sprintf(`SELECT rowid FROM %[1]s WHERE %[1]s MATCH ? ORDER BY rowid DESC LIMIT %[2]d`, fts, depth)
+	var rows *sql.Rows
+	var err error
+	if p := t.prepared(ctx, q); p != nil {
+		rows, err = p.QueryContext(ctx, match)
+	} else {
+		rows, err = t.q.QueryContext(ctx, q, match)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
@@ -25,12 +26,16 @@ import (
 type Store struct {
 	db *sql.DB
 	d  dialect
+	// kindSizes remembers, for a minute, whether a tenant's set of kinds
+	// is small enough for the search to scan (see SearchCandidates).
+	kindSizes sync.Map // kindSizeKey → kindSize
+	stmts     stmtCache
 }
 
 // Open connects to the database named by url and applies pending
 // migrations (then rebuilds what an interrupted bulk load left undone and
-// indexes records that predate the search index). An empty url means the embedded SQLite file portico.db under
-// dataDir (created with the directory when missing); postgres:// and
+// indexes records that predate the search index). An empty url means the
+// embedded SQLite file portico.db under dataDir (created with the directory when missing); postgres:// and
 // postgresql:// select PostgreSQL; sqlite: or file: give an explicit SQLite
 // path.
 func Open(ctx context.Context, url, dataDir string) (*Store, error) {
@@ -110,7 +115,10 @@ func (s *Store) Engine() string { return s.d.name }
 func (s *Store) Ping(ctx context.Context) error { return s.db.PingContext(ctx) }
 
 // Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	s.stmts.close()
+	return s.db.Close()
+}
 
 // inTx runs fn in a transaction, committing when it returns nil.
 func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
