@@ -8,7 +8,8 @@
 import { api } from '../api';
 import type { Download } from '../records/api';
 import type { Envelope } from '../records/types';
-import { fetchDownload, fieldProblems } from '../reports/http';
+import { download } from '../records/api';
+import { fieldProblems } from '../reports/http';
 
 export const FEEDBACK_CATEGORIES = [
   { value: 'bug', label: 'Something is broken' },
@@ -136,5 +137,5 @@ export async function fetchSubmissions(signal?: AbortSignal): Promise<Submission
 }
 
 export function downloadAttachment(id: number): Promise<Download> {
-  return fetchDownload(`/feedback/${id}/attachment`, {});
+  return download(`/feedback/${id}/attachment`, {});
 }

@@ -147,7 +147,11 @@ export function dispositionFilename(header: string | null): string | null {
   return name ? name : null;
 }
 
-async function download(path: string, query: Record<string, QueryValue>, accept: string): Promise<Download> {
+/**
+ * GETs `path` as a file through the API client (bearer token, role header), with the
+ * name the server gives it in `Content-Disposition`. Hand it to `saveDownload`.
+ */
+export async function download(path: string, query: Record<string, QueryValue>, accept = '*/*'): Promise<Download> {
   let filename: string | null = null;
   const blob = await api.get<Blob>(path, {
     query,

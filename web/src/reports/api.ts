@@ -1,8 +1,7 @@
 /** Calls of the reports API, through the app's API client. */
 import { api } from '../api';
 import type { Envelope } from '../records/types';
-import type { Download } from '../records/api';
-import { fetchDownload } from './http';
+import { download, type Download } from '../records/api';
 import type { Report, ReportInput, ReportRun } from './types';
 
 const REPORTS = '/reports';
@@ -37,5 +36,5 @@ export async function previewReport(type: string, input: ReportInput, signal?: A
 
 /** Saved report `id` as CSV: every group, or every matching record. */
 export function downloadReportCsv(id: string): Promise<Download> {
-  return fetchDownload(RUN, { id, format: 'csv' }, 'text/csv, */*');
+  return download(RUN, { id, format: 'csv' }, 'text/csv, */*');
 }

@@ -1,27 +1,8 @@
 /**
- * Small helpers over the API client shared by the reports, feedback and audit pages:
- * fetching a file as a blob (a CSV export, an attachment) and reading a 422's field
- * errors.
+ * Small helpers shared by the reports, feedback and audit pages: reading a failure's
+ * field errors and message.
  */
-import { api, ApiError, type QueryValue } from '../api';
-import { dispositionFilename, type Download } from '../records/api';
-
-/**
- * GETs `path` as a file through the API client (bearer token, role header), with the
- * name the server gives it in `Content-Disposition`. Hand it to `saveDownload`.
- */
-export async function fetchDownload(path: string, query: Record<string, QueryValue>, accept = '*/*'): Promise<Download> {
-  let filename: string | null = null;
-  const blob = await api.get<Blob>(path, {
-    query,
-    responseType: 'blob',
-    headers: { Accept: accept },
-    onResponse: (response) => {
-      filename = dispositionFilename(response.headers.get('Content-Disposition'));
-    },
-  });
-  return { blob, filename };
-}
+import { ApiError } from '../api';
 
 export interface FieldProblem {
   /** The server's field name, e.g. "name", "report.aggregates[0]", "attachment". */
