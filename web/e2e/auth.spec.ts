@@ -80,7 +80,7 @@ test('email + password sign-in lands on the dashboard with the role menu, withou
 
   // Selecting an item navigates to its href (the page itself comes with the records issues).
   await menu.getByRole('button', { name: 'Admin' }).click();
-  await page.getByRole('menuitem', { name: 'Feedback' }).click();
+  await page.getByRole('menuitem', { name: 'Feedback', exact: true }).click();
   await expect(page).toHaveURL(/\/(feedback|404)$/);
 
   expect(await problems()).toEqual([]);

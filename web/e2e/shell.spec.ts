@@ -183,7 +183,7 @@ test('keyboard: a skip link first, visible focus, and a search box named "Search
   await page.keyboard.press('Enter');
   await expect(page.getByRole('main')).toBeFocused();
 
-  const search = page.getByRole('search').getByRole('searchbox', { name: 'Search records' });
+  const search = page.getByRole('search').getByRole('combobox', { name: 'Search records' });
   await search.focus();
   await page.keyboard.type('willow');
   await expect(search).toHaveValue('willow');
