@@ -345,9 +345,26 @@ func bareHandler(dataDir string) http.Handler {
 	exprs := map[string]string{"title": "title", "code": "code", "status": "status, title", "amount": "COALESCE(amount, 0) DESC", "date": "occurred_on"}
 	var deepTitle string
 	var deepID int64
+	// Prepared statements, as the product's store keeps them: the floor
+	// should not pay for parsing the product does not pay for.
+	var mu sync.Mutex
+	stmts := map[string]*sql.Stmt{}
+	prepared := func(q string) *sql.Stmt {
+		mu.Lock()
+		defer mu.Unlock()
+		if st, ok := stmts[q]; ok {
+			return st
+		}
+		st, err := db.Prepare(q)
+		if err != nil {
+			panic(err)
+		}
+		stmts[q] = st
+		return st
+	}
 	db.QueryRow(`SELECT title, id FROM records WHERE tenant_id = ? AND kind = 'project' ORDER BY title, id LIMIT 1 OFFSET 49999`, string(tenant)).Scan(&deepTitle, &deepID)
 	rowsJSON := func(w http.ResponseWriter, q string, args ...any) {
-		rows, err := db.Query(q, args...)
+		rows, err := prepared(q).Query(args...)
 		if err != nil {
 			http.Error(w, err.Error(), 500)
 			return
@@ -385,7 +402,7 @@ func bareHandler(dataDir string) http.Handler {
 	})
 	mux.HandleFunc("/record", func(w http.ResponseWriter, r *http.Request) {
 		var doc json.RawMessage
-		db.QueryRow(`SELECT fields FROM records WHERE tenant_id = ? AND kind = 'project' AND id = ?`, string(tenant), r.URL.Query().Get("id")).Scan(&doc)
+		prepared(`SELECT fields FROM records WHERE tenant_id = ? AND kind = 'project' AND id = ?`).QueryRow(string(tenant), r.URL.Query().Get("id")).Scan(&doc)
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(doc)
 	})

@@ -337,7 +337,7 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request, kind string
 		s.recordTab(w, r, k, rec, tab)
 		return
 	}
-	writeData(w, http.StatusOK, k.View(rec, s.erpBase))
+	writeData(w, http.StatusOK, k.ViewWithDetails(rec, s.erpBase, s.details.of(caller(r).Tenant, k, rec)))
 }
 
 // loadRecord reads ?id= of kind k, with its document when withFields.

@@ -366,3 +366,47 @@ func TestListColumnsOverride(t *testing.T) {
 		}
 	}
 }
+
+// A record page never shows an older version's details (they are kept by
+// version).
+func TestRecordDetailsFollowNewVersions(t *testing.T) {
+	e, tok := recordsEnv(t)
+	ten := e.store.Tenant("acme")
+	put := func(value string, at time.Time) {
+		rec := records.Record{Kind: "customer", ID: 777, Title: "Versioned", ModifiedAt: at,
+			Fields: []byte(`{"custentity_note": "` + value + `"}`)}
+		if err := ten.PutRecords(context.Background(), []records.Record{rec}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	note := func() any {
+		var v struct {
+			Data struct {
+				Groups []struct {
+					Fields []struct {
+						Name  string
+						Value any
+					}
+				}
+			}
+		}
+		e.getJSON(t, tok, 10, "/api/v1/netsuite/portal-record?type=customer&id=777", &v)
+		for _, g := range v.Data.Groups {
+			for _, f := range g.Fields {
+				if f.Name == "custentity_note" {
+					return f.Value
+				}
+			}
+		}
+		return nil
+	}
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	put("first", t0)
+	if got := note(); got != "first" {
+		t.Fatalf("first version: %v", got)
+	}
+	put("second", t0.Add(time.Second))
+	if got := note(); got != "second" {
+		t.Fatalf("second version: %v", got)
+	}
+}

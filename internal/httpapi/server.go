@@ -85,6 +85,7 @@ type Server struct {
 	erp, product string
 	erpBase      string
 	sessionCache *sessionCache
+	details      detailsCache
 	// private lists the patterns behind withAuth, for the test that proves
 	// every route but the public ones is guarded.
 	private []string

@@ -124,6 +124,12 @@ type View struct {
 // plain fields of the document as "Details" (sublists become tabs, not
 // fields). erpBase is the ERP UI's origin, prefixed to the link template.
 func (k *Kind) View(r Record, erpBase string) View {
+	return k.ViewWithDetails(r, erpBase, k.Details(r))
+}
+
+// ViewWithDetails is View with the "Details" group already made (by
+// Details, for the same record version): a caller may keep it per version.
+func (k *Kind) ViewWithDetails(r Record, erpBase string, details FieldGroup) View {
 	cols := k.Columns(fieldNames(k.Fields))
 	row := k.Row(r, cols)
 	v := View{ID: r.ID, Type: k.Name, Title: r.Title, Code: r.Code, Status: r.Status, Tabs: k.Tabs, Related: []RelatedLink{},
@@ -139,9 +145,20 @@ func (k *Kind) View(r Record, erpBase string) View {
 			v.Related = append(v.Related, RelatedLink{Type: f.Ref, ID: ref.ID, Name: ref.RefName})
 		}
 	}
+	v.Groups = []FieldGroup{summary}
+	if len(details.Fields) > 0 {
+		v.Groups = append(v.Groups, details)
+	}
+	return v
+}
+
+// Details is the "Details" group of a record page: the plain fields of
+// the document that are not promoted, sorted by name. It decodes the
+// document one level deep: sublists (arrays, often the bulk of it) are
+// skipped undecoded; they belong to the tabs. Its result is never changed
+// afterwards, so it may be shared.
+func (k *Kind) Details(r Record) FieldGroup {
 	details := FieldGroup{Label: "Details"}
-	// Decode the document one level deep: sublists (arrays, often the
-	// bulk of it) are skipped undecoded; they belong to the tabs.
 	var doc map[string]json.RawMessage
 	json.Unmarshal(r.Fields, &doc)
 	keys := make([]string, 0, len(doc))
@@ -166,11 +183,7 @@ func (k *Kind) View(r Record, erpBase string) View {
 			details.Fields = append(details.Fields, ViewField{Name: key, Label: labelOf(key), Type: TypeText, Value: val})
 		}
 	}
-	v.Groups = []FieldGroup{summary}
-	if len(details.Fields) > 0 {
-		v.Groups = append(v.Groups, details)
-	}
-	return v
+	return details
 }
 
 // Sublist returns a sublist of the record's document as columns and rows
