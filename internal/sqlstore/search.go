@@ -26,19 +26,18 @@ const searchColumns = `e.kind, e.record_id, e.name, e.code, e.status, e.seq`
 // How SQLite finds word and substring matches (PostgreSQL's trigram index
 // answers a LIKE directly):
 //
-//   - words: the word index, newest first, filtered inside the index by the
-//     kinds' tokens (when not all kinds are searched), so a common word or
-//     a small kind among large ones costs a doclist walk of at most limit
-//     entries; the tenant is filtered after (a filter token for it made
-//     every walk several times slower);
+//   - words: the word index, newest first, searchWalk matches, then the
+//     tenant and kinds filtered on the entries; when the kinds drown among
+//     other kinds' matches, a second walk filters by the kinds' tokens
+//     inside the index (slower: it reads the kinds' doclists);
 //   - substrings (only when words found too few): searched kinds with fewer
 //     than searchSmallKinds entries are scanned with LIKE (a millisecond);
 //     larger ones are walked newest first through the trigram index, at
-//     most searchWalk matches, before the tenant and kind filters. No
-//     search ever scans a large kind.
+//     most limit matches, before the tenant and kind filters. No search
+//     ever scans a large kind.
 var searchSmallKinds = 5000
 
-const searchWalk = 200
+var searchWalk = 100
 
 // SearchCandidates implements search.Index: entries of kinds whose name is
 // text or starts with it (through the name index, the first limit in name
@@ -88,20 +87,29 @@ func (t *Tenant) SearchCandidates(ctx context.Context, text string, kinds []stri
 			WHERE e.tenant_id = :tenant AND e.kind IN %s%s ORDER BY e.seq DESC`, searchColumns, in,
 			strings.Repeat(" AND "+hayContains, extra)))
 	}
-	walked := func(fts, match string, depth int, extra []string) ([]search.Entry, error) {
+	// walked walks fts for match and picks the tenant's entries of the
+	// kinds; exhausted says the walk saw every match.
+	walked := func(fts, match string, depth int, extra []string) (found []search.Entry, exhausted bool, err error) {
 		seqs, err := t.walk(ctx, fts, match, depth)
 		if err != nil || len(seqs) == 0 {
-			return nil, err
+			return nil, true, err
 		}
 		list, _ := json.Marshal(seqs)
 		args := append([]any{string(list)}, kindArgs...)
 		for _, w := range extra {
 			args = append(args, hayPattern(w))
 		}
-		return t.searchQuery(ctx, pick(len(extra)), args...)
+		found, err = t.searchQuery(ctx, pick(len(extra)), args...)
+		return found, len(seqs) < depth, err
 	}
-	if match, long, ok := wordsMatch(kinds, text); ok {
-		found, err := walked("search_words", match, limit, long)
+	if terms, long, ok := wordTerms(text); ok {
+		// First without the kinds (a filter inside the index walks their
+		// whole doclists: milliseconds); when they drown among other
+		// kinds' matches, with it.
+		found, exhausted, err := walked("search_words", terms, searchWalk, long)
+		if err == nil && len(found) < search.Limit && !exhausted && len(kinds) < len(records.All()) {
+			found, _, err = walked("search_words", kindScope(kinds)+" AND "+terms, limit, long)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -117,7 +125,7 @@ func (t *Tenant) SearchCandidates(ctx context.Context, text string, kinds []stri
 	if small {
 		found, err = t.searchQuery(ctx, scope(fmt.Sprintf(scan, "INDEXED BY search_entries_record")), scanArgs...)
 	} else {
-		found, err = walked("search_fts", ftsPhrase(text), searchWalk, nil)
+		found, _, err = walked("search_fts", ftsPhrase(text), limit, nil)
 	}
 	return append(out, found...), err
 }
@@ -150,13 +158,12 @@ func (t *Tenant) smallKinds(ctx context.Context, kinds []string, in string, kind
 	return n < searchSmallKinds, nil
 }
 
-// wordsMatch is the word index query for text in kinds: every word of
-// text of three or more letters or digits as a prefix (its first six
-// characters: the index's longest prefix doclist; the longer words come
-// back in long, for the caller to check), within the kinds' tokens unless
-// kinds are all there are. ok is false when text has no such word. Each
-// token is quoted: nothing typed becomes FTS5 syntax.
-func wordsMatch(kinds []string, text string) (match string, long []string, ok bool) {
+// wordTerms is the word index query for text: every word of text of three
+// or more letters or digits as a prefix (its first six characters: the
+// index's longest prefix doclist; the longer words come back in long, for
+// the caller to check). ok is false when text has no such word. Each token
+// is quoted: nothing typed becomes FTS5 syntax.
+func wordTerms(text string) (match string, long []string, ok bool) {
 	var terms []string
 	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
 		if r := []rune(w); len(r) > 6 {
@@ -168,15 +175,16 @@ func wordsMatch(kinds []string, text string) (match string, long []string, ok bo
 	if len(terms) == 0 {
 		return "", nil, false
 	}
-	match = "{hay}: (" + strings.Join(terms, " AND ") + ")"
-	if len(kinds) < len(records.All()) {
-		ks := make([]string, len(kinds))
-		for i, k := range kinds {
-			ks[i] = `"k` + strings.ToUpper(hex.EncodeToString([]byte(k))) + `"`
-		}
-		match = "{scope}: (" + strings.Join(ks, " OR ") + ") AND " + match
+	return "{hay}: (" + strings.Join(terms, " AND ") + ")", long, true
+}
+
+// kindScope is the word index filter for kinds: their scope tokens.
+func kindScope(kinds []string) string {
+	ks := make([]string, len(kinds))
+	for i, k := range kinds {
+		ks[i] = `"k` + strings.ToUpper(hex.EncodeToString([]byte(k))) + `"`
 	}
-	return match, long, true
+	return "{scope}: (" + strings.Join(ks, " OR ") + ")"
 }
 
 // walk returns the entries (seq) full-text index fts matches, newest

@@ -31,11 +31,13 @@ func candidateIDs(t *testing.T, ten *Tenant, text string, kinds ...string) []str
 
 // searchPlans runs fn with SQLite's small-kind scan and with its
 // full-text walk (PostgreSQL has one plan; it runs twice).
+// A walk of 1 makes the word walk stop short, so the kind-filtered walk
+// runs too.
 func searchPlans(t *testing.T, fn func(t *testing.T, s *Store)) {
-	for _, small := range []int{searchSmallKinds, 0} {
-		t.Run(fmt.Sprintf("small-kinds-%d", small), func(t *testing.T) {
-			defer func(old int) { searchSmallKinds = old }(searchSmallKinds)
-			searchSmallKinds = small
+	for _, p := range []struct{ small, walk int }{{searchSmallKinds, searchWalk}, {0, searchWalk}, {0, 1}} {
+		t.Run(fmt.Sprintf("small-kinds-%d-walk-%d", p.small, p.walk), func(t *testing.T) {
+			defer func(small, walk int) { searchSmallKinds, searchWalk = small, walk }(searchSmallKinds, searchWalk)
+			searchSmallKinds, searchWalk = p.small, p.walk
 			engines(t, fn)
 		})
 	}
