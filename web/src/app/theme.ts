@@ -11,4 +11,10 @@ export const theme = createTheme({
   fontFamily:
     'Inter, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
   headings: { fontWeight: '700' },
+  components: {
+    // Mantine's scroll lock injects a <style> element without the page's CSP nonce, which
+    // the server's policy refuses: no dialog locks page scrolling (they are centred and
+    // trap focus either way).
+    Modal: { defaultProps: { lockScroll: false } },
+  },
 });

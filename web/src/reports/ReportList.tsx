@@ -121,7 +121,7 @@ export function ReportList() {
         </Text>
       )}
       {body}
-      <Modal opened={!!deleting} onClose={() => setDeleting(null)} title={`Delete “${deleting?.name ?? ''}”?`} centered lockScroll={false}>
+      <Modal opened={!!deleting} onClose={() => setDeleting(null)} title={`Delete “${deleting?.name ?? ''}”?`} centered>
         <Stack gap="md">
           <Text size="sm">{deleting?.visibility === 'role' ? 'Everyone in the role loses this report.' : 'The report goes for good.'} The records themselves stay.</Text>
           <Group justify="flex-end" gap="sm">

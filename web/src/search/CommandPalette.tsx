@@ -22,8 +22,6 @@ export interface CommandPaletteProps {
  * (navigating in-app; external links open a new tab), and "Records", the global search
  * with the navbar box's behaviour and thresholds (results open in a new tab). Arrows
  * move, Enter chooses, Escape closes; choosing closes the palette and clears its text.
- * The page keeps its scroll bar: Mantine's scroll lock injects a <style> element without
- * the page's CSP nonce.
  */
 export function CommandPalette({ opened, onClose }: CommandPaletteProps) {
   const search = useRecordSearch();
@@ -59,7 +57,7 @@ export function CommandPalette({ opened, onClose }: CommandPaletteProps) {
   };
 
   return (
-    <Modal opened={opened} onClose={close} title="Command palette" size="lg" yOffset="10vh" radius="md" lockScroll={false}>
+    <Modal opened={opened} onClose={close} title="Command palette" size="lg" yOffset="10vh" radius="md">
       <TextInput
         data-autofocus
         role="combobox"

@@ -16,8 +16,6 @@ export interface LeaveGuardProps {
  * Asks before unsaved changes are lost: an in-app navigation away from the form (a link,
  * Back) is held and a dialog offers "Stay" or "Leave"; closing or reloading the tab gets
  * the browser's own question (`beforeunload`). Nothing is asked while `dirty` is false.
- * The dialog leaves the page's scroll alone: Mantine's scroll lock injects a <style>
- * element without the page's CSP nonce.
  */
 export function LeaveGuard({ dirty, allows }: LeaveGuardProps) {
   const blocker = useBlocker(({ nextLocation }) => dirty && !allows(nextLocation));
@@ -35,7 +33,7 @@ export function LeaveGuard({ dirty, allows }: LeaveGuardProps) {
 
   const blocked = blocker.state === 'blocked';
   return (
-    <Modal opened={blocked} onClose={() => blocker.reset?.()} title="Leave without saving?" centered lockScroll={false}>
+    <Modal opened={blocked} onClose={() => blocker.reset?.()} title="Leave without saving?" centered>
       <Text size="sm">Your changes on this form are not saved. If you leave now they are lost.</Text>
       <Group justify="flex-end" mt="lg" gap="sm">
         <Button variant="default" onClick={() => blocker.reset?.()} data-autofocus>
