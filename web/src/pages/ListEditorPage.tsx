@@ -4,7 +4,7 @@
  * private; delete with a confirmation. Saving makes it the kind's default list (SPEC §4)
  * and opens it; the list pages refresh at once (their queries are invalidated).
  */
-import { Alert, Anchor, Button, Group, Modal, NativeSelect, Paper, Radio, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Modal, NativeSelect, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -18,6 +18,7 @@ import { kindsQuery, listConfigsQuery, useDeleteListConfig, useSaveListConfig } 
 import { ErrorBlock, LoadingBlock, RecordErrorBoundary } from '../records/States';
 import type { Kind, ListConfig } from '../records/types';
 import classes from '../records/records.module.css';
+import { VisibilityChoice } from '../records/VisibilityChoice';
 
 export const ErrorBoundary = RecordErrorBoundary;
 
@@ -299,12 +300,7 @@ function ListEditorForm({ kind, list, lists, defaultId, template }: EditorProps)
           </Group>
         </Paper>
 
-        <Radio.Group label="Who sees this list" value={form.visibility} onChange={(value) => set({ visibility: value === 'role' ? 'role' : 'private' })} error={errors.visibility}>
-          <Stack gap={6} mt={6}>
-            <Radio value="private" label="Only me" />
-            <Radio value="role" label={`Everyone working as ${role?.name ?? 'my current role'}`} />
-          </Stack>
-        </Radio.Group>
+        <VisibilityChoice noun="list" value={form.visibility} onChange={(visibility) => set({ visibility })} roleName={role?.name} error={errors.visibility} />
 
         <Group gap="sm">
           <Button type="submit" loading={save.isPending}>

@@ -71,14 +71,15 @@ export interface Validated {
 
 /**
  * Checks the form. `others` are the type's other saved lists (for a unique name).
- * Gives the request body when everything is fine.
+ * Gives the request body when everything is fine. A report is a saved list with a
+ * report part, so the report builder checks its list part here too (`noun` "report").
  */
-export function validateListForm(form: ListForm, kind: Kind, others: readonly ListConfig[]): Validated {
+export function validateListForm(form: ListForm, kind: Kind, others: readonly ListConfig[], noun = 'list'): Validated {
   const errors: FormErrors = {};
   const name = form.name.trim();
-  if (!name) errors.name = 'Give the list a name.';
+  if (!name) errors.name = `Give the ${noun} a name.`;
   else if (name.length > MAX_LIST_NAME) errors.name = `Keep the name to ${MAX_LIST_NAME} characters or fewer.`;
-  else if (others.some((l) => l.name.trim().toLowerCase() === name.toLowerCase())) errors.name = `There is already a list named “${name}”.`;
+  else if (others.some((l) => l.name.trim().toLowerCase() === name.toLowerCase())) errors.name = `There is already a ${noun} named “${name}”.`;
 
   const known = new Set(kind.fields.map((f) => f.name));
   if (form.columns.length === 0) errors.columns = 'Choose at least one column.';

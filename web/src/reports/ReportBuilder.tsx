@@ -4,7 +4,7 @@
  * server, shortly after the last change, whenever the form meets the rules) and save.
  * The form's rules are in builder.ts; the server's 422 field errors show on their parts.
  */
-import { ActionIcon, Alert, Button, Checkbox, Group, NativeSelect, Paper, Radio, Stack, Text, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Alert, Button, Checkbox, Group, NativeSelect, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
@@ -33,6 +33,7 @@ import { ReportResult } from './ReportResult';
 import type { AggregateFn, Report, ReportInput } from './types';
 import classes from './reports.module.css';
 import recordClasses from '../records/records.module.css';
+import { VisibilityChoice } from '../records/VisibilityChoice';
 
 /** How long the preview waits after the last change. */
 export const PREVIEW_DELAY_MS = 600;
@@ -273,12 +274,7 @@ export function ReportBuilder({ kinds, initial, report, onKindChange, onSaved }:
               </Fieldset>
             )}
 
-            <Radio.Group label="Who sees this report" value={form.visibility} onChange={(value) => set({ visibility: value === 'role' ? 'role' : 'private' })} error={shown.visibility}>
-              <Stack gap={6} mt={6}>
-                <Radio value="private" label="Only me" />
-                <Radio value="role" label={`Everyone working as ${role?.name ?? 'my current role'}`} />
-              </Stack>
-            </Radio.Group>
+            <VisibilityChoice noun="report" value={form.visibility} onChange={(visibility) => set({ visibility })} roleName={role?.name} error={shown.visibility} />
 
             <Group gap="sm">
               <Button type="submit" loading={save.isPending}>

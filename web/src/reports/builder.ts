@@ -8,8 +8,8 @@
  * grouped, one to five aggregates — a count (no field) or sum/avg/min/max of a money or
  * quantity field; when not grouped, no aggregates and the chart is a table.
  */
-import { checkDraft, draftFor, type DraftCheck, type FilterDraft } from '../records/FilterBuilder';
-import { MAX_LIST_NAME, sortableFields } from '../records/listEditor';
+import { draftFor, type DraftCheck, type FilterDraft } from '../records/FilterBuilder';
+import { validateListForm } from '../records/listEditor';
 import type { Kind, KindField, SortDir, Visibility } from '../records/types';
 import { fieldProblems } from './http';
 import type { Aggregate, AggregateFn, ChartType, GroupOrder, Report, ReportInput } from './types';
@@ -135,19 +135,10 @@ export interface ReportCheck {
 
 /** Checks the form against `kind`; gives the body to preview or save when it is fine. */
 export function validateReportForm(form: ReportForm, kind: Kind): ReportCheck {
-  const errors: ReportErrors = {};
-  const name = form.name.trim();
-  if (!name) errors.name = 'Give the report a name.';
-  else if (name.length > MAX_LIST_NAME) errors.name = `Keep the name to ${MAX_LIST_NAME} characters or fewer.`;
-
-  const known = new Set(kind.fields.map((f) => f.name));
-  if (form.columns.length === 0) errors.columns = 'Choose at least one column.';
-  else if (form.columns.some((c) => !known.has(c))) errors.columns = `Unknown column: ${form.columns.filter((c) => !known.has(c)).join(', ')}.`;
-
-  if (!sortableFields(kind).some((f) => f.name === form.sortField)) errors.sort = 'Choose the field to sort by.';
-
-  const filterCheck = checkDraft(form.filter, kind.fields);
-  if (filterCheck.expression === undefined) errors.filter = filterCheck.textProblem ?? 'Fix the conditions marked above.';
+  // The saved-list part: name, columns, sort, filter, visibility.
+  const list = validateListForm(form, kind, [], 'report');
+  const errors: ReportErrors = { ...list.errors };
+  const filterCheck = list.filterCheck;
 
   if (!form.groupBy) {
     if (form.chart !== 'table') errors.chart = 'A chart needs a group-by field; without one the report is a table.';
@@ -164,16 +155,12 @@ export function validateReportForm(form: ReportForm, kind: Kind): ReportCheck {
     if (Object.keys(rows).length > 0) errors.aggregateRows = rows;
   }
 
-  if (Object.keys(errors).length > 0) return { errors, filterCheck };
+  if (Object.keys(errors).length > 0 || !list.input) return { errors, filterCheck };
   return {
     errors,
     filterCheck,
     input: {
-      name,
-      columns: form.columns,
-      filter: filterCheck.expression ?? '',
-      sort: { field: form.sortField, dir: form.sortDir },
-      visibility: form.visibility,
+      ...list.input,
       report: {
         groupBy: form.groupBy,
         aggregates: form.groupBy ? form.aggregates.map((a) => (a.fn === 'count' ? { fn: a.fn } : { fn: a.fn, field: a.field })) : [],
