@@ -220,7 +220,7 @@ func TestLogin(t *testing.T) {
 	if w := e.call("GET", "/api/v1/auth/login?idToken=abc.def.ghi", "", 0, ""); w.Code != 401 {
 		t.Errorf("bad identity token: %d, want 401", w.Code)
 	}
-	events, _ := e.store.Tenant("acme").AuditLog(context.Background(), 50)
+	events, _ := e.store.Tenant("acme").AuditEvents(context.Background(), access.AuditFilter{Limit: 50})
 	var kinds []string
 	for _, ev := range events {
 		kinds = append(kinds, ev.Event)
@@ -228,7 +228,7 @@ func TestLogin(t *testing.T) {
 	if got := strings.Join(kinds, ","); !strings.Contains(got, "login_failed") || !strings.Contains(got, "login") {
 		t.Errorf("audit log: %s", got)
 	}
-	if events, _ := e.store.Tenant("globex").AuditLog(context.Background(), 50); len(events) != 1 || events[0].Event != "login_failed" {
+	if events, _ := e.store.Tenant("globex").AuditEvents(context.Background(), access.AuditFilter{Limit: 50}); len(events) != 1 || events[0].Event != "login_failed" {
 		t.Errorf("globex audit: %+v", events)
 	}
 }
@@ -343,7 +343,7 @@ func TestLayoutsAndRoleSwitch(t *testing.T) {
 	if w := e.call("POST", "/api/v1/auth/role", a.Data.Token, 10, `{"roleId": 13}`); w.Code != 403 {
 		t.Errorf("switch to a role not held: %d", w.Code)
 	}
-	events, _ := e.store.Tenant("acme").AuditLog(context.Background(), 1)
+	events, _ := e.store.Tenant("acme").AuditEvents(context.Background(), access.AuditFilter{Limit: 1})
 	if len(events) != 1 || events[0].Event != "role_switch" || fmt.Sprint(events[0].Detail["to"]) != "11" {
 		t.Errorf("audit: %+v", events)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/portico/portico/internal/access"
 	"github.com/portico/portico/internal/records"
 )
 
@@ -83,7 +84,7 @@ func TestReportsGroupAndAggregateOverEveryRecord(t *testing.T) {
 		t.Fatalf("a report shows among saved lists: %+v", lists.Data.Lists)
 	}
 	// Audited.
-	events, _ := e.store.Tenant("acme").AuditLog(t.Context(), 5)
+	events, _ := e.store.Tenant("acme").AuditEvents(t.Context(), access.AuditFilter{Limit: 5})
 	if events[0].Event != "report_save" || events[0].RoleID != 10 {
 		t.Fatalf("audit: %+v", events[0])
 	}

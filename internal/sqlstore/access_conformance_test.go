@@ -138,11 +138,11 @@ func TestConformanceAuditAndSecrets(t *testing.T) {
 			t.Fatal(err)
 		}
 		ten.Audit(ctx, access.AuditEvent{At: time.Now(), Event: "login_failed", IP: "127.0.0.1"})
-		log, err := ten.AuditLog(ctx, 10)
+		log, err := ten.AuditEvents(ctx, access.AuditFilter{Limit: 10})
 		if err != nil || len(log) != 2 || log[0].Event != "login_failed" || log[1].UserID != 1 {
 			t.Errorf("audit = %+v, err %v", log, err)
 		}
-		if other, _ := seedTenant(t, s, "other").AuditLog(ctx, 10); len(other) != 0 {
+		if other, _ := seedTenant(t, s, "other").AuditEvents(ctx, access.AuditFilter{Limit: 10}); len(other) != 0 {
 			t.Errorf("other tenant sees audit events: %v", other)
 		}
 		a, err := s.Secret(ctx, "session-key", 32)

@@ -25,11 +25,6 @@ func (t *Tenant) Audit(ctx context.Context, e access.AuditEvent) error {
 	return err
 }
 
-// AuditLog returns the newest events first, at most limit.
-func (t *Tenant) AuditLog(ctx context.Context, limit int) ([]access.AuditEvent, error) {
-	return t.AuditEvents(ctx, access.AuditFilter{Limit: limit})
-}
-
 // AuditEvents returns the events f selects, newest first, with the names
 // of their user and role.
 func (t *Tenant) AuditEvents(ctx context.Context, f access.AuditFilter) ([]access.AuditEvent, error) {
