@@ -28,6 +28,8 @@ Commands:
   roles import FILE     replace a tenant's layouts, roles and user grants with a YAML or JSON file
   roles export [-json]  print a tenant's access setup as YAML (or JSON)
   search reindex        rebuild the global search index from the stored records
+  sync                  sync the default tenant with NetSuite: the pull/push loop, or one round
+                        [-kind K] [-full] [-once]
   emulator-accounts     create the demo sign-in accounts in the Auth Emulator (demo- projects only)
   help                  show this text
 
@@ -59,9 +61,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	var (
 		projects, perKind int
 		ifEmpty, asJSON   bool
+		syncKind          string
+		full, once        bool
 	)
 	switch cmd {
 	case "serve", "migrate", "emulator-accounts", "roles import", "search reindex":
+	case "sync":
+		fs.StringVar(&syncKind, "kind", "", "only this kind (e.g. project, customrecord_res_opportunity)")
+		fs.BoolVar(&full, "full", false, "pull from the beginning instead of from the checkpoints")
+		fs.BoolVar(&once, "once", false, "one pull and push, then exit")
 	case "roles export":
 		fs.BoolVar(&asJSON, "json", false, "print JSON instead of YAML")
 	case "seed":
@@ -101,6 +109,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 			fmt.Fprintf(stdout, "search index rebuilt: %d records in %s\n", n, time.Since(start).Round(time.Millisecond))
 		}
 		return err
+	case "sync":
+		return syncCommand(ctx, cfg, store, log, syncKind, full, once, stdout)
 	case "seed":
 		return seed(ctx, store, cfg, projects, perKind, ifEmpty, stdout)
 	case "roles import":

@@ -2,6 +2,8 @@ package records
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"strings"
 	"time"
@@ -30,7 +32,42 @@ type Write struct {
 	Changes map[string]Change
 	Result  string
 	By      Author
+	// Outbound, when set, is the write to send to the ERP: the store
+	// queues it in the same transaction as the record, and a create gets
+	// a provisional id (from ProvisionalBase) until the ERP gives its own.
+	Outbound *Outbound
 }
+
+// Outbound is a create or edit on its way to the ERP: the fields to send
+// (the submitted values of the changed fields, as submitted) and the
+// idempotency key that makes its delivery land once.
+type Outbound struct {
+	Op     string // OpCreate or OpUpdate
+	Fields json.RawMessage
+	Key    string
+}
+
+// The outbound operations.
+const (
+	OpCreate = "create"
+	OpUpdate = "update"
+)
+
+// ProvisionalBase is where the ids of records created in the portal start
+// while the ERP has not yet given them theirs: far above any ERP internal
+// id, and still exact in a JavaScript number (< 2^53).
+const ProvisionalBase int64 = 1 << 52
+
+// Mode says who keeps the records: the portal's own store (Standalone;
+// a write is done when stored) or an ERP (Queued; a write is stored as
+// pending and sent through the outbox).
+type Mode int
+
+// The modes.
+const (
+	Standalone Mode = iota
+	Queued
+)
 
 // HistoryEntry is one audited write of a record, for its history.
 type HistoryEntry struct {
@@ -62,9 +99,9 @@ type Edit struct {
 // error; an edit of a record changed since e.Version is a conflict whose
 // Current holds the record as it is now, so the user's input can be kept
 // and compared. The standalone store is the system of record, so the write
-// is in sync as soon as it is stored (the ERP connector's outbox plugs in
-// here).
-func (k *Kind) Save(ctx context.Context, st WriteStore, e Edit, by Author, now time.Time) (Record, error) {
+// is in sync as soon as it is stored in Standalone mode; in Queued mode it
+// is stored pending and queued for the ERP with the changed fields.
+func (k *Kind) Save(ctx context.Context, st WriteStore, e Edit, by Author, now time.Time, mode Mode) (Record, error) {
 	creating := e.ID == 0
 	in, errs := k.ParseInput(e.Fields, creating)
 	names := map[string]string{}
@@ -105,13 +142,43 @@ func (k *Kind) Save(ctx context.Context, st WriteStore, e Edit, by Author, now t
 	}
 	rec.Write = WriteState{State: WriteSynced}
 	changes := k.Diff(base, rec)
-	saved, err := st.SaveRecord(ctx, Write{Record: rec, Base: base.ModifiedAt, Changes: changes, Result: "saved", By: by})
+	w := Write{Record: rec, Base: base.ModifiedAt, Changes: changes, Result: "saved", By: by}
+	if mode == Queued {
+		if w.Outbound, err = outbound(e, changes, creating); err != nil {
+			return Record{}, err
+		}
+		w.Record.Write, w.Result = WriteState{State: WritePending}, "queued for the ERP"
+	}
+	saved, err := st.SaveRecord(ctx, w)
 	if err == ErrChanged {
 		if current, cerr := st.Record(ctx, k.Name, e.ID); cerr == nil {
 			return Record{}, k.conflict(current)
 		}
 	}
 	return saved, err
+}
+
+// outbound is the ERP's part of a write: the submitted values of the
+// fields that changed (all submitted fields of a create), and a fresh
+// idempotency key.
+func outbound(e Edit, changes map[string]Change, creating bool) (*Outbound, error) {
+	send := map[string]json.RawMessage{}
+	for name, v := range e.Fields {
+		if _, changed := changes[name]; changed || creating {
+			send[name] = v
+		}
+	}
+	fields, err := json.Marshal(send)
+	if err != nil {
+		return nil, err
+	}
+	key := make([]byte, 16)
+	rand.Read(key)
+	op := OpUpdate
+	if creating {
+		op = OpCreate
+	}
+	return &Outbound{Op: op, Fields: fields, Key: hex.EncodeToString(key)}, nil
 }
 
 // conflict is ErrChanged carrying the record's current field values.

@@ -2,12 +2,8 @@ package sqlstore
 
 import (
 	"context"
-	"crypto/rand"
-	"database/sql"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"os"
 	"testing"
 	"time"
@@ -39,37 +35,11 @@ func engines(t *testing.T, fn func(t *testing.T, s *Store)) {
 
 func openPostgresSchema(t *testing.T, base string) *Store {
 	t.Helper()
-	ctx := context.Background()
-	admin, err := sql.Open("pgx", base)
+	s, drop, err := OpenScratch(context.Background(), base)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer admin.Close()
-	b := make([]byte, 6)
-	rand.Read(b)
-	schema := "portico_test_" + hex.EncodeToString(b)
-	if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cleanup, err := sql.Open("pgx", base)
-		if err == nil {
-			cleanup.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
-			cleanup.Close()
-		}
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	s, err := Open(ctx, u.String(), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	t.Cleanup(func() { s.Close(); drop() })
 	return s
 }
 

@@ -37,7 +37,8 @@ func upsertStatement(n int) scoped {
 		title = excluded.title, code = excluded.code, status = excluded.status, parent_id = excluded.parent_id,
 		project_id = excluded.project_id, parent_name = excluded.parent_name,
 		project_name = excluded.project_name, amount = excluded.amount, occurred_on = excluded.occurred_on,
-		modified_at = excluded.modified_at, fields = excluded.fields`)
+		modified_at = excluded.modified_at, fields = excluded.fields
+		WHERE records.write_state = '' AND records.modified_at <= excluded.modified_at`)
 	return scope(b.String())
 }
 
@@ -46,32 +47,37 @@ func upsertStatement(n int) scoped {
 var upsertFull = upsertStatement(upsertBatch)
 
 // PutRecords inserts or replaces records, in one transaction, batching rows
-// into multi-row statements.
+// into multi-row statements. It never replaces a record whose own write to
+// the ERP is pending or failed (the outbox owns it until then), nor one
+// with a newer version than the one given.
 func (t *Tenant) PutRecords(ctx context.Context, rs []records.Record) error {
-	return t.inTx(ctx, func(tx *Tenant) error {
-		args := make([]any, 0, upsertBatch*14)
-		for start := 0; start < len(rs); start += upsertBatch {
-			batch := rs[start:min(start+upsertBatch, len(rs))]
-			args = args[:0]
-			for i := range batch {
-				r := &batch[i]
-				if r.Title == "" || r.ID <= 0 || len(r.Fields) == 0 {
-					return portal.Errorf(portal.CodeInvalid, "record %s/%d needs an id, a title and fields", r.Kind, r.ID)
-				}
-				args = append(args, r.Kind, r.ID, nullString(r.ExternalID), r.Title, r.Code, r.Status,
-					nullID(r.ParentID), r.ParentName, nullID(r.ProjectID), r.ProjectName, r.Amount, r.Date,
-					r.ModifiedAt.UnixMilli(), string(r.Fields))
+	return t.inTx(ctx, func(tx *Tenant) error { return tx.putRecords(ctx, rs) })
+}
+
+// putRecords is PutRecords inside the caller's transaction.
+func (t *Tenant) putRecords(ctx context.Context, rs []records.Record) error {
+	args := make([]any, 0, upsertBatch*14)
+	for start := 0; start < len(rs); start += upsertBatch {
+		batch := rs[start:min(start+upsertBatch, len(rs))]
+		args = args[:0]
+		for i := range batch {
+			r := &batch[i]
+			if r.Title == "" || r.ID <= 0 || len(r.Fields) == 0 {
+				return portal.Errorf(portal.CodeInvalid, "record %s/%d needs an id, a title and fields", r.Kind, r.ID)
 			}
-			st := upsertFull
-			if len(batch) < upsertBatch {
-				st = upsertStatement(len(batch))
-			}
-			if _, err := tx.exec(ctx, st, args...); err != nil {
-				return fmt.Errorf("put records: %w", err)
-			}
+			args = append(args, r.Kind, r.ID, nullString(r.ExternalID), r.Title, r.Code, r.Status,
+				nullID(r.ParentID), r.ParentName, nullID(r.ProjectID), r.ProjectName, r.Amount, r.Date,
+				r.ModifiedAt.UnixMilli(), string(r.Fields))
 		}
-		return nil
-	})
+		st := upsertFull
+		if len(batch) < upsertBatch {
+			st = upsertStatement(len(batch))
+		}
+		if _, err := t.exec(ctx, st, args...); err != nil {
+			return fmt.Errorf("put records: %w", err)
+		}
+	}
+	return nil
 }
 
 var (
@@ -93,6 +99,13 @@ func (t *Tenant) RecordSummary(ctx context.Context, kind string, id int64) (reco
 func (t *Tenant) record(ctx context.Context, st scoped, kind string, id int64, withFields bool) (records.Record, error) {
 	r, err := scanRecord(t.queryRow(ctx, st, kind, id), withFields)
 	if errors.Is(err, sql.ErrNoRows) {
+		// A record created in the portal is known by its provisional id
+		// until the ERP gives it its own; old links keep working.
+		if id >= records.ProvisionalBase {
+			if erpID, ok, cerr := t.CreatedID(ctx, kind, id); cerr == nil && ok {
+				return t.record(ctx, st, kind, erpID, withFields)
+			}
+		}
 		return r, portal.Errorf(portal.CodeNotFound, "No such record.")
 	}
 	return r, err

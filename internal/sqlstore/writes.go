@@ -22,14 +22,29 @@ var (
 
 // SaveRecord implements records.WriteStore: in one transaction, it stores
 // w.Record (a new id when w.Record.ID is 0; else only if the stored record
-// is still at w.Base, or a conflict error) and its audit entry.
+// is still at w.Base, or a conflict error), its audit entry and, when
+// w.Outbound is set, its outbox entry.
 func (t *Tenant) SaveRecord(ctx context.Context, w records.Write) (records.Record, error) {
 	r := w.Record
 	err := t.inTx(ctx, func(tx *Tenant) error {
 		event := "record_edit"
+		var outboxID int64
+		if w.Outbound != nil {
+			var err error
+			if outboxID, err = tx.enqueue(ctx, r, w.Outbound); err != nil {
+				return err
+			}
+		}
 		if r.ID == 0 {
 			event = "record_create"
-			if err := tx.queryRow(ctx, nextRecordID, r.Kind).Scan(&r.ID); err != nil {
+			if w.Outbound != nil {
+				// Provisional until the ERP gives its id: unique across
+				// kinds, so references to it can be rewritten by id alone.
+				r.ID = records.ProvisionalBase + outboxID
+				if _, err := tx.exec(ctx, setOutboxRecord, r.ID, outboxID); err != nil {
+					return err
+				}
+			} else if err := tx.queryRow(ctx, nextRecordID, r.Kind).Scan(&r.ID); err != nil {
 				return err
 			}
 			if _, err := tx.exec(ctx, insertRecord, r.Kind, r.ID, nullString(r.ExternalID), r.Title, r.Code, r.Status,

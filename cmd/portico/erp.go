@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/portico/portico/internal/config"
+	"github.com/portico/portico/internal/erp/netsuite"
+	"github.com/portico/portico/internal/erpsync"
+	"github.com/portico/portico/internal/httpapi"
+	"github.com/portico/portico/internal/records"
+	"github.com/portico/portico/internal/sqlstore"
+)
+
+var _ httpapi.Syncer = (*erpsync.Engine)(nil)
+
+// connectNetSuite builds the NetSuite connector from the configuration.
+func connectNetSuite(cfg config.NetSuite, log *slog.Logger) (*netsuite.Client, error) {
+	mapping := netsuite.DefaultMapping
+	if cfg.MappingFile != "" {
+		b, err := os.ReadFile(cfg.MappingFile)
+		if err != nil {
+			return nil, fmt.Errorf("PORTICO_NETSUITE_MAPPING: %w", err)
+		}
+		mapping = b
+	}
+	m, err := netsuite.ParseMapping(mapping)
+	if err != nil {
+		return nil, err
+	}
+	base := cfg.BaseURL
+	if base == "" {
+		base = "https://" + netsuite.AccountHost(cfg.Account) + ".suitetalk.api.netsuite.com"
+	}
+	var auth netsuite.Authorizer
+	switch cfg.Auth {
+	case "tba":
+		auth = netsuite.TBA{Account: cfg.Account, ConsumerKey: cfg.ConsumerKey, ConsumerSecret: cfg.ConsumerSecret,
+			TokenID: cfg.TokenID, TokenSecret: cfg.TokenSecret}
+	default:
+		pem, err := os.ReadFile(cfg.PrivateKeyFile)
+		if err != nil {
+			return nil, fmt.Errorf("PORTICO_NETSUITE_PRIVATE_KEY_FILE: %w", err)
+		}
+		key, err := netsuite.ParsePrivateKey(pem)
+		if err != nil {
+			return nil, fmt.Errorf("PORTICO_NETSUITE_PRIVATE_KEY_FILE: %w", err)
+		}
+		auth = &netsuite.M2M{TokenURL: strings.TrimRight(base, "/") + "/services/rest/auth/oauth2/v1/token",
+			ClientID: cfg.ClientID, CertID: cfg.CertificateID, Key: key}
+	}
+	return netsuite.New(netsuite.Config{Account: cfg.Account, BaseURL: base, Auth: auth, Mapping: m,
+		Concurrency: cfg.Concurrency, RESTletScript: cfg.RESTletScript, RESTletDeploy: cfg.RESTletDeploy,
+		Logger: log.With("component", "netsuite")})
+}
+
+// syncEngine returns the default tenant's sync engine, or nil when no ERP
+// is configured.
+func syncEngine(cfg config.Config, store *sqlstore.Store, log *slog.Logger) (*erpsync.Engine, error) {
+	if !cfg.NetSuite.Enabled() {
+		return nil, nil
+	}
+	conn, err := connectNetSuite(cfg.NetSuite, log)
+	if err != nil {
+		return nil, err
+	}
+	return erpsync.New(conn, store.Tenant(cfg.DefaultTenant), erpsync.Options{
+		Interval: cfg.NetSuite.SyncInterval, Logger: log.With("component", "erpsync"),
+	}), nil
+}
+
+// syncCommand is `portico sync`: one pull and push with --once, else the
+// sync loop until interrupted.
+func syncCommand(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *slog.Logger, kind string, full, once bool, stdout io.Writer) error {
+	eng, err := syncEngine(cfg, store, log)
+	if err != nil {
+		return err
+	}
+	if eng == nil {
+		return errors.New("sync: no ERP is configured (set PORTICO_NETSUITE_ACCOUNT; see README)")
+	}
+	var kinds []*records.Kind
+	if kind != "" {
+		k, ok := records.Lookup(kind)
+		if !ok {
+			return fmt.Errorf("sync: unknown kind %q", kind)
+		}
+		kinds = append(kinds, k)
+	}
+	if !once {
+		if full || kind != "" {
+			eng.Trigger(kinds, full)
+		}
+		eng.Run(ctx)
+		return nil
+	}
+	start := time.Now()
+	pullErr := eng.Pull(ctx, kinds, full)
+	pushed, pushErr := eng.Push(ctx)
+	m := eng.Metrics()
+	fmt.Fprintf(stdout, "pulled %d records, applied %d deletions, pushed %d changes in %s\n",
+		m.Pulled.Load(), m.Deleted.Load(), pushed, time.Since(start).Round(time.Millisecond))
+	return errors.Join(pullErr, pushErr)
+}

@@ -1,0 +1,104 @@
+// Package erp is what the portal needs from an ERP, as one small interface
+// the sync engine consumes (Connector), with the values that cross it. The
+// NetSuite implementation lives in erp/netsuite; with no ERP configured the
+// portal's own store is the system of record and nothing here is used.
+package erp
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/portico/portico/internal/records"
+)
+
+// Checkpoint is where a kind's pull stands: every change up to and
+// including (Modified, ID) in (last-modified, id) order is in the replica.
+// The zero Checkpoint is "from the beginning".
+type Checkpoint struct {
+	Modified time.Time `json:"modified"`
+	ID       int64     `json:"id"`
+}
+
+// IsZero reports whether c is the beginning.
+func (c Checkpoint) IsZero() bool { return c.Modified.IsZero() && c.ID == 0 }
+
+// Batch is one page of changed records, in (ModifiedAt, ID) order; Next is
+// the checkpoint after its last record.
+type Batch struct {
+	Records []records.Record
+	Next    Checkpoint
+}
+
+// Deletion is a record the ERP deleted, and when.
+type Deletion struct {
+	ID        int64
+	DeletedAt time.Time
+}
+
+// Write is a create or an edit sent to the ERP: the portal's field values
+// (records.Input: the kind's promoted fields by name) and the idempotency
+// key that makes a retry of the same write land once.
+type Write struct {
+	Fields records.Input
+	Key    string
+}
+
+// Connector reads and writes one ERP account. Implementations must be safe
+// for concurrent use and must never exceed the account's concurrency limit.
+type Connector interface {
+	// Changes calls fn with each page of kind's records modified after
+	// from (in (modified, id) order), until there are no more or fn or
+	// the ERP fails. Pages are at most the connector's page size.
+	Changes(ctx context.Context, kind *records.Kind, from Checkpoint, fn func(Batch) error) error
+	// Deleted returns kind's records deleted at or after since.
+	Deleted(ctx context.Context, kind *records.Kind, since time.Time) ([]Deletion, error)
+	// Fetch reads one record as the ERP has it now (a not-found
+	// portal error when it has none).
+	Fetch(ctx context.Context, kind *records.Kind, id int64) (records.Record, error)
+	// Create creates a record and returns its ERP id. A retry with the
+	// same w.Key returns the id of the record the first attempt made.
+	Create(ctx context.Context, kind *records.Kind, w Write) (int64, error)
+	// Update changes the fields in w on record id; a retry with the same
+	// w.Key is applied once.
+	Update(ctx context.Context, kind *records.Kind, id int64, w Write) error
+}
+
+// Error is a failure the ERP reported. Validation errors (Permanent) are
+// the user's to fix and their Detail may be shown; the others are
+// transient (throttling, server errors, the network) and worth a retry.
+type Error struct {
+	Status    int    // HTTP status; 0 when no answer came
+	Code      string // the ERP's error code, e.g. USER_ERROR, INVALID_LOGIN
+	Detail    string // the ERP's message
+	Path      string // the field the ERP blamed, when it named one
+	Permanent bool   // retrying the same request cannot succeed
+	Throttled bool   // the ERP asked us to slow down (429, request limits)
+	Err       error  // the underlying cause (network errors)
+}
+
+func (e *Error) Error() string {
+	msg := "erp"
+	if e.Status != 0 {
+		msg += " " + strconv.Itoa(e.Status)
+	}
+	if e.Code != "" {
+		msg += " " + e.Code
+	}
+	if e.Detail != "" {
+		msg += ": " + e.Detail
+	}
+	if e.Err != nil {
+		msg += ": " + e.Err.Error()
+	}
+	return msg
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// IsPermanent reports whether err is an ERP error that a retry cannot fix.
+func IsPermanent(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Permanent
+}

@@ -1,0 +1,214 @@
+package netsuite
+
+import (
+	_ "embed"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/portico/portico/internal/records"
+)
+
+// DefaultMapping is the mapping shipped for a standard account with the
+// company's custom records (customrecord_res_*): mapping.yaml beside this
+// file. An administrator copies it, adjusts it to the account and points
+// PORTICO_NETSUITE_MAPPING at the copy.
+//
+//go:embed mapping.yaml
+var DefaultMapping []byte
+
+// Mapping says, per record kind, where the kind lives in the account: the
+// record type of the REST record API, the SuiteQL table and condition it
+// is read from, the column that holds the last-modified time, the columns
+// that feed the promoted fields when their names differ, the internal ids
+// of list values (for writes) and further columns kept in the document.
+// It is configuration, not code: see mapping.yaml.
+type Mapping struct {
+	// TimeZone is the zone SuiteQL date-times are given in: the
+	// integration role's user preference (NetSuite formats them in it).
+	TimeZone string              `yaml:"timezone"`
+	Kinds    map[string]*KindMap `yaml:"kinds"`
+	loc      *time.Location
+}
+
+// KindMap is one kind's place in the account. Empty fields take the
+// defaults Parse documents.
+type KindMap struct {
+	RecordType  string                       `yaml:"recordType"`  // REST record type; default: the registry's ERPType
+	Table       string                       `yaml:"table"`       // SuiteQL table; default: lower-case RecordType
+	Where       string                       `yaml:"where"`       // extra condition: column = 'literal'
+	Modified    string                       `yaml:"modified"`    // last-modified column; default lastmodifieddate
+	DeletedType string                       `yaml:"deletedType"` // DeletedRecord.recordtype; default: lower-case RecordType
+	Columns     map[string]string            `yaml:"columns"`     // portal field → SuiteQL column, where they differ
+	Fields      map[string]string            `yaml:"fields"`      // portal field → REST record field, where they differ
+	Values      map[string]map[string]string `yaml:"values"`      // list field → display text → internal id
+	Extra       []string                     `yaml:"extra"`       // more SuiteQL columns kept in the document
+	kind        *records.Kind
+}
+
+var (
+	identifier = regexp.MustCompile(`^[a-z][a-z0-9_]{0,99}$`)
+	recordType = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,99}$`)
+	// whereClause is the one condition form a mapping may add: enough
+	// to pick transactions of one type out of the transaction table, and
+	// simple enough to check completely.
+	whereClause = regexp.MustCompile(`^([a-z][a-z0-9_]*) = '([A-Za-z0-9_]+)'$`)
+)
+
+// ParseMapping reads a mapping and checks it against the kind registry:
+// every kind must be mapped, every name must be a plain identifier (they
+// are written into SuiteQL), and list values must name the field's
+// choices. Defaults: RecordType = the kind's ERPType, Table and
+// DeletedType = lower-case RecordType, Modified = lastmodifieddate, a
+// list value's internal id = its position in the field's choices (from 1).
+func ParseMapping(data []byte) (*Mapping, error) {
+	var m Mapping
+	if err := yaml.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("netsuite mapping: %w", err)
+	}
+	if m.TimeZone == "" {
+		m.TimeZone = "UTC"
+	}
+	loc, err := time.LoadLocation(m.TimeZone)
+	if err != nil {
+		return nil, fmt.Errorf("netsuite mapping: timezone %q: %w", m.TimeZone, err)
+	}
+	m.loc = loc
+	for name := range m.Kinds {
+		if _, ok := records.Lookup(name); !ok {
+			return nil, fmt.Errorf("netsuite mapping: unknown kind %q", name)
+		}
+	}
+	for _, k := range records.All() {
+		km := m.Kinds[k.Name]
+		if km == nil {
+			return nil, fmt.Errorf("netsuite mapping: kind %q is not mapped", k.Name)
+		}
+		if err := km.complete(k); err != nil {
+			return nil, fmt.Errorf("netsuite mapping: kind %s: %w", k.Name, err)
+		}
+	}
+	return &m, nil
+}
+
+func (km *KindMap) complete(k *records.Kind) error {
+	km.kind = k
+	if km.RecordType == "" {
+		km.RecordType = k.ERPType
+	}
+	if km.Table == "" {
+		km.Table = strings.ToLower(km.RecordType)
+	}
+	if km.Modified == "" {
+		km.Modified = "lastmodifieddate"
+	}
+	if km.DeletedType == "" {
+		km.DeletedType = strings.ToLower(km.RecordType)
+	}
+	if !recordType.MatchString(km.RecordType) {
+		return fmt.Errorf("recordType %q is not a record type name", km.RecordType)
+	}
+	names := []string{km.Table, km.Modified, km.DeletedType}
+	for field, col := range km.Columns {
+		if _, ok := k.FieldNamed(field); !ok {
+			return fmt.Errorf("columns: %q is not a field of the kind", field)
+		}
+		names = append(names, col)
+	}
+	for field, rf := range km.Fields {
+		if _, ok := k.FieldNamed(field); !ok {
+			return fmt.Errorf("fields: %q is not a field of the kind", field)
+		}
+		if !identifier.MatchString(strings.ToLower(rf)) {
+			return fmt.Errorf("fields: %q is not a record field id", rf)
+		}
+	}
+	names = append(names, km.Extra...)
+	for _, n := range names {
+		if !identifier.MatchString(n) {
+			return fmt.Errorf("%q is not a lower-case SuiteQL name", n)
+		}
+	}
+	if km.Where != "" && !whereClause.MatchString(km.Where) {
+		return fmt.Errorf("where %q: only column = 'value' is allowed", km.Where)
+	}
+	if km.Values == nil {
+		km.Values = map[string]map[string]string{}
+	}
+	for _, f := range k.Fields {
+		if f.Type != records.TypeStatus {
+			continue
+		}
+		vals := km.Values[f.Name]
+		if vals == nil {
+			vals = map[string]string{}
+			km.Values[f.Name] = vals
+		}
+		for text := range vals {
+			if !slices.Contains(f.Choices, text) {
+				return fmt.Errorf("values of %s: %q is not one of its choices", f.Name, text)
+			}
+		}
+		for i, c := range f.Choices {
+			if _, ok := vals[c]; !ok {
+				vals[c] = strconv.Itoa(i + 1)
+			}
+		}
+	}
+	return nil
+}
+
+// Kind returns the mapping of a registry kind (every kind is mapped once
+// ParseMapping succeeded).
+func (m *Mapping) Kind(k *records.Kind) *KindMap { return m.Kinds[k.Name] }
+
+// Location is the time zone SuiteQL date-times are read and written in.
+func (m *Mapping) Location() *time.Location { return m.loc }
+
+// Column returns the SuiteQL column that holds a promoted field.
+func (km *KindMap) Column(field string) string {
+	if c, ok := km.Columns[field]; ok {
+		return c
+	}
+	return field
+}
+
+// RecordField returns the REST record API field that holds a promoted
+// field.
+func (km *KindMap) RecordField(field string) string {
+	if f, ok := km.Fields[field]; ok {
+		return f
+	}
+	return field
+}
+
+// ValueID returns the internal id of a list field's display text.
+func (km *KindMap) ValueID(field, text string) (string, bool) {
+	id, ok := km.Values[field][text]
+	return id, ok
+}
+
+// ValueText returns the display text of a list field's internal id.
+func (km *KindMap) ValueText(field, id string) (string, bool) {
+	for text, v := range km.Values[field] {
+		if v == id {
+			return text, true
+		}
+	}
+	return "", false
+}
+
+// TypeFilter splits Where into its column and value ("" when there is no
+// condition).
+func (km *KindMap) TypeFilter() (column, value string) {
+	m := whereClause.FindStringSubmatch(km.Where)
+	if m == nil {
+		return "", ""
+	}
+	return m[1], m[2]
+}

@@ -1,0 +1,224 @@
+package netsuite
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"net/url"
+	"path"
+	"strconv"
+	"time"
+
+	"github.com/portico/portico/internal/erp"
+	"github.com/portico/portico/internal/portal"
+	"github.com/portico/portico/internal/records"
+)
+
+// idempotencyHeader carries a write's idempotency key: NetSuite refuses
+// to apply a request with a key it has seen again.
+const idempotencyHeader = "X-NetSuite-Idempotency-Key"
+
+// externalIDPrefix marks records the portal created: a create sets the
+// external id to it plus the idempotency key, so a create whose answer was
+// lost is found again instead of made twice.
+const externalIDPrefix = "portico-"
+
+func (c *Client) recordPath(k *records.Kind, id string) string {
+	p := "/services/rest/record/v1/" + url.PathEscape(c.m.Kind(k).RecordType)
+	if id != "" {
+		p += "/" + url.PathEscape(id)
+	}
+	return p
+}
+
+// Fetch implements erp.Connector with the REST record API
+// (expandSubResources, so sublists come inline).
+func (c *Client) Fetch(ctx context.Context, k *records.Kind, id int64) (records.Record, error) {
+	return c.fetch(ctx, k, strconv.FormatInt(id, 10))
+}
+
+func (c *Client) fetch(ctx context.Context, k *records.Kind, id string) (records.Record, error) {
+	resp, err := c.do(ctx, request{method: "GET", path: c.recordPath(k, id) + "?expandSubResources=true"})
+	if err != nil {
+		if e, ok := errors.AsType[*erp.Error](err); ok && e.Status == 404 {
+			return records.Record{}, notFound(k, id)
+		}
+		return records.Record{}, err
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(resp.body, &doc); err != nil {
+		return records.Record{}, &erp.Error{Status: resp.status, Detail: "unreadable record", Err: err}
+	}
+	return c.docRecord(k, doc)
+}
+
+// docRecord turns a record API document into a record: promoted fields
+// read under their record field names, the document kept (links dropped)
+// with the portal's field names.
+func (c *Client) docRecord(k *records.Kind, doc map[string]any) (records.Record, error) {
+	km := c.m.Kind(k)
+	stripLinks(doc)
+	idStr, _ := doc["id"].(string)
+	id, err := strconv.ParseInt(idStr, 10, 64)
+	if err != nil || id <= 0 {
+		return records.Record{}, &erp.Error{Detail: fmt.Sprintf("%s record without a valid id", k.Name)}
+	}
+	r := records.Record{Kind: k.Name, ID: id}
+	r.ExternalID, _ = doc["externalId"].(string)
+	if s, ok := doc["lastModifiedDate"].(string); ok {
+		if t, err := time.Parse(time.RFC3339, s); err == nil {
+			r.ModifiedAt = t.UTC()
+		}
+	}
+	if r.ModifiedAt.IsZero() {
+		return r, &erp.Error{Detail: fmt.Sprintf("%s %d has no lastModifiedDate", k.Name, id)}
+	}
+	for _, f := range k.Fields {
+		rf := km.RecordField(f.Name)
+		v, ok := doc[rf]
+		if rf != f.Name {
+			delete(doc, rf)
+			doc[f.Name] = v
+		}
+		if !ok || v == nil {
+			continue
+		}
+		switch f.Type {
+		case records.TypeRef, records.TypeStatus:
+			ref, _ := v.(map[string]any)
+			name, _ := ref["refName"].(string)
+			if f.Type == records.TypeStatus {
+				if s, ok := v.(string); ok {
+					name = s
+				}
+				r.Status = name
+				continue
+			}
+			rid, _ := ref["id"].(string)
+			n, err := strconv.ParseInt(rid, 10, 64)
+			if err != nil {
+				continue
+			}
+			if f.Column == records.ColParent {
+				r.ParentID, r.ParentName = n, name
+			} else if f.Column == records.ColProject {
+				r.ProjectID, r.ProjectName = n, name
+			}
+		case records.TypeMoney, records.TypeQuantity:
+			if n, ok := v.(float64); ok {
+				cents := int64(math.Round(n * 100))
+				r.Amount = &cents
+			}
+		default:
+			s, _ := v.(string)
+			switch f.Column {
+			case records.ColTitle:
+				r.Title = s
+			case records.ColCode:
+				r.Code = s
+			case records.ColDate:
+				r.Date = s
+			}
+		}
+	}
+	if r.Title == "" {
+		r.Title = k.Label + " " + idStr
+	}
+	r.Fields, _ = json.Marshal(doc)
+	return r, nil
+}
+
+// stripLinks drops the record API's "links" (HATEOAS noise) at every level.
+func stripLinks(v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		delete(v, "links")
+		for _, x := range v {
+			stripLinks(x)
+		}
+	case []any:
+		for _, x := range v {
+			stripLinks(x)
+		}
+	}
+}
+
+// body turns portal input into a record API body: list values and
+// references as {"id"}, amounts as numbers, empty values as null.
+func (c *Client) body(k *records.Kind, in records.Input) (map[string]any, error) {
+	km := c.m.Kind(k)
+	out := make(map[string]any, len(in))
+	for _, f := range k.Fields {
+		v, ok := in[f.Name]
+		if !ok {
+			continue
+		}
+		var val any
+		switch v := v.(type) {
+		case string:
+			switch {
+			case f.Type == records.TypeStatus && v != "":
+				id, ok := km.ValueID(f.Name, v)
+				if !ok {
+					return nil, &erp.Error{Permanent: true, Path: f.Name, Detail: fmt.Sprintf("%q is not a value of %s", v, f.Label)}
+				}
+				val = map[string]string{"id": id}
+			case v == "" && f.Type != records.TypeText:
+				val = nil
+			default:
+				val = v
+			}
+		case int64:
+			if v != 0 {
+				val = map[string]string{"id": strconv.FormatInt(v, 10)}
+			}
+		case *int64:
+			if v != nil {
+				val = float64(*v) / 100
+			}
+		}
+		out[km.RecordField(f.Name)] = val
+	}
+	return out, nil
+}
+
+// Create implements erp.Connector: POST answers 204 with the new record's
+// URL in Location. The external id portico-<key> finds a record an
+// earlier attempt created whose answer never arrived.
+func (c *Client) Create(ctx context.Context, k *records.Kind, w erp.Write) (int64, error) {
+	eid := externalIDPrefix + w.Key
+	if r, err := c.fetch(ctx, k, "eid:"+eid); err == nil {
+		return r.ID, nil
+	} else if !portal.IsNotFound(err) {
+		return 0, err
+	}
+	body, err := c.body(k, w.Fields)
+	if err != nil {
+		return 0, err
+	}
+	body["externalId"] = eid
+	resp, err := c.do(ctx, request{method: "POST", path: c.recordPath(k, ""), body: body,
+		header: map[string][]string{idempotencyHeader: {w.Key}}})
+	if err != nil {
+		return 0, err
+	}
+	loc := resp.header.Get("Location")
+	id, perr := strconv.ParseInt(path.Base(loc), 10, 64)
+	if loc == "" || perr != nil || id <= 0 {
+		return 0, &erp.Error{Status: resp.status, Detail: fmt.Sprintf("create answered without a record Location (%q)", loc)}
+	}
+	return id, nil
+}
+
+// Update implements erp.Connector with PATCH (204).
+func (c *Client) Update(ctx context.Context, k *records.Kind, id int64, w erp.Write) error {
+	body, err := c.body(k, w.Fields)
+	if err != nil {
+		return err
+	}
+	_, err = c.do(ctx, request{method: "PATCH", path: c.recordPath(k, strconv.FormatInt(id, 10)), body: body,
+		header: map[string][]string{idempotencyHeader: {w.Key}}})
+	return err
+}

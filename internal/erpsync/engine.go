@@ -1,0 +1,523 @@
+// Package erpsync keeps the portal's replica in step with the ERP. Pull:
+// per kind, incremental by last-modified checkpoint with an overlap window,
+// deletions included, each batch stored with its checkpoint in one
+// transaction, so a crash resumes where it stopped and converges. Push:
+// every create and edit waits in a durable outbox (written with the local
+// change) until the ERP has it, sent with its idempotency key and retried
+// with back-off, ending synced or failed with the ERP's message. With
+// several instances on one database, a lease lets one of them work at a
+// time.
+package erpsync
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	mrand "math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/portico/portico/internal/erp"
+	"github.com/portico/portico/internal/portal"
+	"github.com/portico/portico/internal/records"
+)
+
+// Options configure an Engine. Zero values take the defaults given.
+type Options struct {
+	// Interval is the time between pulls in Run. Default 1 min.
+	Interval time.Duration
+	// Overlap re-reads this much before the checkpoint on every
+	// incremental pull: a change committed late with an earlier
+	// last-modified time is not missed. Default 5 min.
+	Overlap time.Duration
+	// Lease is how long one instance may work before it must renew its
+	// claim. Default 2 min.
+	Lease time.Duration
+	// MaxAttempts is how many transient failures a write survives before
+	// it is marked failed (the user can retry it). Default 12.
+	MaxAttempts int
+	// Owner names this instance in the lease; random by default.
+	Owner  string
+	Logger *slog.Logger
+	// Now is the clock; time.Now by default.
+	Now func() time.Time
+}
+
+// Engine syncs one tenant with its ERP.
+type Engine struct {
+	conn  erp.Connector
+	store Store
+	opt   Options
+	log   *slog.Logger
+	wake  chan struct{}
+	// trigger carries a pull asked for outside the schedule.
+	trigger chan pullRequest
+	// pullMu lets one pull run at a time in this process (Run's
+	// schedule and an admin's "sync now").
+	pullMu sync.Mutex
+	m      Metrics
+}
+
+// Metrics are the engine's counters since start.
+type Metrics struct {
+	Pulled       atomic.Int64 // records stored by pulls
+	Deleted      atomic.Int64 // deletions applied
+	PullErrors   atomic.Int64 // kind pulls that failed
+	PushSynced   atomic.Int64 // outbox entries that reached the ERP
+	PushFailed   atomic.Int64 // entries the ERP refused (or gave up on)
+	PushRetries  atomic.Int64 // transient failures, retried later
+	PullMillis   atomic.Int64 // wall time of pulls, milliseconds
+	LastPullUnix atomic.Int64
+}
+
+// New returns an engine for one tenant's store and ERP connection.
+func New(conn erp.Connector, store Store, opt Options) *Engine {
+	if opt.Interval <= 0 {
+		opt.Interval = time.Minute
+	}
+	if opt.Overlap <= 0 {
+		opt.Overlap = 5 * time.Minute
+	}
+	if opt.Lease <= 0 {
+		opt.Lease = 2 * time.Minute
+	}
+	if opt.MaxAttempts <= 0 {
+		opt.MaxAttempts = 12
+	}
+	if opt.Owner == "" {
+		b := make([]byte, 8)
+		rand.Read(b)
+		opt.Owner = hex.EncodeToString(b)
+	}
+	if opt.Logger == nil {
+		opt.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	return &Engine{conn: conn, store: store, opt: opt, log: opt.Logger, wake: make(chan struct{}, 1),
+		trigger: make(chan pullRequest, 1)}
+}
+
+// Metrics returns the engine's counters.
+func (e *Engine) Metrics() *Metrics { return &e.m }
+
+// ErrBusy is returned when another instance holds the sync lease.
+var ErrBusy = errors.New("erpsync: another instance is syncing")
+
+// leaseName is the one lease per tenant: pulls and pushes of one tenant
+// happen in one instance at a time.
+const leaseName = "erp-sync"
+
+func (e *Engine) claim(ctx context.Context) error {
+	now := e.opt.Now()
+	ok, err := e.store.AcquireLease(ctx, leaseName, e.opt.Owner, now, now.Add(e.opt.Lease))
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return ErrBusy
+	}
+	return nil
+}
+
+// Pull brings the given kinds (every kind when empty) up to date; full
+// starts them from the beginning. It stops at the first kind that fails
+// and returns that error (the kinds before it are stored).
+func (e *Engine) Pull(ctx context.Context, kinds []*records.Kind, full bool) error {
+	e.pullMu.Lock()
+	defer e.pullMu.Unlock()
+	if len(kinds) == 0 {
+		kinds = records.All()
+	}
+	start := e.opt.Now()
+	defer func() {
+		e.m.PullMillis.Add(e.opt.Now().Sub(start).Milliseconds())
+		e.m.LastPullUnix.Store(e.opt.Now().Unix())
+	}()
+	var errs []error
+	for _, k := range kinds {
+		if err := e.claim(ctx); err != nil {
+			return err
+		}
+		if _, err := e.PullKind(ctx, k, full); err != nil {
+			e.m.PullErrors.Add(1)
+			errs = append(errs, fmt.Errorf("%s: %w", k.Name, err))
+			if ctx.Err() != nil {
+				break
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// state returns kind's stored state (a fresh one when it has none).
+func (e *Engine) state(ctx context.Context, kind string) (State, error) {
+	all, err := e.store.SyncStates(ctx)
+	if err != nil {
+		return State{}, err
+	}
+	for _, st := range all {
+		if st.Kind == kind {
+			return st, nil
+		}
+	}
+	return State{Kind: kind}, nil
+}
+
+// PullKind pulls one kind: changed records since the checkpoint (less the
+// overlap), then deletions. It returns how many records it stored. The
+// caller must hold the lease.
+func (e *Engine) PullKind(ctx context.Context, k *records.Kind, full bool) (int64, error) {
+	st, err := e.state(ctx, k.Name)
+	if err != nil {
+		return 0, err
+	}
+	started := e.opt.Now()
+	if full {
+		st.Checkpoint, st.DeletedSince = erp.Checkpoint{}, time.Time{}
+	}
+	st.LastRun, st.LastPulled, st.LastDeleted = started, 0, 0
+	from := st.Checkpoint
+	if !from.IsZero() {
+		from = erp.Checkpoint{Modified: from.Modified.Add(-e.opt.Overlap)}
+	}
+	// Deletions before a first pull do not matter: the records are not
+	// here. After it, those since the pull began do.
+	if st.DeletedSince.IsZero() {
+		st.DeletedSince = started.Add(-e.opt.Overlap)
+	}
+	fail := func(err error) (int64, error) {
+		st.LastError = errorText(err)
+		if serr := e.store.SaveSyncState(context.WithoutCancel(ctx), st); serr != nil {
+			e.log.Error("save sync state", "kind", k.Name, "err", serr)
+		}
+		return st.LastPulled, err
+	}
+	claimed := e.opt.Now()
+	err = e.conn.Changes(ctx, k, from, func(b erp.Batch) error {
+		if now := e.opt.Now(); now.Sub(claimed) > e.opt.Lease/3 {
+			if err := e.claim(ctx); err != nil {
+				return err
+			}
+			claimed = now
+		}
+		if later(b.Next, st.Checkpoint) {
+			st.Checkpoint = b.Next
+		}
+		n := int64(len(b.Records))
+		st.LastPulled += n
+		st.PulledTotal += n
+		if err := e.store.ApplyPull(ctx, k.Name, b.Records, nil, st); err != nil {
+			return err
+		}
+		e.m.Pulled.Add(n)
+		return nil
+	})
+	if err != nil {
+		return fail(err)
+	}
+	dels, err := e.conn.Deleted(ctx, k, st.DeletedSince.Add(-e.opt.Overlap))
+	if err != nil {
+		return fail(err)
+	}
+	if len(dels) > 0 {
+		ids := make([]int64, len(dels))
+		for i, d := range dels {
+			ids[i] = d.ID
+			if d.DeletedAt.After(st.DeletedSince) {
+				st.DeletedSince = d.DeletedAt
+			}
+		}
+		st.LastDeleted = int64(len(ids))
+		if err := e.store.ApplyPull(ctx, k.Name, nil, ids, st); err != nil {
+			return fail(err)
+		}
+		e.m.Deleted.Add(int64(len(ids)))
+	}
+	st.LastSuccess, st.LastError = e.opt.Now(), ""
+	if err := e.store.SaveSyncState(ctx, st); err != nil {
+		return st.LastPulled, err
+	}
+	e.log.Info("pulled", "kind", k.Name, "records", st.LastPulled, "deleted", st.LastDeleted,
+		"took", e.opt.Now().Sub(started).Round(time.Millisecond))
+	return st.LastPulled, nil
+}
+
+// later reports whether a comes after b in (modified, id) order.
+func later(a, b erp.Checkpoint) bool {
+	return a.Modified.After(b.Modified) || (a.Modified.Equal(b.Modified) && a.ID > b.ID)
+}
+
+// errorText is what the status page shows of an error: the ERP's own
+// words when it gave some.
+func errorText(err error) string {
+	if ee, ok := errors.AsType[*erp.Error](err); ok {
+		return ee.Error()
+	}
+	return err.Error()
+}
+
+// Notify tells Run that a write was queued, so it pushes now instead of
+// at its next tick. It never blocks.
+func (e *Engine) Notify() {
+	select {
+	case e.wake <- struct{}{}:
+	default:
+	}
+}
+
+// pushBatch bounds the entries one Push reads at a time.
+const pushBatch = 50
+
+// Push sends every due outbox entry and returns how many it handled.
+func (e *Engine) Push(ctx context.Context) (int, error) {
+	if err := e.claim(ctx); err != nil {
+		return 0, err
+	}
+	done := 0
+	for {
+		due, err := e.store.DueOutbox(ctx, e.opt.Now(), pushBatch)
+		if err != nil || len(due) == 0 {
+			return done, err
+		}
+		for _, en := range due {
+			if err := e.send(ctx, en); err != nil {
+				return done, err
+			}
+			done++
+		}
+		if len(due) < pushBatch {
+			return done, nil
+		}
+	}
+}
+
+// waitForRef is how long an entry waits when it refers to a record whose
+// own create has not reached the ERP yet.
+const waitForRef = 5 * time.Second
+
+// send delivers one entry. It returns an error only when the store fails;
+// ERP failures are recorded on the entry.
+func (e *Engine) send(ctx context.Context, en Entry) error {
+	k, ok := records.Lookup(en.Kind)
+	if !ok {
+		return e.store.FailOutbox(ctx, en, "This kind of record is no longer synced.", e.opt.Now())
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(en.Fields, &raw); err != nil {
+		return e.store.FailOutbox(ctx, en, "The queued change is unreadable.", e.opt.Now())
+	}
+	in, errs := k.ParseInput(raw, en.Op == records.OpCreate)
+	if len(errs) > 0 {
+		return e.store.FailOutbox(ctx, en, errs[0].Message, e.opt.Now())
+	}
+	// References to records created in the portal go out with the ids
+	// the ERP gave them; until it has, this entry waits.
+	for field, kind := range k.Refs(in) {
+		id := in[field].(int64)
+		if id < records.ProvisionalBase {
+			continue
+		}
+		erpID, ok, err := e.store.CreatedID(ctx, kind, id)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return e.store.DeferOutbox(ctx, en.ID, en.Attempts, e.opt.Now().Add(waitForRef), "Waiting for a record it refers to.")
+		}
+		in[field] = erpID
+	}
+	w := erp.Write{Fields: in, Key: en.Key}
+	id := en.RecordID
+	var err error
+	if en.Op == records.OpCreate {
+		id, err = e.conn.Create(ctx, k, w)
+	} else {
+		err = e.conn.Update(ctx, k, id, w)
+	}
+	if err != nil {
+		return e.failed(ctx, en, err)
+	}
+	rec, err := e.conn.Fetch(ctx, k, id)
+	if err != nil {
+		// The write landed; the next pull brings the ERP's values.
+		e.log.Warn("read back after write", "kind", k.Name, "id", id, "err", err)
+		if rec, err = e.store.Record(ctx, k.Name, en.RecordID); err != nil {
+			return err
+		}
+		rec.ID = id
+	}
+	e.m.PushSynced.Add(1)
+	return e.store.CompleteOutbox(ctx, en, rec, e.opt.Now())
+}
+
+// failed records an ERP failure: the ERP's refusal ends the entry failed
+// with its message; a transient failure is retried with back-off until
+// MaxAttempts.
+func (e *Engine) failed(ctx context.Context, en Entry, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	attempts := en.Attempts + 1
+	if erp.IsPermanent(err) || attempts >= e.opt.MaxAttempts {
+		e.m.PushFailed.Add(1)
+		e.log.Warn("write refused", "kind", en.Kind, "record", en.RecordID, "err", err)
+		return e.store.FailOutbox(ctx, en, userMessage(err), e.opt.Now())
+	}
+	e.m.PushRetries.Add(1)
+	delay := min(time.Second<<min(attempts, 10), 15*time.Minute)
+	delay = delay/2 + mrand.N(delay/2+1)
+	e.log.Info("write deferred", "kind", en.Kind, "record", en.RecordID, "attempt", attempts, "retry_in", delay, "err", err)
+	return e.store.DeferOutbox(ctx, en.ID, attempts, e.opt.Now().Add(delay), errorText(err))
+}
+
+// userMessage is what the record shows about a failed write: the ERP's
+// words for a validation error (the user's to fix), a plain sentence
+// otherwise (the details are in the log).
+func userMessage(err error) string {
+	if ee, ok := errors.AsType[*erp.Error](err); ok && ee.Permanent && ee.Detail != "" {
+		if ee.Path != "" {
+			return "NetSuite: " + ee.Detail + " (" + ee.Path + ")"
+		}
+		return "NetSuite: " + ee.Detail
+	}
+	return "NetSuite did not accept the change after several attempts. Try again later."
+}
+
+// Retry makes a failed entry pending again and pushes it soon.
+func (e *Engine) Retry(ctx context.Context, id int64) error {
+	if err := e.store.RetryOutbox(ctx, id, e.opt.Now()); err != nil {
+		return err
+	}
+	e.Notify()
+	return nil
+}
+
+// Discard drops a record's unsent changes: a create that never reached
+// the ERP disappears, an edited record goes back to the ERP's version.
+func (e *Engine) Discard(ctx context.Context, id int64) error {
+	en, err := e.store.OutboxEntry(ctx, id)
+	if err != nil {
+		return err
+	}
+	if en.State != EntryPending && en.State != EntryFailed {
+		return portal.Errorf(portal.CodeConflict, "This change is no longer waiting to be sent.")
+	}
+	if en.Op == records.OpCreate {
+		return e.store.DiscardOutbox(ctx, en, nil, e.opt.Now())
+	}
+	k, ok := records.Lookup(en.Kind)
+	if !ok {
+		return portal.Errorf(portal.CodeNotFound, "No such kind.")
+	}
+	rec, err := e.conn.Fetch(ctx, k, en.RecordID)
+	if err != nil {
+		return err
+	}
+	return e.store.DiscardOutbox(ctx, en, &rec, e.opt.Now())
+}
+
+// pushTick is how often Run looks for due entries (retries and entries
+// queued by other instances) without being notified.
+const pushTick = 5 * time.Second
+
+// pullRequest is a pull asked for outside the schedule.
+type pullRequest struct {
+	kinds []*records.Kind
+	full  bool
+}
+
+// Trigger asks Run for a pull of kinds (every kind when empty) soon; a
+// request made while one is waiting replaces it. It never blocks.
+func (e *Engine) Trigger(kinds []*records.Kind, full bool) {
+	req := pullRequest{kinds, full}
+	for {
+		select {
+		case e.trigger <- req:
+			return
+		default:
+		}
+		select {
+		case <-e.trigger:
+		default:
+		}
+	}
+}
+
+// Run pulls every Interval (and when triggered) and pushes whenever a
+// write is queued (and every few seconds), until ctx is cancelled. Pushes
+// run beside pulls, so a long pull never holds a user's change back.
+// Failures are logged and retried on the next round; another instance
+// holding the lease is not a failure.
+func (e *Engine) Run(ctx context.Context) {
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); e.pullLoop(ctx) }()
+	go func() { defer wg.Done(); e.pushLoop(ctx) }()
+	wg.Wait()
+	e.store.ReleaseLease(context.WithoutCancel(ctx), leaseName, e.opt.Owner)
+}
+
+func (e *Engine) pullLoop(ctx context.Context) {
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	for {
+		req := pullRequest{}
+		select {
+		case <-ctx.Done():
+			return
+		case <-timer.C:
+		case req = <-e.trigger:
+			timer.Stop()
+		}
+		if err := e.Pull(ctx, req.kinds, req.full); err != nil && !errors.Is(err, ErrBusy) && ctx.Err() == nil {
+			e.log.Error("pull", "err", err)
+		}
+		timer.Reset(e.opt.Interval)
+	}
+}
+
+func (e *Engine) pushLoop(ctx context.Context) {
+	tick := time.NewTicker(pushTick)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		case <-e.wake:
+		}
+		if _, err := e.Push(ctx); err != nil && !errors.Is(err, ErrBusy) && ctx.Err() == nil {
+			e.log.Error("push", "err", err)
+		}
+	}
+}
+
+// WritePrometheus writes the counters in Prometheus' text exposition
+// format.
+func (m *Metrics) WritePrometheus(w io.Writer) {
+	for _, c := range []struct {
+		name, help string
+		v          int64
+	}{
+		{"portico_sync_pulled_records_total", "Records stored by ERP pulls.", m.Pulled.Load()},
+		{"portico_sync_deleted_records_total", "ERP deletions applied.", m.Deleted.Load()},
+		{"portico_sync_pull_errors_total", "Kind pulls that failed.", m.PullErrors.Load()},
+		{"portico_sync_push_synced_total", "Outbox writes the ERP took.", m.PushSynced.Load()},
+		{"portico_sync_push_failed_total", "Outbox writes the ERP refused or that were given up.", m.PushFailed.Load()},
+		{"portico_sync_push_retries_total", "Transient write failures, retried later.", m.PushRetries.Load()},
+	} {
+		fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s counter\n%s %d\n", c.name, c.help, c.name, c.name, c.v)
+	}
+	fmt.Fprintf(w, "# HELP portico_sync_pull_seconds_total Wall time spent pulling.\n# TYPE portico_sync_pull_seconds_total counter\nportico_sync_pull_seconds_total %.3f\n",
+		float64(m.PullMillis.Load())/1000)
+	fmt.Fprintf(w, "# HELP portico_sync_last_pull_timestamp_seconds When the last pull ended.\n# TYPE portico_sync_last_pull_timestamp_seconds gauge\nportico_sync_last_pull_timestamp_seconds %d\n",
+		m.LastPullUnix.Load())
+}

@@ -1,0 +1,100 @@
+package erpsync
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/portico/portico/internal/erp"
+	"github.com/portico/portico/internal/records"
+)
+
+// State is where one kind's pull stands and how its last runs went.
+type State struct {
+	Kind         string         `json:"kind"`
+	Checkpoint   erp.Checkpoint `json:"checkpoint"`
+	DeletedSince time.Time      `json:"deletedSince"` // deletions up to here are applied
+	LastRun      time.Time      `json:"lastRun"`
+	LastSuccess  time.Time      `json:"lastSuccess"`
+	PulledTotal  int64          `json:"pulledTotal"` // records stored by every pull so far
+	LastPulled   int64          `json:"lastPulled"`  // by the last run
+	LastDeleted  int64          `json:"lastDeleted"` // deletions applied by the last run
+	LastError    string         `json:"lastError,omitempty"`
+}
+
+// Entry is one outbox entry: a create or edit on its way to the ERP.
+type Entry struct {
+	ID       int64           `json:"id"`
+	Kind     string          `json:"kind"`
+	RecordID int64           `json:"recordId"` // the portal's id; provisional for a create until ERPID
+	Op       string          `json:"op"`       // records.OpCreate or records.OpUpdate
+	Fields   json.RawMessage `json:"-"`        // the submitted values to send
+	Key      string          `json:"-"`        // idempotency key
+	State    string          `json:"state"`    // one of the Entry states
+	Attempts int             `json:"attempts"`
+	NextAt   time.Time       `json:"nextAt"`
+	Error    string          `json:"error,omitempty"` // the ERP's last message
+	ERPID    int64           `json:"erpId,omitempty"`
+	Created  time.Time       `json:"created"`
+}
+
+// The outbox entry states.
+const (
+	EntryPending   = "pending"
+	EntrySynced    = "synced"
+	EntryFailed    = "failed"
+	EntryDiscarded = "discarded"
+)
+
+// Store is what the sync engine needs from one tenant's store.
+// *sqlstore.Tenant implements it.
+type Store interface {
+	// Record returns one record of the replica (a not-found error when
+	// it has none).
+	Record(ctx context.Context, kind string, id int64) (records.Record, error)
+	// SyncStates returns the state of every kind that has one.
+	SyncStates(ctx context.Context) ([]State, error)
+	// SaveSyncState stores st as is (run bookkeeping, errors, resets).
+	SaveSyncState(ctx context.Context, st State) error
+	// ApplyPull stores a batch in one transaction: upserts recs (but
+	// never over a record whose own write is pending or failed: the
+	// outbox owns it until then), deletes the ids in deleted (likewise)
+	// and saves st, so a crash leaves the batch and its checkpoint
+	// together or neither.
+	ApplyPull(ctx context.Context, kind string, recs []records.Record, deleted []int64, st State) error
+	// AcquireLease takes or renews the named lease for owner until
+	// until, if it is free, expired or already owner's.
+	AcquireLease(ctx context.Context, name, owner string, now, until time.Time) (bool, error)
+	// ReleaseLease gives the lease up if owner holds it.
+	ReleaseLease(ctx context.Context, name, owner string) error
+
+	// DueOutbox returns up to limit pending entries due at now, oldest
+	// first, each the oldest open entry of its record (later edits wait
+	// for earlier ones).
+	DueOutbox(ctx context.Context, now time.Time, limit int) ([]Entry, error)
+	// OutboxEntry returns one entry (a not-found error when none).
+	OutboxEntry(ctx context.Context, id int64) (Entry, error)
+	// OutboxEntries lists entries in the given states, newest first.
+	OutboxEntries(ctx context.Context, states []string, limit int) ([]Entry, error)
+	// OutboxCounts counts entries per state.
+	OutboxCounts(ctx context.Context) (map[string]int64, error)
+	// CreatedID returns the ERP id a create gave the provisional record
+	// id, or false while it has none.
+	CreatedID(ctx context.Context, kind string, provisional int64) (int64, bool, error)
+	// CompleteOutbox marks e synced with the record as the ERP has it
+	// now: for a create, the provisional record becomes rec (its ERP id)
+	// everywhere it is referenced; the record's write state is cleared
+	// unless other entries for it are still open.
+	CompleteOutbox(ctx context.Context, e Entry, rec records.Record, now time.Time) error
+	// DeferOutbox records a failed attempt that will be retried at next.
+	DeferOutbox(ctx context.Context, id int64, attempts int, next time.Time, msg string) error
+	// FailOutbox marks e failed with the ERP's message, shown on the
+	// record until the user retries or discards it.
+	FailOutbox(ctx context.Context, e Entry, msg string, now time.Time) error
+	// RetryOutbox makes a failed entry pending again, due now.
+	RetryOutbox(ctx context.Context, id int64, now time.Time) error
+	// DiscardOutbox drops an open entry; its record is replaced by rec
+	// (the ERP's version) or, when rec is nil (a create that never
+	// landed), deleted.
+	DiscardOutbox(ctx context.Context, e Entry, rec *records.Record, now time.Time) error
+}

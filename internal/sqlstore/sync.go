@@ -1,0 +1,374 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/portico/portico/internal/erpsync"
+	"github.com/portico/portico/internal/portal"
+	"github.com/portico/portico/internal/records"
+)
+
+var _ erpsync.Store = (*Tenant)(nil)
+
+var (
+	insertOutbox = scope(`INSERT INTO outbox (tenant_id, kind, record_id, op, fields, idem_key, state, next_at, created_at, updated_at)
+		VALUES (:tenant, ?, ?, ?, ?, ?, 'pending', ?, ?, ?) RETURNING id`)
+	setOutboxRecord = scope(`UPDATE outbox SET record_id = ? WHERE tenant_id = :tenant AND id = ?`)
+)
+
+// enqueue adds the outbox entry of a write of r, due at once.
+func (t *Tenant) enqueue(ctx context.Context, r records.Record, o *records.Outbound) (int64, error) {
+	now := time.Now().UnixMilli()
+	var id int64
+	err := t.queryRow(ctx, insertOutbox, r.Kind, r.ID, o.Op, string(o.Fields), o.Key, now, now, now).Scan(&id)
+	if err != nil {
+		return 0, fmt.Errorf("enqueue write: %w", err)
+	}
+	return id, nil
+}
+
+const stateColumns = `kind, cp_modified, cp_id, deleted_since, last_run, last_success, pulled_total, last_pulled, last_deleted, last_error`
+
+var (
+	selectSyncStates = scope(`SELECT ` + stateColumns + ` FROM sync_state WHERE tenant_id = :tenant ORDER BY kind`)
+	upsertSyncState  = scope(`INSERT INTO sync_state (tenant_id, ` + stateColumns + `) VALUES (:tenant, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (tenant_id, kind) DO UPDATE SET cp_modified = excluded.cp_modified, cp_id = excluded.cp_id,
+		deleted_since = excluded.deleted_since, last_run = excluded.last_run, last_success = excluded.last_success,
+		pulled_total = excluded.pulled_total, last_pulled = excluded.last_pulled, last_deleted = excluded.last_deleted,
+		last_error = excluded.last_error`)
+)
+
+// SyncStates implements erpsync.Store.
+func (t *Tenant) SyncStates(ctx context.Context) ([]erpsync.State, error) {
+	rows, err := t.query(ctx, selectSyncStates)
+	if err != nil {
+		return nil, fmt.Errorf("sync states: %w", err)
+	}
+	defer rows.Close()
+	var out []erpsync.State
+	for rows.Next() {
+		var (
+			st                            erpsync.State
+			cpMod, delSince, run, success int64
+		)
+		if err := rows.Scan(&st.Kind, &cpMod, &st.Checkpoint.ID, &delSince, &run, &success, &st.PulledTotal,
+			&st.LastPulled, &st.LastDeleted, &st.LastError); err != nil {
+			return nil, err
+		}
+		st.Checkpoint.Modified, st.DeletedSince = fromMillis(cpMod), fromMillis(delSince)
+		st.LastRun, st.LastSuccess = fromMillis(run), fromMillis(success)
+		out = append(out, st)
+	}
+	return out, rows.Err()
+}
+
+// fromMillis reads a stored time; 0 is the zero time.
+func fromMillis(ms int64) time.Time {
+	if ms == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms).UTC()
+}
+
+// toMillis stores a time; the zero time is 0.
+func toMillis(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+// SaveSyncState implements erpsync.Store.
+func (t *Tenant) SaveSyncState(ctx context.Context, st erpsync.State) error {
+	_, err := t.exec(ctx, upsertSyncState, st.Kind, toMillis(st.Checkpoint.Modified), st.Checkpoint.ID,
+		toMillis(st.DeletedSince), toMillis(st.LastRun), toMillis(st.LastSuccess), st.PulledTotal, st.LastPulled,
+		st.LastDeleted, st.LastError)
+	if err != nil {
+		return fmt.Errorf("save sync state: %w", err)
+	}
+	return nil
+}
+
+// deleteBatch bounds the ids one DELETE names.
+const deleteBatch = 400
+
+// ApplyPull implements erpsync.Store.
+func (t *Tenant) ApplyPull(ctx context.Context, kind string, recs []records.Record, deleted []int64, st erpsync.State) error {
+	return t.inTx(ctx, func(tx *Tenant) error {
+		if err := tx.putRecords(ctx, recs); err != nil {
+			return err
+		}
+		for start := 0; start < len(deleted); start += deleteBatch {
+			ids := deleted[start:min(start+deleteBatch, len(deleted))]
+			args := []any{kind}
+			for _, id := range ids {
+				args = append(args, id)
+			}
+			in := strings.Repeat("?, ", len(ids)-1) + "?"
+			if _, err := tx.exec(ctx, scope(`DELETE FROM files WHERE tenant_id = :tenant AND kind = ? AND record_id IN (`+in+`)
+				AND record_id NOT IN (SELECT id FROM records WHERE tenant_id = :tenant AND kind = files.kind AND write_state <> '')`), args...); err != nil {
+				return fmt.Errorf("apply deletions: %w", err)
+			}
+			if _, err := tx.exec(ctx, scope(`DELETE FROM records WHERE tenant_id = :tenant AND kind = ? AND id IN (`+in+`) AND write_state = ''`), args...); err != nil {
+				return fmt.Errorf("apply deletions: %w", err)
+			}
+		}
+		return tx.SaveSyncState(ctx, st)
+	})
+}
+
+var acquireLease = scope(`INSERT INTO sync_leases (tenant_id, name, owner, until) VALUES (:tenant, ?, ?, ?)
+	ON CONFLICT (tenant_id, name) DO UPDATE SET owner = excluded.owner, until = excluded.until
+	WHERE sync_leases.until < ? OR sync_leases.owner = excluded.owner`)
+
+// AcquireLease implements erpsync.Store: one statement, so two instances
+// racing for an expired lease cannot both win.
+func (t *Tenant) AcquireLease(ctx context.Context, name, owner string, now, until time.Time) (bool, error) {
+	res, err := t.exec(ctx, acquireLease, name, owner, until.UnixMilli(), now.UnixMilli())
+	if err != nil {
+		return false, fmt.Errorf("acquire lease: %w", err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+var releaseLease = scope(`DELETE FROM sync_leases WHERE tenant_id = :tenant AND name = ? AND owner = ?`)
+
+// ReleaseLease implements erpsync.Store.
+func (t *Tenant) ReleaseLease(ctx context.Context, name, owner string) error {
+	_, err := t.exec(ctx, releaseLease, name, owner)
+	return err
+}
+
+const entryColumns = `id, kind, record_id, op, fields, idem_key, state, attempts, next_at, error, erp_id, created_at`
+
+var (
+	dueOutbox = scope(`SELECT ` + entryColumns + ` FROM outbox o
+		WHERE o.tenant_id = :tenant AND o.state = 'pending' AND o.next_at <= ?
+		AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.tenant_id = o.tenant_id AND p.kind = o.kind
+			AND p.record_id = o.record_id AND p.id < o.id AND p.state IN ('pending', 'failed'))
+		ORDER BY o.id LIMIT ?`)
+	getOutboxEntry = scope(`SELECT ` + entryColumns + ` FROM outbox WHERE tenant_id = :tenant AND id = ?`)
+	countOutbox    = scope(`SELECT state, COUNT(*) FROM outbox WHERE tenant_id = :tenant GROUP BY state`)
+	createdID      = scope(`SELECT erp_id FROM outbox WHERE tenant_id = :tenant AND kind = ? AND record_id = ?
+		AND op = 'create' AND erp_id IS NOT NULL`)
+)
+
+func scanEntry(s rowScanner) (erpsync.Entry, error) {
+	var (
+		e             erpsync.Entry
+		fields        string
+		next, created int64
+		erpID         sql.NullInt64
+	)
+	err := s.Scan(&e.ID, &e.Kind, &e.RecordID, &e.Op, &fields, &e.Key, &e.State, &e.Attempts, &next, &e.Error, &erpID, &created)
+	e.Fields, e.NextAt, e.Created, e.ERPID = []byte(fields), fromMillis(next), fromMillis(created), erpID.Int64
+	return e, err
+}
+
+func (t *Tenant) entries(ctx context.Context, st scoped, args ...any) ([]erpsync.Entry, error) {
+	rows, err := t.query(ctx, st, args...)
+	if err != nil {
+		return nil, fmt.Errorf("outbox: %w", err)
+	}
+	defer rows.Close()
+	var out []erpsync.Entry
+	for rows.Next() {
+		e, err := scanEntry(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// DueOutbox implements erpsync.Store.
+func (t *Tenant) DueOutbox(ctx context.Context, now time.Time, limit int) ([]erpsync.Entry, error) {
+	return t.entries(ctx, dueOutbox, now.UnixMilli(), limit)
+}
+
+// OutboxEntry implements erpsync.Store.
+func (t *Tenant) OutboxEntry(ctx context.Context, id int64) (erpsync.Entry, error) {
+	e, err := scanEntry(t.queryRow(ctx, getOutboxEntry, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return e, portal.Errorf(portal.CodeNotFound, "No such outbox entry.")
+	}
+	return e, err
+}
+
+// OutboxEntries implements erpsync.Store.
+func (t *Tenant) OutboxEntries(ctx context.Context, states []string, limit int) ([]erpsync.Entry, error) {
+	if len(states) == 0 {
+		return nil, nil
+	}
+	args := make([]any, 0, len(states)+1)
+	for _, s := range states {
+		args = append(args, s)
+	}
+	args = append(args, limit)
+	in := strings.Repeat("?, ", len(states)-1) + "?"
+	return t.entries(ctx, scope(`SELECT `+entryColumns+` FROM outbox WHERE tenant_id = :tenant AND state IN (`+in+`)
+		ORDER BY id DESC LIMIT ?`), args...)
+}
+
+// OutboxCounts implements erpsync.Store.
+func (t *Tenant) OutboxCounts(ctx context.Context) (map[string]int64, error) {
+	rows, err := t.query(ctx, countOutbox)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]int64{}
+	for rows.Next() {
+		var s string
+		var n int64
+		if err := rows.Scan(&s, &n); err != nil {
+			return nil, err
+		}
+		out[s] = n
+	}
+	return out, rows.Err()
+}
+
+// CreatedID implements erpsync.Store.
+func (t *Tenant) CreatedID(ctx context.Context, kind string, provisional int64) (int64, bool, error) {
+	var id int64
+	err := t.queryRow(ctx, createdID, kind, provisional).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, nil
+	}
+	return id, err == nil, err
+}
+
+var (
+	openForRecord = scope(`SELECT COUNT(*) FROM outbox WHERE tenant_id = :tenant AND kind = ? AND record_id = ?
+		AND state IN ('pending', 'failed') AND id <> ?`)
+	deleteRecord  = scope(`DELETE FROM records WHERE tenant_id = :tenant AND kind = ? AND id = ?`)
+	replaceRecord = scope(`INSERT INTO records (tenant_id, ` + recordColumns + `, write_state, write_error)
+		VALUES (:tenant, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', '')
+		ON CONFLICT (tenant_id, kind, id) DO UPDATE SET external_id = excluded.external_id, title = excluded.title,
+		code = excluded.code, status = excluded.status, parent_id = excluded.parent_id, parent_name = excluded.parent_name,
+		project_id = excluded.project_id, project_name = excluded.project_name, amount = excluded.amount,
+		occurred_on = excluded.occurred_on, modified_at = excluded.modified_at, fields = excluded.fields,
+		write_state = '', write_error = ''`)
+	moveParentRefs  = scope(`UPDATE records SET parent_id = ? WHERE tenant_id = :tenant AND parent_id = ?`)
+	moveProjectRefs = scope(`UPDATE records SET project_id = ? WHERE tenant_id = :tenant AND project_id = ?`)
+	moveOutbox      = scope(`UPDATE outbox SET record_id = ? WHERE tenant_id = :tenant AND kind = ? AND record_id = ? AND id <> ?`)
+	moveAudit       = scope(`UPDATE audit_log SET record_id = ? WHERE tenant_id = :tenant AND kind = ? AND record_id = ?`)
+	syncedOutbox    = scope(`UPDATE outbox SET state = 'synced', erp_id = ?, error = '', updated_at = ? WHERE tenant_id = :tenant AND id = ?`)
+	deferOutbox     = scope(`UPDATE outbox SET attempts = ?, next_at = ?, error = ?, updated_at = ?
+		WHERE tenant_id = :tenant AND id = ? AND state = 'pending'`)
+	failOutbox  = scope(`UPDATE outbox SET state = 'failed', error = ?, updated_at = ? WHERE tenant_id = :tenant AND id = ?`)
+	retryOutbox = scope(`UPDATE outbox SET state = 'pending', attempts = 0, next_at = ?, error = '', updated_at = ?
+		WHERE tenant_id = :tenant AND id = ? AND state = 'failed'`)
+	discardOutbox = scope(`UPDATE outbox SET state = 'discarded', updated_at = ?
+		WHERE tenant_id = :tenant AND kind = ? AND record_id = ? AND state IN ('pending', 'failed')`)
+	setWriteState = scope(`UPDATE records SET write_state = ?, write_error = ? WHERE tenant_id = :tenant AND kind = ? AND id = ?`)
+)
+
+// replace stores rec as the ERP has it, its write state cleared.
+func (t *Tenant) replace(ctx context.Context, r records.Record) error {
+	_, err := t.exec(ctx, replaceRecord, r.Kind, r.ID, nullString(r.ExternalID), r.Title, r.Code, r.Status,
+		nullID(r.ParentID), r.ParentName, nullID(r.ProjectID), r.ProjectName, r.Amount, r.Date,
+		r.ModifiedAt.UnixMilli(), string(r.Fields))
+	return err
+}
+
+// CompleteOutbox implements erpsync.Store.
+func (t *Tenant) CompleteOutbox(ctx context.Context, e erpsync.Entry, rec records.Record, now time.Time) error {
+	return t.inTx(ctx, func(tx *Tenant) error {
+		if e.Op == records.OpCreate && e.RecordID != rec.ID {
+			prov := e.RecordID
+			steps := []struct {
+				st   scoped
+				args []any
+			}{
+				{deleteRecord, []any{e.Kind, prov}},
+				{moveParentRefs, []any{rec.ID, prov}},
+				{moveProjectRefs, []any{rec.ID, prov}},
+				{moveOutbox, []any{rec.ID, e.Kind, prov, e.ID}},
+				{moveAudit, []any{rec.ID, e.Kind, prov}},
+			}
+			for _, s := range steps {
+				if _, err := tx.exec(ctx, s.st, s.args...); err != nil {
+					return fmt.Errorf("complete create: %w", err)
+				}
+			}
+		}
+		var open int
+		if err := tx.queryRow(ctx, openForRecord, e.Kind, rec.ID, e.ID).Scan(&open); err != nil {
+			return err
+		}
+		// With later edits still on their way, the local record holds
+		// them: the ERP's version would hide them until they land.
+		if open == 0 || e.Op == records.OpCreate {
+			if err := tx.replace(ctx, rec); err != nil {
+				return fmt.Errorf("complete write: %w", err)
+			}
+			if open > 0 {
+				if _, err := tx.exec(ctx, setWriteState, records.WritePending, "", e.Kind, rec.ID); err != nil {
+					return err
+				}
+			}
+		}
+		_, err := tx.exec(ctx, syncedOutbox, rec.ID, now.UnixMilli(), e.ID)
+		return err
+	})
+}
+
+// DeferOutbox implements erpsync.Store.
+func (t *Tenant) DeferOutbox(ctx context.Context, id int64, attempts int, next time.Time, msg string) error {
+	_, err := t.exec(ctx, deferOutbox, attempts, next.UnixMilli(), msg, time.Now().UnixMilli(), id)
+	return err
+}
+
+// FailOutbox implements erpsync.Store.
+func (t *Tenant) FailOutbox(ctx context.Context, e erpsync.Entry, msg string, now time.Time) error {
+	return t.inTx(ctx, func(tx *Tenant) error {
+		if _, err := tx.exec(ctx, failOutbox, msg, now.UnixMilli(), e.ID); err != nil {
+			return err
+		}
+		_, err := tx.exec(ctx, setWriteState, records.WriteFailed, msg, e.Kind, e.RecordID)
+		return err
+	})
+}
+
+// RetryOutbox implements erpsync.Store.
+func (t *Tenant) RetryOutbox(ctx context.Context, id int64, now time.Time) error {
+	return t.inTx(ctx, func(tx *Tenant) error {
+		e, err := tx.OutboxEntry(ctx, id)
+		if err != nil {
+			return err
+		}
+		res, err := tx.exec(ctx, retryOutbox, now.UnixMilli(), now.UnixMilli(), id)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return portal.Errorf(portal.CodeConflict, "Only a failed write can be retried.")
+		}
+		_, err = tx.exec(ctx, setWriteState, records.WritePending, "", e.Kind, e.RecordID)
+		return err
+	})
+}
+
+// DiscardOutbox implements erpsync.Store: every open entry of the record
+// goes, since later edits were made on top of the discarded one.
+func (t *Tenant) DiscardOutbox(ctx context.Context, e erpsync.Entry, rec *records.Record, now time.Time) error {
+	return t.inTx(ctx, func(tx *Tenant) error {
+		if _, err := tx.exec(ctx, discardOutbox, now.UnixMilli(), e.Kind, e.RecordID); err != nil {
+			return err
+		}
+		if rec == nil {
+			_, err := tx.exec(ctx, deleteRecord, e.Kind, e.RecordID)
+			return err
+		}
+		return tx.replace(ctx, *rec)
+	})
+}

@@ -1,0 +1,191 @@
+package sqlstore
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/portico/portico/internal/erp"
+	"github.com/portico/portico/internal/erpsync"
+	"github.com/portico/portico/internal/records"
+)
+
+func TestConformanceApplyPull(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		ten := seedTenant(t, s, "acme")
+		other := seedTenant(t, s, "other")
+		mod := time.UnixMilli(1_800_000_000_000).UTC()
+		st := erpsync.State{Kind: "customer", Checkpoint: erp.Checkpoint{Modified: mod, ID: 2}, PulledTotal: 2}
+		if err := ten.ApplyPull(ctx, "customer", []records.Record{testRecord("customer", 1, "One", "Active"),
+			testRecord("customer", 2, "Two", "Active")}, nil, st); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ten.SyncStates(ctx)
+		if err != nil || len(got) != 1 || !got[0].Checkpoint.Modified.Equal(mod) || got[0].Checkpoint.ID != 2 || got[0].PulledTotal != 2 {
+			t.Fatalf("state: %+v %v", got, err)
+		}
+		if theirs, _ := other.SyncStates(ctx); len(theirs) != 0 {
+			t.Fatalf("another tenant sees the state: %+v", theirs)
+		}
+		// A record with a pending write of its own is neither replaced
+		// nor deleted by a pull; an older version never replaces a newer.
+		if _, err := ten.exec(ctx, setWriteState, records.WritePending, "", "customer", 1); err != nil {
+			t.Fatal(err)
+		}
+		newer := testRecord("customer", 1, "One from ERP", "Active")
+		newer.ModifiedAt = mod
+		older := testRecord("customer", 2, "Two, stale", "Active")
+		older.ModifiedAt = older.ModifiedAt.Add(-time.Hour)
+		if err := ten.ApplyPull(ctx, "customer", []records.Record{newer, older}, []int64{1}, st); err != nil {
+			t.Fatal(err)
+		}
+		if r, err := ten.Record(ctx, "customer", 1); err != nil || r.Title != "One" {
+			t.Fatalf("pending record replaced or deleted: %+v %v", r, err)
+		}
+		if r, _ := ten.Record(ctx, "customer", 2); r.Title != "Two" {
+			t.Fatalf("older version replaced a newer: %+v", r)
+		}
+		if err := ten.ApplyPull(ctx, "customer", nil, []int64{2}, st); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ten.Record(ctx, "customer", 2); err == nil {
+			t.Fatal("deleted record still there")
+		}
+	})
+}
+
+func TestConformanceLease(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		ten := seedTenant(t, s, "acme")
+		now := time.UnixMilli(1_800_000_000_000)
+		if ok, err := ten.AcquireLease(ctx, "sync", "a", now, now.Add(time.Minute)); !ok || err != nil {
+			t.Fatalf("first claim: %v %v", ok, err)
+		}
+		if ok, _ := ten.AcquireLease(ctx, "sync", "b", now.Add(time.Second), now.Add(time.Minute)); ok {
+			t.Fatal("b took a held lease")
+		}
+		if ok, _ := ten.AcquireLease(ctx, "sync", "a", now.Add(time.Second), now.Add(2*time.Minute)); !ok {
+			t.Fatal("a could not renew")
+		}
+		if ok, _ := ten.AcquireLease(ctx, "sync", "b", now.Add(3*time.Minute), now.Add(4*time.Minute)); !ok {
+			t.Fatal("b could not take an expired lease")
+		}
+		if err := ten.ReleaseLease(ctx, "sync", "b"); err != nil {
+			t.Fatal(err)
+		}
+		if ok, _ := ten.AcquireLease(ctx, "sync", "a", now.Add(3*time.Minute), now.Add(4*time.Minute)); !ok {
+			t.Fatal("a could not take a released lease")
+		}
+	})
+}
+
+func TestConformanceOutbox(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		ten := seedTenant(t, s, "acme")
+		now := time.UnixMilli(1_800_000_000_000).UTC()
+		by := records.Author{IP: "192.0.2.1"}
+		queue := func(r records.Record, op string, base time.Time) records.Record {
+			t.Helper()
+			fields, _ := json.Marshal(map[string]string{"companyname": r.Title})
+			r.Write = records.WriteState{State: records.WritePending}
+			saved, err := ten.SaveRecord(ctx, records.Write{Record: r, Base: base, By: by, Result: "queued",
+				Outbound: &records.Outbound{Op: op, Fields: fields, Key: op + r.Title}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return saved
+		}
+		client := testRecord("customer", 0, "New client", "Active")
+		client.ModifiedAt = now
+		created := queue(client, records.OpCreate, time.Time{})
+		if created.ID <= records.ProvisionalBase {
+			t.Fatalf("create got id %d, want a provisional one", created.ID)
+		}
+		// A project under the new client, and an edit of the client.
+		proj := testRecord("project", 7, "Project", "Active")
+		proj.ParentID = created.ID
+		if err := ten.PutRecords(ctx, []records.Record{proj}); err != nil {
+			t.Fatal(err)
+		}
+		edit := created
+		edit.Title, edit.ModifiedAt = "Renamed client", now.Add(time.Second)
+		queue(edit, records.OpUpdate, now)
+
+		due, err := ten.DueOutbox(ctx, now.Add(time.Minute), 10)
+		if err != nil || len(due) != 1 || due[0].Op != records.OpCreate {
+			t.Fatalf("due: only the create may go first: %+v %v", due, err)
+		}
+		// The ERP took the create as 501.
+		fromERP := testRecord("customer", 501, "New client", "Active")
+		if err := ten.CompleteOutbox(ctx, due[0], fromERP, now); err != nil {
+			t.Fatal(err)
+		}
+		if id, ok, _ := ten.CreatedID(ctx, "customer", created.ID); !ok || id != 501 {
+			t.Fatalf("created id: %d %v", id, ok)
+		}
+		r, err := ten.Record(ctx, "customer", created.ID) // the old link still works
+		if err != nil || r.ID != 501 || r.Write.State != records.WritePending {
+			t.Fatalf("record after create: %+v %v (the edit is still pending)", r, err)
+		}
+		if p, _ := ten.Record(ctx, "project", 7); p.ParentID != 501 {
+			t.Fatalf("reference not moved: %d", p.ParentID)
+		}
+		due, _ = ten.DueOutbox(ctx, now.Add(time.Minute), 10)
+		if len(due) != 1 || due[0].Op != records.OpUpdate || due[0].RecordID != 501 {
+			t.Fatalf("due after create: %+v", due)
+		}
+		// The edit is refused: the record shows why; a retry makes it due.
+		if err := ten.FailOutbox(ctx, due[0], "NetSuite: bad name", now); err != nil {
+			t.Fatal(err)
+		}
+		if r, _ := ten.Record(ctx, "customer", 501); r.Write.State != records.WriteFailed || r.Write.Error != "NetSuite: bad name" {
+			t.Fatalf("failed state: %+v", r.Write)
+		}
+		if d, _ := ten.DueOutbox(ctx, now.Add(time.Minute), 10); len(d) != 0 {
+			t.Fatalf("a failed entry is due: %+v", d)
+		}
+		if err := ten.RetryOutbox(ctx, due[0].ID, now); err != nil {
+			t.Fatal(err)
+		}
+		if err := ten.RetryOutbox(ctx, due[0].ID, now); err == nil {
+			t.Fatal("retried a pending entry")
+		}
+		due, _ = ten.DueOutbox(ctx, now.Add(time.Minute), 10)
+		if len(due) != 1 {
+			t.Fatalf("retried entry not due: %+v", due)
+		}
+		if err := ten.DeferOutbox(ctx, due[0].ID, 1, now.Add(time.Hour), "429"); err != nil {
+			t.Fatal(err)
+		}
+		if d, _ := ten.DueOutbox(ctx, now.Add(time.Minute), 10); len(d) != 0 {
+			t.Fatalf("deferred entry due early: %+v", d)
+		}
+		renamed := testRecord("customer", 501, "Renamed client", "Active")
+		renamed.ModifiedAt = now.Add(time.Minute)
+		if err := ten.CompleteOutbox(ctx, due[0], renamed, now); err != nil {
+			t.Fatal(err)
+		}
+		if r, _ := ten.Record(ctx, "customer", 501); r.Title != "Renamed client" || r.Write.State != records.WriteSynced {
+			t.Fatalf("after edit synced: %+v", r)
+		}
+		counts, _ := ten.OutboxCounts(ctx)
+		if counts[erpsync.EntrySynced] != 2 || counts[erpsync.EntryPending] != 0 {
+			t.Fatalf("counts: %v", counts)
+		}
+		// Discarding a create that never landed removes the record.
+		lost := testRecord("customer", 0, "Never sent", "Active")
+		lost.ModifiedAt = now
+		lostRec := queue(lost, records.OpCreate, time.Time{})
+		e, _ := ten.DueOutbox(ctx, now.Add(time.Minute), 10)
+		if err := ten.DiscardOutbox(ctx, e[0], nil, now); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ten.Record(ctx, "customer", lostRec.ID); err == nil {
+			t.Fatal("discarded create still shown")
+		}
+	})
+}
