@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"time"
 
 	"github.com/portico/portico/internal/config"
+	"github.com/portico/portico/internal/equipment"
 	"github.com/portico/portico/internal/httpapi"
 	"github.com/portico/portico/internal/identity"
 	"github.com/portico/portico/internal/portal"
@@ -34,6 +36,26 @@ func serve(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *s
 	sessions := session.NewManager(func(t portal.TenantID) session.Store { return store.Tenant(t) }, session.Options{
 		Key: key, AccessTTL: cfg.AccessTokenTTL, RefreshTTL: cfg.RefreshTokenTTL, MaxAge: cfg.SessionMaxAge,
 	})
+	eng, err := syncEngine(cfg, store, log)
+	if err != nil {
+		return err
+	}
+	var (
+		syncs        func(portal.TenantID) httpapi.Syncer
+		writeMetrics func(io.Writer)
+	)
+	if eng != nil {
+		writeMetrics = eng.Metrics().WritePrometheus
+		syncs = func(t portal.TenantID) httpapi.Syncer {
+			if t != cfg.DefaultTenant {
+				return nil
+			}
+			return eng
+		}
+		done := make(chan struct{})
+		go func() { defer close(done); eng.Run(ctx) }()
+		defer func() { <-done }()
+	}
 	h, err := httpapi.NewServer(httpapi.Options{
 		Logger: log,
 		Store:  store,
@@ -56,6 +78,10 @@ func serve(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *s
 		LoginPerMinuteIP:      cfg.LoginPerMinuteIP,
 		LoginPerMinuteAccount: cfg.LoginPerMinuteAccount,
 		SessionCacheTTL:       cfg.SessionCacheTTL,
+		Syncs:                 syncs,
+		MetricsToken:          cfg.MetricsToken,
+		WriteMetrics:          writeMetrics,
+		Equipment:             equipmentCharges(cfg.Equipment),
 	})
 	if err != nil {
 		return err
@@ -113,4 +139,13 @@ func identityCSP(id config.Identity) httpapi.CSPSources {
 		src.Frame = []string{"https://" + id.AuthDomain}
 	}
 	return src
+}
+
+// equipmentCharges is the equipment-charge service's client, or nil (the
+// feature off) when no URL is configured.
+func equipmentCharges(cfg config.Equipment) httpapi.EquipmentCharges {
+	if cfg.URL == "" {
+		return nil
+	}
+	return equipment.New(cfg.URL, []byte(cfg.Secret))
 }

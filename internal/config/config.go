@@ -45,7 +45,34 @@ type Config struct {
 
 	LoginPerMinuteIP      int // PORTICO_LOGIN_RATE_IP: sign-in attempts per minute per client address
 	LoginPerMinuteAccount int // PORTICO_LOGIN_RATE_ACCOUNT: sign-ins per minute per account
+
+	Equipment Equipment
+	NetSuite  NetSuite
+	// MetricsToken, when set, opens GET /metrics (Prometheus text) to a
+	// scraper that sends it as a bearer token.
+	MetricsToken string // PORTICO_METRICS_TOKEN
 }
+
+// Equipment configures the external equipment-charge service (SPEC §7),
+// whose charges show on a project's cost-details tab. An empty URL turns
+// the feature off.
+type Equipment struct {
+	URL    string // PORTICO_EQUIPMENT_URL: the service's base URL
+	Secret Secret // PORTICO_EQUIPMENT_SECRET: signs the calls' JWTs; set with URL, at least 32 bytes
+}
+
+// Secret is a credential. It prints and logs as "[redacted]", so a
+// Config never leaks it through fmt or log/slog.
+type Secret string
+
+// String hides the value from fmt.
+func (Secret) String() string { return "[redacted]" }
+
+// GoString hides the value from fmt's %#v.
+func (Secret) GoString() string { return "[redacted]" }
+
+// LogValue hides the value from log/slog.
+func (Secret) LogValue() slog.Value { return slog.StringValue("[redacted]") }
 
 // Identity configures the hosted identity service (Identity Platform /
 // Firebase Authentication) for the server and, through index.html, the app.
@@ -90,6 +117,10 @@ func Load(getenv func(string) string, fs *flag.FlagSet, args []string) (Config, 
 			AppID:        env("PORTICO_IDENTITY_APP_ID", ""),
 			KeysURL:      env("PORTICO_IDENTITY_KEYS_URL", ""),
 			EmulatorHost: env("PORTICO_IDENTITY_EMULATOR_HOST", ""),
+		},
+		Equipment: Equipment{
+			URL:    env("PORTICO_EQUIPMENT_URL", ""),
+			Secret: Secret(env("PORTICO_EQUIPMENT_SECRET", "")),
 		},
 	}
 	if fs != nil {
@@ -144,6 +175,16 @@ func Load(getenv func(string) string, fs *flag.FlagSet, args []string) (Config, 
 	if u, err := url.Parse(c.ERPUIURL); err != nil || u.Scheme != "https" || u.Host == "" || u.Path != "" {
 		return c, nil, fmt.Errorf("PORTICO_ERP_UI_URL: an https origin such as https://123456.app.netsuite.com")
 	}
+	if c.NetSuite, err = loadNetSuite(env); err != nil {
+		return c, nil, err
+	}
+	c.MetricsToken = env("PORTICO_METRICS_TOKEN", "")
+	if c.MetricsToken != "" && len(c.MetricsToken) < 32 {
+		return c, nil, fmt.Errorf("PORTICO_METRICS_TOKEN: at least 32 characters")
+	}
+	if err := checkEquipment(c.Equipment); err != nil {
+		return c, nil, err
+	}
 	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
 		return c, nil, fmt.Errorf("PORTICO_ADDR: %q is not host:port", c.Addr)
 	}
@@ -157,4 +198,36 @@ func Load(getenv func(string) string, fs *flag.FlagSet, args []string) (Config, 
 		return c, nil, fmt.Errorf("PORTICO_DEFAULT_TENANT: %w", err)
 	}
 	return c, args, nil
+}
+
+// checkEquipment validates the equipment-charge service's settings: both or
+// neither; an https base URL (http only on a loopback host, for local
+// fakes) without query or fragment; a secret long enough for HS256.
+func checkEquipment(e Equipment) error {
+	if e.URL == "" {
+		if e.Secret != "" {
+			return fmt.Errorf("PORTICO_EQUIPMENT_SECRET is set but PORTICO_EQUIPMENT_URL is not")
+		}
+		return nil
+	}
+	u, err := url.Parse(e.URL)
+	if err != nil || u.Host == "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil ||
+		(u.Scheme != "https" && (u.Scheme != "http" || !isLoopback(u.Hostname()))) {
+		return fmt.Errorf("PORTICO_EQUIPMENT_URL: an https base URL such as https://equipment.example.com (http only on localhost)")
+	}
+	if e.Secret == "" {
+		return fmt.Errorf("PORTICO_EQUIPMENT_SECRET: required when PORTICO_EQUIPMENT_URL is set")
+	}
+	if len(e.Secret) < 32 {
+		return fmt.Errorf("PORTICO_EQUIPMENT_SECRET: at least 32 bytes")
+	}
+	return nil
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

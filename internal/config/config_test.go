@@ -2,6 +2,7 @@ package config
 
 import (
 	"flag"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -49,5 +50,39 @@ func TestEmulatorNeedsDemoProject(t *testing.T) {
 	_, _, err := Load(envOf(map[string]string{"PORTICO_IDENTITY_EMULATOR_HOST": "127.0.0.1:9099", "PORTICO_IDENTITY_PROJECT_ID": "acme-prod"}), nil, nil)
 	if err == nil || !strings.Contains(err.Error(), "PORTICO_IDENTITY_EMULATOR_HOST") {
 		t.Errorf("emulator with a real project: err = %v", err)
+	}
+}
+
+func TestEquipmentService(t *testing.T) {
+	secret := strings.Repeat("x", 32)
+	c, _, err := Load(envOf(nil), nil, nil)
+	if err != nil || c.Equipment.URL != "" {
+		t.Errorf("off by default: %+v, err %v", c.Equipment, err)
+	}
+	for _, u := range []string{"https://equipment.example.com", "https://equipment.example.com/api/", "http://127.0.0.1:9000", "http://localhost:9000"} {
+		c, _, err := Load(envOf(map[string]string{"PORTICO_EQUIPMENT_URL": u, "PORTICO_EQUIPMENT_SECRET": secret}), nil, nil)
+		if err != nil || c.Equipment.URL != u || string(c.Equipment.Secret) != secret {
+			t.Errorf("%s: %+v, err %v", u, c.Equipment, err)
+		}
+		if out := fmt.Sprintf("%v %+v %#v", c, c, c); strings.Contains(out, secret) {
+			t.Errorf("the secret prints: %s", out)
+		}
+	}
+	for name, c := range map[string]struct {
+		env  map[string]string
+		want string
+	}{
+		"no secret":       {map[string]string{"PORTICO_EQUIPMENT_URL": "https://e.example.com"}, "PORTICO_EQUIPMENT_SECRET: required"},
+		"short secret":    {map[string]string{"PORTICO_EQUIPMENT_URL": "https://e.example.com", "PORTICO_EQUIPMENT_SECRET": "short"}, "at least 32 bytes"},
+		"secret, no URL":  {map[string]string{"PORTICO_EQUIPMENT_SECRET": secret}, "PORTICO_EQUIPMENT_URL is not"},
+		"plain http":      {map[string]string{"PORTICO_EQUIPMENT_URL": "http://e.example.com", "PORTICO_EQUIPMENT_SECRET": secret}, "PORTICO_EQUIPMENT_URL"},
+		"not a URL":       {map[string]string{"PORTICO_EQUIPMENT_URL": "equipment", "PORTICO_EQUIPMENT_SECRET": secret}, "PORTICO_EQUIPMENT_URL"},
+		"query":           {map[string]string{"PORTICO_EQUIPMENT_URL": "https://e.example.com/?a=1", "PORTICO_EQUIPMENT_SECRET": secret}, "PORTICO_EQUIPMENT_URL"},
+		"user in the URL": {map[string]string{"PORTICO_EQUIPMENT_URL": "https://u:p@e.example.com", "PORTICO_EQUIPMENT_SECRET": secret}, "PORTICO_EQUIPMENT_URL"},
+	} {
+		_, _, err := Load(envOf(c.env), nil, nil)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), secret) {
+			t.Errorf("%s: err = %v, want one saying %q", name, err, c.want)
+		}
 	}
 }

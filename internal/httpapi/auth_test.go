@@ -29,6 +29,8 @@ type authEnv struct {
 	store *sqlstore.Store
 	logs  *strings.Builder
 	skew  time.Duration // added to the session manager's clock
+	// syncs are the tenants' ERP syncs; a tenant without one is standalone.
+	syncs map[portal.TenantID]Syncer
 }
 
 var acmeAccess = access.File{
@@ -64,7 +66,7 @@ func allViews() []string {
 
 // allPermissions adds create and edit of every kind that has them.
 func allPermissions() []string {
-	out := append(allViews(), "reports.view", "feedback.create", "feedback.admin", "audit.view")
+	out := append(allViews(), "reports.view", "feedback.create", "feedback.admin", "audit.view", "sync.view", "sync.admin")
 	for _, k := range records.All() {
 		if k.CanCreate {
 			out = append(out, k.Route+".create")
@@ -111,6 +113,7 @@ func newAuthEnv(t *testing.T, perMinute int) *authEnv {
 		Tenants:          func(t portal.TenantID) TenantStore { return store.Tenant(t) },
 		LoginPerMinuteIP: perMinute, LoginPerMinuteAccount: perMinute, ERP: "netsuite", Product: "portal",
 		ERPBaseURL: "https://1234567.app.netsuite.com",
+		Syncs:      func(t portal.TenantID) Syncer { return e.syncs[t] },
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -59,10 +59,18 @@ func (s *Server) serveSave(w http.ResponseWriter, r *http.Request, kind string) 
 		e.ID, e.Version = id, *body.Version
 	}
 	p := caller(r)
-	rec, err := k.Save(r.Context(), s.recordStore(r), e, records.Author{UserID: p.User.ID, RoleID: p.Role.ID, IP: clientIP(r)}, time.Now())
+	sy := s.syncer(r)
+	mode := records.Standalone
+	if sy != nil {
+		mode = records.Queued
+	}
+	rec, err := k.Save(r.Context(), s.recordStore(r), e, records.Author{UserID: p.User.ID, RoleID: p.Role.ID, IP: clientIP(r)}, time.Now(), mode)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
+	}
+	if sy != nil {
+		sy.Notify()
 	}
 	status := http.StatusOK
 	if creating {

@@ -361,7 +361,8 @@ type tabAnswer struct {
 
 // recordTab answers one tab: related records of another kind (the
 // project's billing, credits, budget, cost details; a client's invoices),
-// a sublist of the document (the catch-all tabs), or the files.
+// a sublist of the document (the catch-all tabs), or the files. The
+// project's cost details add its equipment charges (equipment.go).
 func (s *Server) recordTab(w http.ResponseWriter, r *http.Request, k *records.Kind, rec records.Record, name string) {
 	tab, ok := k.TabNamed(name)
 	if !ok {
@@ -407,6 +408,10 @@ func (s *Server) recordTab(w http.ResponseWriter, r *http.Request, k *records.Ki
 	ans := tabAnswer{Columns: cols, Rows: make([]records.Row, 0, len(page.Records)), HasMore: page.HasMore}
 	for _, rr := range page.Records {
 		ans.Rows = append(ans.Rows, rk.Row(rr, cols))
+	}
+	if k.Name == "project" && tab.Name == "costdetails" {
+		writeData(w, http.StatusOK, costDetailsAnswer{tabAnswer: ans, Equipment: s.equipmentOf(r, rec.ID)})
+		return
 	}
 	writeData(w, http.StatusOK, ans)
 }

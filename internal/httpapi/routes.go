@@ -12,6 +12,8 @@ func (s *Server) routes() {
 	s.public("GET /api/v1/auth/login", s.login)
 	s.public("POST /api/v1/auth/refresh", s.refresh)
 	s.public("POST /api/v1/auth/logout", s.logout)
+	// Prometheus scrapes with its own token (PORTICO_METRICS_TOKEN).
+	s.public("GET /metrics", s.metrics)
 
 	s.handle("GET /api/v1/auth/me", s.me)
 	s.handle("POST /api/v1/auth/role", s.switchRole)
@@ -54,6 +56,12 @@ func (s *Server) routes() {
 	s.handle("GET /api/v1/feedback", s.needs("feedback.admin", s.feedbackList))
 	s.handle("GET /api/v1/feedback/{id}/attachment", s.needs("feedback.admin", s.feedbackAttachment))
 	s.handle("GET /api/v1/audit", s.needs("audit.view", s.auditLog))
+
+	// The ERP sync: its status and runs for administrators; retrying or
+	// discarding a change the ERP refused for those who may edit it.
+	s.handle("GET /api/v1/sync/status", s.needs("sync.view", s.syncStatus))
+	s.handle("POST /api/v1/sync/run", s.needs("sync.admin", s.syncRun))
+	s.handle("POST /api/v1/sync/writes/{action}", s.writeAction)
 
 	// Anything else under /api is an API miss: a problem document, never
 	// the app's index page.

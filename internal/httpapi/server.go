@@ -5,6 +5,7 @@ package httpapi
 
 import (
 	"context"
+	"io"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -66,6 +67,16 @@ type Options struct {
 	// SessionCacheTTL is how long a session's check is reused (see
 	// sessionCache); 0 checks every request.
 	SessionCacheTTL time.Duration
+	// Equipment lists a project's equipment charges for its cost-details
+	// tab; nil when the service is not configured.
+	Equipment EquipmentCharges
+	// Syncs returns a tenant's ERP sync, or nil for a tenant whose own
+	// store is the system of record; nil means no tenant has an ERP.
+	Syncs func(portal.TenantID) Syncer
+	// MetricsToken opens GET /metrics to a scraper sending it as a bearer
+	// token; WriteMetrics writes the Prometheus text there. Both or none.
+	MetricsToken string
+	WriteMetrics func(io.Writer)
 }
 
 // Server is the HTTP handler of the whole product.
@@ -86,6 +97,10 @@ type Server struct {
 	erpBase      string
 	sessionCache *sessionCache
 	details      detailsCache
+	syncs        func(portal.TenantID) Syncer
+	metricsToken string
+	writeMetrics func(io.Writer)
+	equipment    EquipmentCharges
 	// private lists the patterns behind withAuth, for the test that proves
 	// every route but the public ones is guarded.
 	private []string
@@ -96,8 +111,9 @@ type Server struct {
 func NewServer(o Options) (*Server, error) {
 	s := &Server{
 		log: o.Logger, store: o.Store, client: o.Client, csp: newCSP(o.CSP), mux: http.NewServeMux(),
-		identity: o.Identity, sessions: o.Sessions, tenants: o.Tenants,
-		erp: o.ERP, product: o.Product, erpBase: o.ERPBaseURL, sessionCache: newSessionCache(o.SessionCacheTTL),
+		identity: o.Identity, sessions: o.Sessions, tenants: o.Tenants, equipment: o.Equipment,
+		erp: o.ERP, product: o.Product, erpBase: o.ERPBaseURL, sessionCache: newSessionCache(o.SessionCacheTTL), syncs: o.Syncs,
+		metricsToken: o.MetricsToken, writeMetrics: o.WriteMetrics,
 		loginIP: newLimiter(o.LoginPerMinuteIP), loginAccount: newLimiter(o.LoginPerMinuteAccount),
 		// Every open tab refreshes every few minutes; an office behind one
 		// address must not run out.

@@ -14,6 +14,7 @@ import { appQueryClient } from '../app/queryClient';
 import { isAuthenticated } from '../session/store';
 import { downloadFile, saveDownload } from './api';
 import { DataTable } from './DataTable';
+import { EquipmentCharges } from './EquipmentCharges';
 import { formatBytes, formatDateTime } from './format';
 import { kindByName, kindOfPath, useRouteKind } from './kinds';
 import { kindsQuery, recordFilesQuery, recordQuery, recordTabQuery } from './queries';
@@ -85,7 +86,16 @@ function RowsTab({ kind, kinds, id, tab }: { kind: Kind; kinds: Kind[]; id: numb
   const label = tab.label.toLowerCase();
   if (rows.isPending) return <LoadingBlock label={`Loading ${label}…`} rows={5} />;
   if (rows.error) return <ErrorBlock error={rows.error} what={label} onRetry={() => void rows.refetch()} />;
-  if (rows.data.rows.length === 0) return <EmptyBlock title={`No ${label} yet.`} />;
+  // The project's cost details also carry the equipment charges, under the bills.
+  const equipment = rows.data.equipment && <EquipmentCharges section={rows.data.equipment} />;
+  if (rows.data.rows.length === 0) {
+    return (
+      <>
+        <EmptyBlock title={`No ${label} yet.`} />
+        {equipment}
+      </>
+    );
+  }
   return (
     <Stack gap="xs">
       <DataTable caption={tab.label} columns={rows.data.columns} rows={rows.data.rows} kind={rowKind} kinds={kinds} totals />
@@ -94,6 +104,7 @@ function RowsTab({ kind, kinds, id, tab }: { kind: Kind; kinds: Kind[]; id: numb
           Showing the first {rows.data.rows.length} {label}.
         </Text>
       )}
+      {equipment}
     </Stack>
   );
 }

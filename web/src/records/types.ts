@@ -179,6 +179,18 @@ export interface TabRows {
   rows: Row[];
   /** More rows exist than the tab shows (the server caps a tab). */
   hasMore?: boolean;
+  /** The project's cost-details tab only, when the equipment-charge service is configured. */
+  equipment?: EquipmentSection;
+}
+
+/**
+ * The project's equipment charges from the external equipment-charge service; when it
+ * failed, `error` says why (safe to show) and there are no rows.
+ */
+export interface EquipmentSection {
+  columns: ListColumn[];
+  rows: Row[];
+  error?: string;
 }
 
 export interface FileInfo {

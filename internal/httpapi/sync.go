@@ -1,0 +1,116 @@
+package httpapi
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/portico/portico/internal/erpsync"
+	"github.com/portico/portico/internal/portal"
+	"github.com/portico/portico/internal/records"
+)
+
+// Syncer is what the API needs of one tenant's ERP sync (an
+// *erpsync.Engine); a tenant without an ERP has none.
+type Syncer interface {
+	Status(ctx context.Context) (erpsync.Status, error)
+	RecordEntry(ctx context.Context, kind string, id int64) (erpsync.Entry, error)
+	Retry(ctx context.Context, id int64) error
+	Discard(ctx context.Context, id int64) error
+	// Notify says a write was queued; Trigger asks for a pull soon.
+	Notify()
+	Trigger(kinds []*records.Kind, full bool)
+}
+
+// syncer returns the caller's tenant's sync, or nil when it has no ERP.
+func (s *Server) syncer(r *http.Request) Syncer {
+	if s.syncs == nil {
+		return nil
+	}
+	return s.syncs(caller(r).Tenant)
+}
+
+// noERP is the answer of the sync routes for a standalone tenant.
+var noERP = portal.Errorf(portal.CodeNotFound, "This portal is not connected to an ERP: its own database is the system of record.")
+
+// syncStatus answers GET /api/v1/sync/status.
+func (s *Server) syncStatus(w http.ResponseWriter, r *http.Request) {
+	sy := s.syncer(r)
+	if sy == nil {
+		s.writeError(w, r, noERP)
+		return
+	}
+	st, err := sy.Status(r.Context())
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeData(w, http.StatusOK, st)
+}
+
+// syncRun answers POST /api/v1/sync/run?kind=&full=true: a pull starts
+// in the background (202); the status page shows how it goes.
+func (s *Server) syncRun(w http.ResponseWriter, r *http.Request) {
+	sy := s.syncer(r)
+	if sy == nil {
+		s.writeError(w, r, noERP)
+		return
+	}
+	var kinds []*records.Kind
+	if name := q(r, "kind"); name != "" {
+		k, ok := records.Lookup(name)
+		if !ok {
+			s.writeError(w, r, portal.Invalid(fmt.Sprintf("Unknown record type %q.", name), portal.FieldError{Field: "kind", Message: "Unknown record type."}))
+			return
+		}
+		kinds = append(kinds, k)
+	}
+	full := q(r, "full") == "true"
+	sy.Trigger(kinds, full)
+	writeData(w, http.StatusAccepted, map[string]any{"started": true, "full": full})
+}
+
+// writeAction answers POST /api/v1/sync/writes/{action}?type=&id=: retry
+// or discard a record's change that the ERP has not taken. It needs the
+// right to edit (or create) that kind.
+func (s *Server) writeAction(w http.ResponseWriter, r *http.Request) {
+	sy := s.syncer(r)
+	if sy == nil {
+		s.writeError(w, r, noERP)
+		return
+	}
+	action := r.PathValue("action")
+	if action != "retry" && action != "discard" {
+		s.writeError(w, r, portal.Errorf(portal.CodeNotFound, "Use retry or discard."))
+		return
+	}
+	k, err := s.kind(r, q(r, "type"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	p := caller(r)
+	if !p.Role.Can(k.Route+".edit") && !p.Role.Can(k.Route+".create") {
+		s.writeError(w, r, portal.Errorf(portal.CodeForbidden, "Your role may not change %s.", strings.ToLower(k.Plural)))
+		return
+	}
+	id, ok := records.ParseID(q(r, "id"))
+	if !ok {
+		s.writeError(w, r, portal.Invalid("The record id must be a positive number.", portal.FieldError{Field: "id", Message: "A positive number."}))
+		return
+	}
+	en, err := sy.RecordEntry(r.Context(), k.Name, id)
+	if err == nil {
+		if action == "retry" {
+			err = sy.Retry(r.Context(), en.ID)
+		} else {
+			err = sy.Discard(r.Context(), en.ID)
+		}
+	}
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeData(w, http.StatusOK, map[string]any{"action": action, "entry": en.ID})
+}

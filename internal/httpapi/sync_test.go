@@ -1,0 +1,75 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/portico/portico/internal/erpsync"
+	"github.com/portico/portico/internal/portal"
+	"github.com/portico/portico/internal/records"
+)
+
+type syncStatusAnswer struct {
+	Data erpsync.Status
+}
+
+func TestStandaloneTenantHasNoSync(t *testing.T) {
+	e, tok := recordsEnv(t)
+	w := e.call("GET", "/api/v1/sync/status", tok, 10, "")
+	if w.Code != 404 || !json.Valid(w.Body.Bytes()) {
+		t.Fatalf("status of a standalone tenant: %d %s", w.Code, w.Body)
+	}
+	// Writes are done at once: the portal's store is the system of record.
+	k, _ := records.Lookup("customer")
+	code, v, p := e.save(t, tok, 10, "POST", "/api/v1/netsuite/portal-crud?type=customer", map[string]any{"fields": validFields(k, "Standalone Co")})
+	if code != 201 || v.Data.Write.State != records.WriteSynced || v.Data.ID >= records.ProvisionalBase {
+		t.Fatalf("standalone create: %d %+v %+v", code, v.Data, p)
+	}
+}
+
+func TestQueuedWritesAndTheirStatus(t *testing.T) {
+	e, tok := recordsEnv(t)
+	eng := erpsync.New(nil, e.store.Tenant("acme"), erpsync.Options{})
+	e.syncs = map[portal.TenantID]Syncer{"acme": eng}
+	k, _ := records.Lookup("customer")
+	code, v, p := e.save(t, tok, 10, "POST", "/api/v1/netsuite/portal-crud?type=customer", map[string]any{"fields": validFields(k, "Queued Co")})
+	if code != 201 || v.Data.Write.State != records.WritePending || v.Data.ID < records.ProvisionalBase {
+		t.Fatalf("queued create: %d %+v %+v", code, v.Data, p)
+	}
+	var st syncStatusAnswer
+	e.getJSON(t, tok, 10, "/api/v1/sync/status", &st)
+	if st.Data.Outbox[erpsync.EntryPending] != 1 || len(st.Data.Open) != 1 || st.Data.Open[0].RecordID != v.Data.ID ||
+		len(st.Data.Kinds) != len(records.All()) || st.Data.Kinds[0].LagSeconds != -1 {
+		t.Fatalf("status: %+v", st.Data)
+	}
+	// A viewer may not see the status nor touch the write.
+	viewer, _ := e.login(t, "acme", "uid-vic", "vic@acme.test")
+	if w := e.call("GET", "/api/v1/sync/status", viewer.Data.Token, 14, ""); w.Code != 403 {
+		t.Fatalf("viewer status: %d", w.Code)
+	}
+	target := fmt.Sprintf("/api/v1/sync/writes/discard?type=customer&id=%d", v.Data.ID)
+	if w := e.call("POST", target, viewer.Data.Token, 14, ""); w.Code != 403 {
+		t.Fatalf("viewer discard: %d", w.Code)
+	}
+	if w := e.call("POST", "/api/v1/sync/writes/explode?type=customer&id=1", tok, 10, ""); w.Code != 404 {
+		t.Fatalf("unknown action: %d", w.Code)
+	}
+	if w := e.call("POST", "/api/v1/sync/writes/retry?type=customer&id=1", tok, 10, ""); w.Code != 404 {
+		t.Fatalf("retry of a record with nothing waiting: %d", w.Code)
+	}
+	// Discarding a create that never reached the ERP removes it.
+	if w := e.call("POST", target, tok, 10, ""); w.Code != 200 {
+		t.Fatalf("discard: %d %s", w.Code, w.Body)
+	}
+	if _, err := e.store.Tenant("acme").Record(context.Background(), "customer", v.Data.ID); err == nil {
+		t.Fatal("discarded create still there")
+	}
+	if w := e.call("POST", "/api/v1/sync/run?kind=nope", tok, 10, ""); w.Code != 400 {
+		t.Fatalf("run of an unknown kind: %d", w.Code)
+	}
+	if w := e.call("POST", "/api/v1/sync/run?kind=customer", tok, 10, ""); w.Code != 202 {
+		t.Fatalf("run: %d", w.Code)
+	}
+}
