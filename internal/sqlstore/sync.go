@@ -21,9 +21,10 @@ var (
 	setOutboxRecord = scope(`UPDATE outbox SET record_id = ? WHERE tenant_id = :tenant AND id = ?`)
 )
 
-// enqueue adds the outbox entry of a write of r, due at once.
+// enqueue adds the outbox entry of a write of r, due at once (the write's
+// time is r's new version).
 func (t *Tenant) enqueue(ctx context.Context, r records.Record, o *records.Outbound) (int64, error) {
-	now := time.Now().UnixMilli()
+	now := r.ModifiedAt.UnixMilli()
 	var id int64
 	err := t.queryRow(ctx, insertOutbox, r.Kind, r.ID, o.Op, string(o.Fields), o.Key, now, now, now).Scan(&id)
 	if err != nil {

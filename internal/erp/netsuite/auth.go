@@ -269,6 +269,15 @@ func (m *M2M) Authorize(ctx context.Context, req *http.Request) error {
 	return nil
 }
 
+// Invalidate drops the cached access token, so the next request fetches
+// a new one: NetSuite answered 401 to it (revoked, or the integration's
+// role changed).
+func (m *M2M) Invalidate() {
+	m.mu.Lock()
+	m.cached = ""
+	m.mu.Unlock()
+}
+
 func (m *M2M) now() time.Time {
 	if m.Now != nil {
 		return m.Now()

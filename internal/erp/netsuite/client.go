@@ -210,6 +210,13 @@ func (c *Client) once(ctx context.Context, r request) (response, error) {
 	if err != nil {
 		return response{}, &erp.Error{Status: res.StatusCode, Err: err}
 	}
+	if res.StatusCode == http.StatusUnauthorized {
+		// A cached access token may have been revoked: fetch a new one
+		// for the retry.
+		if inv, ok := c.cfg.Auth.(interface{ Invalidate() }); ok {
+			inv.Invalidate()
+		}
+	}
 	if res.StatusCode/100 != 2 {
 		return response{}, parseError(res.StatusCode, b)
 	}

@@ -48,6 +48,7 @@ type KindMap struct {
 	Fields      map[string]string            `yaml:"fields"`      // portal field → REST record field, where they differ
 	Values      map[string]map[string]string `yaml:"values"`      // list field → display text → internal id
 	Extra       []string                     `yaml:"extra"`       // more SuiteQL columns kept in the document
+	ExtraDates  []string                     `yaml:"extraDates"`  // more date columns, kept as yyyy-mm-dd
 	kind        *records.Kind
 }
 
@@ -129,6 +130,7 @@ func (km *KindMap) complete(k *records.Kind) error {
 		}
 	}
 	names = append(names, km.Extra...)
+	names = append(names, km.ExtraDates...)
 	for _, n := range names {
 		if !identifier.MatchString(n) {
 			return fmt.Errorf("%q is not a lower-case SuiteQL name", n)

@@ -130,12 +130,22 @@ func (c *Client) docRecord(k *records.Kind, doc map[string]any) (records.Record,
 	return r, nil
 }
 
-// stripLinks drops the record API's "links" (HATEOAS noise) at every level.
+// stripLinks drops the record API's "links" (HATEOAS noise) at every
+// level, and unwraps expanded sublists ({items, count, hasMore, ...}) to
+// their items, the shape the portal's sublist tabs read.
 func stripLinks(v any) {
 	switch v := v.(type) {
 	case map[string]any:
 		delete(v, "links")
-		for _, x := range v {
+		for k, x := range v {
+			if sub, ok := x.(map[string]any); ok {
+				if items, ok := sub["items"].([]any); ok {
+					if _, paged := sub["totalResults"]; paged {
+						v[k] = items
+						x = items
+					}
+				}
+			}
 			stripLinks(x)
 		}
 	case []any:

@@ -98,8 +98,9 @@ func (c *Client) changesQuery(k *records.Kind, from erp.Checkpoint) string {
 			items = append(items, col+" AS "+f.Name)
 		}
 	}
-	for _, x := range km.Extra {
-		items = append(items, x)
+	items = append(items, km.Extra...)
+	for _, x := range km.ExtraDates {
+		items = append(items, "TO_CHAR("+x+", 'YYYY-MM-DD') AS "+x)
 	}
 	items = append(items, "TO_CHAR("+km.Modified+", '"+sqlTimeFormat+"') AS "+colModified)
 	var where []string
@@ -196,14 +197,16 @@ func (c *Client) rowRecord(k *records.Kind, row map[string]string) (records.Reco
 		return records.Record{}, &erp.Error{Detail: fmt.Sprintf("%s %d: last-modified %q is not %s", k.Name, id, row[colModified], sqlTimeFormat)}
 	}
 	r := records.Record{Kind: k.Name, ID: id, ExternalID: row["externalid"], ModifiedAt: mod.UTC()}
-	doc := make(map[string]any, len(k.Fields)+len(km.Extra)+2)
+	doc := make(map[string]any, len(k.Fields)+len(km.Extra)+len(km.ExtraDates)+2)
 	doc["id"] = row["id"]
 	if r.ExternalID != "" {
 		doc["externalId"] = r.ExternalID
 	}
-	for _, x := range km.Extra {
-		if v, ok := row[x]; ok {
-			doc[x] = v
+	for _, cols := range [][]string{km.Extra, km.ExtraDates} {
+		for _, x := range cols {
+			if v, ok := row[x]; ok {
+				doc[x] = v
+			}
 		}
 	}
 	for _, f := range k.Fields {

@@ -140,6 +140,8 @@ export const paths = {
   feedbackSubmissions: '/feedback/submissions',
   /** The tenant's audit log (audit.view). */
   audit: '/audit',
+  /** Where the ERP sync stands (sync.view); runs for sync.admin. */
+  sync: '/sync',
   reportList: '/reports/list',
   reportCreate: '/reports/create',
   /** Route pattern of one report; build links with {@link reportPath}. */

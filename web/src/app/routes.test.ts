@@ -56,6 +56,10 @@ describe('route table (SPEC §2)', () => {
     expect(metaOf('/audit')).toMatchObject({ ...authed, isList: true, title: 'Audit log' });
   });
 
+  it('serves the ERP sync status', () => {
+    expect(metaOf('/sync')).toMatchObject({ ...authed, title: 'ERP sync' });
+  });
+
   // SPEC §2's table, row by row: the pages of each kind and the model its parent carries.
   const table: Array<[string, string, Array<'list' | 'view' | 'create' | 'edit'>]> = [
     ['genericresource', 'genericresource', ['list']],

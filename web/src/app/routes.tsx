@@ -132,6 +132,11 @@ export const routes: RouteObject[] = [
             lazy: page(() => import('../pages/AuditPage')),
           },
           {
+            path: paths.sync,
+            handle: meta({ title: 'ERP sync' }),
+            lazy: page(() => import('../pages/SyncStatusPage')),
+          },
+          {
             path: '/reports',
             children: [
               { index: true, loader: toNotFound },

@@ -149,7 +149,7 @@ function RecordView({ kind, kinds, id }: { kind: Kind; kinds: Kind[]; id: number
         <BadgeList badges={badges} aria-label="Status" />
       </Stack>
 
-      <WriteStateNotice kind={kind} write={data.write} />
+      <WriteStateNotice kind={kind} id={id} write={data.write} />
 
       <KeyFacts kind={kind} kinds={kinds} record={data} />
 

@@ -1,0 +1,242 @@
+package netsuitetest_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/portico/portico/internal/erp/netsuitetest"
+)
+
+func getRecord(t *testing.T, f *fixture, path string) map[string]any {
+	t.Helper()
+	resp, body := f.mustDo("GET", path, nil, nil)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %d %s", path, resp.StatusCode, body)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(body, &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+func TestRecordGet(t *testing.T) {
+	f := jobsFixture(t)
+	base := f.srv.URL + netsuitetest.RecordPath
+	doc := getRecord(t, f, netsuitetest.RecordPath+"job/1?expandSubResources=true")
+	if doc["id"] != "1" || doc["companyname"] != "Red Creek" || doc["projectedtotal"] != 1594771.6 || doc["startdate"] != "2025-02-28" {
+		t.Errorf("fields: %v", doc)
+	}
+	if doc["lastModifiedDate"] != "2026-11-22T07:00:00Z" || doc["dateCreated"] != "2026-11-22T07:00:00Z" {
+		t.Errorf("dates %v %v", doc["lastModifiedDate"], doc["dateCreated"])
+	}
+	if _, ok := doc["externalId"]; ok {
+		t.Error("an unset external id is shown")
+	}
+	wantParent := map[string]any{"id": "1", "refName": "Acme Wetlands",
+		"links": []any{map[string]any{"rel": "self", "href": base + "customer/1"}}}
+	if !reflect.DeepEqual(doc["parent"], wantParent) {
+		t.Errorf("reference %v, want %v", doc["parent"], wantParent)
+	}
+	if want := map[string]any{"id": "3", "refName": "Active", "links": []any{}}; !reflect.DeepEqual(doc["entitystatus"], want) {
+		t.Errorf("list value %v, want %v", doc["entitystatus"], want)
+	}
+	notes, _ := doc["notes"].(map[string]any)
+	if items, _ := notes["items"].([]any); len(items) != 1 || notes["totalResults"] != 1.0 || notes["hasMore"] != false {
+		t.Errorf("expanded sublist %v", doc["notes"])
+	}
+	if want := []any{map[string]any{"rel": "self", "href": base + "job/1"}}; !reflect.DeepEqual(doc["links"], want) {
+		t.Errorf("links %v", doc["links"])
+	}
+	// Without expandSubResources a sublist is only a link.
+	doc = getRecord(t, f, netsuitetest.RecordPath+"job/1")
+	if want := map[string]any{"links": []any{map[string]any{"rel": "self", "href": base + "job/1/notes"}}}; !reflect.DeepEqual(doc["notes"], want) {
+		t.Errorf("sublist without expansion %v", doc["notes"])
+	}
+	for _, p := range []string{"job/99", "job/x", "job/eid:nope", "nosuchtype/1", "job/1/notes"} {
+		resp, body := f.mustDo("GET", netsuitetest.RecordPath+p, nil, nil)
+		wantError(t, resp, body, http.StatusNotFound, "NONEXISTENT_ID")
+	}
+}
+
+func TestRecordCreate(t *testing.T) {
+	f := jobsFixture(t)
+	f.clock.Advance(time.Minute)
+	body := map[string]any{
+		"companyname": "New Marsh", "externalId": "portico-k1",
+		"parent": map[string]any{"id": "1"}, "entitystatus": map[string]any{"id": "2"},
+		"projectedtotal": 12.5, "notes": map[string]any{"items": []any{map[string]any{"text": "hi"}}},
+	}
+	resp, raw := f.mustDo("POST", netsuitetest.RecordPath+"job", body, nil)
+	if resp.StatusCode != http.StatusNoContent || len(raw) != 0 {
+		t.Fatalf("create: %d %s", resp.StatusCode, raw)
+	}
+	if loc, want := resp.Header.Get("Location"), f.srv.URL+netsuitetest.RecordPath+"job/4"; loc != want {
+		t.Errorf("Location %q, want %q", loc, want)
+	}
+	r, ok := f.fake.Get("job", 4)
+	if !ok {
+		t.Fatal("the created record is not there")
+	}
+	want := map[string]any{
+		"companyname": "New Marsh", "parent": map[string]any{"id": "1", "refName": "Acme Wetlands"},
+		"entitystatus": map[string]any{"id": "2", "refName": "Planning"}, "projectedtotal": 12.5,
+		"notes": []any{map[string]any{"text": "hi"}},
+	}
+	if !reflect.DeepEqual(r.Fields, want) || r.ExternalID != "portico-k1" || !r.Modified.Equal(start.Add(time.Minute+5*time.Second)) {
+		t.Errorf("stored %+v\nwant fields %v", r, want)
+	}
+	if doc := getRecord(t, f, netsuitetest.RecordPath+"job/eid:portico-k1"); doc["id"] != "4" || doc["externalId"] != "portico-k1" {
+		t.Errorf("by external id: %v", doc)
+	}
+	if f.fake.UnkeyedWrites() != 1 {
+		t.Errorf("unkeyed writes %d, want 1", f.fake.UnkeyedWrites())
+	}
+
+	refusals := []struct {
+		body       map[string]any
+		code, path string
+	}{
+		{map[string]any{"companyname": "X", "parent": map[string]any{"id": "999"}}, "USER_ERROR", "parent"},
+		{map[string]any{"companyname": "X", "parent": map[string]any{"externalId": "nope"}}, "USER_ERROR", "parent"},
+		{map[string]any{"companyname": "X", "entitystatus": map[string]any{"id": "42"}}, "USER_ERROR", "entitystatus"},
+		{map[string]any{"companyname": "X", "entitystatus": "Active"}, "USER_ERROR", "entitystatus"},
+		{map[string]any{"projectedtotal": 1}, "USER_ERROR", "companyname"},
+		{map[string]any{"companyname": "  "}, "USER_ERROR", "companyname"},
+		{map[string]any{"companyname": "X", "externalId": "portico-k1"}, "USER_ERROR", "externalId"},
+		{map[string]any{"companyname": "X", "externalId": true}, "USER_ERROR", "externalId"},
+	}
+	for _, c := range refusals {
+		resp, raw := f.mustDo("POST", netsuitetest.RecordPath+"job", c.body, nil)
+		if e := wantError(t, resp, raw, http.StatusBadRequest, c.code); e.Details[0].Path != c.path {
+			t.Errorf("%v: error path %q, want %q", c.body, e.Details[0].Path, c.path)
+		}
+	}
+	resp, raw = f.mustDo("POST", netsuitetest.RecordPath+"job", []string{"not an object"}, nil)
+	wantError(t, resp, raw, http.StatusBadRequest, "INVALID_CONTENT")
+	resp, raw = f.mustDo("DELETE", netsuitetest.RecordPath+"job/1", nil, nil)
+	wantError(t, resp, raw, http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED")
+	if f.fake.Count("job") != 4 {
+		t.Errorf("refused writes changed data: %d jobs", f.fake.Count("job"))
+	}
+}
+
+func TestRecordUpdate(t *testing.T) {
+	f := jobsFixture(t)
+	f.clock.Advance(time.Hour)
+	resp, raw := f.mustDo("PATCH", netsuitetest.RecordPath+"job/1", map[string]any{
+		"companyname": "Red Creek II", "projectedtotal": nil, "entitystatus": map[string]any{"id": 4},
+	}, nil)
+	if resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("PATCH: %d %s", resp.StatusCode, raw)
+	}
+	r, _ := f.fake.Get("job", 1)
+	if r.Fields["companyname"] != "Red Creek II" || r.Fields["projectedtotal"] != nil || r.Fields["startdate"] != "2025-02-28" ||
+		!reflect.DeepEqual(r.Fields["entitystatus"], map[string]any{"id": "4", "refName": "Monitoring"}) {
+		t.Errorf("after PATCH: %v", r.Fields)
+	}
+	if !r.Modified.Equal(start.Add(time.Hour+5*time.Second)) || !r.Created.Equal(start) {
+		t.Errorf("Modified %v Created %v", r.Modified, r.Created)
+	}
+	// The change is what an incremental read sees next.
+	q := "SELECT id, companyname FROM job WHERE lastmodifieddate > " + ts(start.Add(time.Minute)) + " ORDER BY lastmodifieddate, id"
+	if got := f.mustQuery(q, 1000, 0).Rows; !reflect.DeepEqual(got, []map[string]string{{"id": "1", "companyname": "Red Creek II"}}) {
+		t.Errorf("changes since: %v", got)
+	}
+	// The new name is the refName of references to the customer.
+	if _, err := f.fake.Put("customer", netsuitetest.Record{ID: 1, Fields: map[string]any{"companyname": "Acme Renamed"}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.mustQuery("SELECT BUILTIN.DF(parent) AS p FROM job WHERE id = 1", 1000, 0).Rows; got[0]["p"] != "Acme Renamed" {
+		t.Errorf("display name after a rename: %v", got)
+	}
+	for _, c := range []struct {
+		path   string
+		body   any
+		status int
+		code   string
+	}{
+		{"job/99", map[string]any{"companyname": "X"}, http.StatusNotFound, "NONEXISTENT_ID"},
+		{"job/1", map[string]any{"companyname": ""}, http.StatusBadRequest, "USER_ERROR"},
+		{"job/1", map[string]any{"parent": map[string]any{"id": "77"}}, http.StatusBadRequest, "USER_ERROR"},
+	} {
+		resp, raw := f.mustDo("PATCH", netsuitetest.RecordPath+c.path, c.body, nil)
+		wantError(t, resp, raw, c.status, c.code)
+	}
+	if err := f.fake.Update("job", 2, map[string]any{"companyname": "Updated in NetSuite"}); err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := f.fake.Get("job", 2); r.Fields["companyname"] != "Updated in NetSuite" || !r.Modified.Equal(start.Add(time.Hour+5*time.Second)) {
+		t.Errorf("Update: %+v", r)
+	}
+	if f.fake.Update("job", 99, nil) == nil || f.fake.Delete("job", 99) == nil || f.fake.Update("nosuch", 1, nil) == nil {
+		t.Error("changing a missing record succeeded")
+	}
+}
+
+func TestRecordIdempotency(t *testing.T) {
+	f := jobsFixture(t)
+	key := map[string]string{netsuitetest.IdempotencyHeader: "6f0c2a9e-create"}
+	body := map[string]any{"companyname": "Once"}
+	first, raw := f.mustDo("POST", netsuitetest.RecordPath+"job", body, key)
+	if first.StatusCode != http.StatusNoContent {
+		t.Fatalf("create: %d %s", first.StatusCode, raw)
+	}
+	again, _ := f.mustDo("POST", netsuitetest.RecordPath+"job", body, key)
+	if again.StatusCode != http.StatusNoContent || again.Header.Get("Location") != first.Header.Get("Location") {
+		t.Errorf("repeated create: %d Location %q, want 204 %q", again.StatusCode, again.Header.Get("Location"), first.Header.Get("Location"))
+	}
+	if f.fake.Count("job") != 4 {
+		t.Errorf("%d jobs after a repeated create, want 4", f.fake.Count("job"))
+	}
+	if w := f.fake.Writes("6f0c2a9e-create"); w != (netsuitetest.WriteCount{Requests: 2, Applied: 1}) {
+		t.Errorf("writes %+v", w)
+	}
+
+	patch := map[string]string{netsuitetest.IdempotencyHeader: "6f0c2a9e-patch"}
+	f.mustDo("PATCH", netsuitetest.RecordPath+"job/2", map[string]any{"companyname": "First"}, patch)
+	f.clock.Advance(time.Minute)
+	resp, _ := f.mustDo("PATCH", netsuitetest.RecordPath+"job/2", map[string]any{"companyname": "Second"}, patch)
+	r, _ := f.fake.Get("job", 2)
+	if resp.StatusCode != http.StatusNoContent || r.Fields["companyname"] != "First" || !r.Modified.Equal(start.Add(5*time.Second)) {
+		t.Errorf("repeated PATCH was applied again: %d %+v", resp.StatusCode, r)
+	}
+	if w := f.fake.Writes("6f0c2a9e-patch"); w != (netsuitetest.WriteCount{Requests: 2, Applied: 1}) {
+		t.Errorf("writes %+v", w)
+	}
+	// A refused write does not use up its key.
+	bad := map[string]string{netsuitetest.IdempotencyHeader: "6f0c2a9e-bad"}
+	f.mustDo("POST", netsuitetest.RecordPath+"job", map[string]any{}, bad)
+	if resp, _ := f.mustDo("POST", netsuitetest.RecordPath+"job", body, bad); resp.StatusCode != http.StatusNoContent {
+		t.Errorf("a corrected retry: %d", resp.StatusCode)
+	}
+	if w := f.fake.Writes("6f0c2a9e-bad"); w != (netsuitetest.WriteCount{Requests: 2, Applied: 1}) {
+		t.Errorf("writes %+v", w)
+	}
+}
+
+func TestSeedFromDemo(t *testing.T) {
+	f := newFixture(t, netsuitetest.Config{})
+	f.seed(30)
+	for typ := range f.fake.Schema().Types {
+		if f.fake.Count(typ) != 30 {
+			t.Errorf("%s: %d records, want 30", typ, f.fake.Count(typ))
+		}
+	}
+	// The project's client is its parent in NetSuite.
+	job := f.fake.All("job")[0]
+	if _, ok := job.Fields["customer"]; ok || job.Fields["parent"] == nil {
+		t.Errorf("a seeded project's fields: %v", job.Fields)
+	}
+	for _, k := range []string{"id", "lastModifiedDate", "dateCreated"} {
+		if _, ok := job.Fields[k]; ok {
+			t.Errorf("metadata %s kept among the fields", k)
+		}
+	}
+	if job.Created.IsZero() || job.Created.After(job.Modified) || job.Modified.Nanosecond() != 0 {
+		t.Errorf("created %v modified %v", job.Created, job.Modified)
+	}
+}

@@ -1,0 +1,392 @@
+package netsuitetest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// IdempotencyHeader carries a write's idempotency key: a POST or PATCH
+// repeated with a key already applied is answered as the first time and
+// not applied again.
+const IdempotencyHeader = "X-NetSuite-Idempotency-Key"
+
+// maxRecordBody bounds a record write's body.
+const maxRecordBody = 10 << 20
+
+// idemEntry is what happened to one idempotency key.
+type idemEntry struct {
+	count    WriteCount
+	location string // a create's Location
+}
+
+// serveRecord answers the REST record API: GET /{type}/{id} (id may be
+// eid:<external id>), POST /{type}, PATCH /{type}/{id}.
+func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request, dropAfterWrite bool) {
+	rest := strings.TrimPrefix(r.URL.Path, RecordPath)
+	typeName, idPart, hasID := strings.Cut(rest, "/")
+	ts := s.lookupType(typeName)
+	if ts == nil || strings.Contains(idPart, "/") || (hasID && idPart == "") {
+		writeError(w, newAPIError(http.StatusNotFound, "NONEXISTENT_ID",
+			fmt.Sprintf("The record type %s or the resource %s does not exist.", typeName, rest)))
+		return
+	}
+	switch {
+	case r.Method == http.MethodGet && hasID:
+		s.getRecord(w, r, ts, idPart)
+	case r.Method == http.MethodPost && !hasID:
+		s.writeRecord(w, r, ts, "", dropAfterWrite)
+	case r.Method == http.MethodPatch && hasID:
+		s.writeRecord(w, r, ts, idPart, dropAfterWrite)
+	default:
+		writeError(w, newAPIError(http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED",
+			fmt.Sprintf("The method %s is not supported on %s.", r.Method, r.URL.Path)))
+	}
+}
+
+// lookupType finds a record type by its REST name, which NetSuite
+// matches without regard to case.
+func (s *Server) lookupType(name string) *typeStore {
+	if ts := s.types[name]; ts != nil {
+		return ts
+	}
+	for n, ts := range s.types {
+		if strings.EqualFold(n, name) {
+			return ts
+		}
+	}
+	return nil
+}
+
+// find returns the record an id path segment names (an internal id or
+// eid:<external id>), nil when there is none. The caller holds a lock.
+func (ts *typeStore) find(idPart string) *rec {
+	if ext, ok := strings.CutPrefix(idPart, "eid:"); ok {
+		return ts.byExt[ext]
+	}
+	id, err := strconv.ParseInt(idPart, 10, 64)
+	if err != nil {
+		return nil
+	}
+	return ts.byID[id]
+}
+
+func notFound(ts *typeStore, idPart string) *apiError {
+	return newAPIError(http.StatusNotFound, "NONEXISTENT_ID",
+		fmt.Sprintf("The record instance does not exist. Provide a valid record instance ID (%s %s).", ts.schema.RecordType, idPart))
+}
+
+func (s *Server) getRecord(w http.ResponseWriter, r *http.Request, ts *typeStore, idPart string) {
+	expand, _ := strconv.ParseBool(r.URL.Query().Get("expandSubResources"))
+	s.mu.RLock()
+	rc := ts.find(idPart)
+	var (
+		body []byte
+		err  error
+	)
+	if rc != nil {
+		body, err = s.recordJSON(ts, rc, baseURL(r), expand)
+	}
+	s.mu.RUnlock()
+	switch {
+	case rc == nil:
+		writeError(w, notFound(ts, idPart))
+	case err != nil:
+		writeError(w, newAPIError(http.StatusInternalServerError, "UNEXPECTED_ERROR", err.Error()))
+	default:
+		writeJSON(w, body)
+	}
+}
+
+type link struct {
+	Rel  string `json:"rel"`
+	Href string `json:"href"`
+}
+
+// recordJSON renders a record as the record API does: id as a string,
+// references and list values as {"links", "id", "refName"} with the
+// current display names, sublists as collections (their items inline
+// when expand, only a link otherwise), date-times in ISO 8601 UTC. The
+// caller holds a lock.
+func (s *Server) recordJSON(ts *typeStore, rc *rec, base string, expand bool) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(rc.doc))
+	dec.UseNumber()
+	var doc map[string]any
+	if err := dec.Decode(&doc); err != nil {
+		return nil, fmt.Errorf("stored document: %w", err)
+	}
+	sc := ts.schema
+	self := base + RecordPath + sc.RecordType + "/" + strconv.FormatInt(rc.id, 10)
+	for k, v := range doc {
+		switch v := v.(type) {
+		case map[string]any:
+			id, _ := v["id"].(string)
+			links := []link{}
+			if target, ok := sc.Refs[k]; ok && id != "" {
+				links = append(links, link{"self", base + RecordPath + target + "/" + id})
+				if n, err := strconv.ParseInt(id, 10, 64); err == nil {
+					if t := s.types[target]; t != nil && t.byID[n] != nil {
+						v["refName"] = t.byID[n].title
+					}
+				}
+			} else if text, ok := sc.Lists[k][id]; ok {
+				v["refName"] = text
+			}
+			v["links"] = links
+		case []any:
+			sub := map[string]any{"links": []link{{"self", self + "/" + k}}}
+			if expand {
+				for _, it := range v {
+					if m, ok := it.(map[string]any); ok {
+						m["links"] = []link{}
+					}
+				}
+				sub["items"], sub["count"], sub["totalResults"] = v, len(v), len(v)
+				sub["hasMore"], sub["offset"] = false, 0
+			}
+			doc[k] = sub
+		}
+	}
+	doc["id"] = strconv.FormatInt(rc.id, 10)
+	if rc.ext != "" {
+		doc["externalId"] = rc.ext
+	}
+	doc["dateCreated"] = time.Unix(rc.created, 0).UTC().Format(time.RFC3339)
+	doc["lastModifiedDate"] = time.Unix(rc.mod, 0).UTC().Format(time.RFC3339)
+	doc["links"] = []link{{"self", self}}
+	return json.Marshal(doc)
+}
+
+// writeRecord creates (idPart "") or updates a record from a JSON body.
+func (s *Server) writeRecord(w http.ResponseWriter, r *http.Request, ts *typeStore, idPart string, dropAfterWrite bool) {
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxRecordBody))
+	var body map[string]any
+	if err == nil {
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		err = dec.Decode(&body)
+	}
+	if err != nil || body == nil {
+		writeError(w, newAPIError(http.StatusBadRequest, "INVALID_CONTENT", "The request body must be a JSON object of record fields."))
+		return
+	}
+	key := r.Header.Get(IdempotencyHeader)
+	location, aerr := s.applyWrite(ts, idPart, body, key, baseURL(r))
+	if aerr != nil {
+		writeError(w, aerr)
+		return
+	}
+	if dropAfterWrite {
+		s.stats.droppedAfterWrite.Add(1)
+		drop(w, nil)
+		return
+	}
+	if location != "" {
+		w.Header().Set("Location", location)
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// applyWrite applies a create or an update once per idempotency key and
+// returns a create's Location.
+func (s *Server) applyWrite(ts *typeStore, idPart string, body map[string]any, key, base string) (string, *apiError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var entry *idemEntry
+	if key != "" {
+		if entry = s.idem[key]; entry == nil {
+			entry = &idemEntry{}
+			s.idem[key] = entry
+		}
+		entry.count.Requests++
+		if entry.count.Applied > 0 {
+			return entry.location, nil
+		}
+	}
+	fields, ext, aerr := s.normalize(ts, body, idPart == "")
+	if aerr != nil {
+		return "", aerr
+	}
+	var location string
+	if idPart == "" {
+		id, aerr := s.create(ts, fields, ext)
+		if aerr != nil {
+			return "", aerr
+		}
+		location = base + RecordPath + ts.schema.RecordType + "/" + strconv.FormatInt(id, 10)
+	} else {
+		old := ts.find(idPart)
+		if old == nil {
+			return "", notFound(ts, idPart)
+		}
+		newExt := old.ext
+		if ext != nil {
+			newExt = *ext
+		}
+		if other := ts.byExt[newExt]; newExt != "" && other != nil && other != old {
+			return "", duplicateExternalID(newExt)
+		}
+		if err := s.patch(ts, old, fields, newExt); err != nil {
+			return "", newAPIError(http.StatusBadRequest, "INVALID_CONTENT", err.Error())
+		}
+	}
+	if entry != nil {
+		entry.count.Applied++
+		entry.location = location
+	} else {
+		s.unkeyed++
+	}
+	return location, nil
+}
+
+func duplicateExternalID(ext string) *apiError {
+	e := newAPIError(http.StatusBadRequest, "USER_ERROR",
+		fmt.Sprintf("A record with the external ID %q already exists.", ext))
+	e.Path = "externalId"
+	return e
+}
+
+// create stores a new record; the caller holds the write lock.
+func (s *Server) create(ts *typeStore, fields map[string]any, ext *string) (int64, *apiError) {
+	var e string
+	if ext != nil {
+		e = *ext
+	}
+	if e != "" && ts.byExt[e] != nil {
+		return 0, duplicateExternalID(e)
+	}
+	raw, err := json.Marshal(fields)
+	if err != nil {
+		return 0, newAPIError(http.StatusBadRequest, "INVALID_CONTENT", err.Error())
+	}
+	doc, _, title, err := ts.storeDoc(raw)
+	if err != nil {
+		return 0, newAPIError(http.StatusBadRequest, "INVALID_CONTENT", err.Error())
+	}
+	now := s.now().Unix()
+	id := s.nextID(ts.schema)
+	ts.put(&rec{id: id, mod: now, created: now, ext: e, title: title, doc: doc})
+	return id, nil
+}
+
+// userError is NetSuite's answer to a field value it refuses.
+func userError(field, detail string) *apiError {
+	e := newAPIError(http.StatusBadRequest, "USER_ERROR", detail)
+	e.Path = field
+	return e
+}
+
+// normalize checks a write's fields and brings them to the stored shape:
+// references and list values to {"id", "refName"} (refused when they
+// name no record or list value), sublists {"items": [...]} to arrays.
+// Read-only members (id, links, dates) are ignored. ext is the body's
+// externalId, nil when it has none. On a create the title field is
+// required; on an update a nil value clears a field. The caller holds
+// the write lock.
+func (s *Server) normalize(ts *typeStore, body map[string]any, create bool) (fields map[string]any, ext *string, _ *apiError) {
+	sc := ts.schema
+	fields = map[string]any{}
+	for k, v := range body {
+		switch k {
+		case "id", "links", "refName", "dateCreated", "lastModifiedDate":
+			continue
+		case "externalId":
+			var e string
+			switch v := v.(type) {
+			case string:
+				e = v
+			case json.Number:
+				e = v.String()
+			default:
+				return nil, nil, userError(k, "The external ID must be a string.")
+			}
+			ext = &e
+			continue
+		}
+		if v == nil {
+			if !create {
+				fields[k] = nil
+			}
+			continue
+		}
+		if target, ok := sc.Refs[k]; ok {
+			ref, aerr := s.resolveRef(k, target, v)
+			if aerr != nil {
+				return nil, nil, aerr
+			}
+			fields[k] = ref
+			continue
+		}
+		if list, ok := sc.Lists[k]; ok {
+			id := idOf(v)
+			text, known := list[id]
+			if !known {
+				return nil, nil, invalidValue(k, v)
+			}
+			fields[k] = map[string]any{"id": id, "refName": text}
+			continue
+		}
+		if m, ok := v.(map[string]any); ok {
+			if items, isSublist := m["items"].([]any); isSublist {
+				fields[k] = items
+				continue
+			}
+			delete(m, "links")
+		}
+		fields[k] = v
+	}
+	if tf := sc.TitleField; tf != "" {
+		t, present := fields[tf]
+		title, _ := t.(string)
+		if (create || present) && strings.TrimSpace(title) == "" {
+			return nil, nil, userError(tf, "Please enter value(s) for: "+tf)
+		}
+	}
+	return fields, ext, nil
+}
+
+// idOf reads the id of a {"id": ...} value ("" when it has none).
+func idOf(v any) string {
+	m, _ := v.(map[string]any)
+	switch id := m["id"].(type) {
+	case string:
+		return id
+	case json.Number:
+		return id.String()
+	}
+	return ""
+}
+
+func invalidValue(field string, v any) *apiError {
+	shown := idOf(v)
+	if shown == "" {
+		b, _ := json.Marshal(v)
+		shown = string(b)
+	}
+	return userError(field, fmt.Sprintf("Error while accessing a resource. You have entered an Invalid Field Value %s for the following field: %s", shown, field))
+}
+
+// resolveRef checks a reference ({"id"} or {"externalId"}) against the
+// target type and returns it as stored, with the target's title as its
+// refName.
+func (s *Server) resolveRef(field, targetType string, v any) (map[string]any, *apiError) {
+	target := s.types[targetType]
+	m, _ := v.(map[string]any)
+	var rc *rec
+	if target != nil {
+		if id := idOf(v); id != "" {
+			rc = target.find(id)
+		} else if e, ok := m["externalId"].(string); ok {
+			rc = target.byExt[e]
+		}
+	}
+	if rc == nil {
+		return nil, invalidValue(field, v)
+	}
+	return map[string]any{"id": strconv.FormatInt(rc.id, 10), "refName": rc.title}, nil
+}

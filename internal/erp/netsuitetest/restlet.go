@@ -1,0 +1,168 @@
+package netsuitetest
+
+import (
+	"cmp"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strconv"
+
+	"github.com/portico/portico/internal/records"
+)
+
+// SavedSearch is a saved search's result as the RESTlet returns it: the
+// column labels and one row of display values per result.
+type SavedSearch struct {
+	Columns []string   `json:"columns"`
+	Rows    [][]string `json:"rows"`
+}
+
+// SetSavedSearch makes the RESTlet answer the saved search id (e.g.
+// customsearch_res_project_list) with ss.
+func (s *Server) SetSavedSearch(id string, ss SavedSearch) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.searches[id] = ss
+}
+
+// restletFile is the RESTlet's answer to action=file.
+type restletFile struct {
+	ID            string `json:"id"`
+	Name          string `json:"name"`
+	ContentType   string `json:"contentType"`
+	Size          int64  `json:"size"`
+	ContentBase64 string `json:"contentBase64,omitempty"`
+}
+
+const maxRESTletBody = 1 << 20
+
+// serveRESTlet answers the portal's RESTlet, GET or POST
+// /app/site/hosting/restlet.nl?script=S&deploy=D. Its arguments come from
+// the query (GET) or a JSON object body (POST):
+//
+//	action=file&id=N                     → {"id","name","contentType","size","contentBase64"}
+//	action=files&recordtype=T&recordid=N → {"files": [{"id","name","contentType","size"}, ...]}
+//	                                       (the record's attachments, in id order)
+//	action=savedsearch&id=customsearch_… → {"columns": [...], "rows": [[...], ...]}
+//	                                       (every value a display string)
+//
+// Failures are RESTlet errors, 400 {"error": {"code", "message"}}:
+// SSS_INVALID_SCRIPTLET_ID (wrong script or deploy), SSS_MISSING_REQD_ARGUMENT,
+// RCRD_DSNT_EXIST (no such file or search), INVALID_ACTION.
+func (s *Server) serveRESTlet(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	if q.Get("script") != s.restletScript || q.Get("deploy") != s.restletDeploy {
+		writeRESTletError(w, http.StatusBadRequest, "SSS_INVALID_SCRIPTLET_ID",
+			"That Suitelet is invalid, disabled, or no longer exists.")
+		return
+	}
+	args := map[string]string{}
+	switch r.Method {
+	case http.MethodGet:
+		for k := range q {
+			args[k] = q.Get(k)
+		}
+	case http.MethodPost:
+		raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxRESTletBody))
+		var body map[string]any
+		if err != nil || json.Unmarshal(raw, &body) != nil || body == nil {
+			writeRESTletError(w, http.StatusBadRequest, "SYNTAX_ERROR", "The request body is not a JSON object.")
+			return
+		}
+		for k, v := range body {
+			switch v := v.(type) {
+			case string:
+				args[k] = v
+			case float64:
+				args[k] = strconv.FormatFloat(v, 'f', -1, 64)
+			}
+		}
+	default:
+		writeRESTletError(w, http.StatusMethodNotAllowed, "SSS_INVALID_HTTP_METHOD", "This RESTlet answers GET and POST.")
+		return
+	}
+	var (
+		out any
+		err *restletErr
+	)
+	switch args["action"] {
+	case "file":
+		out, err = s.restletFile(args["id"])
+	case "files":
+		out, err = s.restletFiles(args["recordtype"], args["recordid"])
+	case "savedsearch":
+		out, err = s.restletSearch(args["id"])
+	case "":
+		err = &restletErr{"SSS_MISSING_REQD_ARGUMENT", "Missing a required argument: action"}
+	default:
+		err = &restletErr{"INVALID_ACTION", fmt.Sprintf("Unknown action %q.", args["action"])}
+	}
+	if err != nil {
+		writeRESTletError(w, http.StatusBadRequest, err.code, err.message)
+		return
+	}
+	body, _ := json.Marshal(out)
+	writeJSON(w, body)
+}
+
+type restletErr struct{ code, message string }
+
+func (s *Server) restletFile(idArg string) (any, *restletErr) {
+	id, err := strconv.ParseInt(idArg, 10, 64)
+	if err != nil {
+		return nil, &restletErr{"SSS_MISSING_REQD_ARGUMENT", "Missing or invalid argument: id"}
+	}
+	s.mu.RLock()
+	f, ok := s.files[id]
+	s.mu.RUnlock()
+	if !ok {
+		return nil, &restletErr{"RCRD_DSNT_EXIST", "That record does not exist."}
+	}
+	return restletFile{ID: idArg, Name: f.Name, ContentType: f.ContentType, Size: int64(len(f.Content)),
+		ContentBase64: base64.StdEncoding.EncodeToString(f.Content)}, nil
+}
+
+func (s *Server) restletFiles(recordType, recordID string) (any, *restletErr) {
+	id, err := strconv.ParseInt(recordID, 10, 64)
+	ts := s.lookupType(recordType)
+	if err != nil || ts == nil {
+		return nil, &restletErr{"SSS_MISSING_REQD_ARGUMENT", "Missing or invalid arguments: recordtype, recordid"}
+	}
+	s.mu.RLock()
+	var attached []records.File
+	for _, f := range s.files {
+		if f.Kind == ts.schema.Kind.Name && f.RecordID == id {
+			attached = append(attached, f)
+		}
+	}
+	s.mu.RUnlock()
+	slices.SortFunc(attached, func(a, b records.File) int { return cmp.Compare(a.ID, b.ID) })
+	list := []restletFile{}
+	for _, f := range attached {
+		list = append(list, restletFile{ID: strconv.FormatInt(f.ID, 10), Name: f.Name,
+			ContentType: f.ContentType, Size: int64(len(f.Content))})
+	}
+	return map[string]any{"files": list}, nil
+}
+
+func (s *Server) restletSearch(id string) (any, *restletErr) {
+	if id == "" {
+		return nil, &restletErr{"SSS_MISSING_REQD_ARGUMENT", "Missing a required argument: id"}
+	}
+	s.mu.RLock()
+	ss, ok := s.searches[id]
+	s.mu.RUnlock()
+	if !ok {
+		return nil, &restletErr{"RCRD_DSNT_EXIST", "That saved search does not exist."}
+	}
+	if ss.Columns == nil {
+		ss.Columns = []string{}
+	}
+	if ss.Rows == nil {
+		ss.Rows = [][]string{}
+	}
+	return ss, nil
+}

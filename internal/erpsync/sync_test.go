@@ -1,0 +1,420 @@
+package erpsync_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http/httptest"
+	"os"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/portico/portico/internal/demo"
+	"github.com/portico/portico/internal/erp/netsuite"
+	"github.com/portico/portico/internal/erp/netsuitetest"
+	"github.com/portico/portico/internal/erpsync"
+	"github.com/portico/portico/internal/portal"
+	"github.com/portico/portico/internal/records"
+	"github.com/portico/portico/internal/sqlstore"
+)
+
+const account = "123456_SB1"
+
+// start is the fixtures' "now": the fake's clock and the engine's start here.
+var start = time.Date(2026, 11, 22, 7, 0, 0, 0, time.UTC)
+
+// clock is a settable clock shared by the fake, the signer and the engine.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// account is a fake NetSuite account behind an httptest server, and a
+// connector to it signed with TBA.
+type fakeAccount struct {
+	fake  *netsuitetest.Server
+	url   string
+	clock *clock
+	m     *netsuite.Mapping
+}
+
+func newAccount(t testing.TB, perKind int) *fakeAccount {
+	t.Helper()
+	m, err := netsuite.ParseMapping(netsuite.DefaultMapping)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &clock{t: start}
+	fake, err := netsuitetest.New(netsuitetest.Config{Mapping: m, Now: c.Now, Concurrency: 5, Seed: 1,
+		TBA: &netsuitetest.TBAVerifier{Realm: netsuite.Realm(account), Lookup: func(ck, tid string) (string, string, bool) {
+			return "consumer-secret", "token-secret", ck == "consumer-key" && tid == "token-id"
+		}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if perKind > 0 {
+		if _, err := demo.Generate(context.Background(), fake, demo.Options{PerKind: perKind, Seed: 7, Now: start.Add(-time.Hour)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := httptest.NewServer(fake)
+	t.Cleanup(srv.Close)
+	return &fakeAccount{fake: fake, url: srv.URL, clock: c, m: m}
+}
+
+// connector returns a client of the account; page sizes below 1000 make
+// small data sets span several pages.
+func (a *fakeAccount) connector(t testing.TB, pageSize int) *netsuite.Client {
+	t.Helper()
+	c, err := netsuite.New(netsuite.Config{Account: account, BaseURL: a.url, Mapping: a.m, PageSize: pageSize,
+		Concurrency: 4, Backoff: time.Millisecond, Attempts: 8,
+		Auth: netsuite.TBA{Account: account, ConsumerKey: "consumer-key", ConsumerSecret: "consumer-secret",
+			TokenID: "token-id", TokenSecret: "token-secret", Now: a.clock.Now}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// stores runs fn on SQLite, and on PostgreSQL when PORTICO_TEST_DATABASE_URL is set.
+func stores(t *testing.T, fn func(t *testing.T, ten *sqlstore.Tenant)) {
+	t.Run("sqlite", func(t *testing.T) {
+		s, err := sqlstore.Open(context.Background(), "", t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		fn(t, tenant(t, s))
+	})
+	t.Run("postgres", func(t *testing.T) {
+		base := os.Getenv("PORTICO_TEST_DATABASE_URL")
+		if base == "" {
+			t.Skip("PORTICO_TEST_DATABASE_URL is not set")
+		}
+		s, drop, err := sqlstore.OpenScratch(context.Background(), base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close(); drop() })
+		fn(t, tenant(t, s))
+	})
+}
+
+func tenant(t testing.TB, s *sqlstore.Store) *sqlstore.Tenant {
+	t.Helper()
+	if err := s.EnsureTenant(context.Background(), "acme", "Acme"); err != nil {
+		t.Fatal(err)
+	}
+	return s.Tenant(portal.TenantID("acme"))
+}
+
+// summary is what a list shows of a record: the values both sides must agree on.
+type summary struct {
+	Title, Code, Status, Date string
+	Parent, Project           int64
+	Amount                    *int64
+	Modified                  time.Time
+}
+
+// expected reads the fake's record the way the portal must show it,
+// from its record API fields — not through SuiteQL, which is under test.
+func (a *fakeAccount) expected(k *records.Kind) map[int64]summary {
+	km := a.m.Kind(k)
+	out := map[int64]summary{}
+	for _, r := range a.fake.All(km.RecordType) {
+		s := summary{Modified: r.Modified.UTC()}
+		for _, f := range k.Fields {
+			v := r.Fields[km.RecordField(f.Name)]
+			ref, _ := v.(map[string]any)
+			switch f.Type {
+			case records.TypeStatus:
+				s.Status, _ = ref["refName"].(string)
+				if str, ok := v.(string); ok {
+					s.Status = str
+				}
+			case records.TypeRef:
+				id, _ := strconv.ParseInt(fmt.Sprint(ref["id"]), 10, 64)
+				if f.Column == records.ColParent {
+					s.Parent = id
+				} else {
+					s.Project = id
+				}
+			case records.TypeMoney, records.TypeQuantity:
+				if n, ok := v.(float64); ok {
+					c := int64(math.Round(n * 100))
+					s.Amount = &c
+				}
+			default:
+				str, _ := v.(string)
+				switch f.Column {
+				case records.ColTitle:
+					s.Title = str
+				case records.ColCode:
+					s.Code = str
+				case records.ColDate:
+					s.Date = str
+				}
+			}
+		}
+		out[r.ID] = s
+	}
+	return out
+}
+
+// replica reads every record of kind from the store.
+func replica(t testing.TB, ten *sqlstore.Tenant, k *records.Kind) map[int64]summary {
+	t.Helper()
+	out := map[int64]summary{}
+	q := records.ListQuery{Kind: k.Name, Limit: 500}
+	for {
+		page, err := ten.ListRecords(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range page.Records {
+			out[r.ID] = summary{Title: r.Title, Code: r.Code, Status: r.Status, Date: r.Date, Parent: r.ParentID,
+				Project: r.ProjectID, Amount: r.Amount, Modified: r.ModifiedAt}
+		}
+		if page.Next == nil {
+			return out
+		}
+		q.After = page.Next
+	}
+}
+
+// sameData fails unless the store holds exactly the account's records.
+func sameData(t testing.TB, a *fakeAccount, ten *sqlstore.Tenant) {
+	t.Helper()
+	for _, k := range records.All() {
+		want, got := a.expected(k), replica(t, ten, k)
+		if len(want) == 0 {
+			t.Fatalf("%s: the account has no records: the test proves nothing", k.Name)
+		}
+		if len(got) != len(want) {
+			t.Errorf("%s: %d records in the store, %d in the account", k.Name, len(got), len(want))
+		}
+		for id, w := range want {
+			g, ok := got[id]
+			wj, _ := json.Marshal(w)
+			gj, _ := json.Marshal(g)
+			if !ok || string(wj) != string(gj) {
+				t.Errorf("%s %d:\n store   %s\n account %s", k.Name, id, gj, wj)
+				return
+			}
+		}
+	}
+}
+
+func TestFullThenIncrementalSyncReproducesTheAccount(t *testing.T) {
+	stores(t, func(t *testing.T, ten *sqlstore.Tenant) {
+		ctx := context.Background()
+		a := newAccount(t, 40)
+		eng := erpsync.New(a.connector(t, 15), ten, erpsync.Options{Now: a.clock.Now})
+		if err := eng.Pull(ctx, nil, true); err != nil {
+			t.Fatal(err)
+		}
+		sameData(t, a, ten)
+
+		// Someone works in NetSuite: an edit, a new record, a deletion.
+		a.clock.Advance(10 * time.Minute)
+		if err := a.fake.Update("job", 3, map[string]any{"companyname": "Renamed in NetSuite"}); err != nil {
+			t.Fatal(err)
+		}
+		cust := a.fake.All("customer")[0]
+		if _, err := a.fake.Put("customrecord_res_opportunity", netsuitetest.Record{Fields: map[string]any{
+			"name": "Brand-new opportunity", "custrecord_res_opp_number": "OPP-99999",
+			"custrecord_res_opp_stage":    map[string]any{"id": "1", "refName": "Lead"},
+			"custrecord_res_opp_customer": map[string]any{"id": strconv.FormatInt(cust.ID, 10), "refName": cust.Fields["companyname"]},
+		}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.fake.Delete("invoice", 5); err != nil {
+			t.Fatal(err)
+		}
+		a.clock.Advance(time.Minute)
+		before := eng.Metrics().Pulled.Load()
+		if err := eng.Pull(ctx, nil, false); err != nil {
+			t.Fatal(err)
+		}
+		sameData(t, a, ten)
+		if r, err := ten.Record(ctx, "project", 3); err != nil || r.Title != "Renamed in NetSuite" {
+			t.Fatalf("edit in NetSuite: %+v %v", r, err)
+		}
+		if _, err := ten.Record(ctx, "invoice", 5); !portal.IsNotFound(err) {
+			t.Fatalf("deleted invoice: %v", err)
+		}
+		// Incremental: only the overlap window comes again, not the account.
+		if n := eng.Metrics().Pulled.Load() - before; n > 60 {
+			t.Fatalf("incremental pull re-read %d records", n)
+		}
+		st, err := eng.Status(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range st.Kinds {
+			if k.LastSuccess.IsZero() || k.LastError != "" || k.PulledTotal == 0 {
+				t.Fatalf("status of %s: %+v", k.Kind, k)
+			}
+		}
+	})
+}
+
+// queueWrites saves creates and edits through the portal's write path, as
+// users of a tenant with an ERP do, and returns the record ids.
+func queueWrites(t *testing.T, ten *sqlstore.Tenant, n int) []int64 {
+	t.Helper()
+	ctx := context.Background()
+	k, _ := records.Lookup("customer")
+	var ids []int64
+	for i := range n {
+		fields := map[string]json.RawMessage{}
+		for name, v := range map[string]any{"companyname": fmt.Sprintf("Portal client %d", i), "entityid": fmt.Sprintf("CUS-P%03d", i),
+			"entitystatus": "Prospect", "balance": 10.5, "datecreated": "2026-11-20"} {
+			fields[name], _ = json.Marshal(v)
+		}
+		rec, err := k.Save(ctx, ten, records.Edit{Fields: fields}, records.Author{IP: "192.0.2.1"}, start, records.Queued)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, rec.ID)
+	}
+	p, _ := records.Lookup("project")
+	for id := int64(1); id <= int64(n); id++ {
+		cur, err := ten.Record(ctx, "project", id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name, _ := json.Marshal(fmt.Sprintf("Edited in the portal %d", id))
+		if _, err := p.Save(ctx, ten, records.Edit{ID: id, Version: cur.ModifiedAt,
+			Fields: map[string]json.RawMessage{"companyname": name}}, records.Author{}, start, records.Queued); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return ids
+}
+
+func TestWithFaultsSyncConvergesAndWritesLandOnce(t *testing.T) {
+	stores(t, func(t *testing.T, ten *sqlstore.Tenant) {
+		ctx := context.Background()
+		a := newAccount(t, 40)
+		eng := erpsync.New(a.connector(t, 15), ten, erpsync.Options{Now: a.clock.Now})
+		if err := eng.Pull(ctx, nil, true); err != nil {
+			t.Fatal(err)
+		}
+		created := queueWrites(t, ten, 8)
+
+		// 30% of calls fail: throttled, server errors, dropped
+		// connections, writes applied and then the answer lost.
+		a.fake.SetFaults(netsuitetest.Faults{Throttle: 0.08, ServerError: 0.08, Unavailable: 0.04, Drop: 0.04,
+			DropAfterWrite: 0.06, Page: netsuitetest.PageFault{Page: 2, Times: 1}})
+		a.clock.Advance(10 * time.Minute)
+		a.fake.Update("customer", 2, map[string]any{"companyname": "Changed during the storm"})
+		var pullErr error
+		for round := 0; round < 40; round++ {
+			a.clock.Advance(time.Hour) // every deferred write is due again
+			eng.Push(ctx)
+			pullErr = eng.Pull(ctx, nil, false)
+			st, _ := eng.Status(ctx)
+			if pullErr == nil && st.Outbox[erpsync.EntryPending] == 0 {
+				break
+			}
+		}
+		if pullErr != nil {
+			t.Fatalf("pull never succeeded: %v", pullErr)
+		}
+		st, _ := eng.Status(ctx)
+		if st.Outbox[erpsync.EntrySynced] != 16 || st.Outbox[erpsync.EntryFailed] != 0 {
+			t.Fatalf("outbox after the storm: %v %+v", st.Outbox, st.Open)
+		}
+		if a.fake.Stats().DroppedAfterWrite == 0 && a.fake.Stats().Throttled == 0 {
+			t.Fatal("no faults were injected: the test proves nothing")
+		}
+		a.fake.SetFaults(netsuitetest.Faults{})
+		// Every write landed exactly once.
+		entries, err := ten.OutboxEntries(ctx, []string{erpsync.EntrySynced}, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			if w := a.fake.Writes(e.Key); w.Applied != 1 {
+				t.Errorf("entry %d (%s %s %d) applied %d times", e.ID, e.Op, e.Kind, e.RecordID, w.Applied)
+			}
+		}
+		if a.fake.Count("customer") != 40+len(created) {
+			t.Fatalf("customers in NetSuite: %d, want %d", a.fake.Count("customer"), 40+len(created))
+		}
+		a.clock.Advance(time.Minute)
+		if err := eng.Pull(ctx, nil, false); err != nil {
+			t.Fatal(err)
+		}
+		sameData(t, a, ten)
+		// The portal's creates are known by the ERP's ids now, and the
+		// old provisional links still lead to them.
+		for _, id := range created {
+			r, err := ten.Record(ctx, "customer", id)
+			if err != nil || r.ID >= records.ProvisionalBase || r.Write.State != records.WriteSynced {
+				t.Fatalf("created %d: %+v %v", id, r, err)
+			}
+		}
+		if r, _ := ten.Record(ctx, "project", 1); r.Title != "Edited in the portal 1" {
+			t.Fatalf("edit in the portal: %+v", r)
+		}
+	})
+}
+
+func TestRefusedWriteFailsWithTheERPMessage(t *testing.T) {
+	stores(t, func(t *testing.T, ten *sqlstore.Tenant) {
+		ctx := context.Background()
+		a := newAccount(t, 40)
+		eng := erpsync.New(a.connector(t, 1000), ten, erpsync.Options{Now: a.clock.Now})
+		if err := eng.Pull(ctx, nil, true); err != nil {
+			t.Fatal(err)
+		}
+		// The client is gone in NetSuite, but not yet from the replica.
+		if err := a.fake.Delete("customer", 4); err != nil {
+			t.Fatal(err)
+		}
+		p, _ := records.Lookup("project")
+		cur, _ := ten.Record(ctx, "project", 2)
+		rec, err := p.Save(ctx, ten, records.Edit{ID: 2, Version: cur.ModifiedAt,
+			Fields: map[string]json.RawMessage{"customer": json.RawMessage("4")}}, records.Author{}, start, records.Queued)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := eng.Push(ctx); err != nil {
+			t.Fatal(err)
+		}
+		got, _ := ten.Record(ctx, "project", 2)
+		if got.Write.State != records.WriteFailed || got.Write.Error == "" || got.ParentID != 4 {
+			t.Fatalf("refused write: %+v (the user's value stays)", got)
+		}
+		t.Logf("the record shows: %s", got.Write.Error)
+		en, err := eng.RecordEntry(ctx, "project", rec.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Discarding puts NetSuite's version back.
+		if err := eng.Discard(ctx, en.ID); err != nil {
+			t.Fatal(err)
+		}
+		got, _ = ten.Record(ctx, "project", 2)
+		if got.Write.State != records.WriteSynced || got.ParentID == 4 {
+			t.Fatalf("after discard: %+v", got)
+		}
+	})
+}

@@ -1,0 +1,317 @@
+/**
+ * /sync: where the ERP sync stands, for roles with sync.view — per kind the last pull,
+ * the records it pulled, the replica's lag and the last error; the outbox's counts and
+ * its open entries (changes on their way to NetSuite, or refused by it). Roles with
+ * sync.admin start a pull of one kind or of all, incremental or full (asked first);
+ * the page then refreshes every 5 seconds. A portal without an ERP says so.
+ */
+import { Alert, Badge, Button, Group, Modal, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { ApiError } from '../api';
+import { formatDateTime } from '../records/format';
+import { kindByName } from '../records/kinds';
+import { viewPath } from '../records/links';
+import { kindsQuery } from '../records/queries';
+import { EmptyBlock, ErrorBlock, LoadingBlock, RecordErrorBoundary } from '../records/States';
+import { failureMessage } from '../reports/http';
+import type { Kind } from '../records/types';
+import { RequirePermission, useCan } from './RequirePermission';
+import { formatLag, isNever, startSync, SYNC_POLL_MS, syncStatusQuery, type OutboxEntry, type SyncKind, type SyncStatus } from './sync';
+import recordClasses from '../records/records.module.css';
+import classes from './AdminPages.module.css';
+
+export const ErrorBoundary = RecordErrorBoundary;
+
+export default function SyncStatusPage() {
+  return (
+    <RequirePermission permission="sync.view" title="ERP sync" what="the ERP sync status">
+      <SyncStatusView />
+    </RequirePermission>
+  );
+}
+
+/** A pull to start: one kind (by name, with its label) or every kind; incremental or full. */
+interface RunRequest {
+  kind?: string;
+  label: string;
+  full: boolean;
+}
+
+const runText = (run: RunRequest) => (run.full ? `A full resync of ${run.label}` : `A sync of ${run.label}`);
+
+function SyncStatusView() {
+  const isAdmin = useCan('sync.admin');
+  const [polling, setPolling] = useState(false);
+  const [confirmFull, setConfirmFull] = useState<RunRequest | null>(null);
+  const status = useQuery({ ...syncStatusQuery(), refetchInterval: polling ? SYNC_POLL_MS : false });
+  const kinds = useQuery(kindsQuery());
+  const run = useMutation<unknown, Error, RunRequest>({
+    mutationFn: ({ kind, full }) => startSync(kind, full),
+    onSuccess: () => {
+      setPolling(true);
+      void status.refetch();
+    },
+  });
+
+  function request(next: RunRequest) {
+    if (next.full) setConfirmFull(next);
+    else run.mutate(next);
+  }
+
+  // The server answers 404 when the portal has no ERP: its own database is the system of record.
+  const notConnected = status.error instanceof ApiError && status.error.status === 404 ? status.error : null;
+  let body;
+  if (notConnected) {
+    body = (
+      <Alert color="gray" variant="light" title="No ERP connected" role="note" data-testid="not-connected">
+        <Text size="sm">{notConnected.message}</Text>
+      </Alert>
+    );
+  } else if (status.error) {
+    body = <ErrorBlock error={status.error} what="the sync status" onRetry={() => void status.refetch()} />;
+  } else if (status.isPending) {
+    body = <LoadingBlock label="Loading the sync status…" rows={6} />;
+  } else {
+    body = <StatusBody status={status.data} kinds={kinds.data} isAdmin={isAdmin} busy={run.isPending} onRun={request} fetching={status.isFetching} />;
+  }
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-end" gap="sm">
+        <Title order={1}>ERP sync</Title>
+        {isAdmin && !notConnected && status.data && (
+          <Group gap="xs">
+            <Button onClick={() => request({ label: 'all kinds', full: false })} disabled={run.isPending}>
+              Sync all kinds now
+            </Button>
+            <Button variant="default" onClick={() => request({ label: 'all kinds', full: true })} disabled={run.isPending}>
+              Full resync of all kinds
+            </Button>
+          </Group>
+        )}
+      </Group>
+      {run.isSuccess && (
+        <Alert color="green" variant="light" title="Sync started" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => run.reset()} data-testid="sync-started">
+          <Text size="sm">
+            {runText(run.variables)} started in the background. This page refreshes every {SYNC_POLL_MS / 1000} seconds while it is open.
+          </Text>
+        </Alert>
+      )}
+      {run.isError && (
+        <Alert color="red" variant="light" title="The sync did not start" role="alert" withCloseButton closeButtonLabel="Dismiss" onClose={() => run.reset()}>
+          <Text size="sm">{failureMessage(run.error)}</Text>
+        </Alert>
+      )}
+      {body}
+      <Modal opened={confirmFull !== null} onClose={() => setConfirmFull(null)} title={confirmFull ? `Full resync of ${confirmFull.label}?` : ''} centered>
+        <Text size="sm">
+          A full resync pulls every record{confirmFull?.kind ? ` of ${confirmFull.label}` : ''} from NetSuite again, not only what changed since the last pull. It takes longer and
+          loads NetSuite more; the portal stays usable meanwhile.
+        </Text>
+        <Group justify="flex-end" mt="lg" gap="sm">
+          <Button variant="default" onClick={() => setConfirmFull(null)} data-autofocus>
+            Cancel
+          </Button>
+          <Button
+            onClick={() => {
+              if (confirmFull) run.mutate(confirmFull);
+              setConfirmFull(null);
+            }}
+          >
+            Start full resync
+          </Button>
+        </Group>
+      </Modal>
+    </Stack>
+  );
+}
+
+interface StatusBodyProps {
+  status: SyncStatus;
+  kinds: Kind[] | undefined;
+  isAdmin: boolean;
+  busy: boolean;
+  fetching: boolean;
+  onRun: (run: RunRequest) => void;
+}
+
+function StatusBody({ status, kinds, isAdmin, busy, fetching, onRun }: StatusBodyProps) {
+  const counts = status.outbox ?? {};
+  return (
+    <Stack gap="lg">
+      <Text size="sm" c="dimmed">
+        The portal pulls what changed in NetSuite every {formatLag(status.intervalSeconds)}, and sends the changes made here to NetSuite.
+      </Text>
+
+      <Stack gap="xs" component="section" aria-labelledby="sync-kinds">
+        <Title order={2} size="h3" id="sync-kinds">
+          Record kinds
+        </Title>
+        <div className={recordClasses.tableWrap}>
+          <Table verticalSpacing={6} horizontalSpacing="sm" aria-busy={fetching || undefined}>
+            <caption>
+              <VisuallyHidden>Sync status of each record kind</VisuallyHidden>
+            </caption>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">Kind</Table.Th>
+                <Table.Th scope="col">Last pull</Table.Th>
+                <Table.Th scope="col">Records pulled (last / total)</Table.Th>
+                <Table.Th scope="col">Lag</Table.Th>
+                <Table.Th scope="col">Status</Table.Th>
+                {isAdmin && <Table.Th scope="col">Actions</Table.Th>}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {status.kinds.map((k) => (
+                <KindRow key={k.kind} kind={k} isAdmin={isAdmin} busy={busy} onRun={onRun} />
+              ))}
+            </Table.Tbody>
+          </Table>
+        </div>
+      </Stack>
+
+      <Stack gap="xs" component="section" aria-labelledby="sync-outbox">
+        <Title order={2} size="h3" id="sync-outbox">
+          Changes sent to NetSuite
+        </Title>
+        <dl className={recordClasses.facts} aria-label="Outbox">
+          <div>
+            <dt>Pending</dt>
+            <dd data-testid="outbox-pending">{(counts.pending ?? 0).toLocaleString('en-US')}</dd>
+          </div>
+          <div>
+            <dt>Failed</dt>
+            <dd data-testid="outbox-failed">{(counts.failed ?? 0).toLocaleString('en-US')}</dd>
+          </div>
+          <div>
+            <dt>Synced</dt>
+            <dd data-testid="outbox-synced">{(counts.synced ?? 0).toLocaleString('en-US')}</dd>
+          </div>
+          {!!counts.discarded && (
+            <div>
+              <dt>Discarded</dt>
+              <dd data-testid="outbox-discarded">{counts.discarded.toLocaleString('en-US')}</dd>
+            </div>
+          )}
+        </dl>
+        {status.open.length === 0 ? (
+          <EmptyBlock title="Nothing waiting: every change made here is in NetSuite" />
+        ) : (
+          <OpenEntries entries={status.open} kinds={kinds} syncKinds={status.kinds} />
+        )}
+      </Stack>
+    </Stack>
+  );
+}
+
+function KindRow({ kind, isAdmin, busy, onRun }: { kind: SyncKind; isAdmin: boolean; busy: boolean; onRun: (run: RunRequest) => void }) {
+  return (
+    <Table.Tr data-testid="sync-kind-row">
+      <Table.Th scope="row" fw={500}>
+        {kind.label}
+      </Table.Th>
+      <Table.Td className={classes.nowrap}>{isNever(kind.lastRun) ? 'never' : formatDateTime(kind.lastRun)}</Table.Td>
+      <Table.Td className={classes.nowrap}>
+        {kind.lastPulled.toLocaleString('en-US')} / {kind.pulledTotal.toLocaleString('en-US')}
+      </Table.Td>
+      <Table.Td className={classes.nowrap}>{formatLag(kind.lagSeconds)}</Table.Td>
+      <Table.Td className={classes.long}>
+        {kind.lastError ? (
+          <Stack gap={2} align="flex-start">
+            <Badge color="red" variant="light">
+              Error
+            </Badge>
+            <Text size="sm" c="red.8">
+              {kind.lastError}
+            </Text>
+          </Stack>
+        ) : isNever(kind.lastSuccess) ? (
+          <Badge color="gray" variant="light">
+            Not synced yet
+          </Badge>
+        ) : (
+          <Badge color="green" variant="light">
+            OK
+          </Badge>
+        )}
+      </Table.Td>
+      {isAdmin && (
+        <Table.Td>
+          <Group gap="xs" wrap="nowrap">
+            <Button size="compact-sm" variant="light" disabled={busy} onClick={() => onRun({ kind: kind.kind, label: kind.label, full: false })}>
+              Sync <VisuallyHidden>{kind.label}</VisuallyHidden> now
+            </Button>
+            <Button size="compact-sm" variant="default" disabled={busy} onClick={() => onRun({ kind: kind.kind, label: kind.label, full: true })}>
+              Full resync <VisuallyHidden>of {kind.label}</VisuallyHidden>
+            </Button>
+          </Group>
+        </Table.Td>
+      )}
+    </Table.Tr>
+  );
+}
+
+function OpenEntries({ entries, kinds, syncKinds }: { entries: OutboxEntry[]; kinds: Kind[] | undefined; syncKinds: SyncKind[] }) {
+  return (
+    <div className={recordClasses.tableWrap}>
+      <Table verticalSpacing={6} horizontalSpacing="sm">
+        <caption>
+          <VisuallyHidden>Changes waiting for NetSuite or refused by it, newest first</VisuallyHidden>
+        </caption>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th scope="col">Kind</Table.Th>
+            <Table.Th scope="col">Record</Table.Th>
+            <Table.Th scope="col">Operation</Table.Th>
+            <Table.Th scope="col">State</Table.Th>
+            <Table.Th scope="col">Attempts</Table.Th>
+            <Table.Th scope="col">Next attempt</Table.Th>
+            <Table.Th scope="col">Error</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {entries.map((e) => {
+            const kind = kindByName(kinds, e.kind);
+            const kindLabel = kind?.label ?? syncKinds.find((k) => k.kind === e.kind)?.label ?? e.kind;
+            const link = kind ? viewPath(kind, e.recordId) : undefined;
+            const recordText = `${kindLabel} ${e.recordId}`;
+            return (
+              <Table.Tr key={e.id} data-testid="outbox-row">
+                <Table.Td>{kindLabel}</Table.Td>
+                <Table.Td className={classes.nowrap}>{link ? <Link to={link}>{recordText}</Link> : recordText}</Table.Td>
+                <Table.Td>{e.op === 'create' ? 'Create' : 'Edit'}</Table.Td>
+                <Table.Td>
+                  <Badge color={e.state === 'failed' ? 'red' : 'blue'} variant="light">
+                    {e.state === 'failed' ? 'Failed' : 'Pending'}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>{e.attempts}</Table.Td>
+                <Table.Td className={classes.nowrap}>
+                  {e.state === 'failed' ? (
+                    <Text span size="sm" c="dimmed">
+                      Waits for a retry
+                    </Text>
+                  ) : isNever(e.nextAt) ? (
+                    'now'
+                  ) : (
+                    formatDateTime(e.nextAt)
+                  )}
+                </Table.Td>
+                <Table.Td className={classes.long}>
+                  {e.error ? (
+                    <Text span size="sm" c="red.8">
+                      {e.error}
+                    </Text>
+                  ) : null}
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+    </div>
+  );
+}

@@ -1,0 +1,85 @@
+/**
+ * The ERP sync's status (`GET /api/v1/sync/status`, sync.view) and runs
+ * (`POST /api/v1/sync/run`, sync.admin), for the /sync page.
+ */
+import { queryOptions } from '@tanstack/react-query';
+import { api } from '../api';
+import { recordsKey } from '../records/queries';
+import type { Envelope } from '../records/types';
+
+/** One kind's pulls: where the replica stands. Times are RFC 3339; the zero time means never. */
+export interface SyncKind {
+  /** The record type, e.g. "project". */
+  kind: string;
+  /** Its plural label, e.g. "Projects". */
+  label: string;
+  checkpoint: { modified: string; id: number };
+  deletedSince: string;
+  lastRun: string;
+  lastSuccess: string;
+  pulledTotal: number;
+  lastPulled: number;
+  lastDeleted: number;
+  /** The last run's failure; absent when it went well. */
+  lastError?: string;
+  /** Age of the replica in seconds; -1 before the first successful pull. */
+  lagSeconds: number;
+}
+
+/** A create or edit on its way to the ERP (pending), or refused by it (failed). */
+export interface OutboxEntry {
+  id: number;
+  kind: string;
+  recordId: number;
+  op: 'create' | 'update';
+  state: 'pending' | 'failed';
+  attempts: number;
+  nextAt: string;
+  /** The ERP's last message. */
+  error?: string;
+  erpId?: number;
+  created: string;
+}
+
+export interface SyncStatus {
+  intervalSeconds: number;
+  kinds: SyncKind[];
+  /** Outbox entries by state; a state with none is absent. */
+  outbox: Partial<Record<'pending' | 'failed' | 'synced' | 'discarded', number>>;
+  /** The pending and failed entries, newest first. */
+  open: OutboxEntry[];
+}
+
+/** How often the page refetches the status while a run it started goes on. */
+export const SYNC_POLL_MS = 5_000;
+
+export async function fetchSyncStatus(signal?: AbortSignal): Promise<SyncStatus> {
+  return (await api.get<Envelope<SyncStatus>>('/sync/status', { signal })).data;
+}
+
+export function syncStatusQuery() {
+  return queryOptions({
+    queryKey: [...recordsKey(), 'sync', 'status'] as const,
+    queryFn: ({ signal }) => fetchSyncStatus(signal),
+  });
+}
+
+/** Starts a pull in the background: of one kind (every kind when undefined), incremental or full. */
+export async function startSync(kind: string | undefined, full: boolean): Promise<{ started: boolean; full: boolean }> {
+  const query = { kind, full: full ? 'true' : undefined };
+  return (await api.post<Envelope<{ started: boolean; full: boolean }>>('/sync/run', undefined, { query })).data;
+}
+
+/** Whether an RFC 3339 time is Go's zero time ("0001-01-01T00:00:00Z"), i.e. never. */
+export function isNever(time: string | undefined | null): boolean {
+  return !time || time.startsWith('0001-01-01');
+}
+
+/** A lag for people: "12 s", "3 min", "2 h", "4 d"; "never" before the first pull. */
+export function formatLag(seconds: number): string {
+  if (seconds < 0) return 'never';
+  if (seconds < 60) return `${Math.floor(seconds)} s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)} h`;
+  return `${Math.floor(seconds / 86_400)} d`;
+}
