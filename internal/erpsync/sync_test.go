@@ -72,9 +72,22 @@ func newAccount(t testing.TB, perKind int) *fakeAccount {
 			t.Fatal(err)
 		}
 	}
+	return &fakeAccount{fake: fake, url: newServer(t, fake), clock: c, m: m}
+}
+
+// newServer serves the fake account over loopback HTTP and returns its URL.
+func newServer(t testing.TB, fake *netsuitetest.Server) string {
 	srv := httptest.NewServer(fake)
 	t.Cleanup(srv.Close)
-	return &fakeAccount{fake: fake, url: srv.URL, clock: c, m: m}
+	return srv.URL
+}
+
+// now is the account's clock; the real one when it has none.
+func (a *fakeAccount) now() time.Time {
+	if a.clock == nil {
+		return time.Now()
+	}
+	return a.clock.Now()
 }
 
 // connector returns a client of the account; page sizes below 1000 make
@@ -84,7 +97,7 @@ func (a *fakeAccount) connector(t testing.TB, pageSize int) *netsuite.Client {
 	c, err := netsuite.New(netsuite.Config{Account: account, BaseURL: a.url, Mapping: a.m, PageSize: pageSize,
 		Concurrency: 4, Backoff: time.Millisecond, Attempts: 8,
 		Auth: netsuite.TBA{Account: account, ConsumerKey: "consumer-key", ConsumerSecret: "consumer-secret",
-			TokenID: "token-id", TokenSecret: "token-secret", Now: a.clock.Now}})
+			TokenID: "token-id", TokenSecret: "token-secret", Now: a.now}})
 	if err != nil {
 		t.Fatal(err)
 	}
