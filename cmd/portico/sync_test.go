@@ -1,0 +1,201 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/portico/portico/internal/demo"
+	"github.com/portico/portico/internal/erp/netsuite"
+	"github.com/portico/portico/internal/erp/netsuitetest"
+	"github.com/portico/portico/internal/records"
+)
+
+// client is a signed-in API user of a running server.
+type client struct {
+	t     *testing.T
+	base  string
+	token string
+	role  int64
+}
+
+func (c *client) do(method, target string, body any, out any) int {
+	c.t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = strings.NewReader(string(b))
+	}
+	req, _ := http.NewRequest(method, c.base+target, rd)
+	req.Header.Set("Authorization", "Bearer "+c.token)
+	req.Header.Set("X-Role-Id", fmt.Sprint(c.role))
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if out != nil {
+		json.NewDecoder(res.Body).Decode(out)
+	}
+	return res.StatusCode
+}
+
+// eventually polls cond until it holds or the time is up.
+func eventually(t *testing.T, within time.Duration, what string, cond func() bool) time.Duration {
+	t.Helper()
+	start := time.Now()
+	for !cond() {
+		if time.Since(start) > within {
+			t.Fatalf("%s: not within %s", what, within)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return time.Since(start)
+}
+
+func TestServeSyncsWithNetSuite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the server")
+	}
+	const account = "123456_SB1"
+	fake, err := netsuitetest.New(netsuitetest.Config{TBA: &netsuitetest.TBAVerifier{Realm: netsuite.Realm(account),
+		Lookup: func(ck, tid string) (string, string, bool) { return "cs", "ts", ck == "ck" && tid == "tid" }}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := demo.Generate(context.Background(), fake, demo.Options{PerKind: 20, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	ns := httptest.NewServer(fake)
+	defer ns.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	env := map[string]string{
+		"PORTICO_DATA_DIR": t.TempDir(), "PORTICO_ADDR": addr, "PORTICO_LOG_LEVEL": "warn",
+		"PORTICO_IDENTITY_PROJECT_ID": "demo-portal", "PORTICO_IDENTITY_EMULATOR_HOST": "127.0.0.1:1",
+		"PORTICO_NETSUITE_ACCOUNT": account, "PORTICO_NETSUITE_BASE_URL": ns.URL, "PORTICO_NETSUITE_AUTH": "tba",
+		"PORTICO_NETSUITE_CONSUMER_KEY": "ck", "PORTICO_NETSUITE_CONSUMER_SECRET": "cs",
+		"PORTICO_NETSUITE_TOKEN_ID": "tid", "PORTICO_NETSUITE_TOKEN_SECRET": "ts", "PORTICO_SYNC_INTERVAL": "1s",
+	}
+	if _, err := runWith(t, env, "roles", "import", "../../internal/demo/access.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, []string{"serve"}, func(k string) string { return env[k] }, io.Discard) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	}()
+	base := "http://" + addr
+	eventually(t, 10*time.Second, "server up", func() bool {
+		res, err := http.Get(base + "/api/v1/health")
+		if err == nil {
+			res.Body.Close()
+		}
+		return err == nil && res.StatusCode == 200
+	})
+
+	// Sign in as the demo administrator (the emulator's unsigned token).
+	now := time.Now()
+	idTok, _ := jwt.NewWithClaims(jwt.SigningMethodNone, jwt.MapClaims{
+		"iss": "https://securetoken.google.com/demo-portal", "aud": "demo-portal", "sub": "uid-ada",
+		"iat": now.Unix(), "exp": now.Add(time.Hour).Unix(), "auth_time": now.Unix(),
+		"email": "ada.admin@portico.test", "email_verified": true,
+		"firebase": map[string]any{"tenant": "portico-demo", "sign_in_provider": "password"},
+	}).SignedString(jwt.UnsafeAllowNoneSignatureType)
+	var login struct {
+		Data struct {
+			Token       string
+			CurrentRole struct{ ID int64 }
+		}
+	}
+	res, err := http.Get(base + "/api/v1/auth/login?idToken=" + url.QueryEscape(idTok))
+	if err != nil {
+		t.Fatal(err)
+	}
+	json.NewDecoder(res.Body).Decode(&login)
+	res.Body.Close()
+	c := &client{t: t, base: base, token: login.Data.Token, role: 1001}
+	if c.token == "" {
+		t.Fatalf("sign-in: %d", res.StatusCode)
+	}
+
+	// Every list shows the account's records once the first pull is done.
+	m, _ := netsuite.ParseMapping(netsuite.DefaultMapping)
+	for _, k := range records.All() {
+		want := fake.Count(m.Kind(k).RecordType)
+		eventually(t, 20*time.Second, k.Name+" list", func() bool {
+			var page struct{ Data struct{ Rows []map[string]any } }
+			c.do("GET", "/api/v1/netsuite/portal-list?type="+k.Name+"&limit=100", nil, &page)
+			return len(page.Data.Rows) == want
+		})
+	}
+	// ... and search finds them.
+	cust := fake.All("customer")[0]
+	name := cust.Fields["companyname"].(string)
+	var found struct{ Data []struct{ Name, Type string } }
+	c.do("GET", "/api/v1/netsuite/portal?method=search&query="+url.QueryEscape("cus: "+name), nil, &found)
+	if len(found.Data) == 0 || found.Data[0].Name != name {
+		t.Fatalf("search for %q: %+v", name, found.Data)
+	}
+
+	// An edit made in the portal reaches NetSuite.
+	type view struct {
+		Data struct {
+			Title   string
+			Version time.Time
+			Write   records.WriteState
+		}
+	}
+	var before view
+	c.do("GET", fmt.Sprintf("/api/v1/netsuite/portal-record?type=customer&id=%d", cust.ID), nil, &before)
+	var saved view
+	if code := c.do("PUT", fmt.Sprintf("/api/v1/netsuite/portal-crud?type=customer&id=%d", cust.ID),
+		map[string]any{"fields": map[string]any{"companyname": "Edited in the portal"}, "version": before.Data.Version}, &saved); code != 200 || saved.Data.Write.State != records.WritePending {
+		t.Fatalf("edit: %d %+v", code, saved.Data)
+	}
+	took := eventually(t, 10*time.Second, "the edit in NetSuite", func() bool {
+		r, _ := fake.Get("customer", cust.ID)
+		return r.Fields["companyname"] == "Edited in the portal"
+	})
+	t.Logf("portal edit reached NetSuite in %s", took.Round(time.Millisecond))
+	eventually(t, 10*time.Second, "the edit synced on the record", func() bool {
+		var v view
+		c.do("GET", fmt.Sprintf("/api/v1/netsuite/portal-record?type=customer&id=%d", cust.ID), nil, &v)
+		return v.Data.Write.State == records.WriteSynced && v.Data.Title == "Edited in the portal"
+	})
+
+	// A change made in NetSuite shows in the portal within one interval
+	// (1 s here; a pull takes a few milliseconds more).
+	if err := fake.Update("job", 2, map[string]any{"companyname": "Changed in NetSuite"}); err != nil {
+		t.Fatal(err)
+	}
+	took = eventually(t, 2500*time.Millisecond, "the NetSuite change in the portal", func() bool {
+		var v view
+		c.do("GET", "/api/v1/netsuite/portal-record?type=project&id=2", nil, &v)
+		return v.Data.Title == "Changed in NetSuite"
+	})
+	t.Logf("NetSuite change reached the portal in %s", took.Round(time.Millisecond))
+
+	var st struct{ Data struct{ Kinds []struct{ Kind, LastError string } } }
+	if code := c.do("GET", "/api/v1/sync/status", nil, &st); code != 200 || len(st.Data.Kinds) != len(records.All()) {
+		t.Fatalf("sync status: %d %+v", code, st)
+	}
+}
