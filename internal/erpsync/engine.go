@@ -141,20 +141,33 @@ func (e *Engine) Pull(ctx context.Context, kinds []*records.Kind, full bool) err
 		e.m.PullMillis.Add(e.opt.Now().Sub(start).Milliseconds())
 		e.m.LastPullUnix.Store(e.opt.Now().Unix())
 	}()
-	var errs []error
-	for _, k := range kinds {
-		if err := e.claim(ctx); err != nil {
-			return err
-		}
-		if _, err := e.PullKind(ctx, k, full); err != nil {
-			e.m.PullErrors.Add(1)
-			errs = append(errs, fmt.Errorf("%s: %w", k.Name, err))
-			if ctx.Err() != nil {
-				break
+	pull := func() error {
+		var errs []error
+		for _, k := range kinds {
+			if err := e.claim(ctx); err != nil {
+				return err
+			}
+			if _, err := e.PullKind(ctx, k, full); err != nil {
+				e.m.PullErrors.Add(1)
+				errs = append(errs, fmt.Errorf("%s: %w", k.Name, err))
+				if ctx.Err() != nil {
+					break
+				}
 			}
 		}
+		return errors.Join(errs...)
 	}
-	return errors.Join(errs...)
+	if bl, ok := e.store.(BulkLoader); ok && full {
+		return bl.BulkLoad(ctx, pull)
+	}
+	return pull()
+}
+
+// BulkLoader is a store that loads faster when told a load is coming:
+// *sqlstore.Tenant, whose BulkLoad builds indexes after, not during, the
+// first load into an empty store.
+type BulkLoader interface {
+	BulkLoad(ctx context.Context, load func() error) error
 }
 
 // state returns kind's stored state (a fresh one when it has none).
@@ -201,6 +214,26 @@ func (e *Engine) PullKind(ctx context.Context, k *records.Kind, full bool) (int6
 		return st.LastPulled, err
 	}
 	claimed := e.opt.Now()
+	// Pages are stored in groups of about storeBatch records: one
+	// transaction per group costs the indexes far less than one per page.
+	var group []records.Record
+	pending := st.Checkpoint // the last record in group
+	flush := func() error {
+		if len(group) == 0 {
+			return nil
+		}
+		n := int64(len(group))
+		next := st
+		next.Checkpoint = pending
+		next.LastPulled += n
+		next.PulledTotal += n
+		if err := e.store.ApplyPull(ctx, k.Name, group, nil, next); err != nil {
+			return err
+		}
+		st, group = next, group[:0]
+		e.m.Pulled.Add(n)
+		return nil
+	}
 	err = e.conn.Changes(ctx, k, from, func(b erp.Batch) error {
 		if now := e.opt.Now(); now.Sub(claimed) > e.opt.Lease/3 {
 			if err := e.claim(ctx); err != nil {
@@ -208,18 +241,18 @@ func (e *Engine) PullKind(ctx context.Context, k *records.Kind, full bool) (int6
 			}
 			claimed = now
 		}
-		if later(b.Next, st.Checkpoint) {
-			st.Checkpoint = b.Next
+		group = append(group, b.Records...)
+		if later(b.Next, pending) {
+			pending = b.Next
 		}
-		n := int64(len(b.Records))
-		st.LastPulled += n
-		st.PulledTotal += n
-		if err := e.store.ApplyPull(ctx, k.Name, b.Records, nil, st); err != nil {
-			return err
+		if len(group) < storeBatch {
+			return nil
 		}
-		e.m.Pulled.Add(n)
-		return nil
+		return flush()
 	})
+	if err == nil {
+		err = flush()
+	}
 	if err != nil {
 		return fail(err)
 	}
@@ -249,6 +282,9 @@ func (e *Engine) PullKind(ctx context.Context, k *records.Kind, full bool) (int6
 		"took", e.opt.Now().Sub(started).Round(time.Millisecond))
 	return st.LastPulled, nil
 }
+
+// storeBatch is about how many pulled records one transaction stores.
+const storeBatch = 10_000
 
 // later reports whether a comes after b in (modified, id) order.
 func later(a, b erp.Checkpoint) bool {

@@ -105,7 +105,7 @@ const sqliteDriver = "sqlite"
 // (the cause of unrecoverable "database is locked" errors).
 func sqliteDSN(path string) string {
 	return "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)" +
-		"&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_txlock=immediate"
+		"&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_pragma=cache_size(-65536)&_txlock=immediate"
 }
 
 // Engine names the database engine: "sqlite" or "postgres".

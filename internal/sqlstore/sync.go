@@ -13,7 +13,16 @@ import (
 	"github.com/portico/portico/internal/records"
 )
 
-var _ erpsync.Store = (*Tenant)(nil)
+var (
+	_ erpsync.Store      = (*Tenant)(nil)
+	_ erpsync.BulkLoader = (*Tenant)(nil)
+)
+
+// BulkLoad is Store.BulkLoad, for a sync: a first full pull into an empty
+// database builds the indexes once at the end.
+func (t *Tenant) BulkLoad(ctx context.Context, load func() error) error {
+	return t.s.BulkLoad(ctx, load)
+}
 
 var (
 	insertOutbox = scope(`INSERT INTO outbox (tenant_id, kind, record_id, op, fields, idem_key, state, next_at, created_at, updated_at)

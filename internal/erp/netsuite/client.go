@@ -64,6 +64,8 @@ type Client struct {
 	m    *Mapping
 	sem  chan struct{}
 	log  *slog.Logger
+	// rowCap is SuiteQL's row cap (suiteQLRowCap; smaller in tests).
+	rowCap int
 }
 
 var _ erp.Connector = (*Client)(nil)
@@ -116,7 +118,7 @@ func New(cfg Config) (*Client, error) {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	return &Client{cfg: cfg, base: strings.TrimRight(base, "/"), m: cfg.Mapping,
-		sem: make(chan struct{}, cfg.Concurrency), log: cfg.Logger}, nil
+		sem: make(chan struct{}, cfg.Concurrency), log: cfg.Logger, rowCap: suiteQLRowCap}, nil
 }
 
 // Mapping is the mapping the client uses.

@@ -1,6 +1,7 @@
 package netsuite
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -22,12 +23,16 @@ const suiteQLRowCap = 100_000
 // suiteQLPage is SuiteQL's answer: every value a string, null columns
 // absent, column names lower-case.
 type suiteQLPage struct {
-	Items        []map[string]string `json:"-"`
-	RawItems     []json.RawMessage   `json:"items"`
-	HasMore      bool                `json:"hasMore"`
-	TotalResults int                 `json:"totalResults"`
-	Count        int                 `json:"count"`
-	Offset       int                 `json:"offset"`
+	Items        []map[string]string
+	HasMore      bool
+	TotalResults int
+}
+
+// suiteQLWire is the answer as sent; each item also carries "links": [].
+type suiteQLWire struct {
+	Items        []map[string]json.RawMessage `json:"items"`
+	HasMore      bool                         `json:"hasMore"`
+	TotalResults int                          `json:"totalResults"`
 }
 
 // suiteQL runs one page of a query.
@@ -41,28 +46,38 @@ func (c *Client) suiteQL(ctx context.Context, q string, limit, offset int) (suit
 	if err != nil {
 		return suiteQLPage{}, err
 	}
-	var p suiteQLPage
-	if err := json.Unmarshal(resp.body, &p); err != nil {
-		return p, &erp.Error{Status: resp.status, Detail: "unreadable SuiteQL answer", Err: err}
+	var w suiteQLWire
+	if err := json.Unmarshal(resp.body, &w); err != nil {
+		return suiteQLPage{}, &erp.Error{Status: resp.status, Detail: "unreadable SuiteQL answer", Err: err}
 	}
-	p.Items = make([]map[string]string, 0, len(p.RawItems))
-	for _, raw := range p.RawItems {
-		// Items carry "links": [] beside the string columns; skip it.
-		var item map[string]json.RawMessage
-		if err := json.Unmarshal(raw, &item); err != nil {
-			return p, &erp.Error{Status: resp.status, Detail: "unreadable SuiteQL row", Err: err}
-		}
+	p := suiteQLPage{Items: make([]map[string]string, 0, len(w.Items)), HasMore: w.HasMore, TotalResults: w.TotalResults}
+	for _, item := range w.Items {
 		row := make(map[string]string, len(item))
 		for k, v := range item {
-			var s string
-			if json.Unmarshal(v, &s) == nil {
+			if s, ok := jsonString(v); ok {
 				row[k] = s
 			}
 		}
 		p.Items = append(p.Items, row)
 	}
-	p.RawItems = nil
 	return p, nil
+}
+
+// jsonString reads a JSON string value (false for anything else, such as
+// an item's "links" array). Most values have no escapes: those are sliced,
+// not decoded.
+func jsonString(v json.RawMessage) (string, bool) {
+	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
+		return "", false
+	}
+	if !bytes.ContainsAny(v, `\`) {
+		return string(v[1 : len(v)-1]), true
+	}
+	var s string
+	if json.Unmarshal(v, &s) != nil {
+		return "", false
+	}
+	return s, true
 }
 
 // The SuiteQL date-time format, both ways.
@@ -149,7 +164,7 @@ func (c *Client) Changes(ctx context.Context, k *records.Kind, from erp.Checkpoi
 			}
 			from = b.Next
 			offset += len(p.Items)
-			if offset+c.cfg.PageSize > suiteQLRowCap {
+			if offset+c.cfg.PageSize > c.rowCap {
 				window, offset = from, 0
 			}
 		}
@@ -293,7 +308,7 @@ func (c *Client) Deleted(ctx context.Context, k *records.Kind, since time.Time) 
 			if !p.HasMore || len(p.Items) == 0 {
 				return out, nil
 			}
-			if offset+c.cfg.PageSize > suiteQLRowCap {
+			if offset+c.cfg.PageSize > c.rowCap {
 				break // a new window from the last deletion time; repeats are harmless
 			}
 		}
