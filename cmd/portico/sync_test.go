@@ -142,7 +142,9 @@ func TestServeSyncsWithNetSuite(t *testing.T) {
 	for _, k := range records.All() {
 		want := fake.Count(m.Kind(k).RecordType)
 		eventually(t, 20*time.Second, k.Name+" list", func() bool {
-			var page struct{ Data struct{ Rows []map[string]any } }
+			var page struct {
+				Data struct{ Rows []map[string]any }
+			}
 			c.do("GET", "/api/v1/netsuite/portal-list?type="+k.Name+"&limit=100", nil, &page)
 			return len(page.Data.Rows) == want
 		})
@@ -194,7 +196,11 @@ func TestServeSyncsWithNetSuite(t *testing.T) {
 	})
 	t.Logf("NetSuite change reached the portal in %s", took.Round(time.Millisecond))
 
-	var st struct{ Data struct{ Kinds []struct{ Kind, LastError string } } }
+	var st struct {
+		Data struct {
+			Kinds []struct{ Kind, LastError string }
+		}
+	}
 	if code := c.do("GET", "/api/v1/sync/status", nil, &st); code != 200 || len(st.Data.Kinds) != len(records.All()) {
 		t.Fatalf("sync status: %d %+v", code, st)
 	}
