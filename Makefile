@@ -42,8 +42,9 @@ lint: $(WEB_DEPS) web/dist ## gofmt, go vet, staticcheck, tsc --noEmit, eslint
 	$(GO) run $(STATICCHECK) ./...
 	cd web && npm run typecheck && npm run lint
 
-bench: ## the records API under load (1M projects, built once into bench/out) and the Go micro-benchmarks
+bench: ## the records API and search under load (1M projects, built once into bench/out), the ERP pull (1M records), the Go micro-benchmarks
 	$(GO) run ./bench
+	$(GO) run ./bench/sync
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./internal/...
 
 bench-drivers: ## the SQLite driver comparison (modernc vs mattn, cgo) behind the README's choice

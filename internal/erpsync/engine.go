@@ -420,11 +420,11 @@ func (e *Engine) failed(ctx context.Context, en Entry, err error) error {
 func userMessage(err error) string {
 	if ee, ok := errors.AsType[*erp.Error](err); ok && ee.Permanent && ee.Detail != "" {
 		if ee.Path != "" {
-			return "NetSuite: " + ee.Detail + " (" + ee.Path + ")"
+			return ee.Detail + " (field " + ee.Path + ")"
 		}
-		return "NetSuite: " + ee.Detail
+		return ee.Detail
 	}
-	return "NetSuite did not accept the change after several attempts. Try again later."
+	return "No answer after several attempts. Try again later."
 }
 
 // Retry makes a failed entry pending again and pushes it soon.

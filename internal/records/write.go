@@ -53,6 +53,12 @@ const (
 	OpUpdate = "update"
 )
 
+// The audit events of a queued write's end, in the record's history.
+const (
+	EventSynced  = "record_synced"  // the ERP took the write
+	EventRefused = "record_refused" // the ERP refused it
+)
+
 // ProvisionalBase is where the ids of records created in the portal start
 // while the ERP has not yet given them theirs: far above any ERP internal
 // id, and still exact in a JavaScript number (< 2^53).
@@ -200,7 +206,8 @@ var HistoryColumns = []ColumnInfo{
 
 // HistoryRows renders history entries for HistoryColumns.
 func (k *Kind) HistoryRows(hs []HistoryEntry) []Row {
-	actions := map[string]string{"record_create": "Created", "record_edit": "Edited"}
+	actions := map[string]string{"record_create": "Created", "record_edit": "Edited",
+		EventSynced: "Reached NetSuite", EventRefused: "Refused by NetSuite"}
 	rows := make([]Row, 0, len(hs))
 	for i, h := range hs {
 		var parts []string

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/portico/portico/internal/access"
 	"github.com/portico/portico/internal/erpsync"
 	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/records"
@@ -327,8 +328,11 @@ func (t *Tenant) CompleteOutbox(ctx context.Context, e erpsync.Entry, rec record
 				}
 			}
 		}
-		_, err := tx.exec(ctx, syncedOutbox, rec.ID, now.UnixMilli(), e.ID)
-		return err
+		if _, err := tx.exec(ctx, syncedOutbox, rec.ID, now.UnixMilli(), e.ID); err != nil {
+			return err
+		}
+		return tx.Audit(ctx, access.AuditEvent{At: now, Event: records.EventSynced, Kind: e.Kind, RecordID: rec.ID,
+			Detail: map[string]any{"result": fmt.Sprintf("in NetSuite (internal id %d)", rec.ID)}})
 	})
 }
 
@@ -344,8 +348,11 @@ func (t *Tenant) FailOutbox(ctx context.Context, e erpsync.Entry, msg string, no
 		if _, err := tx.exec(ctx, failOutbox, msg, now.UnixMilli(), e.ID); err != nil {
 			return err
 		}
-		_, err := tx.exec(ctx, setWriteState, records.WriteFailed, msg, e.Kind, e.RecordID)
-		return err
+		if _, err := tx.exec(ctx, setWriteState, records.WriteFailed, msg, e.Kind, e.RecordID); err != nil {
+			return err
+		}
+		return tx.Audit(ctx, access.AuditEvent{At: now, Event: records.EventRefused, Kind: e.Kind, RecordID: e.RecordID,
+			Detail: map[string]any{"result": "refused: " + msg}})
 	})
 }
 

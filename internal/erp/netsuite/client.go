@@ -52,6 +52,11 @@ type Config struct {
 	// RESTletScript and RESTletDeploy name the portal's RESTlet
 	// (restlet/portico_restlet.js); files and saved searches need it.
 	RESTletScript, RESTletDeploy string
+	// RESTletURL overrides the RESTlets' base URL,
+	// https://<account host>.restlets.api.netsuite.com. When it is empty
+	// and BaseURL overrides the account's own REST URL, RESTlets go to
+	// BaseURL too (a proxy or a test double serves both).
+	RESTletURL string
 	// HTTP is the client requests go through; a 60 s timeout by default.
 	HTTP   *http.Client
 	Logger *slog.Logger
@@ -66,6 +71,9 @@ type Client struct {
 	log  *slog.Logger
 	// rowCap is SuiteQL's row cap (suiteQLRowCap; smaller in tests).
 	rowCap int
+
+	// restlet is the RESTlets' base URL (no trailing slash).
+	restlet string
 }
 
 var _ erp.Connector = (*Client)(nil)
@@ -94,6 +102,10 @@ func New(cfg Config) (*Client, error) {
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 		return nil, fmt.Errorf("netsuite: base URL %q is not an http(s) URL", base)
 	}
+	restlet, err := restletBase(cfg)
+	if err != nil {
+		return nil, err
+	}
 	if cfg.Mapping == nil {
 		if cfg.Mapping, err = ParseMapping(DefaultMapping); err != nil {
 			return nil, err
@@ -117,19 +129,20 @@ func New(cfg Config) (*Client, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Client{cfg: cfg, base: strings.TrimRight(base, "/"), m: cfg.Mapping,
+	return &Client{cfg: cfg, base: strings.TrimRight(base, "/"), restlet: restlet, m: cfg.Mapping,
 		sem: make(chan struct{}, cfg.Concurrency), log: cfg.Logger, rowCap: suiteQLRowCap}, nil
 }
 
 // Mapping is the mapping the client uses.
 func (c *Client) Mapping() *Mapping { return c.m }
 
-// request is one call: method, path (with query) under the base URL, a
-// JSON body, extra headers.
+// request is one call: method, path (with query) under the base URL (or
+// under base when it is set), a JSON body, extra headers.
 type request struct {
 	method, path string
 	body         any
 	header       http.Header
+	base         string
 }
 
 // response is what a successful call answered.
@@ -180,7 +193,11 @@ func (c *Client) once(ctx context.Context, r request) (response, error) {
 		}
 		body = bytes.NewReader(b)
 	}
-	req, err := http.NewRequestWithContext(ctx, r.method, c.base+r.path, body)
+	base := c.base
+	if r.base != "" {
+		base = r.base
+	}
+	req, err := http.NewRequestWithContext(ctx, r.method, base+r.path, body)
 	if err != nil {
 		return response{}, fmt.Errorf("netsuite: %w", err)
 	}

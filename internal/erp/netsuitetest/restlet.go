@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"regexp"
 	"slices"
 	"strconv"
 
@@ -14,11 +15,17 @@ import (
 )
 
 // SavedSearch is a saved search's result as the RESTlet returns it: the
-// column labels and one row of display values per result.
+// column labels and one row of display values per result. The RESTlet
+// answers at most MaxSavedSearchRows rows and then sets Truncated.
 type SavedSearch struct {
-	Columns []string   `json:"columns"`
-	Rows    [][]string `json:"rows"`
+	Columns   []string   `json:"columns"`
+	Rows      [][]string `json:"rows"`
+	Truncated bool       `json:"truncated,omitempty"`
 }
+
+// MaxSavedSearchRows is the most rows the RESTlet answers for one saved
+// search (restlet/portico_restlet.js stops there too).
+const MaxSavedSearchRows = 10_000
 
 // SetSavedSearch makes the RESTlet answer the saved search id (e.g.
 // customsearch_res_project_list) with ss.
@@ -34,6 +41,7 @@ type restletFile struct {
 	Name          string `json:"name"`
 	ContentType   string `json:"contentType"`
 	Size          int64  `json:"size"`
+	Modified      string `json:"modified,omitempty"`
 	ContentBase64 string `json:"contentBase64,omitempty"`
 }
 
@@ -44,14 +52,19 @@ const maxRESTletBody = 1 << 20
 // the query (GET) or a JSON object body (POST):
 //
 //	action=file&id=N                     → {"id","name","contentType","size","contentBase64"}
-//	action=files&recordtype=T&recordid=N → {"files": [{"id","name","contentType","size"}, ...]}
-//	                                       (the record's attachments, in id order)
-//	action=savedsearch&id=customsearch_… → {"columns": [...], "rows": [[...], ...]}
-//	                                       (every value a display string)
+//	action=files&recordtype=T&recordid=N → {"files": [{"id","name","contentType","size","modified"}, ...]}
+//	                                       (the record's attachments, in id order;
+//	                                       modified ISO 8601 UTC, absent when unknown)
+//	action=savedsearch&id=customsearch_… → {"columns": [...], "rows": [[...], ...], "truncated": true}
+//	                                       (every value a display string; at most
+//	                                       MaxSavedSearchRows rows, truncated only when cut)
 //
 // Failures are RESTlet errors, 400 {"error": {"code", "message"}}:
-// SSS_INVALID_SCRIPTLET_ID (wrong script or deploy), SSS_MISSING_REQD_ARGUMENT,
-// RCRD_DSNT_EXIST (no such file or search), INVALID_ACTION.
+// SSS_INVALID_SCRIPTLET_ID (wrong script or deploy), SSS_MISSING_REQD_ARGUMENT
+// (an argument missing or malformed: saved search ids are customsearch…),
+// RCRD_DSNT_EXIST (no such file or search), INVALID_ACTION. The RESTlet's
+// source, internal/erp/netsuite/restlet/portico_restlet.js, answers alike
+// (netsuite's TestRESTletScriptMatchesTheFake checks it).
 func (s *Server) serveRESTlet(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	if q.Get("script") != s.restletScript || q.Get("deploy") != s.restletDeploy {
@@ -142,15 +155,22 @@ func (s *Server) restletFiles(recordType, recordID string) (any, *restletErr) {
 	slices.SortFunc(attached, func(a, b records.File) int { return cmp.Compare(a.ID, b.ID) })
 	list := []restletFile{}
 	for _, f := range attached {
-		list = append(list, restletFile{ID: strconv.FormatInt(f.ID, 10), Name: f.Name,
-			ContentType: f.ContentType, Size: int64(len(f.Content))})
+		rf := restletFile{ID: strconv.FormatInt(f.ID, 10), Name: f.Name,
+			ContentType: f.ContentType, Size: int64(len(f.Content))}
+		if !f.ModifiedAt.IsZero() {
+			rf.Modified = f.ModifiedAt.UTC().Format("2006-01-02T15:04:05.000Z")
+		}
+		list = append(list, rf)
 	}
 	return map[string]any{"files": list}, nil
 }
 
+// savedSearchID is what the RESTlet takes as a saved search id.
+var savedSearchID = regexp.MustCompile(`^customsearch[a-z0-9_]+$`)
+
 func (s *Server) restletSearch(id string) (any, *restletErr) {
-	if id == "" {
-		return nil, &restletErr{"SSS_MISSING_REQD_ARGUMENT", "Missing a required argument: id"}
+	if !savedSearchID.MatchString(id) {
+		return nil, &restletErr{"SSS_MISSING_REQD_ARGUMENT", "Missing or invalid argument: id"}
 	}
 	s.mu.RLock()
 	ss, ok := s.searches[id]
@@ -163,6 +183,9 @@ func (s *Server) restletSearch(id string) (any, *restletErr) {
 	}
 	if ss.Rows == nil {
 		ss.Rows = [][]string{}
+	}
+	if len(ss.Rows) > MaxSavedSearchRows {
+		ss.Rows, ss.Truncated = ss.Rows[:MaxSavedSearchRows], true
 	}
 	return ss, nil
 }
