@@ -32,7 +32,12 @@ if curl -fsS -o /dev/null "http://$emulator_host/" 2>/dev/null; then
   exit 1
 fi
 
-bin/portico seed --if-empty
+if [ -n "${PORTICO_NETSUITE_ACCOUNT:-}" ]; then
+  # Records come from NetSuite: only the demo users, roles and menus here.
+  bin/portico roles import internal/demo/access.yaml
+else
+  bin/portico seed --if-empty
+fi
 
 echo "Starting the Firebase Auth Emulator on $emulator_host (log: data/emulator.log) ..."
 tools/firebase/node_modules/.bin/firebase emulators:start --config tools/firebase/firebase.json \

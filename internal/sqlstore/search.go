@@ -311,6 +311,13 @@ func (s *Store) ReindexSearch(ctx context.Context) (int64, error) {
 		// and restored in the same transaction.
 		var names, ddls []string
 		if s.d.name == "sqlite" {
+			// The build reads back what it wrote: a page cache that holds
+			// it spares most reads of the write-ahead log (restored below,
+			// the connection goes back to the pool).
+			if _, err := tx.ExecContext(ctx, `PRAGMA cache_size = -524288`); err != nil {
+				return err
+			}
+			defer tx.ExecContext(ctx, `PRAGMA cache_size = `+sqliteCacheSize)
 			var err error
 			if names, ddls, err = dropDerived(ctx, tx, s.d.derivedObjectsQuery("search_entries", "")); err != nil {
 				return err
@@ -325,11 +332,18 @@ func (s *Store) ReindexSearch(ctx context.Context) (int64, error) {
 		}
 		n, _ = res.RowsAffected()
 		if s.d.name == "sqlite" {
-			// Rebuilt, then merged into one segment per index: a walk then
-			// seeks one b-tree, not dozens (a third faster at a million).
+			// Rebuilt with automatic merging off, then merged once into
+			// one segment per index: a walk then seeks one b-tree, not
+			// dozens (a third faster at a million), and the build does
+			// not merge the same pages over and over (twice as fast).
 			for _, fts := range []string{"search_fts", "search_words"} {
-				for _, cmd := range []string{"rebuild", "optimize"} {
-					if _, err := tx.ExecContext(ctx, `INSERT INTO `+fts+` (`+fts+`) VALUES ('`+cmd+`')`); err != nil {
+				for _, cmd := range []string{
+					`INSERT INTO ` + fts + ` (` + fts + `, rank) VALUES ('automerge', 0)`,
+					`INSERT INTO ` + fts + ` (` + fts + `) VALUES ('rebuild')`,
+					`INSERT INTO ` + fts + ` (` + fts + `) VALUES ('optimize')`,
+					`INSERT INTO ` + fts + ` (` + fts + `, rank) VALUES ('automerge', 4)`, // FTS5's default
+				} {
+					if _, err := tx.ExecContext(ctx, cmd); err != nil {
 						return err
 					}
 				}

@@ -105,8 +105,13 @@ const sqliteDriver = "sqlite"
 // (the cause of unrecoverable "database is locked" errors).
 func sqliteDSN(path string) string {
 	return "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)" +
-		"&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_pragma=cache_size(-65536)&_txlock=immediate"
+		"&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_pragma=cache_size(" + sqliteCacheSize + ")&_txlock=immediate"
 }
+
+// sqliteCacheSize is each connection's page cache: 64 MB (negative is
+// KiB), which keeps the upper levels of the records' indexes in memory
+// while a sync stores thousands of rows a transaction.
+const sqliteCacheSize = "-65536"
 
 // Engine names the database engine: "sqlite" or "postgres".
 func (s *Store) Engine() string { return s.d.name }
