@@ -73,6 +73,7 @@ type Metrics struct {
 	PushFailed   atomic.Int64 // entries the ERP refused (or gave up on)
 	PushRetries  atomic.Int64 // transient failures, retried later
 	PullMillis   atomic.Int64 // wall time of pulls, milliseconds
+	IndexMillis  atomic.Int64 // of which building indexes after a bulk load
 	LastPullUnix atomic.Int64
 }
 
@@ -158,7 +159,15 @@ func (e *Engine) Pull(ctx context.Context, kinds []*records.Kind, full bool) err
 		return errors.Join(errs...)
 	}
 	if bl, ok := e.store.(BulkLoader); ok && full {
-		return bl.BulkLoad(ctx, pull)
+		var loaded time.Time
+		err := bl.BulkLoad(ctx, func() error {
+			defer func() { loaded = e.opt.Now() }()
+			return pull()
+		})
+		if !loaded.IsZero() {
+			e.m.IndexMillis.Add(e.opt.Now().Sub(loaded).Milliseconds())
+		}
+		return err
 	}
 	return pull()
 }

@@ -306,10 +306,10 @@ func (d dialect) reindexStatement() string {
 func (s *Store) ReindexSearch(ctx context.Context) (int64, error) {
 	var n int64
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		// On SQLite the full-text index is built in one pass after the
-		// entries, not row by row through its triggers, which are dropped
-		// and restored in the same transaction.
-		var names, ddls []string
+		// The indexes (SQLite: the full-text tables' triggers; PostgreSQL:
+		// the b-trees and the trigram GIN) are built in one pass after the
+		// entries, not row by row: dropped and restored in the same
+		// transaction.
 		if s.d.name == "sqlite" {
 			// The build reads back what it wrote: a page cache that holds
 			// it spares most reads of the write-ahead log (restored below,
@@ -318,10 +318,12 @@ func (s *Store) ReindexSearch(ctx context.Context) (int64, error) {
 				return err
 			}
 			defer tx.ExecContext(ctx, `PRAGMA cache_size = `+sqliteCacheSize)
-			var err error
-			if names, ddls, err = dropDerived(ctx, tx, s.d.derivedObjectsQuery("search_entries", "")); err != nil {
-				return err
-			}
+		} else if _, err := tx.ExecContext(ctx, `SET LOCAL maintenance_work_mem = '256MB'`); err != nil {
+			return err
+		}
+		names, ddls, err := dropDerived(ctx, tx, s.d.derivedObjectsQuery("search_entries", "search_entries_pkey"))
+		if err != nil {
+			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM search_entries`); err != nil {
 			return err
