@@ -129,8 +129,9 @@ func (e *Engine) claim(ctx context.Context) error {
 }
 
 // Pull brings the given kinds (every kind when empty) up to date; full
-// starts them from the beginning. It stops at the first kind that fails
-// and returns that error (the kinds before it are stored).
+// starts them from the beginning. A kind that fails does not hold the
+// others back: their errors are joined. It returns ErrBusy, and pulls
+// nothing more, when another instance holds the lease.
 func (e *Engine) Pull(ctx context.Context, kinds []*records.Kind, full bool) error {
 	e.pullMu.Lock()
 	defer e.pullMu.Unlock()
@@ -463,6 +464,11 @@ func (e *Engine) Discard(ctx context.Context, id int64) error {
 		return portal.Errorf(portal.CodeNotFound, "No such kind.")
 	}
 	rec, err := e.conn.Fetch(ctx, k, en.RecordID)
+	if portal.IsNotFound(err) {
+		// Deleted in the ERP meanwhile (which is likely why the edit
+		// failed): the record goes here too.
+		return e.store.DiscardOutbox(ctx, en, nil, e.opt.Now())
+	}
 	if err != nil {
 		return err
 	}

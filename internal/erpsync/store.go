@@ -93,8 +93,8 @@ type Store interface {
 	FailOutbox(ctx context.Context, e Entry, msg string, now time.Time) error
 	// RetryOutbox makes a failed entry pending again, due now.
 	RetryOutbox(ctx context.Context, id int64, now time.Time) error
-	// DiscardOutbox drops an open entry; its record is replaced by rec
-	// (the ERP's version) or, when rec is nil (a create that never
-	// landed), deleted.
+	// DiscardOutbox drops a record's open entries; the record is replaced
+	// by rec (the ERP's version) or, when rec is nil (a create that never
+	// landed, or a record the ERP no longer has), deleted.
 	DiscardOutbox(ctx context.Context, e Entry, rec *records.Record, now time.Time) error
 }

@@ -429,5 +429,28 @@ func TestRefusedWriteFailsWithTheERPMessage(t *testing.T) {
 		if got.Write.State != records.WriteSynced || got.ParentID == 4 {
 			t.Fatalf("after discard: %+v", got)
 		}
+
+		// An edit of a record deleted in NetSuite meanwhile fails;
+		// discarding it removes the record here too.
+		if err := a.fake.Delete("job", 3); err != nil {
+			t.Fatal(err)
+		}
+		cur, _ = ten.Record(ctx, "project", 3)
+		name, _ := json.Marshal("Too late")
+		if _, err := p.Save(ctx, ten, records.Edit{ID: 3, Version: cur.ModifiedAt,
+			Fields: map[string]json.RawMessage{"companyname": name}}, records.Author{}, start, records.Queued); err != nil {
+			t.Fatal(err)
+		}
+		eng.Push(ctx)
+		if got, _ := ten.Record(ctx, "project", 3); got.Write.State != records.WriteFailed {
+			t.Fatalf("edit of a deleted record: %+v", got.Write)
+		}
+		en, _ = eng.RecordEntry(ctx, "project", 3)
+		if err := eng.Discard(ctx, en.ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ten.Record(ctx, "project", 3); !portal.IsNotFound(err) {
+			t.Fatalf("discarded edit of a deleted record: %v", err)
+		}
 	})
 }
