@@ -10,6 +10,12 @@ const MAIN_ADDR = '127.0.0.1:18080';
 // A second server whose access tokens live 2 minutes, for the keep-alive test.
 const KEEPALIVE_ADDR = '127.0.0.1:18081';
 const EMULATOR_HOST = process.env.FIREBASE_AUTH_EMULATOR_HOST ?? '127.0.0.1:9099';
+// NetSuite mode (erp.spec.ts): a fake NetSuite account (cmd/netsuite-fake, in memory, 30
+// records per kind) and a portal server that syncs from it every 2 s. That server is not
+// seeded: its records come from the account; its access from internal/demo/access.yaml.
+const ERP_ADDR = '127.0.0.1:18082';
+const NETSUITE_ADDR = '127.0.0.1:18090';
+const NETSUITE_TBA = { consumerKey: 'e2e-ck', consumerSecret: 'e2e-cs', tokenId: 'e2e-tid', tokenSecret: 'e2e-ts' };
 
 // A fresh, empty data directory per run. The config is evaluated by the runner and again
 // in each worker; workers inherit the runner's environment, so they all see the same dir.
@@ -87,9 +93,40 @@ export default defineConfig({
     },
     {
       name: 'chromium',
-      testIgnore: /keepalive\.spec\.ts/,
+      testIgnore: /(keepalive|erp)\.spec\.ts/,
       use: { ...chromium, baseURL: `http://${MAIN_ADDR}` },
     },
+    {
+      name: 'erp',
+      testMatch: /erp\.spec\.ts/,
+      use: { ...chromium, baseURL: `http://${ERP_ADDR}` },
+    },
   ],
-  webServer: [server(MAIN_ADDR, 'main'), server(KEEPALIVE_ADDR, 'keepalive', { PORTICO_ACCESS_TOKEN_TTL: '2m' })],
+  // Started one after the other, in this order: the fake account before the server that syncs from it.
+  webServer: [
+    server(MAIN_ADDR, 'main'),
+    server(KEEPALIVE_ADDR, 'keepalive', { PORTICO_ACCESS_TOKEN_TTL: '2m' }),
+    {
+      command: `sh -c "cd .. && go build -o bin/netsuite-fake ./cmd/netsuite-fake && exec bin/netsuite-fake -addr ${NETSUITE_ADDR} -per-kind 30 -tba ${Object.values(NETSUITE_TBA).join(':')}"`,
+      // Up once it answers: a request without credentials gets NetSuite's 401 INVALID_LOGIN.
+      url: `http://${NETSUITE_ADDR}/services/rest/record/v1/customer/1`,
+      reuseExistingServer: false,
+      timeout: 180_000,
+      stdout: 'ignore' as const,
+      stderr: 'pipe' as const,
+    },
+    {
+      ...server(ERP_ADDR, 'erp', {
+        PORTICO_NETSUITE_ACCOUNT: '123456_SB1',
+        PORTICO_NETSUITE_BASE_URL: `http://${NETSUITE_ADDR}`,
+        PORTICO_NETSUITE_AUTH: 'tba',
+        PORTICO_NETSUITE_CONSUMER_KEY: NETSUITE_TBA.consumerKey,
+        PORTICO_NETSUITE_CONSUMER_SECRET: NETSUITE_TBA.consumerSecret,
+        PORTICO_NETSUITE_TOKEN_ID: NETSUITE_TBA.tokenId,
+        PORTICO_NETSUITE_TOKEN_SECRET: NETSUITE_TBA.tokenSecret,
+        PORTICO_SYNC_INTERVAL: '2s',
+      }),
+      command: 'sh -c "../bin/portico roles import ../internal/demo/access.yaml && ../bin/portico emulator-accounts && ../bin/portico serve"',
+    },
+  ],
 });

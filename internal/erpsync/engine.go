@@ -66,7 +66,7 @@ type Engine struct {
 
 // Metrics are the engine's counters since start.
 type Metrics struct {
-	Pulled       atomic.Int64 // records stored by pulls
+	Pulled       atomic.Int64 // new or changed records stored by pulls (not the overlap's re-reads)
 	Deleted      atomic.Int64 // deletions applied
 	PullErrors   atomic.Int64 // kind pulls that failed
 	PushSynced   atomic.Int64 // outbox entries that reached the ERP
@@ -228,11 +228,14 @@ func (e *Engine) PullKind(ctx context.Context, k *records.Kind, full bool) (int6
 	// transaction per group costs the indexes far less than one per page.
 	var group []records.Record
 	pending := st.Checkpoint // the last record in group
+	// Only records after the checkpoint count as pulled: the overlap's
+	// re-reads are stored again but are not news.
+	seen, fresh := st.Checkpoint, int64(0)
 	flush := func() error {
 		if len(group) == 0 {
 			return nil
 		}
-		n := int64(len(group))
+		n := fresh
 		next := st
 		next.Checkpoint = pending
 		next.LastPulled += n
@@ -240,7 +243,7 @@ func (e *Engine) PullKind(ctx context.Context, k *records.Kind, full bool) (int6
 		if err := e.store.ApplyPull(ctx, k.Name, group, nil, next); err != nil {
 			return err
 		}
-		st, group = next, group[:0]
+		st, group, fresh = next, group[:0], 0
 		e.m.Pulled.Add(n)
 		return nil
 	}
@@ -252,6 +255,11 @@ func (e *Engine) PullKind(ctx context.Context, k *records.Kind, full bool) (int6
 			claimed = now
 		}
 		group = append(group, b.Records...)
+		for _, r := range b.Records {
+			if later(erp.Checkpoint{Modified: r.ModifiedAt, ID: r.ID}, seen) {
+				fresh++
+			}
+		}
 		if later(b.Next, pending) {
 			pending = b.Next
 		}
@@ -558,7 +566,7 @@ func (m *Metrics) WritePrometheus(w io.Writer) {
 		name, help string
 		v          int64
 	}{
-		{"portico_sync_pulled_records_total", "Records stored by ERP pulls.", m.Pulled.Load()},
+		{"portico_sync_pulled_records_total", "New or changed records stored by ERP pulls.", m.Pulled.Load()},
 		{"portico_sync_deleted_records_total", "ERP deletions applied.", m.Deleted.Load()},
 		{"portico_sync_pull_errors_total", "Kind pulls that failed.", m.PullErrors.Load()},
 		{"portico_sync_push_synced_total", "Outbox writes the ERP took.", m.PushSynced.Load()},

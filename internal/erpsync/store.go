@@ -16,8 +16,8 @@ type State struct {
 	DeletedSince time.Time      `json:"deletedSince"` // deletions up to here are applied
 	LastRun      time.Time      `json:"lastRun"`
 	LastSuccess  time.Time      `json:"lastSuccess"`
-	PulledTotal  int64          `json:"pulledTotal"` // records stored by every pull so far
-	LastPulled   int64          `json:"lastPulled"`  // by the last run
+	PulledTotal  int64          `json:"pulledTotal"` // new or changed records stored by every pull so far
+	LastPulled   int64          `json:"lastPulled"`  // by the last run (not counting the overlap's re-reads)
 	LastDeleted  int64          `json:"lastDeleted"` // deletions applied by the last run
 	LastError    string         `json:"lastError,omitempty"`
 }

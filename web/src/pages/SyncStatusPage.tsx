@@ -242,7 +242,10 @@ function KindRow({ kind, isAdmin, busy, onRun }: { kind: SyncKind; isAdmin: bool
         <Table.Td>
           <Group gap="xs" wrap="nowrap">
             <Button size="compact-sm" variant="light" disabled={busy} onClick={() => onRun({ kind: kind.kind, label: kind.label, full: false })}>
-              Sync <VisuallyHidden>{kind.label}</VisuallyHidden> now
+              {/* One inline span: the button's label is a flex box, which would drop the spaces ("Syncnow"). */}
+              <span>
+                Sync <VisuallyHidden>{kind.label}</VisuallyHidden> now
+              </span>
             </Button>
             <Button size="compact-sm" variant="default" disabled={busy} onClick={() => onRun({ kind: kind.kind, label: kind.label, full: true })}>
               Full resync <VisuallyHidden>of {kind.label}</VisuallyHidden>

@@ -95,8 +95,12 @@ export default function RecordViewPage() {
   return <RecordView key={`${kind.name}:${id}`} kind={kind} kinds={kinds} id={id} />;
 }
 
+/** How often a view page refetches its record while its last write is on its way to the ERP. */
+export const PENDING_WRITE_POLL_MS = 2_000;
+
 function RecordView({ kind, kinds, id }: { kind: Kind; kinds: Kind[]; id: number }) {
-  const record = useQuery(recordQuery(kind.name, id));
+  // While the last change is pending, poll until the sync pushed it (in sync) or NetSuite refused it (failed).
+  const record = useQuery({ ...recordQuery(kind.name, id), refetchInterval: (query) => (query.state.data?.write?.state === 'pending' ? PENDING_WRITE_POLL_MS : false) });
   const outlet = useOutlet();
   const { pathname } = useLocation();
   const what = `${kind.label.toLowerCase()} ${id}`;

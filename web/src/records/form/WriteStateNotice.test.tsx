@@ -59,6 +59,20 @@ describe('WriteStateNotice', () => {
     expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
   });
 
+  it('clears the pending notice by itself once the sync pushed the change (the page polls while pending)', async () => {
+    stored = view({ state: 'pending' });
+    const reads = () => api.calls.filter((c) => c.path === '/netsuite/portal-record');
+    renderRoutes(routes, '/customer/view?id=7');
+    expect(await screen.findByTestId('write-state')).toHaveTextContent('Saving to NetSuite');
+    stored = view({ state: '' });
+    await waitFor(() => expect(screen.queryByTestId('write-state')).not.toBeInTheDocument(), { timeout: 5_000 });
+    const polled = reads().length;
+    expect(polled).toBeGreaterThanOrEqual(2);
+    // In sync: no more polling.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(reads()).toHaveLength(polled);
+  }, 15_000);
+
   it("shows NetSuite's message and retries the change; the record refetches", async () => {
     api.on('POST /sync/writes/retry', () => {
       stored = view({ state: 'pending' });
