@@ -36,7 +36,7 @@ func connectNetSuite(cfg config.NetSuite, log *slog.Logger) (*netsuite.Client, e
 	}
 	base := cfg.BaseURL
 	if base == "" {
-		base = "https://" + netsuite.AccountHost(cfg.Account) + ".suitetalk.api.netsuite.com"
+		base = netsuite.RESTBaseURL(cfg.Account)
 	}
 	var auth netsuite.Authorizer
 	switch cfg.Auth {
@@ -55,7 +55,7 @@ func connectNetSuite(cfg config.NetSuite, log *slog.Logger) (*netsuite.Client, e
 		auth = &netsuite.M2M{TokenURL: strings.TrimRight(base, "/") + "/services/rest/auth/oauth2/v1/token",
 			ClientID: cfg.ClientID, CertID: cfg.CertificateID, Key: key}
 	}
-	return netsuite.New(netsuite.Config{Account: cfg.Account, BaseURL: base, Auth: auth, Mapping: m,
+	return netsuite.New(netsuite.Config{Account: cfg.Account, BaseURL: cfg.BaseURL, Auth: auth, Mapping: m,
 		Concurrency: cfg.Concurrency, RESTletScript: cfg.RESTletScript, RESTletDeploy: cfg.RESTletDeploy,
 		Logger: log.With("component", "netsuite")})
 }

@@ -3,9 +3,10 @@ package config
 import (
 	"fmt"
 	"net/url"
-	"regexp"
 	"strconv"
 	"time"
+
+	"github.com/portico/portico/internal/erp/netsuite"
 )
 
 // NetSuite configures the NetSuite connection (issue 8). With no Account
@@ -37,8 +38,6 @@ type NetSuite struct {
 // Enabled reports whether a NetSuite account is configured.
 func (n NetSuite) Enabled() bool { return n.Account != "" }
 
-var netsuiteAccount = regexp.MustCompile(`^[0-9]+(_[A-Za-z0-9]+)?$`)
-
 // loadNetSuite reads and checks the NetSuite settings.
 func loadNetSuite(env func(key, def string) string) (NetSuite, error) {
 	n := NetSuite{
@@ -66,7 +65,7 @@ func loadNetSuite(env func(key, def string) string) (NetSuite, error) {
 	if !n.Enabled() {
 		return n, nil
 	}
-	if !netsuiteAccount.MatchString(n.Account) {
+	if !netsuite.ValidAccount(n.Account) {
 		return n, fmt.Errorf("PORTICO_NETSUITE_ACCOUNT: an account id such as 123456 or 123456_SB1")
 	}
 	if n.BaseURL != "" {

@@ -7,6 +7,7 @@ package erp
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"strconv"
 	"time"
 
@@ -78,6 +79,8 @@ type Error struct {
 	Err       error  // the underlying cause (network errors)
 }
 
+// Error describes the failure for logs: status, code, the ERP's detail and
+// the cause.
 func (e *Error) Error() string {
 	msg := "erp"
 	if e.Status != 0 {
@@ -95,7 +98,19 @@ func (e *Error) Error() string {
 	return msg
 }
 
+// Unwrap returns the underlying cause (a network error), if any.
 func (e *Error) Unwrap() error { return e.Err }
+
+// Backoff is the delay before retry number attempt (from 1): base doubled
+// per attempt, at most limit, half of it fixed and half random ("equal
+// jitter"), so clients that failed together do not retry together.
+func Backoff(base time.Duration, attempt int, limit time.Duration) time.Duration {
+	d := limit
+	if attempt < 31 && base<<(attempt-1) < limit && base<<(attempt-1) > 0 {
+		d = base << (attempt - 1)
+	}
+	return d/2 + rand.N(d/2+1)
+}
 
 // IsPermanent reports whether err is an ERP error that a retry cannot fix.
 func IsPermanent(err error) bool {

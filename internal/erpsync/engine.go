@@ -18,7 +18,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	mrand "math/rand/v2"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -218,6 +217,7 @@ func (e *Engine) PullKind(ctx context.Context, k *records.Kind, full bool) (int6
 	}
 	fail := func(err error) (int64, error) {
 		st.LastError = errorText(err)
+		e.log.Error("pull failed", "kind", k.Name, "err", err)
 		if serr := e.store.SaveSyncState(context.WithoutCancel(ctx), st); serr != nil {
 			e.log.Error("save sync state", "kind", k.Name, "err", serr)
 		}
@@ -310,12 +310,16 @@ func later(a, b erp.Checkpoint) bool {
 }
 
 // errorText is what the status page shows of an error: the ERP's own
-// words when it gave some.
+// words (status, code, message) when it gave some; anything else (the
+// store, a bug) stays in the log.
 func errorText(err error) string {
 	if ee, ok := errors.AsType[*erp.Error](err); ok {
 		return ee.Error()
 	}
-	return err.Error()
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return "interrupted"
+	}
+	return "internal error (see the server log)"
 }
 
 // Notify tells Run that a write was queued, so it pushes now instead of
@@ -384,7 +388,7 @@ func (e *Engine) send(ctx context.Context, en Entry) error {
 			return err
 		}
 		if !ok {
-			return e.store.DeferOutbox(ctx, en.ID, en.Attempts, e.opt.Now().Add(waitForRef), "Waiting for a record it refers to.")
+			return e.store.DeferOutbox(ctx, en.ID, en.Attempts, e.opt.Now().Add(waitForRef), "Waiting for a record it refers to.", e.opt.Now())
 		}
 		in[field] = erpID
 	}
@@ -426,10 +430,9 @@ func (e *Engine) failed(ctx context.Context, en Entry, err error) error {
 		return e.store.FailOutbox(ctx, en, userMessage(err), e.opt.Now())
 	}
 	e.m.PushRetries.Add(1)
-	delay := min(time.Second<<min(attempts, 10), 15*time.Minute)
-	delay = delay/2 + mrand.N(delay/2+1)
+	delay := erp.Backoff(time.Second, attempts, 15*time.Minute)
 	e.log.Info("write deferred", "kind", en.Kind, "record", en.RecordID, "attempt", attempts, "retry_in", delay, "err", err)
-	return e.store.DeferOutbox(ctx, en.ID, attempts, e.opt.Now().Add(delay), errorText(err))
+	return e.store.DeferOutbox(ctx, en.ID, attempts, e.opt.Now().Add(delay), errorText(err), e.opt.Now())
 }
 
 // userMessage is what the record shows about a failed write: the ERP's

@@ -87,7 +87,7 @@ type Store interface {
 	// unless other entries for it are still open.
 	CompleteOutbox(ctx context.Context, e Entry, rec records.Record, now time.Time) error
 	// DeferOutbox records a failed attempt that will be retried at next.
-	DeferOutbox(ctx context.Context, id int64, attempts int, next time.Time, msg string) error
+	DeferOutbox(ctx context.Context, id int64, attempts int, next time.Time, msg string, now time.Time) error
 	// FailOutbox marks e failed with the ERP's message, shown on the
 	// record until the user retries or discards it.
 	FailOutbox(ctx context.Context, e Entry, msg string, now time.Time) error

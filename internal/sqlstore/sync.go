@@ -337,8 +337,8 @@ func (t *Tenant) CompleteOutbox(ctx context.Context, e erpsync.Entry, rec record
 }
 
 // DeferOutbox implements erpsync.Store.
-func (t *Tenant) DeferOutbox(ctx context.Context, id int64, attempts int, next time.Time, msg string) error {
-	_, err := t.exec(ctx, deferOutbox, attempts, next.UnixMilli(), msg, time.Now().UnixMilli(), id)
+func (t *Tenant) DeferOutbox(ctx context.Context, id int64, attempts int, next time.Time, msg string, now time.Time) error {
+	_, err := t.exec(ctx, deferOutbox, attempts, next.UnixMilli(), msg, now.UnixMilli(), id)
 	return err
 }
 

@@ -158,7 +158,7 @@ func TestConformanceOutbox(t *testing.T) {
 		if len(due) != 1 {
 			t.Fatalf("retried entry not due: %+v", due)
 		}
-		if err := ten.DeferOutbox(ctx, due[0].ID, 1, now.Add(time.Hour), "429"); err != nil {
+		if err := ten.DeferOutbox(ctx, due[0].ID, 1, now.Add(time.Hour), "429", now); err != nil {
 			t.Fatal(err)
 		}
 		if d, _ := ten.DueOutbox(ctx, now.Add(time.Minute), 10); len(d) != 0 {

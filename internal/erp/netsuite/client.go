@@ -16,7 +16,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -46,19 +45,20 @@ type Config struct {
 	// Attempts is how often one request is tried when it is throttled or
 	// fails transiently. Default 6.
 	Attempts int
-	// Backoff is the first retry's delay; it doubles per attempt (with
-	// full jitter) up to 30 s. Default 500 ms.
+	// Backoff is the first retry's delay; it doubles per attempt (see
+	// erp.Backoff) up to 30 s. Default 500 ms.
 	Backoff time.Duration
 	// RESTletScript and RESTletDeploy name the portal's RESTlet
 	// (restlet/portico_restlet.js); files and saved searches need it.
 	RESTletScript, RESTletDeploy string
 	// RESTletURL overrides the RESTlets' base URL,
 	// https://<account host>.restlets.api.netsuite.com. When it is empty
-	// and BaseURL overrides the account's own REST URL, RESTlets go to
-	// BaseURL too (a proxy or a test double serves both).
+	// and BaseURL is set, RESTlets go to BaseURL too (a proxy or a test
+	// double serves both).
 	RESTletURL string
 	// HTTP is the client requests go through; a 60 s timeout by default.
-	HTTP   *http.Client
+	HTTP *http.Client
+	// Logger gets retries (debug); nothing is logged when nil.
 	Logger *slog.Logger
 }
 
@@ -69,8 +69,6 @@ type Client struct {
 	m    *Mapping
 	sem  chan struct{}
 	log  *slog.Logger
-	// rowCap is SuiteQL's row cap (suiteQLRowCap; smaller in tests).
-	rowCap int
 
 	// restlet is the RESTlets' base URL (no trailing slash).
 	restlet string
@@ -80,15 +78,25 @@ var _ erp.Connector = (*Client)(nil)
 
 var accountID = regexp.MustCompile(`^[0-9]+(_[A-Za-z0-9]+)?$`)
 
+// ValidAccount reports whether id is an account id: digits, and for a
+// sandbox or release-preview account a suffix such as _SB1.
+func ValidAccount(id string) bool { return accountID.MatchString(id) }
+
 // AccountHost is the host-name form of an account id: 123456_SB1 →
 // 123456-sb1, as NetSuite's service URLs spell it.
 func AccountHost(account string) string {
 	return strings.ToLower(strings.ReplaceAll(account, "_", "-"))
 }
 
+// RESTBaseURL is the account's REST web services URL,
+// https://<account host>.suitetalk.api.netsuite.com.
+func RESTBaseURL(account string) string {
+	return "https://" + AccountHost(account) + ".suitetalk.api.netsuite.com"
+}
+
 // New checks cfg and returns a Client.
 func New(cfg Config) (*Client, error) {
-	if !accountID.MatchString(cfg.Account) {
+	if !ValidAccount(cfg.Account) {
 		return nil, fmt.Errorf("netsuite: account id %q: use the form 123456 or 123456_SB1", cfg.Account)
 	}
 	if cfg.Auth == nil {
@@ -96,7 +104,7 @@ func New(cfg Config) (*Client, error) {
 	}
 	base := cfg.BaseURL
 	if base == "" {
-		base = "https://" + AccountHost(cfg.Account) + ".suitetalk.api.netsuite.com"
+		base = RESTBaseURL(cfg.Account)
 	}
 	u, err := url.Parse(base)
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
@@ -130,11 +138,8 @@ func New(cfg Config) (*Client, error) {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	return &Client{cfg: cfg, base: strings.TrimRight(base, "/"), restlet: restlet, m: cfg.Mapping,
-		sem: make(chan struct{}, cfg.Concurrency), log: cfg.Logger, rowCap: suiteQLRowCap}, nil
+		sem: make(chan struct{}, cfg.Concurrency), log: cfg.Logger}, nil
 }
-
-// Mapping is the mapping the client uses.
-func (c *Client) Mapping() *Mapping { return c.m }
 
 // request is one call: method, path (with query) under the base URL (or
 // under base when it is set), a JSON body, extra headers.
@@ -156,31 +161,37 @@ type response struct {
 // is a few megabytes.
 const maxBody = 64 << 20
 
-// do sends r, retrying throttled and transient failures with jittered
-// exponential back-off, and returns the first 2xx answer or the last
-// error (an *erp.Error).
+// do sends r, retrying throttled and transient failures, and returns the
+// first 2xx answer or the last error (an *erp.Error).
 func (c *Client) do(ctx context.Context, r request) (response, error) {
-	var last error
-	for attempt := 1; attempt <= c.cfg.Attempts; attempt++ {
-		resp, err := c.once(ctx, r)
+	var resp response
+	err := c.retry(ctx, r.method+" "+pathOnly(r.path), func() (err error) {
+		resp, err = c.once(ctx, r)
+		return err
+	})
+	return resp, err
+}
+
+// retry calls try until it succeeds, fails for good (not an *erp.Error, or
+// a permanent one) or Attempts run out, waiting erp.Backoff between tries.
+func (c *Client) retry(ctx context.Context, what string, try func() error) error {
+	for attempt := 1; ; attempt++ {
+		err := try()
 		if err == nil {
-			return resp, nil
+			return nil
 		}
-		last = err
 		var e *erp.Error
-		if !errors.As(err, &e) || e.Permanent || ctx.Err() != nil || attempt == c.cfg.Attempts {
-			break
+		if !errors.As(err, &e) || e.Permanent || ctx.Err() != nil || attempt >= c.cfg.Attempts {
+			return err
 		}
-		delay := min(c.cfg.Backoff<<(attempt-1), 30*time.Second)
-		delay = delay/2 + rand.N(delay/2+1) // jitter: no herd of clients retrying in step
-		c.log.Debug("netsuite retry", "method", r.method, "path", pathOnly(r.path), "attempt", attempt, "delay", delay, "err", err)
+		delay := erp.Backoff(c.cfg.Backoff, attempt, 30*time.Second)
+		c.log.Debug("netsuite retry", "call", what, "attempt", attempt, "delay", delay, "err", err)
 		select {
 		case <-ctx.Done():
-			return response{}, ctx.Err()
+			return ctx.Err()
 		case <-time.After(delay):
 		}
 	}
-	return response{}, last
 }
 
 // once sends r one time, holding a concurrency slot while it is in flight.
@@ -260,9 +271,9 @@ type envelope struct {
 }
 
 // parseError turns an error answer into an *erp.Error: 429 and request
-// limits are throttling, 5xx and 401/403 (credentials an operator must
-// fix) are transient, other 4xx are the request's own fault (permanent;
-// their detail is for the user).
+// limits are throttling, 5xx and 401 are transient, other 4xx are the
+// request's own fault or a permission the integration lacks (permanent;
+// their detail is shown).
 func parseError(status int, body []byte) *erp.Error {
 	e := &erp.Error{Status: status}
 	var env envelope
@@ -283,8 +294,9 @@ func parseError(status int, body []byte) *erp.Error {
 	case status == http.StatusTooManyRequests, e.Code == "SSS_REQUEST_LIMIT_EXCEEDED",
 		e.Code == "CONCURRENCY_LIMIT_EXCEEDED":
 		e.Throttled = true
-	case status >= 500, status == http.StatusUnauthorized, status == http.StatusForbidden,
-		status == http.StatusRequestTimeout:
+	case status >= 500, status == http.StatusUnauthorized, status == http.StatusRequestTimeout:
+		// Server trouble, an access token to renew: worth another try. A
+		// 403 (the integration role lacks a permission) is not.
 	default:
 		e.Permanent = true
 	}

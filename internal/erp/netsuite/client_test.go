@@ -18,10 +18,30 @@ import (
 
 const testAccount = "123456_SB1"
 
+// testClock is the fake's clock; tests move it on.
+var testClock = &clock{t: time.Date(2026, 11, 22, 7, 0, 0, 0, time.UTC)}
+
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
 // account is a fake account of n records per kind and a TBA client of it.
 func account(t *testing.T, n int, pageSize, concurrency int) (*netsuitetest.Server, *netsuite.Client) {
 	t.Helper()
-	fake, err := netsuitetest.New(netsuitetest.Config{Concurrency: 50,
+	fake, err := netsuitetest.New(netsuitetest.Config{Concurrency: 50, Now: testClock.now,
 		TBA: &netsuitetest.TBAVerifier{Realm: netsuite.Realm(testAccount), Lookup: func(ck, tid string) (string, string, bool) {
 			return "cs", "ts", ck == "ck" && tid == "tid"
 		}}})
@@ -37,21 +57,27 @@ func account(t *testing.T, n int, pageSize, concurrency int) (*netsuitetest.Serv
 	t.Cleanup(srv.Close)
 	c, err := netsuite.New(netsuite.Config{Account: testAccount, BaseURL: srv.URL, PageSize: pageSize,
 		Concurrency: concurrency, Backoff: time.Millisecond,
-		Auth: netsuite.TBA{Account: testAccount, ConsumerKey: "ck", ConsumerSecret: "cs", TokenID: "tid", TokenSecret: "ts"}})
+		Auth: netsuite.TBA{Account: testAccount, ConsumerKey: "ck", ConsumerSecret: "cs", TokenID: "tid", TokenSecret: "ts", Now: testClock.now}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return fake, c
 }
 
-func TestChangesPagesThroughKeysetWindows(t *testing.T) {
+func TestChangesPagesByKeyset(t *testing.T) {
 	fake, c := account(t, 130, 20, 2)
-	netsuite.SetRowCap(c, 50) // a new window every 2 pages
 	k, _ := records.Lookup("customer")
 	var got []records.Record
 	pages := 0
 	err := c.Changes(context.Background(), k, erp.Checkpoint{}, func(b erp.Batch) error {
 		pages++
+		if pages == 2 {
+			// NetSuite changes while we page: a record not read yet
+			// goes, and an earlier one is edited (it moves to the end).
+			testClock.advance(time.Second)
+			fake.Delete("customer", 100)
+			fake.Update("customer", 3, map[string]any{"companyname": "Edited meanwhile"})
+		}
 		got = append(got, b.Records...)
 		last := b.Records[len(b.Records)-1]
 		if b.Next.ID != last.ID || !b.Next.Modified.Equal(last.ModifiedAt) {
@@ -62,18 +88,21 @@ func TestChangesPagesThroughKeysetWindows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != fake.Count("customer") || pages != 7 {
-		t.Fatalf("%d records in %d pages, want %d in 7", len(got), pages, fake.Count("customer"))
-	}
-	seen := map[int64]bool{}
+	seen := map[int64]string{}
 	for i, r := range got {
-		if seen[r.ID] {
-			t.Fatalf("record %d read twice", r.ID)
-		}
-		seen[r.ID] = true
-		if i > 0 && (r.ModifiedAt.Before(got[i-1].ModifiedAt) || (r.ModifiedAt.Equal(got[i-1].ModifiedAt) && r.ID < got[i-1].ID)) {
+		seen[r.ID] = r.Title
+		if i > 0 && (r.ModifiedAt.Before(got[i-1].ModifiedAt) || (r.ModifiedAt.Equal(got[i-1].ModifiedAt) && r.ID <= got[i-1].ID)) {
 			t.Fatalf("out of order at %d", i)
 		}
+	}
+	// Every record that exists was read, the edited one as edited.
+	for _, r := range fake.All("customer") {
+		if _, ok := seen[r.ID]; !ok {
+			t.Fatalf("record %d was never read (%d pages)", r.ID, pages)
+		}
+	}
+	if seen[3] != "Edited meanwhile" || pages < 7 {
+		t.Fatalf("edited record: %q; %d pages", seen[3], pages)
 	}
 	if r := got[5]; r.Status != "Active" || r.Amount == nil || *r.Amount != 550 || r.Title != "Client 5" {
 		t.Fatalf("converted record: %+v", r)
@@ -84,8 +113,8 @@ func TestChangesPagesThroughKeysetWindows(t *testing.T) {
 		n += len(b.Records)
 		return nil
 	})
-	if n != 30 {
-		t.Fatalf("after the 100th record: %d records, want 30", n)
+	if want := len(got) - 100; n != want {
+		t.Fatalf("after the 100th record: %d records, want %d", n, want)
 	}
 }
 

@@ -195,16 +195,6 @@ func (km *KindMap) ValueID(field, text string) (string, bool) {
 	return id, ok
 }
 
-// ValueText returns the display text of a list field's internal id.
-func (km *KindMap) ValueText(field, id string) (string, bool) {
-	for text, v := range km.Values[field] {
-		if v == id {
-			return text, true
-		}
-	}
-	return "", false
-}
-
 // TypeFilter splits Where into its column and value ("" when there is no
 // condition).
 func (km *KindMap) TypeFilter() (column, value string) {

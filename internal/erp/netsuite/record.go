@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net/http"
 	"net/url"
 	"path"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/portico/portico/internal/erp"
@@ -36,11 +38,13 @@ func (c *Client) recordPath(k *records.Kind, id string) string {
 // Fetch implements erp.Connector with the REST record API
 // (expandSubResources, so sublists come inline).
 func (c *Client) Fetch(ctx context.Context, k *records.Kind, id int64) (records.Record, error) {
-	return c.fetch(ctx, k, strconv.FormatInt(id, 10))
+	return c.fetch(ctx, k, strconv.FormatInt(id, 10), c.do)
 }
 
-func (c *Client) fetch(ctx context.Context, k *records.Kind, id string) (records.Record, error) {
-	resp, err := c.do(ctx, request{method: "GET", path: c.recordPath(k, id) + "?expandSubResources=true"})
+// fetch reads a record by id (or eid:<external id>) through send: c.do,
+// or c.once inside a caller's own retry loop.
+func (c *Client) fetch(ctx context.Context, k *records.Kind, id string, send func(context.Context, request) (response, error)) (records.Record, error) {
+	resp, err := send(ctx, request{method: "GET", path: c.recordPath(k, id) + "?expandSubResources=true"})
 	if err != nil {
 		if e, ok := errors.AsType[*erp.Error](err); ok && e.Status == 404 {
 			return records.Record{}, notFound(k, id)
@@ -75,11 +79,18 @@ func (c *Client) docRecord(k *records.Kind, doc map[string]any) (records.Record,
 	if r.ModifiedAt.IsZero() {
 		return r, &erp.Error{Detail: fmt.Sprintf("%s %d has no lastModifiedDate", k.Name, id)}
 	}
+	// The record API spells standard fields in camel case (companyName,
+	// entityStatus) and custom ones in lower case; the portal's names are
+	// lower case: match without case, keep the portal's name.
+	keys := make(map[string]string, len(doc))
+	for key := range doc {
+		keys[strings.ToLower(key)] = key
+	}
 	for _, f := range k.Fields {
-		rf := km.RecordField(f.Name)
-		v, ok := doc[rf]
-		if rf != f.Name {
-			delete(doc, rf)
+		key, ok := keys[strings.ToLower(km.RecordField(f.Name))]
+		v := doc[key]
+		if ok && key != f.Name {
+			delete(doc, key)
 			doc[f.Name] = v
 		}
 		if !ok || v == nil {
@@ -195,31 +206,52 @@ func (c *Client) body(k *records.Kind, in records.Input) (map[string]any, error)
 }
 
 // Create implements erp.Connector: POST answers 204 with the new record's
-// URL in Location. The external id portico-<key> finds a record an
-// earlier attempt created whose answer never arrived.
+// URL in Location. Each try first looks for the external id
+// portico-<key>: a create whose answer was lost is found, not made again
+// (NetSuite documents its idempotency key for asynchronous requests only,
+// and refuses a repeated one with IDEMPOTENCY_ERROR).
 func (c *Client) Create(ctx context.Context, k *records.Kind, w erp.Write) (int64, error) {
-	eid := externalIDPrefix + w.Key
-	if r, err := c.fetch(ctx, k, "eid:"+eid); err == nil {
-		return r.ID, nil
-	} else if !portal.IsNotFound(err) {
-		return 0, err
-	}
 	body, err := c.body(k, w.Fields)
 	if err != nil {
 		return 0, err
 	}
+	eid := externalIDPrefix + w.Key
 	body["externalId"] = eid
-	resp, err := c.do(ctx, request{method: "POST", path: c.recordPath(k, ""), body: body,
-		header: map[string][]string{idempotencyHeader: {w.Key}}})
-	if err != nil {
-		return 0, err
-	}
-	loc := resp.header.Get("Location")
-	id, perr := strconv.ParseInt(path.Base(loc), 10, 64)
-	if loc == "" || perr != nil || id <= 0 {
-		return 0, &erp.Error{Status: resp.status, Detail: fmt.Sprintf("create answered without a record Location (%q)", loc)}
-	}
-	return id, nil
+	var id int64
+	err = c.retry(ctx, "create "+k.Name, func() error {
+		r, err := c.fetch(ctx, k, "eid:"+eid, c.once)
+		if err == nil {
+			id = r.ID
+			return nil
+		}
+		if !portal.IsNotFound(err) {
+			return err
+		}
+		resp, err := c.once(ctx, request{method: "POST", path: c.recordPath(k, ""), body: body,
+			header: map[string][]string{idempotencyHeader: {w.Key}}})
+		if isIdempotencyError(err) {
+			// Submitted before: the next try finds it by external id.
+			return &erp.Error{Status: http.StatusConflict, Code: "IDEMPOTENCY_ERROR", Detail: "already submitted"}
+		}
+		if err != nil {
+			return err
+		}
+		loc := resp.header.Get("Location")
+		n, perr := strconv.ParseInt(path.Base(loc), 10, 64)
+		if loc == "" || perr != nil || n <= 0 {
+			return &erp.Error{Status: resp.status, Permanent: true, Detail: fmt.Sprintf("create answered without a record Location (%q)", loc)}
+		}
+		id = n
+		return nil
+	})
+	return id, err
+}
+
+// isIdempotencyError reports whether NetSuite refused a request because
+// one with its idempotency key was already submitted.
+func isIdempotencyError(err error) bool {
+	e, ok := errors.AsType[*erp.Error](err)
+	return ok && e.Code == "IDEMPOTENCY_ERROR"
 }
 
 // Update implements erp.Connector with PATCH (204).
@@ -230,5 +262,8 @@ func (c *Client) Update(ctx context.Context, k *records.Kind, id int64, w erp.Wr
 	}
 	_, err = c.do(ctx, request{method: "PATCH", path: c.recordPath(k, strconv.FormatInt(id, 10)), body: body,
 		header: map[string][]string{idempotencyHeader: {w.Key}}})
+	if isIdempotencyError(err) {
+		return nil // an earlier try, whose answer was lost, applied it
+	}
 	return err
 }

@@ -66,15 +66,13 @@ var savedSearchID = regexp.MustCompile(`^customsearch[a-z0-9_]+$`)
 // BaseURL when it overrides the account's REST URL, else the account's
 // RESTlet domain.
 func restletBase(cfg Config) (string, error) {
-	host := AccountHost(cfg.Account)
 	base := cfg.RESTletURL
-	if base == "" {
-		own := "https://" + host + ".suitetalk.api.netsuite.com"
-		if b := strings.TrimRight(cfg.BaseURL, "/"); b != "" && !strings.EqualFold(b, own) {
-			base = b
-		} else {
-			base = "https://" + host + ".restlets.api.netsuite.com"
-		}
+	switch {
+	case base != "":
+	case cfg.BaseURL != "":
+		base = cfg.BaseURL
+	default:
+		base = "https://" + AccountHost(cfg.Account) + ".restlets.api.netsuite.com"
 	}
 	u, err := url.Parse(base)
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.RawQuery != "" {

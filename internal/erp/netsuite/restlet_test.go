@@ -232,8 +232,6 @@ func TestRESTletURL(t *testing.T) {
 		base, restlet, want string
 	}{
 		{"", "", "https://123456-sb1.restlets.api.netsuite.com/app/site/hosting/restlet.nl?"},
-		// The account's own REST URL, spelled out, is no override.
-		{"https://123456-sb1.suitetalk.api.netsuite.com/", "", "https://123456-sb1.restlets.api.netsuite.com/app/site/hosting/restlet.nl?"},
 		{"http://127.0.0.1:9000", "", "http://127.0.0.1:9000/app/site/hosting/restlet.nl?"},
 		{"http://127.0.0.1:9000", "https://proxy.example/ns/", "https://proxy.example/ns/app/site/hosting/restlet.nl?"},
 	} {

@@ -15,11 +15,6 @@ import (
 	"github.com/portico/portico/internal/records"
 )
 
-// suiteQLRowCap is SuiteQL's limit on the rows one query can page
-// through (offset + limit); longer reads restart from the last row seen
-// with a new keyset window.
-const suiteQLRowCap = 100_000
-
 // suiteQLPage is SuiteQL's answer: every value a string, null columns
 // absent, column names lower-case.
 type suiteQLPage struct {
@@ -97,8 +92,7 @@ const (
 )
 
 // changesQuery is the SuiteQL reading kind's records after from, in
-// (modified, id) order: a keyset window, so no row is skipped or read
-// twice however the rows move while we page.
+// (modified, id) order.
 func (c *Client) changesQuery(k *records.Kind, from erp.Checkpoint) string {
 	km := c.m.Kind(k)
 	items := []string{"id", "externalid"}
@@ -133,10 +127,11 @@ func (c *Client) changesQuery(k *records.Kind, from erp.Checkpoint) string {
 	return q + " ORDER BY " + km.Modified + ", id"
 }
 
-// Changes implements erp.Connector. It pages with limit/offset inside a
-// keyset window and opens a new window from the last row before the
-// window would pass SuiteQL's row cap. The next page is fetched while fn
-// stores the current one.
+// Changes implements erp.Connector. Every page is a query of its own
+// after the last row of the one before (a keyset, offset 0), not an
+// offset into one result: rows that change or go while it pages cannot
+// shift a live row past it, and no query nears SuiteQL's 100,000-row cap.
+// The next page is fetched while fn stores the current one.
 func (c *Client) Changes(ctx context.Context, k *records.Kind, from erp.Checkpoint, fn func(erp.Batch) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -147,9 +142,8 @@ func (c *Client) Changes(ctx context.Context, k *records.Kind, from erp.Checkpoi
 	pages := make(chan result, 1)
 	go func() {
 		defer close(pages)
-		window, offset := from, 0
 		for {
-			p, err := c.suiteQL(ctx, c.changesQuery(k, window), c.cfg.PageSize, offset)
+			p, err := c.suiteQL(ctx, c.changesQuery(k, from), c.cfg.PageSize, 0)
 			var b erp.Batch
 			if err == nil {
 				b, err = c.batch(k, p, from)
@@ -163,10 +157,6 @@ func (c *Client) Changes(ctx context.Context, k *records.Kind, from erp.Checkpoi
 				return
 			}
 			from = b.Next
-			offset += len(p.Items)
-			if offset+c.cfg.PageSize > c.rowCap {
-				window, offset = from, 0
-			}
 		}
 	}()
 	for r := range pages {
@@ -280,41 +270,34 @@ func (c *Client) rowRecord(k *records.Kind, row map[string]string) (records.Reco
 	return r, nil
 }
 
-// Deleted implements erp.Connector from SuiteQL's DeletedRecord table.
+// Deleted implements erp.Connector from SuiteQL's DeletedRecord table,
+// paged by keyset on (deleteddate, recordid) like Changes.
 func (c *Client) Deleted(ctx context.Context, k *records.Kind, since time.Time) ([]erp.Deletion, error) {
 	km := c.m.Kind(k)
 	var out []erp.Deletion
-	from := since
+	where := "deleteddate >= " + c.timestamp(since)
 	for {
-		q := fmt.Sprintf("SELECT recordid, TO_CHAR(deleteddate, '%s') AS deleteddate FROM deletedrecord WHERE recordtype = '%s' AND deleteddate >= %s ORDER BY deleteddate, recordid",
-			sqlTimeFormat, km.DeletedType, c.timestamp(from))
-		offset, n := 0, 0
-		for {
-			p, err := c.suiteQL(ctx, q, c.cfg.PageSize, offset)
-			if err != nil {
-				return nil, err
-			}
-			for _, row := range p.Items {
-				id, err := strconv.ParseInt(row["recordid"], 10, 64)
-				at, terr := time.ParseInLocation(goTimeFormat, row["deleteddate"], c.m.Location())
-				if err != nil || terr != nil {
-					return nil, &erp.Error{Detail: fmt.Sprintf("unreadable deleted-record row %v", row)}
-				}
-				out = append(out, erp.Deletion{ID: id, DeletedAt: at.UTC()})
-				from = at
-			}
-			n += len(p.Items)
-			offset += len(p.Items)
-			if !p.HasMore || len(p.Items) == 0 {
-				return out, nil
-			}
-			if offset+c.cfg.PageSize > c.rowCap {
-				break // a new window from the last deletion time; repeats are harmless
-			}
+		q := fmt.Sprintf("SELECT recordid, TO_CHAR(deleteddate, '%s') AS deleteddate FROM deletedrecord WHERE recordtype = '%s' AND %s ORDER BY deleteddate, recordid",
+			sqlTimeFormat, km.DeletedType, where)
+		p, err := c.suiteQL(ctx, q, c.cfg.PageSize, 0)
+		if err != nil {
+			return nil, err
 		}
-		if n == 0 {
+		var last erp.Deletion
+		for _, row := range p.Items {
+			id, err := strconv.ParseInt(row["recordid"], 10, 64)
+			at, terr := time.ParseInLocation(goTimeFormat, row["deleteddate"], c.m.Location())
+			if err != nil || terr != nil {
+				return nil, &erp.Error{Detail: fmt.Sprintf("unreadable deleted-record row %v", row)}
+			}
+			last = erp.Deletion{ID: id, DeletedAt: at.UTC()}
+			out = append(out, last)
+		}
+		if !p.HasMore || len(p.Items) == 0 {
 			return out, nil
 		}
+		ts := c.timestamp(last.DeletedAt)
+		where = fmt.Sprintf("(deleteddate > %[1]s OR (deleteddate = %[1]s AND recordid > %[2]d))", ts, last.ID)
 	}
 }
 
