@@ -346,6 +346,11 @@ func (e *Engine) Push(ctx context.Context) (int, error) {
 			return done, err
 		}
 		for _, en := range due {
+			// Renewed before every send: a slow round must not outlive
+			// the lease and let another instance send the same entry.
+			if err := e.claim(ctx); err != nil {
+				return done, err
+			}
 			if err := e.send(ctx, en); err != nil {
 				return done, err
 			}
@@ -377,20 +382,26 @@ func (e *Engine) send(ctx context.Context, en Entry) error {
 		return e.store.FailOutbox(ctx, en, errs[0].Message, e.opt.Now())
 	}
 	// References to records created in the portal go out with the ids
-	// the ERP gave them; until it has, this entry waits.
+	// the ERP gave them: this entry waits while such a create is on its
+	// way, and fails if it never will arrive.
 	for field, kind := range k.Refs(in) {
 		id := in[field].(int64)
 		if id < records.ProvisionalBase {
 			continue
 		}
-		erpID, ok, err := e.store.CreatedID(ctx, kind, id)
+		erpID, state, err := e.store.CreatedID(ctx, kind, id)
 		if err != nil {
 			return err
 		}
-		if !ok {
+		switch state {
+		case EntrySynced:
+			in[field] = erpID
+		case EntryPending:
 			return e.store.DeferOutbox(ctx, en.ID, en.Attempts, e.opt.Now().Add(waitForRef), "Waiting for a record it refers to.", e.opt.Now())
+		default:
+			f, _ := k.FieldNamed(field)
+			return e.store.FailOutbox(ctx, en, f.Label+" refers to a new record that NetSuite does not have: correct or send that one first.", e.opt.Now())
 		}
-		in[field] = erpID
 	}
 	w := erp.Write{Fields: in, Key: en.Key}
 	id := en.RecordID
@@ -448,31 +459,35 @@ func userMessage(err error) string {
 	return "No answer after several attempts. Try again later."
 }
 
-// Retry makes a failed entry pending again and pushes it soon.
-func (e *Engine) Retry(ctx context.Context, id int64) error {
-	if err := e.store.RetryOutbox(ctx, id, e.opt.Now()); err != nil {
+// RetryRecord sends a record's refused change again, soon.
+func (e *Engine) RetryRecord(ctx context.Context, kind string, id int64) error {
+	en, err := e.store.FailedEntry(ctx, kind, id)
+	if err != nil {
+		return err
+	}
+	if err := e.store.RetryOutbox(ctx, en.ID, e.opt.Now()); err != nil {
 		return err
 	}
 	e.Notify()
 	return nil
 }
 
-// Discard drops a record's unsent changes: a create that never reached
-// the ERP disappears, an edited record goes back to the ERP's version.
-func (e *Engine) Discard(ctx context.Context, id int64) error {
-	en, err := e.store.OutboxEntry(ctx, id)
+// DiscardRecord drops a record's refused change and the changes queued
+// after it: a create that never reached the ERP disappears, an edited
+// record goes back to the ERP's version (or away, when the ERP deleted
+// it meanwhile). Only a refused change can be discarded: one still on its
+// way may be landing.
+func (e *Engine) DiscardRecord(ctx context.Context, kind string, id int64) error {
+	en, err := e.store.FailedEntry(ctx, kind, id)
 	if err != nil {
 		return err
 	}
-	if en.State != EntryPending && en.State != EntryFailed {
-		return portal.Errorf(portal.CodeConflict, "This change is no longer waiting to be sent.")
+	k, ok := records.Lookup(kind)
+	if !ok {
+		return portal.Errorf(portal.CodeNotFound, "No such kind.")
 	}
 	if en.Op == records.OpCreate {
 		return e.store.DiscardOutbox(ctx, en, nil, e.opt.Now())
-	}
-	k, ok := records.Lookup(en.Kind)
-	if !ok {
-		return portal.Errorf(portal.CodeNotFound, "No such kind.")
 	}
 	rec, err := e.conn.Fetch(ctx, k, en.RecordID)
 	if portal.IsNotFound(err) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/records"
 )
 
@@ -13,7 +12,7 @@ type KindStatus struct {
 	State
 	Label string `json:"label"`
 	// LagSeconds is how old the replica of this kind may be: the time
-	// since its last successful pull began (-1 before the first).
+	// since its last successful pull (-1 before the first).
 	LagSeconds int64 `json:"lagSeconds"`
 }
 
@@ -48,7 +47,7 @@ func (e *Engine) Status(ctx context.Context) (Status, error) {
 		}
 		ks := KindStatus{State: st, Label: k.Plural, LagSeconds: -1}
 		if !st.LastSuccess.IsZero() {
-			ks.LagSeconds = int64(now.Sub(st.LastRun) / time.Second)
+			ks.LagSeconds = int64(now.Sub(st.LastSuccess) / time.Second)
 		}
 		out.Kinds = append(out.Kinds, ks)
 	}
@@ -60,23 +59,4 @@ func (e *Engine) Status(ctx context.Context) (Status, error) {
 		out.Open = []Entry{}
 	}
 	return out, err
-}
-
-// RecordEntry returns the open (pending or failed) outbox entry of a
-// record, the one a retry or a discard acts on.
-func (e *Engine) RecordEntry(ctx context.Context, kind string, id int64) (Entry, error) {
-	open, err := e.store.OutboxEntries(ctx, []string{EntryPending, EntryFailed}, 1000)
-	if err != nil {
-		return Entry{}, err
-	}
-	var found *Entry
-	for i := range open {
-		if open[i].Kind == kind && open[i].RecordID == id {
-			found = &open[i] // newest first: keep the oldest
-		}
-	}
-	if found == nil {
-		return Entry{}, portal.Errorf(portal.CodeNotFound, "This record has no change waiting to be sent.")
-	}
-	return *found, nil
 }

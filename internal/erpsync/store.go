@@ -72,24 +72,29 @@ type Store interface {
 	// first, each the oldest open entry of its record (later edits wait
 	// for earlier ones).
 	DueOutbox(ctx context.Context, now time.Time, limit int) ([]Entry, error)
-	// OutboxEntry returns one entry (a not-found error when none).
-	OutboxEntry(ctx context.Context, id int64) (Entry, error)
 	// OutboxEntries lists entries in the given states, newest first.
 	OutboxEntries(ctx context.Context, states []string, limit int) ([]Entry, error)
 	// OutboxCounts counts entries per state.
 	OutboxCounts(ctx context.Context) (map[string]int64, error)
-	// CreatedID returns the ERP id a create gave the provisional record
-	// id, or false while it has none.
-	CreatedID(ctx context.Context, kind string, provisional int64) (int64, bool, error)
+	// CreatedID returns where the create of a provisional record id
+	// stands: its entry's state ("" when there is none) and, once
+	// synced, the ERP id it got.
+	CreatedID(ctx context.Context, kind string, provisional int64) (erpID int64, state string, err error)
+	// FailedEntry returns the oldest failed entry of a record (a
+	// not-found error when none failed).
+	FailedEntry(ctx context.Context, kind string, id int64) (Entry, error)
 	// CompleteOutbox marks e synced with the record as the ERP has it
 	// now: for a create, the provisional record becomes rec (its ERP id)
 	// everywhere it is referenced; the record's write state is cleared
-	// unless other entries for it are still open.
+	// unless other entries for it are still open. It does nothing when e
+	// is no longer pending (another instance finished it, or it was
+	// discarded).
 	CompleteOutbox(ctx context.Context, e Entry, rec records.Record, now time.Time) error
 	// DeferOutbox records a failed attempt that will be retried at next.
 	DeferOutbox(ctx context.Context, id int64, attempts int, next time.Time, msg string, now time.Time) error
 	// FailOutbox marks e failed with the ERP's message, shown on the
-	// record until the user retries or discards it.
+	// record until the user retries, edits it again or discards it (a
+	// no-op when e is no longer pending).
 	FailOutbox(ctx context.Context, e Entry, msg string, now time.Time) error
 	// RetryOutbox makes a failed entry pending again, due now.
 	RetryOutbox(ctx context.Context, id int64, now time.Time) error

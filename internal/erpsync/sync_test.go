@@ -418,12 +418,8 @@ func TestRefusedWriteFailsWithTheERPMessage(t *testing.T) {
 			t.Fatalf("refused write: %+v (the user's value stays)", got)
 		}
 		t.Logf("the record shows: %s", got.Write.Error)
-		en, err := eng.RecordEntry(ctx, "project", rec.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
 		// Discarding puts NetSuite's version back.
-		if err := eng.Discard(ctx, en.ID); err != nil {
+		if err := eng.DiscardRecord(ctx, "project", rec.ID); err != nil {
 			t.Fatal(err)
 		}
 		got, _ = ten.Record(ctx, "project", 2)
@@ -446,12 +442,56 @@ func TestRefusedWriteFailsWithTheERPMessage(t *testing.T) {
 		if got, _ := ten.Record(ctx, "project", 3); got.Write.State != records.WriteFailed {
 			t.Fatalf("edit of a deleted record: %+v", got.Write)
 		}
-		en, _ = eng.RecordEntry(ctx, "project", 3)
-		if err := eng.Discard(ctx, en.ID); err != nil {
+		if err := eng.DiscardRecord(ctx, "project", 3); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := ten.Record(ctx, "project", 3); !portal.IsNotFound(err) {
 			t.Fatalf("discarded edit of a deleted record: %v", err)
+		}
+	})
+}
+
+func TestEditingARefusedChangeSendsTheCorrection(t *testing.T) {
+	stores(t, func(t *testing.T, ten *sqlstore.Tenant) {
+		ctx := context.Background()
+		a := newAccount(t, 40)
+		eng := erpsync.New(a.connector(t, 1000), ten, erpsync.Options{Now: a.clock.Now})
+		if err := eng.Pull(ctx, nil, true); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.fake.Delete("customer", 4); err != nil {
+			t.Fatal(err)
+		}
+		p, _ := records.Lookup("project")
+		save := func(fields string) {
+			t.Helper()
+			cur, _ := ten.Record(ctx, "project", 2)
+			var raw map[string]json.RawMessage
+			json.Unmarshal([]byte(fields), &raw)
+			if _, err := p.Save(ctx, ten, records.Edit{ID: 2, Version: cur.ModifiedAt, Fields: raw}, records.Author{}, start, records.Queued); err != nil {
+				t.Fatal(err)
+			}
+			a.clock.Advance(time.Second)
+			if _, err := eng.Push(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		save(`{"customer": 4, "companyname": "Renamed with a bad client"}`)
+		if got, _ := ten.Record(ctx, "project", 2); got.Write.State != records.WriteFailed {
+			t.Fatalf("refused: %+v", got.Write)
+		}
+		// The user corrects the client: both changes go, in one write.
+		save(`{"customer": 5}`)
+		got, _ := ten.Record(ctx, "project", 2)
+		job, _ := a.fake.Get("job", 2)
+		parent, _ := job.Fields["parent"].(map[string]any)
+		if got.Write.State != records.WriteSynced || got.ParentID != 5 || fmt.Sprint(parent["id"]) != "5" ||
+			job.Fields["companyname"] != "Renamed with a bad client" {
+			t.Fatalf("after the correction: %+v / NetSuite %+v", got, job.Fields)
+		}
+		st, _ := eng.Status(ctx)
+		if st.Outbox[erpsync.EntrySynced] != 1 || st.Outbox[erpsync.EntryDiscarded] != 1 || st.Outbox[erpsync.EntryFailed] != 0 {
+			t.Fatalf("outbox: %v", st.Outbox)
 		}
 	})
 }

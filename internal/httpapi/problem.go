@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/portico/portico/internal/erp"
 	"github.com/portico/portico/internal/portal"
 )
 
@@ -44,7 +45,9 @@ var statusOf = map[portal.Code]int{
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	id := requestID(r.Context())
 	var pe *portal.Error
-	if !errors.As(err, &pe) {
+	if ee, ok := errors.AsType[*erp.Error](err); ok {
+		pe = erpError(ee)
+	} else if !errors.As(err, &pe) {
 		pe = portal.Wrap(portal.CodeInternal, err, "")
 	}
 	status := statusOf[pe.Code]
@@ -71,6 +74,16 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		}
 	}
 	writeProblem(w, p)
+}
+
+// erpError is what a user is told of an ERP failure during their
+// request: NetSuite's own message when it refused the request (theirs or
+// an administrator's to fix), else that it is not answering (503).
+func erpError(e *erp.Error) *portal.Error {
+	if e.Permanent && e.Detail != "" {
+		return portal.Wrap(portal.CodeUnprocessable, e, "NetSuite refused it: "+e.Detail)
+	}
+	return portal.Wrap(portal.CodeUnavailable, e, "NetSuite is not answering right now. Try again in a minute.")
 }
 
 func writeProblem(w http.ResponseWriter, p Problem) {

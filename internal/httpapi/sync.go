@@ -15,9 +15,8 @@ import (
 // *erpsync.Engine); a tenant without an ERP has none.
 type Syncer interface {
 	Status(ctx context.Context) (erpsync.Status, error)
-	RecordEntry(ctx context.Context, kind string, id int64) (erpsync.Entry, error)
-	Retry(ctx context.Context, id int64) error
-	Discard(ctx context.Context, id int64) error
+	RetryRecord(ctx context.Context, kind string, id int64) error
+	DiscardRecord(ctx context.Context, kind string, id int64) error
 	// Notify says a write was queued; Trigger asks for a pull soon.
 	Notify()
 	Trigger(kinds []*records.Kind, full bool)
@@ -100,17 +99,13 @@ func (s *Server) writeAction(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, portal.Invalid("The record id must be a positive number.", portal.FieldError{Field: "id", Message: "A positive number."}))
 		return
 	}
-	en, err := sy.RecordEntry(r.Context(), k.Name, id)
-	if err == nil {
-		if action == "retry" {
-			err = sy.Retry(r.Context(), en.ID)
-		} else {
-			err = sy.Discard(r.Context(), en.ID)
-		}
+	act := sy.RetryRecord
+	if action == "discard" {
+		act = sy.DiscardRecord
 	}
-	if err != nil {
+	if err := act(r.Context(), k.Name, id); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	writeData(w, http.StatusOK, map[string]any{"action": action, "entry": en.ID})
+	writeData(w, http.StatusOK, map[string]any{"action": action})
 }

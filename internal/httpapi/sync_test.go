@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/portico/portico/internal/erpsync"
 	"github.com/portico/portico/internal/portal"
@@ -57,13 +58,23 @@ func TestQueuedWritesAndTheirStatus(t *testing.T) {
 		t.Fatalf("unknown action: %d", w.Code)
 	}
 	if w := e.call("POST", "/api/v1/sync/writes/retry?type=customer&id=1", tok, 10, ""); w.Code != 404 {
-		t.Fatalf("retry of a record with nothing waiting: %d", w.Code)
+		t.Fatalf("retry of a record with nothing refused: %d", w.Code)
 	}
-	// Discarding a create that never reached the ERP removes it.
+	// A change on its way cannot be discarded (it may be landing) ...
+	if w := e.call("POST", target, tok, 10, ""); w.Code != 404 {
+		t.Fatalf("discard of a pending change: %d %s", w.Code, w.Body)
+	}
+	// ... a refused one can: a create that never reached the ERP goes.
+	ten := e.store.Tenant("acme")
+	due, _ := ten.DueOutbox(context.Background(), time.Now().Add(time.Hour), 10)
+	if len(due) != 1 {
+		t.Fatalf("due: %+v", due)
+	}
+	ten.FailOutbox(context.Background(), due[0], "Refused", time.Now())
 	if w := e.call("POST", target, tok, 10, ""); w.Code != 200 {
 		t.Fatalf("discard: %d %s", w.Code, w.Body)
 	}
-	if _, err := e.store.Tenant("acme").Record(context.Background(), "customer", v.Data.ID); err == nil {
+	if _, err := ten.Record(context.Background(), "customer", v.Data.ID); err == nil {
 		t.Fatal("discarded create still there")
 	}
 	if w := e.call("POST", "/api/v1/sync/run?kind=nope", tok, 10, ""); w.Code != 400 {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/portico/portico/internal/erpsync"
 	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/records"
 )
@@ -102,7 +103,7 @@ func (t *Tenant) record(ctx context.Context, st scoped, kind string, id int64, w
 		// A record created in the portal is known by its provisional id
 		// until the ERP gives it its own; old links keep working.
 		if id >= records.ProvisionalBase {
-			if erpID, ok, cerr := t.CreatedID(ctx, kind, id); cerr == nil && ok {
+			if erpID, state, cerr := t.CreatedID(ctx, kind, id); cerr == nil && state == erpsync.EntrySynced {
 				return t.record(ctx, st, kind, erpID, withFields)
 			}
 		}

@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -29,14 +30,45 @@ var (
 	insertOutbox = scope(`INSERT INTO outbox (tenant_id, kind, record_id, op, fields, idem_key, state, next_at, created_at, updated_at)
 		VALUES (:tenant, ?, ?, ?, ?, ?, 'pending', ?, ?, ?) RETURNING id`)
 	setOutboxRecord = scope(`UPDATE outbox SET record_id = ? WHERE tenant_id = :tenant AND id = ?`)
+	failedEntries   = scope(`SELECT ` + entryColumns + ` FROM outbox WHERE tenant_id = :tenant AND kind = ? AND record_id = ?
+		AND state = 'failed' ORDER BY id`)
+	supersedeFailed = scope(`UPDATE outbox SET state = 'discarded', updated_at = ?
+		WHERE tenant_id = :tenant AND kind = ? AND record_id = ? AND state = 'failed'`)
 )
 
 // enqueue adds the outbox entry of a write of r, due at once (the write's
-// time is r's new version).
+// time is r's new version). An edit of a record whose earlier change the
+// ERP refused supersedes it: the new entry carries both changes (the new
+// values winning) and is a create if the refused one was, so correcting a
+// refused change is simply editing the record again.
 func (t *Tenant) enqueue(ctx context.Context, r records.Record, o *records.Outbound) (int64, error) {
 	now := r.ModifiedAt.UnixMilli()
+	op, fields := o.Op, o.Fields
+	if r.ID != 0 {
+		failed, err := t.entries(ctx, failedEntries, r.Kind, r.ID)
+		if err != nil {
+			return 0, err
+		}
+		if len(failed) > 0 {
+			merged := map[string]json.RawMessage{}
+			for _, e := range append(failed, erpsync.Entry{Op: o.Op, Fields: o.Fields}) {
+				if err := json.Unmarshal(e.Fields, &merged); err != nil {
+					return 0, fmt.Errorf("merge refused change %d: %w", e.ID, err)
+				}
+				if e.Op == records.OpCreate {
+					op = records.OpCreate
+				}
+			}
+			if fields, err = json.Marshal(merged); err != nil {
+				return 0, err
+			}
+			if _, err := t.exec(ctx, supersedeFailed, now, r.Kind, r.ID); err != nil {
+				return 0, err
+			}
+		}
+	}
 	var id int64
-	err := t.queryRow(ctx, insertOutbox, r.Kind, r.ID, o.Op, string(o.Fields), o.Key, now, now, now).Scan(&id)
+	err := t.queryRow(ctx, insertOutbox, r.Kind, r.ID, op, string(fields), o.Key, now, now, now).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("enqueue write: %w", err)
 	}
@@ -165,9 +197,11 @@ var (
 			AND p.record_id = o.record_id AND p.id < o.id AND p.state IN ('pending', 'failed'))
 		ORDER BY o.id LIMIT ?`)
 	getOutboxEntry = scope(`SELECT ` + entryColumns + ` FROM outbox WHERE tenant_id = :tenant AND id = ?`)
-	countOutbox    = scope(`SELECT state, COUNT(*) FROM outbox WHERE tenant_id = :tenant GROUP BY state`)
-	createdID      = scope(`SELECT erp_id FROM outbox WHERE tenant_id = :tenant AND kind = ? AND record_id = ?
-		AND op = 'create' AND erp_id IS NOT NULL`)
+	firstFailed    = scope(`SELECT ` + entryColumns + ` FROM outbox WHERE tenant_id = :tenant AND kind = ? AND record_id = ?
+		AND state = 'failed' ORDER BY id LIMIT 1`)
+	countOutbox = scope(`SELECT state, COUNT(*) FROM outbox WHERE tenant_id = :tenant GROUP BY state`)
+	createdID   = scope(`SELECT state, erp_id FROM outbox WHERE tenant_id = :tenant AND kind = ? AND record_id = ?
+		AND op = 'create' ORDER BY id DESC LIMIT 1`)
 )
 
 func scanEntry(s rowScanner) (erpsync.Entry, error) {
@@ -204,11 +238,20 @@ func (t *Tenant) DueOutbox(ctx context.Context, now time.Time, limit int) ([]erp
 	return t.entries(ctx, dueOutbox, now.UnixMilli(), limit)
 }
 
-// OutboxEntry implements erpsync.Store.
-func (t *Tenant) OutboxEntry(ctx context.Context, id int64) (erpsync.Entry, error) {
+// outboxEntry returns one entry (a not-found error when none).
+func (t *Tenant) outboxEntry(ctx context.Context, id int64) (erpsync.Entry, error) {
 	e, err := scanEntry(t.queryRow(ctx, getOutboxEntry, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return e, portal.Errorf(portal.CodeNotFound, "No such outbox entry.")
+	}
+	return e, err
+}
+
+// FailedEntry implements erpsync.Store.
+func (t *Tenant) FailedEntry(ctx context.Context, kind string, id int64) (erpsync.Entry, error) {
+	e, err := scanEntry(t.queryRow(ctx, firstFailed, kind, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return e, portal.Errorf(portal.CodeNotFound, "NetSuite has refused no change of this record.")
 	}
 	return e, err
 }
@@ -248,13 +291,16 @@ func (t *Tenant) OutboxCounts(ctx context.Context) (map[string]int64, error) {
 }
 
 // CreatedID implements erpsync.Store.
-func (t *Tenant) CreatedID(ctx context.Context, kind string, provisional int64) (int64, bool, error) {
-	var id int64
-	err := t.queryRow(ctx, createdID, kind, provisional).Scan(&id)
+func (t *Tenant) CreatedID(ctx context.Context, kind string, provisional int64) (int64, string, error) {
+	var (
+		state string
+		id    sql.NullInt64
+	)
+	err := t.queryRow(ctx, createdID, kind, provisional).Scan(&state, &id)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, false, nil
+		return 0, "", nil
 	}
-	return id, err == nil, err
+	return id.Int64, state, err
 }
 
 var (
@@ -272,8 +318,9 @@ var (
 	moveProjectRefs = scope(`UPDATE records SET project_id = ? WHERE tenant_id = :tenant AND project_id = ?`)
 	moveOutbox      = scope(`UPDATE outbox SET record_id = ? WHERE tenant_id = :tenant AND kind = ? AND record_id = ? AND id <> ?`)
 	moveAudit       = scope(`UPDATE audit_log SET record_id = ? WHERE tenant_id = :tenant AND kind = ? AND record_id = ?`)
-	syncedOutbox    = scope(`UPDATE outbox SET state = 'synced', erp_id = ?, error = '', updated_at = ? WHERE tenant_id = :tenant AND id = ?`)
-	deferOutbox     = scope(`UPDATE outbox SET attempts = ?, next_at = ?, error = ?, updated_at = ?
+	syncedOutbox    = scope(`UPDATE outbox SET state = 'synced', erp_id = ?, error = '', updated_at = ?
+		WHERE tenant_id = :tenant AND id = ? AND state = 'pending'`)
+	deferOutbox = scope(`UPDATE outbox SET attempts = ?, next_at = ?, error = ?, updated_at = ?
 		WHERE tenant_id = :tenant AND id = ? AND state = 'pending'`)
 	failOutbox  = scope(`UPDATE outbox SET state = 'failed', error = ?, updated_at = ? WHERE tenant_id = :tenant AND id = ?`)
 	retryOutbox = scope(`UPDATE outbox SET state = 'pending', attempts = 0, next_at = ?, error = '', updated_at = ?
@@ -294,6 +341,13 @@ func (t *Tenant) replace(ctx context.Context, r records.Record) error {
 // CompleteOutbox implements erpsync.Store.
 func (t *Tenant) CompleteOutbox(ctx context.Context, e erpsync.Entry, rec records.Record, now time.Time) error {
 	return t.inTx(ctx, func(tx *Tenant) error {
+		res, err := tx.exec(ctx, syncedOutbox, rec.ID, now.UnixMilli(), e.ID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return nil // finished elsewhere, or discarded meanwhile
+		}
 		if e.Op == records.OpCreate && e.RecordID != rec.ID {
 			prov := e.RecordID
 			steps := []struct {
@@ -328,9 +382,6 @@ func (t *Tenant) CompleteOutbox(ctx context.Context, e erpsync.Entry, rec record
 				}
 			}
 		}
-		if _, err := tx.exec(ctx, syncedOutbox, rec.ID, now.UnixMilli(), e.ID); err != nil {
-			return err
-		}
 		return tx.Audit(ctx, access.AuditEvent{At: now, Event: records.EventSynced, Kind: e.Kind, RecordID: rec.ID,
 			Detail: map[string]any{"result": fmt.Sprintf("in NetSuite (internal id %d)", rec.ID)}})
 	})
@@ -345,8 +396,12 @@ func (t *Tenant) DeferOutbox(ctx context.Context, id int64, attempts int, next t
 // FailOutbox implements erpsync.Store.
 func (t *Tenant) FailOutbox(ctx context.Context, e erpsync.Entry, msg string, now time.Time) error {
 	return t.inTx(ctx, func(tx *Tenant) error {
-		if _, err := tx.exec(ctx, failOutbox, msg, now.UnixMilli(), e.ID); err != nil {
+		res, err := tx.exec(ctx, failOutbox, msg, now.UnixMilli(), e.ID)
+		if err != nil {
 			return err
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return nil
 		}
 		if _, err := tx.exec(ctx, setWriteState, records.WriteFailed, msg, e.Kind, e.RecordID); err != nil {
 			return err
@@ -359,7 +414,7 @@ func (t *Tenant) FailOutbox(ctx context.Context, e erpsync.Entry, msg string, no
 // RetryOutbox implements erpsync.Store.
 func (t *Tenant) RetryOutbox(ctx context.Context, id int64, now time.Time) error {
 	return t.inTx(ctx, func(tx *Tenant) error {
-		e, err := tx.OutboxEntry(ctx, id)
+		e, err := tx.outboxEntry(ctx, id)
 		if err != nil {
 			return err
 		}

@@ -124,8 +124,8 @@ func TestConformanceOutbox(t *testing.T) {
 		if err := ten.CompleteOutbox(ctx, due[0], fromERP, now); err != nil {
 			t.Fatal(err)
 		}
-		if id, ok, _ := ten.CreatedID(ctx, "customer", created.ID); !ok || id != 501 {
-			t.Fatalf("created id: %d %v", id, ok)
+		if id, state, _ := ten.CreatedID(ctx, "customer", created.ID); state != erpsync.EntrySynced || id != 501 {
+			t.Fatalf("created id: %d %v", id, state)
 		}
 		r, err := ten.Record(ctx, "customer", created.ID) // the old link still works
 		if err != nil || r.ID != 501 || r.Write.State != records.WritePending {

@@ -43,6 +43,10 @@ type errorDetail struct {
 // apiError is a REST failure to answer with the error envelope.
 type apiError struct {
 	status int
+	// typeURL and title override the envelope's "type" and "title",
+	// which otherwise follow the status (NetSuite's IDEMPOTENCY_ERROR is
+	// a 400 titled "Conflict", linked to RFC 2616's section on 409).
+	typeURL, title string
 	errorDetail
 }
 
@@ -52,12 +56,19 @@ func newAPIError(status int, code, detail string) *apiError {
 
 // writeError answers with NetSuite's REST error envelope.
 func writeError(w http.ResponseWriter, e *apiError) {
+	typeURL, title := e.typeURL, e.title
+	if typeURL == "" {
+		typeURL = errorTypeURL(e.status)
+	}
+	if title == "" {
+		title = http.StatusText(e.status)
+	}
 	body, _ := json.Marshal(struct {
 		Type    string        `json:"type"`
 		Title   string        `json:"title"`
 		Status  int           `json:"status"`
 		Details []errorDetail `json:"o:errorDetails"`
-	}{errorTypeURL(e.status), http.StatusText(e.status), e.status, []errorDetail{e.errorDetail}})
+	}{typeURL, title, e.status, []errorDetail{e.errorDetail}})
 	w.Header().Set("Content-Type", contentTypeError)
 	w.WriteHeader(e.status)
 	_, _ = w.Write(body)

@@ -212,6 +212,38 @@ func wantError(t testing.TB, resp *http.Response, body []byte, status int, code 
 	return e
 }
 
+// wantIdempotencyError checks the answer to a request repeating an
+// applied idempotency key: NetSuite's documented 400 "Conflict" envelope
+// with IDEMPOTENCY_ERROR, and a Location header.
+func wantIdempotencyError(t testing.TB, resp *http.Response, body []byte, location string) {
+	t.Helper()
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Fatalf("status %d, want 400: %s", resp.StatusCode, body)
+	}
+	if ct := resp.Header.Get("Content-Type"); ct != "application/vnd.oracle.resource+json; type=error" {
+		t.Errorf("Content-Type %q, want the error media type", ct)
+	}
+	if got := resp.Header.Get("Location"); got != location || location == "" {
+		t.Errorf("Location %q, want %q", got, location)
+	}
+	var e envelope
+	if err := json.Unmarshal(body, &e); err != nil || len(e.Details) != 1 {
+		t.Fatalf("not an error envelope: %s", body)
+	}
+	want := envelope{
+		Type: "https://www.w3.org/Protocols/rfc2616/rfc2616-sec10.html#sec10.4.10", Title: "Conflict", Status: 400,
+		Details: e.Details,
+	}
+	if e.Type != want.Type || e.Title != want.Title || e.Status != want.Status {
+		t.Errorf("envelope %+v, want type %s title %s status %d", e, want.Type, want.Title, want.Status)
+	}
+	d := e.Details[0]
+	if d.Code != "IDEMPOTENCY_ERROR" || d.Path != "" ||
+		d.Detail != `A request with the same idempotency key is already submitted. See the "Location" header for a link to the previously submitted job` {
+		t.Errorf("error %+v", d)
+	}
+}
+
 // ts formats a time as a SuiteQL TO_TIMESTAMP literal.
 func ts(t time.Time) string {
 	return "TO_TIMESTAMP('" + t.UTC().Format(time.DateTime) + "', 'YYYY-MM-DD HH24:MI:SS')"

@@ -185,36 +185,54 @@ func TestRecordIdempotency(t *testing.T) {
 	if first.StatusCode != http.StatusNoContent {
 		t.Fatalf("create: %d %s", first.StatusCode, raw)
 	}
-	again, _ := f.mustDo("POST", netsuitetest.RecordPath+"job", body, key)
-	if again.StatusCode != http.StatusNoContent || again.Header.Get("Location") != first.Header.Get("Location") {
-		t.Errorf("repeated create: %d Location %q, want 204 %q", again.StatusCode, again.Header.Get("Location"), first.Header.Get("Location"))
-	}
+	// A repeat is refused, pointing at what the first request created,
+	// whatever its body.
+	again, raw := f.mustDo("POST", netsuitetest.RecordPath+"job", body, key)
+	wantIdempotencyError(t, again, raw, first.Header.Get("Location"))
+	again, raw = f.mustDo("POST", netsuitetest.RecordPath+"job", map[string]any{}, key)
+	wantIdempotencyError(t, again, raw, first.Header.Get("Location"))
 	if f.fake.Count("job") != 4 {
 		t.Errorf("%d jobs after a repeated create, want 4", f.fake.Count("job"))
 	}
-	if w := f.fake.Writes("6f0c2a9e-create"); w != (netsuitetest.WriteCount{Requests: 2, Applied: 1}) {
+	if w := f.fake.Writes("6f0c2a9e-create"); w != (netsuitetest.WriteCount{Requests: 3, Applied: 1}) {
 		t.Errorf("writes %+v", w)
 	}
 
+	// A PATCH's repeat points at the record the first one patched,
+	// however the repeat names it; header names are case-insensitive
+	// (NetSuite's example spells this one X-NetSuite-idempotency-key).
 	patch := map[string]string{netsuitetest.IdempotencyHeader: "6f0c2a9e-patch"}
-	f.mustDo("PATCH", netsuitetest.RecordPath+"job/2", map[string]any{"companyname": "First"}, patch)
+	if resp, raw := f.mustDo("PATCH", netsuitetest.RecordPath+"job/2", map[string]any{"companyname": "First", "externalId": "J-2"}, patch); resp.StatusCode != http.StatusNoContent || resp.Header.Get("Location") != "" {
+		t.Fatalf("patch: %d Location %q %s", resp.StatusCode, resp.Header.Get("Location"), raw)
+	}
 	f.clock.Advance(time.Minute)
-	resp, _ := f.mustDo("PATCH", netsuitetest.RecordPath+"job/2", map[string]any{"companyname": "Second"}, patch)
+	resp, raw := f.mustDo("PATCH", netsuitetest.RecordPath+"job/eid:J-2", map[string]any{"companyname": "Second"},
+		map[string]string{"x-netsuite-idempotency-key": "6f0c2a9e-patch"})
+	wantIdempotencyError(t, resp, raw, f.srv.URL+netsuitetest.RecordPath+"job/2")
 	r, _ := f.fake.Get("job", 2)
-	if resp.StatusCode != http.StatusNoContent || r.Fields["companyname"] != "First" || !r.Modified.Equal(start.Add(5*time.Second)) {
-		t.Errorf("repeated PATCH was applied again: %d %+v", resp.StatusCode, r)
+	if r.Fields["companyname"] != "First" || !r.Modified.Equal(start.Add(5*time.Second)) {
+		t.Errorf("repeated PATCH was applied again: %+v", r)
 	}
 	if w := f.fake.Writes("6f0c2a9e-patch"); w != (netsuitetest.WriteCount{Requests: 2, Applied: 1}) {
 		t.Errorf("writes %+v", w)
 	}
 	// A refused write does not use up its key.
 	bad := map[string]string{netsuitetest.IdempotencyHeader: "6f0c2a9e-bad"}
-	f.mustDo("POST", netsuitetest.RecordPath+"job", map[string]any{}, bad)
-	if resp, _ := f.mustDo("POST", netsuitetest.RecordPath+"job", body, bad); resp.StatusCode != http.StatusNoContent {
-		t.Errorf("a corrected retry: %d", resp.StatusCode)
+	resp, raw = f.mustDo("POST", netsuitetest.RecordPath+"job", map[string]any{}, bad)
+	wantError(t, resp, raw, http.StatusBadRequest, "USER_ERROR")
+	resp, raw = f.mustDo("PATCH", netsuitetest.RecordPath+"job/99", body, bad)
+	wantError(t, resp, raw, http.StatusNotFound, "NONEXISTENT_ID")
+	resp, raw = f.mustDo("POST", netsuitetest.RecordPath+"job", body, bad)
+	if resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("a corrected retry: %d %s", resp.StatusCode, raw)
 	}
-	if w := f.fake.Writes("6f0c2a9e-bad"); w != (netsuitetest.WriteCount{Requests: 2, Applied: 1}) {
+	resp, raw = f.mustDo("POST", netsuitetest.RecordPath+"job", body, bad)
+	wantIdempotencyError(t, resp, raw, f.srv.URL+netsuitetest.RecordPath+"job/5")
+	if w := f.fake.Writes("6f0c2a9e-bad"); w != (netsuitetest.WriteCount{Requests: 4, Applied: 1}) {
 		t.Errorf("writes %+v", w)
+	}
+	if f.fake.Count("job") != 5 || f.fake.UnkeyedWrites() != 0 {
+		t.Errorf("%d jobs, %d unkeyed writes", f.fake.Count("job"), f.fake.UnkeyedWrites())
 	}
 }
 

@@ -11,9 +11,13 @@ import (
 	"time"
 )
 
-// IdempotencyHeader carries a write's idempotency key: a POST or PATCH
-// repeated with a key already applied is answered as the first time and
-// not applied again.
+// IdempotencyHeader carries a write's idempotency key (header names are
+// case-insensitive: NetSuite's own example spells it
+// X-NetSuite-idempotency-key). Once a POST or PATCH with a key has been
+// applied, a request repeating the key is refused and not applied: 400
+// IDEMPOTENCY_ERROR ("A request with the same idempotency key is already
+// submitted"), its Location header naming what the first request wrote.
+// A request that was refused (4xx) does not use up its key.
 const IdempotencyHeader = "X-NetSuite-Idempotency-Key"
 
 // maxRecordBody bounds a record write's body.
@@ -21,8 +25,27 @@ const maxRecordBody = 10 << 20
 
 // idemEntry is what happened to one idempotency key.
 type idemEntry struct {
-	count    WriteCount
-	location string // a create's Location
+	count WriteCount
+	// The record the applied request created or updated: the Location
+	// of the IDEMPOTENCY_ERROR a repeat is answered with.
+	recordType string
+	id         int64
+}
+
+// idempotencyError answers a request whose key was already applied, as
+// NetSuite documents it: 400 titled "Conflict" (RFC 2616's 409 section),
+// with the previously submitted work in the Location header.
+func idempotencyError() *apiError {
+	e := newAPIError(http.StatusBadRequest, "IDEMPOTENCY_ERROR",
+		`A request with the same idempotency key is already submitted. See the "Location" header for a link to the previously submitted job`)
+	e.typeURL = "https://www.w3.org/Protocols/rfc2616/rfc2616-sec10.html#sec10.4.10"
+	e.title = "Conflict"
+	return e
+}
+
+// recordURL is a record's address in the record API.
+func recordURL(base, recordType string, id int64) string {
+	return base + RecordPath + recordType + "/" + strconv.FormatInt(id, 10)
 }
 
 // serveRecord answers the REST record API: GET /{type}/{id} (id may be
@@ -171,12 +194,15 @@ func (s *Server) writeRecord(w http.ResponseWriter, r *http.Request, ts *typeSto
 		dec.UseNumber()
 		err = dec.Decode(&body)
 	}
+	var invalid *apiError
 	if err != nil || body == nil {
-		writeError(w, newAPIError(http.StatusBadRequest, "INVALID_CONTENT", "The request body must be a JSON object of record fields."))
-		return
+		invalid = newAPIError(http.StatusBadRequest, "INVALID_CONTENT", "The request body must be a JSON object of record fields.")
 	}
 	key := r.Header.Get(IdempotencyHeader)
-	location, aerr := s.applyWrite(ts, idPart, body, key, baseURL(r))
+	location, aerr := s.applyWrite(ts, idPart, body, invalid, key, baseURL(r))
+	if location != "" {
+		w.Header().Set("Location", location)
+	}
 	if aerr != nil {
 		writeError(w, aerr)
 		return
@@ -186,15 +212,16 @@ func (s *Server) writeRecord(w http.ResponseWriter, r *http.Request, ts *typeSto
 		drop(w, nil)
 		return
 	}
-	if location != "" {
-		w.Header().Set("Location", location)
-	}
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// applyWrite applies a create or an update once per idempotency key and
-// returns a create's Location.
-func (s *Server) applyWrite(ts *typeStore, idPart string, body map[string]any, key, base string) (string, *apiError) {
+// applyWrite applies a create or an update at most once per idempotency
+// key. It returns the Location to answer with: a create's new record, or
+// with an IDEMPOTENCY_ERROR the record the key's applied request created
+// or updated. invalid, when not nil, is the refusal of an unreadable
+// body: a repeated key is refused first, as NetSuite checks the key
+// before the request.
+func (s *Server) applyWrite(ts *typeStore, idPart string, body map[string]any, invalid *apiError, key, base string) (string, *apiError) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var entry *idemEntry
@@ -205,20 +232,25 @@ func (s *Server) applyWrite(ts *typeStore, idPart string, body map[string]any, k
 		}
 		entry.count.Requests++
 		if entry.count.Applied > 0 {
-			return entry.location, nil
+			return recordURL(base, entry.recordType, entry.id), idempotencyError()
 		}
+	}
+	if invalid != nil {
+		return "", invalid
 	}
 	fields, ext, aerr := s.normalize(ts, body, idPart == "")
 	if aerr != nil {
 		return "", aerr
 	}
-	var location string
+	var (
+		id       int64
+		location string
+	)
 	if idPart == "" {
-		id, aerr := s.create(ts, fields, ext)
-		if aerr != nil {
+		if id, aerr = s.create(ts, fields, ext); aerr != nil {
 			return "", aerr
 		}
-		location = base + RecordPath + ts.schema.RecordType + "/" + strconv.FormatInt(id, 10)
+		location = recordURL(base, ts.schema.RecordType, id)
 	} else {
 		old := ts.find(idPart)
 		if old == nil {
@@ -234,10 +266,11 @@ func (s *Server) applyWrite(ts *typeStore, idPart string, body map[string]any, k
 		if err := s.patch(ts, old, fields, newExt); err != nil {
 			return "", newAPIError(http.StatusBadRequest, "INVALID_CONTENT", err.Error())
 		}
+		id = old.id
 	}
 	if entry != nil {
 		entry.count.Applied++
-		entry.location = location
+		entry.recordType, entry.id = ts.schema.RecordType, id
 	} else {
 		s.unkeyed++
 	}

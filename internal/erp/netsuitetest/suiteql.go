@@ -455,17 +455,10 @@ func (s *Server) execute(p *plan, limit, offset int, self string) ([]byte, *apiE
 		total = len(rows)
 		page = rows[min(offset, total):min(offset+limit, total)]
 	}
-	b := make([]byte, 0, 256+len(page)*512)
-	b = append(b, `{"links":[`...)
+	b := make([]byte, 0, 512+len(page)*512)
 	hasMore := offset+len(page) < total
-	if hasMore {
-		b = append(b, `{"rel":"next","href":`...)
-		b = appendString(b, self+"?limit="+strconv.Itoa(limit)+"&offset="+strconv.Itoa(offset+limit))
-		b = append(b, `},`...)
-	}
-	b = append(b, `{"rel":"self","href":`...)
-	b = appendString(b, self+"?limit="+strconv.Itoa(limit)+"&offset="+strconv.Itoa(offset))
-	b = append(b, `}],"count":`...)
+	b = appendPageLinks(b, self, limit, offset, total, hasMore)
+	b = append(b, `,"count":`...)
 	b = strconv.AppendInt(b, int64(len(page)), 10)
 	b = append(b, `,"hasMore":`...)
 	b = strconv.AppendBool(b, hasMore)
@@ -486,6 +479,34 @@ func (s *Server) execute(p *plan, limit, offset int, self string) ([]byte, *apiE
 	b = append(b, `,"totalResults":`...)
 	b = strconv.AppendInt(b, int64(total), 10)
 	return append(b, '}'), nil
+}
+
+// appendPageLinks writes a page's "links" member as NetSuite's
+// collection paging does, in its order: "previous" and "first" when the
+// page is not the first, "next" and "last" when more rows follow, then
+// "self". Pages are counted from this page's offset, so an offset that
+// is not a multiple of the limit is followed by pages that line up with
+// it (previous is clamped at offset 0).
+func appendPageLinks(b []byte, self string, limit, offset, total int, hasMore bool) []byte {
+	link := func(b []byte, rel string, off int) []byte {
+		b = append(b, `{"rel":"`...)
+		b = append(b, rel...)
+		b = append(b, `","href":`...)
+		b = appendString(b, self+"?limit="+strconv.Itoa(limit)+"&offset="+strconv.Itoa(off))
+		return append(b, `},`...)
+	}
+	b = append(b, `{"links":[`...)
+	if offset > 0 {
+		b = link(b, "previous", max(offset-limit, 0))
+		b = link(b, "first", 0)
+	}
+	if hasMore {
+		b = link(b, "next", offset+limit)
+		b = link(b, "last", offset+(total-1-offset)/limit*limit)
+	}
+	b = link(b, "self", offset)
+	b[len(b)-1] = ']'
+	return b
 }
 
 // appendItem writes one result row: every value a string, null columns

@@ -11,8 +11,8 @@ import type { Envelope } from './types';
 
 export type WriteAction = 'retry' | 'discard';
 
-export async function sendWriteAction(action: WriteAction, type: string, id: number): Promise<{ action: WriteAction; entry: number }> {
-  return (await api.post<Envelope<{ action: WriteAction; entry: number }>>(`/sync/writes/${action}`, undefined, { query: { type, id } })).data;
+export async function sendWriteAction(action: WriteAction, type: string, id: number): Promise<{ action: WriteAction }> {
+  return (await api.post<Envelope<{ action: WriteAction }>>(`/sync/writes/${action}`, undefined, { query: { type, id } })).data;
 }
 
 /**

@@ -76,7 +76,7 @@ describe('WriteStateNotice', () => {
   it("shows NetSuite's message and retries the change; the record refetches", async () => {
     api.on('POST /sync/writes/retry', () => {
       stored = view({ state: 'pending' });
-      return json({ data: { action: 'retry', entry: 3 } });
+      return json({ data: { action: 'retry' } });
     });
     const user = userEvent.setup();
     renderRoutes(routes, '/customer/view?id=7');
@@ -101,7 +101,7 @@ describe('WriteStateNotice', () => {
   it('asks before discarding, and discards when confirmed', async () => {
     api.on('POST /sync/writes/discard', () => {
       stored = view({ state: '' });
-      return json({ data: { action: 'discard', entry: 3 } });
+      return json({ data: { action: 'discard' } });
     });
     const user = userEvent.setup();
     renderRoutes(routes, '/customer/view?id=7');
@@ -123,7 +123,7 @@ describe('WriteStateNotice', () => {
   it('goes back to the list when a discarded new record is gone', async () => {
     api.on('POST /sync/writes/discard', () => {
       stored = null;
-      return json({ data: { action: 'discard', entry: 3 } });
+      return json({ data: { action: 'discard' } });
     });
     const user = userEvent.setup();
     const { location } = renderRoutes(routes, '/customer/view?id=7');
