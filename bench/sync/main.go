@@ -3,7 +3,8 @@
 // loopback HTTP, 1000-row SuiteQL pages, TBA-signed) into a fresh store —
 // SQLite, and PostgreSQL when PORTICO_BENCH_DATABASE_URL is set — with the
 // search index kept as it goes. It prints records/s and this process's
-// peak memory (the fake's memory is its own).
+// peak memory (the fake's memory is its own): the Go heap in use during
+// each pull, and the process's peak resident set.
 //
 //	go run ./bench/sync [-records 1000000]
 package main
@@ -20,6 +21,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"strconv"
 	"strings"
 	"time"
 
@@ -90,6 +92,7 @@ func run(n int, dir string) error {
 	fmt.Println("\nstored: the records are in the store (lists and record pages); indexed: the list indexes")
 	fmt.Println("and the search index are built too (a first full pull into an empty store builds them once, after).")
 	fmt.Printf("\n%-9s %9s %10s %10s %11s %11s %13s\n", "store", "records", "stored s", "stored/s", "indexed s", "indexed/s", "peak heap MB")
+	defer func() { fmt.Printf("\npeak resident memory of this process (all runs): %d MB\n", peakRSS()>>20) }()
 	for _, e := range engines {
 		var (
 			store *sqlstore.Store
@@ -129,6 +132,21 @@ func run(n int, dir string) error {
 		drop()
 	}
 	return nil
+}
+
+// peakRSS is the process's peak resident set (VmHWM), 0 when unknown.
+func peakRSS() uint64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.ParseUint(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
 }
 
 // samplePeak reports the largest Go heap in use seen until stop closes.

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -231,6 +232,9 @@ func (e *Engine) PullKind(ctx context.Context, k *records.Kind, full bool) (int6
 	// Only records after the checkpoint count as pulled: the overlap's
 	// re-reads are stored again but are not news.
 	seen, fresh := st.Checkpoint, int64(0)
+	// A full pull also finds what the ERP no longer has, whatever the
+	// deletion log still holds: every id it read is noted.
+	var ids []int64
 	flush := func() error {
 		if len(group) == 0 {
 			return nil
@@ -256,6 +260,9 @@ func (e *Engine) PullKind(ctx context.Context, k *records.Kind, full bool) (int6
 		}
 		group = append(group, b.Records...)
 		for _, r := range b.Records {
+			if full {
+				ids = append(ids, r.ID)
+			}
 			if later(erp.Checkpoint{Modified: r.ModifiedAt, ID: r.ID}, seen) {
 				fresh++
 			}
@@ -277,6 +284,15 @@ func (e *Engine) PullKind(ctx context.Context, k *records.Kind, full bool) (int6
 	dels, err := e.conn.Deleted(ctx, k, st.DeletedSince.Add(-e.opt.Overlap))
 	if err != nil {
 		return fail(err)
+	}
+	if full {
+		gone, err := e.missing(ctx, k.Name, ids)
+		if err != nil {
+			return fail(err)
+		}
+		for _, id := range gone {
+			dels = append(dels, erp.Deletion{ID: id})
+		}
 	}
 	if len(dels) > 0 {
 		ids := make([]int64, len(dels))
@@ -303,6 +319,23 @@ func (e *Engine) PullKind(ctx context.Context, k *records.Kind, full bool) (int6
 
 // storeBatch is about how many pulled records one transaction stores.
 const storeBatch = 10_000
+
+// missing returns the ids of kind's records in the store that are not in
+// seen (the ids a full pull read).
+func (e *Engine) missing(ctx context.Context, kind string, seen []int64) ([]int64, error) {
+	have, err := e.store.RecordIDs(ctx, kind)
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(seen)
+	var gone []int64
+	for _, id := range have {
+		if _, found := slices.BinarySearch(seen, id); !found && id < records.ProvisionalBase {
+			gone = append(gone, id)
+		}
+	}
+	return gone, nil
+}
 
 // later reports whether a comes after b in (modified, id) order.
 func later(a, b erp.Checkpoint) bool {

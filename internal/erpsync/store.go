@@ -54,6 +54,8 @@ type Store interface {
 	Record(ctx context.Context, kind string, id int64) (records.Record, error)
 	// SyncStates returns the state of every kind that has one.
 	SyncStates(ctx context.Context) ([]State, error)
+	// RecordIDs returns the ids of kind's records in the replica.
+	RecordIDs(ctx context.Context, kind string) ([]int64, error)
 	// SaveSyncState stores st as is (run bookkeeping, errors, resets).
 	SaveSyncState(ctx context.Context, st State) error
 	// ApplyPull stores a batch in one transaction: upserts recs (but

@@ -276,6 +276,22 @@ func TestFullThenIncrementalSyncReproducesTheAccount(t *testing.T) {
 		if n := eng.Metrics().Pulled.Load() - before; n != 2 {
 			t.Fatalf("incremental pull counted %d records, want 2", n)
 		}
+		// A record the account no longer has, whose deletion the log
+		// does not show (purged, or older than the sync's memory), goes
+		// with a full resync.
+		orphan, _ := ten.Record(ctx, "vendor", 7)
+		orphan.ID = 9999
+		if err := ten.PutRecords(ctx, []records.Record{orphan}); err != nil {
+			t.Fatal(err)
+		}
+		a.clock.Advance(time.Hour)
+		if err := eng.Pull(ctx, nil, true); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ten.Record(ctx, "vendor", 9999); !portal.IsNotFound(err) {
+			t.Fatalf("a record the account does not have, after a full resync: %v", err)
+		}
+		sameData(t, a, ten)
 		st, err := eng.Status(ctx)
 		if err != nil {
 			t.Fatal(err)

@@ -55,8 +55,11 @@ func (t *Tenant) PutRecords(ctx context.Context, rs []records.Record) error {
 	return t.inTx(ctx, func(tx *Tenant) error { return tx.putRecords(ctx, rs) })
 }
 
-// putRecords is PutRecords inside the caller's transaction.
+// putRecords is PutRecords inside the caller's transaction. A record
+// given twice is stored as its last version (PostgreSQL refuses an upsert
+// that touches one row twice).
 func (t *Tenant) putRecords(ctx context.Context, rs []records.Record) error {
+	rs = lastOfEach(rs)
 	args := make([]any, 0, upsertBatch*14)
 	for start := 0; start < len(rs); start += upsertBatch {
 		batch := rs[start:min(start+upsertBatch, len(rs))]
@@ -79,6 +82,29 @@ func (t *Tenant) putRecords(ctx context.Context, rs []records.Record) error {
 		}
 	}
 	return nil
+}
+
+// lastOfEach returns rs with only the last of records sharing a kind and
+// id (rs itself when there are none).
+func lastOfEach(rs []records.Record) []records.Record {
+	type key struct {
+		kind string
+		id   int64
+	}
+	last := make(map[key]int, len(rs))
+	for i, r := range rs {
+		last[key{r.Kind, r.ID}] = i
+	}
+	if len(last) == len(rs) {
+		return rs
+	}
+	out := make([]records.Record, 0, len(last))
+	for i, r := range rs {
+		if last[key{r.Kind, r.ID}] == i {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 var (

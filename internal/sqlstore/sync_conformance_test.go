@@ -189,3 +189,17 @@ func TestConformanceOutbox(t *testing.T) {
 		}
 	})
 }
+
+func TestConformancePutRecordsTwiceInOneBatch(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		ten := seedTenant(t, s, "acme")
+		first, second := testRecord("customer", 1, "First", "Active"), testRecord("customer", 1, "Second", "Active")
+		if err := ten.PutRecords(ctx, []records.Record{first, second}); err != nil {
+			t.Fatal(err)
+		}
+		if r, _ := ten.Record(ctx, "customer", 1); r.Title != "Second" {
+			t.Fatalf("stored %q, want the last version", r.Title)
+		}
+	})
+}

@@ -112,14 +112,34 @@ func TestDropAfterWriteWithIdempotency(t *testing.T) {
 		t.Fatalf("the write did not land before the drop: %d jobs", f.fake.Count("job"))
 	}
 	f.fake.SetFaults(netsuitetest.Faults{})
-	resp, _ := f.mustDo("POST", netsuitetest.RecordPath+"job", map[string]any{"companyname": "Landed"}, key)
-	if resp.StatusCode != http.StatusNoContent || resp.Header.Get("Location") != f.srv.URL+netsuitetest.RecordPath+"job/4" {
-		t.Errorf("retry: %d %q", resp.StatusCode, resp.Header.Get("Location"))
-	}
+	// The retry is refused as a repeat, pointing at the record that landed.
+	resp, raw := f.mustDo("POST", netsuitetest.RecordPath+"job", map[string]any{"companyname": "Landed"}, key)
+	wantIdempotencyError(t, resp, raw, f.srv.URL+netsuitetest.RecordPath+"job/4")
 	if f.fake.Count("job") != 4 || f.fake.Writes("2b1d-drop") != (netsuitetest.WriteCount{Requests: 2, Applied: 1}) {
 		t.Errorf("%d jobs, writes %+v", f.fake.Count("job"), f.fake.Writes("2b1d-drop"))
 	}
 	if f.fake.Stats().DroppedAfterWrite != 1 {
+		t.Errorf("stats %+v", f.fake.Stats())
+	}
+	// With every write dropped, a retry still gets its answer: a repeat
+	// is refused, not applied, so there is nothing to drop after.
+	f.fake.SetFaults(netsuitetest.Faults{DropAfterWrite: 1})
+	resp, raw = f.mustDo("POST", netsuitetest.RecordPath+"job", map[string]any{"companyname": "Landed"}, key)
+	wantIdempotencyError(t, resp, raw, f.srv.URL+netsuitetest.RecordPath+"job/4")
+	patch := map[string]string{netsuitetest.IdempotencyHeader: "2b1d-drop-patch"}
+	if _, _, err := f.do("PATCH", netsuitetest.RecordPath+"job/2", map[string]any{"companyname": "Patched"}, patch); err == nil {
+		t.Fatal("the PATCH answered though its connection was to be dropped")
+	}
+	resp, raw = f.mustDo("PATCH", netsuitetest.RecordPath+"job/2", map[string]any{"companyname": "Patched"}, patch)
+	wantIdempotencyError(t, resp, raw, f.srv.URL+netsuitetest.RecordPath+"job/2")
+	if r, _ := f.fake.Get("job", 2); r.Fields["companyname"] != "Patched" {
+		t.Errorf("the dropped PATCH did not land: %+v", r)
+	}
+	if f.fake.Count("job") != 4 || f.fake.Writes("2b1d-drop") != (netsuitetest.WriteCount{Requests: 3, Applied: 1}) ||
+		f.fake.Writes("2b1d-drop-patch") != (netsuitetest.WriteCount{Requests: 2, Applied: 1}) {
+		t.Errorf("%d jobs, writes %+v %+v", f.fake.Count("job"), f.fake.Writes("2b1d-drop"), f.fake.Writes("2b1d-drop-patch"))
+	}
+	if f.fake.Stats().DroppedAfterWrite != 2 {
 		t.Errorf("stats %+v", f.fake.Stats())
 	}
 }

@@ -1,6 +1,7 @@
 package netsuitetest_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"net/http"
@@ -191,24 +192,50 @@ func TestSuiteQLPaging(t *testing.T) {
 	if p.Count != 20 || !p.HasMore || p.TotalResults != 50 || p.Offset != 0 {
 		t.Errorf("first page: count %d hasMore %v total %d offset %d", p.Count, p.HasMore, p.TotalResults, p.Offset)
 	}
-	rels := map[string]string{}
-	for _, l := range p.Links {
-		rels[l.Rel] = l.Href
+	// The links are those of NetSuite's collection paging, in its order:
+	// previous and first past the first page, next and last while more
+	// rows follow, then self.
+	link := func(offset int) string {
+		return f.srv.URL + netsuitetest.SuiteQLPath + "?limit=20&offset=" + strconv.Itoa(offset)
 	}
-	if want := f.srv.URL + netsuitetest.SuiteQLPath + "?limit=20&offset=20"; rels["next"] != want {
-		t.Errorf("next link %q, want %q", rels["next"], want)
+	type rl struct{ rel, href string }
+	links := func(p page) []rl {
+		var out []rl
+		for _, l := range p.Links {
+			out = append(out, rl{l.Rel, l.Href})
+		}
+		return out
 	}
-	if want := f.srv.URL + netsuitetest.SuiteQLPath + "?limit=20&offset=0"; rels["self"] != want {
-		t.Errorf("self link %q, want %q", rels["self"], want)
+	if got, want := links(p), []rl{{"next", link(20)}, {"last", link(40)}, {"self", link(0)}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("first page links %v, want %v", got, want)
 	}
 	// Following the next link gives the next page.
-	resp, body := f.mustDo("POST", pathOf(t, rels["next"]), map[string]string{"q": q}, map[string]string{"Prefer": "transient"})
+	resp, body := f.mustDo("POST", pathOf(t, link(20)), map[string]string{"q": q}, map[string]string{"Prefer": "transient"})
 	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"offset":20`) {
 		t.Errorf("next link: %d %s", resp.StatusCode, body)
 	}
+	var middle page
+	if err := json.Unmarshal(body, &middle); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := links(middle), []rl{{"previous", link(0)}, {"first", link(0)}, {"next", link(40)}, {"last", link(40)}, {"self", link(20)}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("middle page links %v, want %v", got, want)
+	}
 	last := f.mustQuery(q, 20, 40)
-	if last.Count != 10 || last.HasMore || len(last.Links) != 1 || last.Links[0].Rel != "self" {
-		t.Errorf("last page: count %d hasMore %v links %v", last.Count, last.HasMore, last.Links)
+	if got, want := links(last), []rl{{"previous", link(20)}, {"first", link(0)}, {"self", link(40)}}; last.Count != 10 || last.HasMore || !reflect.DeepEqual(got, want) {
+		t.Errorf("last page: count %d hasMore %v links %v, want %v", last.Count, last.HasMore, got, want)
+	}
+	// Following the last link gives the last page.
+	if resp, body := f.mustDo("POST", pathOf(t, link(40)), map[string]string{"q": q}, map[string]string{"Prefer": "transient"}); resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"count":10,"hasMore":false`) {
+		t.Errorf("last link: %d %s", resp.StatusCode, body)
+	}
+	// A single page links only to itself; an offset that is not a
+	// multiple of the limit is paged from where it stands.
+	if only := f.mustQuery(q, 1000, 0); !reflect.DeepEqual(links(only), []rl{{"self", f.srv.URL + netsuitetest.SuiteQLPath + "?limit=1000&offset=0"}}) {
+		t.Errorf("single page links %v", links(only))
+	}
+	if got, want := links(f.mustQuery(q, 20, 5)), []rl{{"previous", link(0)}, {"first", link(0)}, {"next", link(25)}, {"last", link(45)}, {"self", link(5)}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("offset 5 links %v, want %v", got, want)
 	}
 	// An offset need not be a multiple of the limit.
 	if odd := f.mustQuery(q, 20, 45); odd.Count != 5 || odd.Rows[0]["id"] != f.mustQuery(q, 1, 45).Rows[0]["id"] {
