@@ -42,10 +42,10 @@ func serve(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *s
 	}
 	var (
 		syncs        func(portal.TenantID) httpapi.Syncer
-		writeMetrics func(io.Writer)
+		writeMetrics func(context.Context, io.Writer) error
 	)
 	if eng != nil {
-		writeMetrics = eng.Metrics().WritePrometheus
+		writeMetrics = eng.WritePrometheus
 		syncs = func(t portal.TenantID) httpapi.Syncer {
 			if t != cfg.DefaultTenant {
 				return nil

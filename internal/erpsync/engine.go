@@ -66,15 +66,14 @@ type Engine struct {
 
 // Metrics are the engine's counters since start.
 type Metrics struct {
-	Pulled       atomic.Int64 // new or changed records stored by pulls (not the overlap's re-reads)
-	Deleted      atomic.Int64 // deletions applied
-	PullErrors   atomic.Int64 // kind pulls that failed
-	PushSynced   atomic.Int64 // outbox entries that reached the ERP
-	PushFailed   atomic.Int64 // entries the ERP refused (or gave up on)
-	PushRetries  atomic.Int64 // transient failures, retried later
-	PullMillis   atomic.Int64 // wall time of pulls, milliseconds
-	IndexMillis  atomic.Int64 // of which building indexes after a bulk load
-	LastPullUnix atomic.Int64
+	Pulled      atomic.Int64 // new or changed records stored by pulls (not the overlap's re-reads)
+	Deleted     atomic.Int64 // deletions applied
+	PullErrors  atomic.Int64 // kind pulls that failed
+	PushSynced  atomic.Int64 // outbox entries that reached the ERP
+	PushFailed  atomic.Int64 // entries the ERP refused (or gave up on)
+	PushRetries atomic.Int64 // transient failures, retried later
+	PullMillis  atomic.Int64 // wall time of pulls, milliseconds
+	IndexMillis atomic.Int64 // of which building indexes after a bulk load
 }
 
 // New returns an engine for one tenant's store and ERP connection.
@@ -139,10 +138,7 @@ func (e *Engine) Pull(ctx context.Context, kinds []*records.Kind, full bool) err
 		kinds = records.All()
 	}
 	start := e.opt.Now()
-	defer func() {
-		e.m.PullMillis.Add(e.opt.Now().Sub(start).Milliseconds())
-		e.m.LastPullUnix.Store(e.opt.Now().Unix())
-	}()
+	defer func() { e.m.PullMillis.Add(e.opt.Now().Sub(start).Milliseconds()) }()
 	pull := func() error {
 		var errs []error
 		for _, k := range kinds {
@@ -610,9 +606,10 @@ func (e *Engine) pushLoop(ctx context.Context) {
 	}
 }
 
-// WritePrometheus writes the counters in Prometheus' text exposition
-// format.
-func (m *Metrics) WritePrometheus(w io.Writer) {
+// WritePrometheus writes the engine's counters, and each kind's sync
+// status as gauges, in Prometheus' text exposition format.
+func (e *Engine) WritePrometheus(ctx context.Context, w io.Writer) error {
+	m := &e.m
 	for _, c := range []struct {
 		name, help string
 		v          int64
@@ -628,6 +625,38 @@ func (m *Metrics) WritePrometheus(w io.Writer) {
 	}
 	fmt.Fprintf(w, "# HELP portico_sync_pull_seconds_total Wall time spent pulling.\n# TYPE portico_sync_pull_seconds_total counter\nportico_sync_pull_seconds_total %.3f\n",
 		float64(m.PullMillis.Load())/1000)
-	fmt.Fprintf(w, "# HELP portico_sync_last_pull_timestamp_seconds When the last pull ended.\n# TYPE portico_sync_last_pull_timestamp_seconds gauge\nportico_sync_last_pull_timestamp_seconds %d\n",
-		m.LastPullUnix.Load())
+	st, err := e.Status(ctx)
+	if err != nil {
+		return err
+	}
+	gauges := []struct {
+		name, help string
+		value      func(KindStatus) float64
+	}{
+		{"portico_sync_lag_seconds", "Seconds since the kind's last successful pull (-1: never).", func(k KindStatus) float64 { return float64(k.LagSeconds) }},
+		{"portico_sync_last_success_timestamp_seconds", "When the kind's last successful pull ran (0: never).", func(k KindStatus) float64 {
+			if k.LastSuccess.IsZero() {
+				return 0
+			}
+			return float64(k.LastSuccess.Unix())
+		}},
+		{"portico_sync_kind_pulled_records", "Records the kind's pulls have stored.", func(k KindStatus) float64 { return float64(k.PulledTotal) }},
+		{"portico_sync_kind_failing", "1 when the kind's last pull failed.", func(k KindStatus) float64 {
+			if k.LastError != "" {
+				return 1
+			}
+			return 0
+		}},
+	}
+	for _, g := range gauges {
+		fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s gauge\n", g.name, g.help, g.name)
+		for _, k := range st.Kinds {
+			fmt.Fprintf(w, "%s{kind=%q} %g\n", g.name, k.Kind, g.value(k))
+		}
+	}
+	fmt.Fprintf(w, "# HELP portico_sync_outbox_entries Outbox entries by state.\n# TYPE portico_sync_outbox_entries gauge\n")
+	for _, state := range []string{EntryPending, EntryFailed, EntrySynced, EntryDiscarded} {
+		fmt.Fprintf(w, "portico_sync_outbox_entries{state=%q} %d\n", state, st.Outbox[state])
+	}
+	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -510,4 +511,45 @@ func TestEditingARefusedChangeSendsTheCorrection(t *testing.T) {
 			t.Fatalf("outbox: %v", st.Outbox)
 		}
 	})
+}
+
+func TestPrometheusMetricsPerKind(t *testing.T) {
+	ctx := context.Background()
+	s, err := sqlstore.Open(ctx, "", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ten := tenant(t, s)
+	a := newAccount(t, 5)
+	eng := erpsync.New(a.connector(t, 1000), ten, erpsync.Options{Now: a.clock.Now})
+	if err := eng.Pull(ctx, []*records.Kind{mustKind(t, "customer")}, true); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := eng.WritePrometheus(ctx, &b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"portico_sync_pulled_records_total 5\n",
+		`portico_sync_lag_seconds{kind="customer"} 0` + "\n",
+		`portico_sync_lag_seconds{kind="project"} -1` + "\n",
+		`portico_sync_kind_pulled_records{kind="customer"} 5` + "\n",
+		`portico_sync_outbox_entries{state="pending"} 0` + "\n",
+		"# TYPE portico_sync_kind_failing gauge\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("metrics lack %q:\n%s", want, out)
+		}
+	}
+}
+
+func mustKind(t *testing.T, name string) *records.Kind {
+	t.Helper()
+	k, ok := records.Lookup(name)
+	if !ok {
+		t.Fatalf("no kind %s", name)
+	}
+	return k
 }

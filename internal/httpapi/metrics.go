@@ -22,5 +22,7 @@ func (s *Server) metrics(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	s.writeMetrics(w)
+	if err := s.writeMetrics(r.Context(), w); err != nil {
+		s.log.Warn("metrics", "err", err)
+	}
 }

@@ -76,7 +76,7 @@ type Options struct {
 	// MetricsToken opens GET /metrics to a scraper sending it as a bearer
 	// token; WriteMetrics writes the Prometheus text there. Both or none.
 	MetricsToken string
-	WriteMetrics func(io.Writer)
+	WriteMetrics func(context.Context, io.Writer) error
 }
 
 // Server is the HTTP handler of the whole product.
@@ -99,7 +99,7 @@ type Server struct {
 	details      detailsCache
 	syncs        func(portal.TenantID) Syncer
 	metricsToken string
-	writeMetrics func(io.Writer)
+	writeMetrics func(context.Context, io.Writer) error
 	equipment    EquipmentCharges
 	// private lists the patterns behind withAuth, for the test that proves
 	// every route but the public ones is guarded.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"strings"
 	"testing"
 	"time"
 
@@ -82,5 +84,28 @@ func TestQueuedWritesAndTheirStatus(t *testing.T) {
 	}
 	if w := e.call("POST", "/api/v1/sync/run?kind=customer", tok, 10, ""); w.Code != 202 {
 		t.Fatalf("run: %d", w.Code)
+	}
+}
+
+func TestMetricsNeedTheirToken(t *testing.T) {
+	srv, _ := newTestServer(t, fakeStore{})
+	if w := do(srv, "GET", "/metrics", "Authorization", "Bearer x"); w.Code != 404 {
+		t.Fatalf("metrics without a token configured: %d", w.Code)
+	}
+	token := strings.Repeat("m", 32)
+	srv.metricsToken = token
+	srv.writeMetrics = func(_ context.Context, w io.Writer) error {
+		_, err := io.WriteString(w, "portico_sync_pulled_records_total 7\n")
+		return err
+	}
+	for _, hdr := range []string{"", "Bearer wrong", "Basic " + token} {
+		if w := do(srv, "GET", "/metrics", "Authorization", hdr); w.Code != 401 {
+			t.Fatalf("metrics with %q: %d", hdr, w.Code)
+		}
+	}
+	w := do(srv, "GET", "/metrics", "Authorization", "Bearer "+token)
+	if w.Code != 200 || !strings.Contains(w.Body.String(), "portico_sync_pulled_records_total 7") ||
+		!strings.HasPrefix(w.Header().Get("Content-Type"), "text/plain; version=0.0.4") {
+		t.Fatalf("metrics: %d %q %s", w.Code, w.Header().Get("Content-Type"), w.Body)
 	}
 }
