@@ -38,7 +38,7 @@ func upsertStatement(n int) scoped {
 		title = excluded.title, code = excluded.code, status = excluded.status, parent_id = excluded.parent_id,
 		project_id = excluded.project_id, parent_name = excluded.parent_name,
 		project_name = excluded.project_name, amount = excluded.amount, occurred_on = excluded.occurred_on,
-		modified_at = excluded.modified_at, fields = excluded.fields
+		modified_at = excluded.modified_at, fields = json_patch(records.fields, excluded.fields)
 		WHERE records.write_state = '' AND records.modified_at <= excluded.modified_at`)
 	return scope(b.String())
 }
@@ -47,10 +47,13 @@ func upsertStatement(n int) scoped {
 // batch builds its own.
 var upsertFull = upsertStatement(upsertBatch)
 
-// PutRecords inserts or replaces records, in one transaction, batching rows
-// into multi-row statements. It never replaces a record whose own write to
-// the ERP is pending or failed (the outbox owns it until then), nor one
-// with a newer version than the one given.
+// PutRecords inserts or updates records, in one transaction, batching rows
+// into multi-row statements. An update takes the promoted columns and
+// merges the given document into the stored one (its top-level fields
+// win; fields only the stored one has, such as sublists a pull does not
+// read, stay). It never touches a record whose own write to the ERP is
+// pending or failed (the outbox owns it until then), nor one with a newer
+// version than the one given.
 func (t *Tenant) PutRecords(ctx context.Context, rs []records.Record) error {
 	return t.inTx(ctx, func(tx *Tenant) error { return tx.putRecords(ctx, rs) })
 }

@@ -203,3 +203,27 @@ func TestConformancePutRecordsTwiceInOneBatch(t *testing.T) {
 		}
 	})
 }
+
+func TestConformancePullMergesDocuments(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		ten := seedTenant(t, s, "acme")
+		full := testRecord("customer", 1, "Full", "Active")
+		full.Fields = json.RawMessage(`{"companyname": "Full", "email": "a@b.example", "notes": [{"text": "kept"}]}`)
+		pulled := testRecord("customer", 1, "Pulled", "Active")
+		pulled.ModifiedAt = full.ModifiedAt.Add(time.Second)
+		pulled.Fields = json.RawMessage(`{"companyname": "Pulled", "email": "new@b.example"}`)
+		if err := ten.PutRecords(ctx, []records.Record{full}); err != nil {
+			t.Fatal(err)
+		}
+		if err := ten.PutRecords(ctx, []records.Record{pulled}); err != nil {
+			t.Fatal(err)
+		}
+		r, _ := ten.Record(ctx, "customer", 1)
+		var doc map[string]any
+		json.Unmarshal(r.Fields, &doc)
+		if r.Title != "Pulled" || doc["companyname"] != "Pulled" || doc["email"] != "new@b.example" || doc["notes"] == nil {
+			t.Fatalf("merged document: %s", r.Fields)
+		}
+	})
+}
