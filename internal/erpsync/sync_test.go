@@ -9,7 +9,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -27,30 +26,12 @@ const account = "123456_SB1"
 // start is the fixtures' "now": the fake's clock and the engine's start here.
 var start = time.Date(2026, 11, 22, 7, 0, 0, 0, time.UTC)
 
-// clock is a settable clock shared by the fake, the signer and the engine.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
 // account is a fake NetSuite account behind an httptest server, and a
 // connector to it signed with TBA.
 type fakeAccount struct {
 	fake  *netsuitetest.Server
 	url   string
-	clock *clock
+	clock *netsuitetest.Clock
 	m     *netsuite.Mapping
 }
 
@@ -60,7 +41,7 @@ func newAccount(t testing.TB, perKind int) *fakeAccount {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &clock{t: start}
+	c := netsuitetest.NewClock(start)
 	fake, err := netsuitetest.New(netsuitetest.Config{Mapping: m, Now: c.Now, Concurrency: 5, Seed: 1,
 		TBA: &netsuitetest.TBAVerifier{Realm: netsuite.Realm(account), Lookup: func(ck, tid string) (string, string, bool) {
 			return "consumer-secret", "token-secret", ck == "consumer-key" && tid == "token-id"

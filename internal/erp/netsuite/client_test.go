@@ -19,29 +19,12 @@ import (
 const testAccount = "123456_SB1"
 
 // testClock is the fake's clock; tests move it on.
-var testClock = &clock{t: time.Date(2026, 11, 22, 7, 0, 0, 0, time.UTC)}
-
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
+var testClock = netsuitetest.NewClock(time.Date(2026, 11, 22, 7, 0, 0, 0, time.UTC))
 
 // account is a fake account of n records per kind and a TBA client of it.
 func account(t *testing.T, n int, pageSize, concurrency int) (*netsuitetest.Server, *netsuite.Client) {
 	t.Helper()
-	fake, err := netsuitetest.New(netsuitetest.Config{Concurrency: 50, Now: testClock.now,
+	fake, err := netsuitetest.New(netsuitetest.Config{Concurrency: 50, Now: testClock.Now,
 		TBA: &netsuitetest.TBAVerifier{Realm: netsuite.Realm(testAccount), Lookup: func(ck, tid string) (string, string, bool) {
 			return "cs", "ts", ck == "ck" && tid == "tid"
 		}}})
@@ -57,7 +40,7 @@ func account(t *testing.T, n int, pageSize, concurrency int) (*netsuitetest.Serv
 	t.Cleanup(srv.Close)
 	c, err := netsuite.New(netsuite.Config{Account: testAccount, BaseURL: srv.URL, PageSize: pageSize,
 		Concurrency: concurrency, Backoff: time.Millisecond,
-		Auth: netsuite.TBA{Account: testAccount, ConsumerKey: "ck", ConsumerSecret: "cs", TokenID: "tid", TokenSecret: "ts", Now: testClock.now}})
+		Auth: netsuite.TBA{Account: testAccount, ConsumerKey: "ck", ConsumerSecret: "cs", TokenID: "tid", TokenSecret: "ts", Now: testClock.Now}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +57,7 @@ func TestChangesPagesByKeyset(t *testing.T) {
 		if pages == 2 {
 			// NetSuite changes while we page: a record not read yet
 			// goes, and an earlier one is edited (it moves to the end).
-			testClock.advance(time.Second)
+			testClock.Advance(time.Second)
 			fake.Delete("customer", 100)
 			fake.Update("customer", 3, map[string]any{"companyname": "Edited meanwhile"})
 		}

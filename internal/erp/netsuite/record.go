@@ -96,49 +96,54 @@ func (c *Client) docRecord(k *records.Kind, doc map[string]any) (records.Record,
 		if !ok || v == nil {
 			continue
 		}
-		switch f.Type {
-		case records.TypeRef, records.TypeStatus:
-			ref, _ := v.(map[string]any)
-			name, _ := ref["refName"].(string)
-			if f.Type == records.TypeStatus {
-				if s, ok := v.(string); ok {
-					name = s
-				}
-				r.Status = name
-				continue
-			}
-			rid, _ := ref["id"].(string)
-			n, err := strconv.ParseInt(rid, 10, 64)
-			if err != nil {
-				continue
-			}
-			if f.Column == records.ColParent {
-				r.ParentID, r.ParentName = n, name
-			} else if f.Column == records.ColProject {
-				r.ProjectID, r.ProjectName = n, name
-			}
-		case records.TypeMoney, records.TypeQuantity:
-			if n, ok := v.(float64); ok {
-				cents := int64(math.Round(n * 100))
-				r.Amount = &cents
-			}
-		default:
-			s, _ := v.(string)
-			switch f.Column {
-			case records.ColTitle:
-				r.Title = s
-			case records.ColCode:
-				r.Code = s
-			case records.ColDate:
-				r.Date = s
-			}
+		ref, _ := v.(map[string]any)
+		name, _ := ref["refName"].(string)
+		if str, ok := v.(string); ok {
+			name = str // a list value given as text
 		}
+		rid, _ := ref["id"].(string)
+		refID, _ := strconv.ParseInt(rid, 10, 64)
+		var cents *int64
+		if n, ok := v.(float64); ok {
+			c := int64(math.Round(n * 100))
+			cents = &c
+		}
+		text, _ := v.(string)
+		promote(&r, f, refID, name, cents, text)
 	}
+	finish(k, &r, doc)
+	return r, nil
+}
+
+// promote sets the record's promoted column of field f from its value: a
+// list value's or reference's id and name, an amount in hundredths, or the
+// text of a text or date field.
+func promote(r *records.Record, f records.Field, refID int64, name string, cents *int64, text string) {
+	switch f.Column {
+	case records.ColTitle:
+		r.Title = text
+	case records.ColCode:
+		r.Code = text
+	case records.ColDate:
+		r.Date = text
+	case records.ColStatus:
+		r.Status = name
+	case records.ColParent:
+		r.ParentID, r.ParentName = refID, name
+	case records.ColProject:
+		r.ProjectID, r.ProjectName = refID, name
+	case records.ColAmount:
+		r.Amount = cents
+	}
+}
+
+// finish gives r its document, and a title when NetSuite has none (it
+// allows blank names; the portal needs one to show).
+func finish(k *records.Kind, r *records.Record, doc map[string]any) {
 	if r.Title == "" {
-		r.Title = k.Label + " " + idStr
+		r.Title = fmt.Sprintf("%s %d", k.Label, r.ID)
 	}
 	r.Fields, _ = json.Marshal(doc)
-	return r, nil
 }
 
 // stripLinks drops the record API's "links" (HATEOAS noise) at every

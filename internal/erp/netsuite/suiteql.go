@@ -216,57 +216,39 @@ func (c *Client) rowRecord(k *records.Kind, row map[string]string) (records.Reco
 	}
 	for _, f := range k.Fields {
 		v, present := row[f.Name]
+		if !present {
+			doc[f.Name] = nil
+			continue
+		}
+		var (
+			refID int64
+			cents *int64
+			name  = row[f.Name+refSuffix]
+		)
 		switch f.Type {
 		case records.TypeRef, records.TypeStatus:
-			if !present {
-				doc[f.Name] = nil
-				continue
-			}
-			name := row[f.Name+refSuffix]
 			doc[f.Name] = map[string]string{"id": v, "refName": name}
-			if f.Type == records.TypeStatus {
-				r.Status = name
-				continue
-			}
-			ref, err := strconv.ParseInt(v, 10, 64)
-			if err != nil || ref <= 0 {
-				return r, &erp.Error{Detail: fmt.Sprintf("%s %d: %s %q is not a record id", k.Name, id, f.Name, v)}
-			}
-			switch f.Column {
-			case records.ColParent:
-				r.ParentID, r.ParentName = ref, name
-			case records.ColProject:
-				r.ProjectID, r.ProjectName = ref, name
+			if f.Type == records.TypeRef {
+				n, err := strconv.ParseInt(v, 10, 64)
+				if err != nil || n <= 0 {
+					return r, &erp.Error{Detail: fmt.Sprintf("%s %d: %s %q is not a record id", k.Name, id, f.Name, v)}
+				}
+				refID = n
 			}
 		case records.TypeMoney, records.TypeQuantity:
-			if !present {
-				doc[f.Name] = nil
-				continue
-			}
 			n, err := strconv.ParseFloat(v, 64)
 			if err != nil || math.IsNaN(n) || math.IsInf(n, 0) {
 				return r, &erp.Error{Detail: fmt.Sprintf("%s %d: %s %q is not a number", k.Name, id, f.Name, v)}
 			}
-			cents := int64(math.Round(n * 100))
-			r.Amount = &cents
+			c := int64(math.Round(n * 100))
+			cents = &c
 			doc[f.Name] = n
 		default:
 			doc[f.Name] = v
-			switch f.Column {
-			case records.ColTitle:
-				r.Title = v
-			case records.ColCode:
-				r.Code = v
-			case records.ColDate:
-				r.Date = v
-			}
 		}
+		promote(&r, f, refID, name, cents, v)
 	}
-	if r.Title == "" {
-		// The portal needs a name to show; NetSuite allows blank ones.
-		r.Title = k.Label + " " + row["id"]
-	}
-	r.Fields, _ = json.Marshal(doc)
+	finish(k, &r, doc)
 	return r, nil
 }
 

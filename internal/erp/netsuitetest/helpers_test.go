@@ -9,7 +9,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
@@ -23,37 +22,19 @@ const account = "123456_SB1"
 // start is the fixtures' "now": the fake's clock starts here.
 var start = time.Date(2026, 11, 22, 7, 0, 0, 0, time.UTC)
 
-// clock is a settable clock shared by the fake and the TBA signer.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
 // fixture is a fake account behind an httptest server, with a client
 // that signs every request with TBA.
 type fixture struct {
 	t     testing.TB
 	fake  *netsuitetest.Server
 	srv   *httptest.Server
-	clock *clock
+	clock *netsuitetest.Clock
 	tba   netsuite.TBA
 }
 
 func newFixture(t testing.TB, cfg netsuitetest.Config) *fixture {
 	t.Helper()
-	c := &clock{t: start}
+	c := netsuitetest.NewClock(start)
 	cfg.Now = c.Now
 	cfg.TBA = &netsuitetest.TBAVerifier{
 		Realm: netsuite.Realm(account),
