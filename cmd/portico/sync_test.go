@@ -158,6 +158,33 @@ func TestServeSyncsWithNetSuite(t *testing.T) {
 		t.Fatalf("search for %q: %+v", name, found.Data)
 	}
 
+	// A record's files come from NetSuite's file cabinet (the RESTlet).
+	downloaded := false
+	for id := 1; id <= 20 && !downloaded; id++ {
+		var files struct{ Data []struct{ ID int64 } }
+		if code := c.do("GET", fmt.Sprintf("/api/v1/netsuite/portal-file?type=project&id=%d", id), nil, &files); code != 200 {
+			t.Fatalf("files of project %d: %d", id, code)
+		}
+		if len(files.Data) > 0 {
+			req, _ := http.NewRequest("GET", fmt.Sprintf("%s/api/v1/netsuite/portal-file?type=project&id=%d&fileId=%d", base, id, files.Data[0].ID), nil)
+			req.Header.Set("Authorization", "Bearer "+c.token)
+			req.Header.Set("X-Role-Id", fmt.Sprint(c.role))
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if res.StatusCode != 200 || len(body) == 0 {
+				t.Fatalf("download of file %d: %d, %d bytes", files.Data[0].ID, res.StatusCode, len(body))
+			}
+			downloaded = true
+		}
+	}
+	if !downloaded {
+		t.Fatal("no project among the first 20 has a file: the files path is untested")
+	}
+
 	// An edit made in the portal reaches NetSuite.
 	type view struct {
 		Data struct {

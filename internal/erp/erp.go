@@ -66,6 +66,14 @@ type Connector interface {
 	Update(ctx context.Context, kind *records.Kind, id int64, w Write) error
 }
 
+// Files is what a connector offers when it reaches the ERP's file
+// cabinet: the attachments of a record (without content) and one file
+// with its content.
+type Files interface {
+	RecordFiles(ctx context.Context, kind *records.Kind, recordID int64) ([]records.File, error)
+	File(ctx context.Context, id int64) (records.File, error)
+}
+
 // Error is a failure the ERP reported. Validation errors (Permanent) are
 // the user's to fix and their Detail may be shown; the others are
 // transient (throttling, server errors, the network) and worth a retry.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/portico/portico/internal/erp"
+	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/records"
 )
 
@@ -59,4 +61,33 @@ func (e *Engine) Status(ctx context.Context) (Status, error) {
 		out.Open = []Entry{}
 	}
 	return out, err
+}
+
+// Files lists a record's attachments as the ERP has them (none for a
+// record the ERP has not created yet, or when the connector cannot reach
+// files).
+func (e *Engine) Files(ctx context.Context, kind string, recordID int64) ([]records.File, error) {
+	fc, ok := e.conn.(erp.Files)
+	k, known := records.Lookup(kind)
+	if !ok || !known || recordID >= records.ProvisionalBase {
+		return nil, nil
+	}
+	return fc.RecordFiles(ctx, k, recordID)
+}
+
+// File returns one attachment of a record, with its content: only a file
+// the ERP lists on that record, so a file id alone opens nothing.
+func (e *Engine) File(ctx context.Context, kind string, recordID, fileID int64) (records.File, error) {
+	files, err := e.Files(ctx, kind, recordID)
+	if err != nil {
+		return records.File{}, err
+	}
+	for _, f := range files {
+		if f.ID == fileID {
+			file, err := e.conn.(erp.Files).File(ctx, fileID)
+			file.Kind, file.RecordID = kind, recordID
+			return file, err
+		}
+	}
+	return records.File{}, portal.Errorf(portal.CodeNotFound, "This record has no such file.")
 }

@@ -78,6 +78,7 @@ func (a *fakeAccount) connector(t testing.TB, pageSize int) *netsuite.Client {
 	t.Helper()
 	c, err := netsuite.New(netsuite.Config{Account: account, BaseURL: a.url, Mapping: a.m, PageSize: pageSize,
 		Concurrency: 4, Backoff: time.Millisecond, Attempts: 8,
+		RESTletScript: netsuitetest.DefaultRESTletScript, RESTletDeploy: netsuitetest.DefaultRESTletDeploy,
 		Auth: netsuite.TBA{Account: account, ConsumerKey: "consumer-key", ConsumerSecret: "consumer-secret",
 			TokenID: "token-id", TokenSecret: "token-secret", Now: a.now}})
 	if err != nil {
@@ -533,4 +534,36 @@ func mustKind(t *testing.T, name string) *records.Kind {
 		t.Fatalf("no kind %s", name)
 	}
 	return k
+}
+
+func TestAttachmentsComeFromTheERP(t *testing.T) {
+	ctx := context.Background()
+	s, err := sqlstore.Open(ctx, "", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	a := newAccount(t, 40)
+	eng := erpsync.New(a.connector(t, 1000), tenant(t, s), erpsync.Options{Now: a.clock.Now})
+	for _, kind := range []string{"project", "customer", "vendor", "invoice"} {
+		for id := int64(1); id <= 40; id++ {
+			files, err := eng.Files(ctx, kind, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(files) == 0 {
+				continue
+			}
+			f, err := eng.File(ctx, kind, id, files[0].ID)
+			if err != nil || int64(len(f.Content)) != f.Size || f.Size == 0 || f.Name != files[0].Name {
+				t.Fatalf("%s %d file %d: %d bytes of %d, %v", kind, id, files[0].ID, len(f.Content), f.Size, err)
+			}
+			// A file id opens only through the record it belongs to.
+			if _, err := eng.File(ctx, kind, id+1000, files[0].ID); !portal.IsNotFound(err) {
+				t.Fatalf("a file through another record: %v", err)
+			}
+			return
+		}
+	}
+	t.Fatal("no record of the demo data has a file: the test proves nothing")
 }

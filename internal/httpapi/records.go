@@ -450,7 +450,7 @@ func (s *Server) files(w http.ResponseWriter, r *http.Request) {
 			s.writeError(w, r, portal.Invalid("The file id must be a positive number.", portal.FieldError{Field: "fileId", Message: "A positive number."}))
 			return
 		}
-		f, err := s.recordStore(r).File(r.Context(), k.Name, rec.ID, id)
+		f, err := s.fileSource(r).File(r.Context(), k.Name, rec.ID, id)
 		if err != nil {
 			s.writeError(w, r, err)
 			return
@@ -473,7 +473,7 @@ func writeDownload(w http.ResponseWriter, name, contentType string, content []by
 }
 
 func (s *Server) writeFiles(w http.ResponseWriter, r *http.Request, k *records.Kind, id int64) {
-	fs, err := s.recordStore(r).Files(r.Context(), k.Name, id)
+	fs, err := s.fileSource(r).Files(r.Context(), k.Name, id)
 	if err != nil {
 		s.writeError(w, r, err)
 		return

@@ -20,6 +20,23 @@ type Syncer interface {
 	// Notify says a write was queued; Trigger asks for a pull soon.
 	Notify()
 	Trigger(kinds []*records.Kind, full bool)
+	// A record's attachments come from the ERP.
+	fileSource
+}
+
+// fileSource is where a record's attachments come from: the ERP when the
+// tenant has one, the portal's store otherwise.
+type fileSource interface {
+	Files(ctx context.Context, kind string, recordID int64) ([]records.File, error)
+	File(ctx context.Context, kind string, recordID, fileID int64) (records.File, error)
+}
+
+// fileSource returns the caller's tenant's file source.
+func (s *Server) fileSource(r *http.Request) fileSource {
+	if sy := s.syncer(r); sy != nil {
+		return sy
+	}
+	return s.recordStore(r)
 }
 
 // syncer returns the caller's tenant's sync, or nil when it has no ERP.

@@ -74,7 +74,10 @@ type Client struct {
 	restlet string
 }
 
-var _ erp.Connector = (*Client)(nil)
+var (
+	_ erp.Connector = (*Client)(nil)
+	_ erp.Files     = (*Client)(nil)
+)
 
 var accountID = regexp.MustCompile(`^[0-9]+(_[A-Za-z0-9]+)?$`)
 

@@ -46,9 +46,11 @@ const MaxSavedSearchRows = 10_000
 
 // ErrNoRESTlet is returned by the RESTlet calls when Config.RESTletScript
 // or Config.RESTletDeploy is empty.
-var ErrNoRESTlet = errors.New("netsuite: files and saved searches need the portal's RESTlet: " +
-	"deploy restlet/portico_restlet.js and set its script and deploy ids " +
-	"(PORTICO_NETSUITE_RESTLET_SCRIPT, PORTICO_NETSUITE_RESTLET_DEPLOY)")
+// It is a portal error (unavailable): a user opening a record's files
+// sees what an administrator has to do.
+var ErrNoRESTlet error = portal.Errorf(portal.CodeUnavailable, "Files and saved searches need the portal's RESTlet in NetSuite: "+
+	"an administrator deploys restlet/portico_restlet.js and sets its script and deploy ids "+
+	"(PORTICO_NETSUITE_RESTLET_SCRIPT, PORTICO_NETSUITE_RESTLET_DEPLOY).")
 
 // SavedSearchResult is a saved search's result as the RESTlet returns it:
 // the column labels, one row of display values per result (each row as
