@@ -58,6 +58,11 @@ type Engine struct {
 	wake  chan struct{}
 	// trigger carries a pull asked for outside the schedule.
 	trigger chan pullRequest
+	// enrich carries records whose full documents to fetch; enriched
+	// remembers which versions were asked for already.
+	enrich   chan enrichRequest
+	enrichMu sync.Mutex
+	enriched map[enrichRequest]bool
 	// pullMu lets one pull run at a time in this process (Run's
 	// schedule and an admin's "sync now").
 	pullMu sync.Mutex
@@ -102,7 +107,8 @@ func New(conn erp.Connector, store Store, opt Options) *Engine {
 		opt.Now = time.Now
 	}
 	return &Engine{conn: conn, store: store, opt: opt, log: opt.Logger, wake: make(chan struct{}, 1),
-		trigger: make(chan pullRequest, 1)}
+		trigger: make(chan pullRequest, 1), enrich: make(chan enrichRequest, enrichQueue),
+		enriched: map[enrichRequest]bool{}}
 }
 
 // Metrics returns the engine's counters.
@@ -530,6 +536,72 @@ func (e *Engine) DiscardRecord(ctx context.Context, kind string, id int64) error
 	return e.store.DiscardOutbox(ctx, en, &rec, e.opt.Now())
 }
 
+// enrichRequest names one version of a record.
+type enrichRequest struct {
+	kind    string
+	id      int64
+	version int64 // unix milliseconds
+}
+
+// enrichQueue bounds the documents waiting to be fetched; enrichMemory
+// how many versions the engine remembers having asked for.
+const (
+	enrichQueue  = 256
+	enrichMemory = 10_000
+)
+
+// Enrich asks, without waiting, for a record's whole document from the
+// ERP: a pull reads the promoted and extra columns through SuiteQL, not
+// sublists (notes, answers, communication...) nor every custom field,
+// which the record API gives. Record pages ask when they are opened; each
+// version is fetched at most once per process, in the background (Run),
+// and merged into the stored document. When the queue is full the request
+// is dropped: the next view asks again.
+func (e *Engine) Enrich(kind string, id int64, version time.Time) {
+	if id >= records.ProvisionalBase {
+		return
+	}
+	req := enrichRequest{kind, id, version.UnixMilli()}
+	e.enrichMu.Lock()
+	if e.enriched[req] {
+		e.enrichMu.Unlock()
+		return
+	}
+	if len(e.enriched) >= enrichMemory {
+		clear(e.enriched)
+	}
+	e.enriched[req] = true
+	e.enrichMu.Unlock()
+	select {
+	case e.enrich <- req:
+	default:
+		e.enrichMu.Lock()
+		delete(e.enriched, req)
+		e.enrichMu.Unlock()
+	}
+}
+
+func (e *Engine) enrichLoop(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case req := <-e.enrich:
+			k, ok := records.Lookup(req.kind)
+			if !ok {
+				continue
+			}
+			rec, err := e.conn.Fetch(ctx, k, req.id)
+			if err == nil {
+				err = e.store.PutRecords(ctx, []records.Record{rec})
+			}
+			if err != nil && ctx.Err() == nil {
+				e.log.Warn("fetch a whole record", "kind", req.kind, "id", req.id, "err", err)
+			}
+		}
+	}
+}
+
 // pushTick is how often Run looks for due entries (retries and entries
 // queued by other instances) without being notified.
 const pushTick = 5 * time.Second
@@ -564,9 +636,10 @@ func (e *Engine) Trigger(kinds []*records.Kind, full bool) {
 // holding the lease is not a failure.
 func (e *Engine) Run(ctx context.Context) {
 	var wg sync.WaitGroup
-	wg.Add(2)
+	wg.Add(3)
 	go func() { defer wg.Done(); e.pullLoop(ctx) }()
 	go func() { defer wg.Done(); e.pushLoop(ctx) }()
+	go func() { defer wg.Done(); e.enrichLoop(ctx) }()
 	wg.Wait()
 	e.store.ReleaseLease(context.WithoutCancel(ctx), leaseName, e.opt.Owner)
 }

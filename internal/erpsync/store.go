@@ -54,6 +54,9 @@ type Store interface {
 	Record(ctx context.Context, kind string, id int64) (records.Record, error)
 	// SyncStates returns the state of every kind that has one.
 	SyncStates(ctx context.Context) ([]State, error)
+	// PutRecords stores records as the ERP has them, merging each
+	// document into the stored one (see sqlstore's PutRecords).
+	PutRecords(ctx context.Context, rs []records.Record) error
 	// RecordIDs returns the ids of kind's records in the replica.
 	RecordIDs(ctx context.Context, kind string) ([]int64, error)
 	// SaveSyncState stores st as is (run bookkeeping, errors, resets).

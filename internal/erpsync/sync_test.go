@@ -567,3 +567,39 @@ func TestAttachmentsComeFromTheERP(t *testing.T) {
 	}
 	t.Fatal("no record of the demo data has a file: the test proves nothing")
 }
+
+func TestViewedRecordsGetTheirWholeDocument(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s, err := sqlstore.Open(ctx, "", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ten := tenant(t, s)
+	a := newAccount(t, 20)
+	eng := erpsync.New(a.connector(t, 1000), ten, erpsync.Options{Now: a.clock.Now, Interval: time.Hour})
+	if err := eng.Pull(ctx, nil, true); err != nil {
+		t.Fatal(err)
+	}
+	pulled, _ := ten.Record(ctx, "project", 1)
+	if strings.Contains(string(pulled.Fields), `"subsidiary"`) {
+		t.Fatalf("the pull already has sublists; the test proves nothing: %s", pulled.Fields)
+	}
+	go eng.Run(ctx)
+	eng.Enrich("project", 1, pulled.ModifiedAt)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		r, _ := ten.Record(ctx, "project", 1)
+		if strings.Contains(string(r.Fields), `"subsidiary"`) {
+			if r.Title != pulled.Title || !r.ModifiedAt.Equal(pulled.ModifiedAt) {
+				t.Fatalf("enriched record changed its columns: %+v", r)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no whole document after 5 s: %s", r.Fields)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

@@ -8,10 +8,12 @@ import (
 )
 
 // detailsCache keeps the "Details" group of record pages by record
-// version (tenant, kind, id, modified time): decoding the document was a
-// fifth of a record view's time. It is fresh by construction: every write
-// and every sync of a changed record changes its modified time, so a new
-// version never meets an old entry. Bounded; when full it starts over.
+// version (tenant, kind, id, modified time, document size): decoding the
+// document was a fifth of a record view's time. It is fresh by
+// construction: every write and every sync of a changed record changes its
+// modified time, and completing a document from the ERP (same version,
+// more fields) its size, so a new version never meets an old entry.
+// Bounded; when full it starts over.
 type detailsCache struct {
 	mu sync.Mutex
 	m  map[detailsKey]records.FieldGroup
@@ -22,6 +24,7 @@ type detailsKey struct {
 	kind     string
 	id       int64
 	modified int64
+	size     int
 }
 
 const maxCachedDetails = 20_000
@@ -29,7 +32,7 @@ const maxCachedDetails = 20_000
 // of returns rec's Details group, from the cache when this version was
 // rendered before.
 func (c *detailsCache) of(tenant portal.TenantID, k *records.Kind, rec records.Record) records.FieldGroup {
-	key := detailsKey{tenant, k.Name, rec.ID, rec.ModifiedAt.UnixMilli()}
+	key := detailsKey{tenant, k.Name, rec.ID, rec.ModifiedAt.UnixMilli(), len(rec.Fields)}
 	c.mu.Lock()
 	d, ok := c.m[key]
 	c.mu.Unlock()

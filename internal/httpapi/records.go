@@ -337,6 +337,9 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request, kind string
 		s.recordTab(w, r, k, rec, tab)
 		return
 	}
+	if sy := s.syncer(r); sy != nil {
+		sy.Enrich(k.Name, rec.ID, rec.ModifiedAt) // sublists for the next view
+	}
 	writeData(w, http.StatusOK, k.ViewWithDetails(rec, s.erpBase, s.details.of(caller(r).Tenant, k, rec)))
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/portico/portico/internal/erpsync"
 	"github.com/portico/portico/internal/portal"
@@ -20,6 +21,8 @@ type Syncer interface {
 	// Notify says a write was queued; Trigger asks for a pull soon.
 	Notify()
 	Trigger(kinds []*records.Kind, full bool)
+	// Enrich asks for a record's whole document, in the background.
+	Enrich(kind string, id int64, version time.Time)
 	// A record's attachments come from the ERP.
 	fileSource
 }
