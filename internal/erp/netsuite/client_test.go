@@ -168,3 +168,20 @@ func TestWritesAndTheirErrors(t *testing.T) {
 		t.Fatalf("missing record: %v", err)
 	}
 }
+
+func TestAnUnreadableRowIsLeftOut(t *testing.T) {
+	fake, c := account(t, 30, 10, 2)
+	testClock.Advance(time.Second)
+	fake.Update("customer", 5, map[string]any{"balance": "twelve"})
+	k, _ := records.Lookup("customer")
+	var ids []int64
+	err := c.Changes(context.Background(), k, erp.Checkpoint{}, func(b erp.Batch) error {
+		for _, r := range b.Records {
+			ids = append(ids, r.ID)
+		}
+		return nil
+	})
+	if err != nil || len(ids) != 29 || ids[len(ids)-1] == 5 {
+		t.Fatalf("read %d records (%v), err %v; want the 29 readable ones", len(ids), ids, err)
+	}
+}

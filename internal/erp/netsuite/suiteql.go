@@ -174,11 +174,20 @@ func (c *Client) Changes(ctx context.Context, k *records.Kind, from erp.Checkpoi
 }
 
 // batch converts a page of rows; Next is the last row's key (or from
-// when the page is empty).
+// when the page is empty). A row without a readable id or last-modified
+// time fails the page (the pull cannot go past what it cannot place).
 func (c *Client) batch(k *records.Kind, p suiteQLPage, from erp.Checkpoint) (erp.Batch, error) {
 	b := erp.Batch{Records: make([]records.Record, 0, len(p.Items)), Next: from}
 	for _, row := range p.Items {
 		r, err := c.rowRecord(k, row)
+		if err != nil && r.ID > 0 && !r.ModifiedAt.IsZero() {
+			// One unreadable value must not stop the kind's sync at this
+			// row for good: the row is left out (and logged) and the pull
+			// goes on past it. Its next change brings it again.
+			c.log.Error("netsuite row left out", "kind", k.Name, "id", r.ID, "err", err)
+			b.Next = erp.Checkpoint{Modified: r.ModifiedAt, ID: r.ID}
+			continue
+		}
 		if err != nil {
 			return b, err
 		}
