@@ -219,11 +219,7 @@ func sameData(t testing.TB, a *fakeAccount, ten *sqlstore.Tenant) {
 func TestFullThenIncrementalSyncReproducesTheAccount(t *testing.T) {
 	stores(t, func(t *testing.T, ten *sqlstore.Tenant) {
 		ctx := context.Background()
-		a := newAccount(t, 40)
-		eng := erpsync.New(a.connector(t, 15), ten, erpsync.Options{Now: a.clock.Now})
-		if err := eng.Pull(ctx, nil, true); err != nil {
-			t.Fatal(err)
-		}
+		a, eng := synced(t, ten, 15)
 		sameData(t, a, ten)
 
 		// Someone works in NetSuite: an edit, a new record, a deletion.
@@ -287,6 +283,18 @@ func TestFullThenIncrementalSyncReproducesTheAccount(t *testing.T) {
 	})
 }
 
+// synced is a fake account of 40 records per kind and an engine that has
+// pulled all of it into ten, with pages of pageSize rows.
+func synced(t *testing.T, ten *sqlstore.Tenant, pageSize int) (*fakeAccount, *erpsync.Engine) {
+	t.Helper()
+	a := newAccount(t, 40)
+	eng := erpsync.New(a.connector(t, pageSize), ten, erpsync.Options{Now: a.clock.Now})
+	if err := eng.Pull(context.Background(), nil, true); err != nil {
+		t.Fatal(err)
+	}
+	return a, eng
+}
+
 // queueWrites saves creates and edits through the portal's write path, as
 // users of a tenant with an ERP do, and returns the record ids.
 func queueWrites(t *testing.T, ten *sqlstore.Tenant, n int) []int64 {
@@ -324,11 +332,7 @@ func queueWrites(t *testing.T, ten *sqlstore.Tenant, n int) []int64 {
 func TestWithFaultsSyncConvergesAndWritesLandOnce(t *testing.T) {
 	stores(t, func(t *testing.T, ten *sqlstore.Tenant) {
 		ctx := context.Background()
-		a := newAccount(t, 40)
-		eng := erpsync.New(a.connector(t, 15), ten, erpsync.Options{Now: a.clock.Now})
-		if err := eng.Pull(ctx, nil, true); err != nil {
-			t.Fatal(err)
-		}
+		a, eng := synced(t, ten, 15)
 		created := queueWrites(t, ten, 8)
 
 		// 30% of calls fail: throttled, server errors, dropped
@@ -393,11 +397,7 @@ func TestWithFaultsSyncConvergesAndWritesLandOnce(t *testing.T) {
 func TestRefusedWriteFailsWithTheERPMessage(t *testing.T) {
 	stores(t, func(t *testing.T, ten *sqlstore.Tenant) {
 		ctx := context.Background()
-		a := newAccount(t, 40)
-		eng := erpsync.New(a.connector(t, 1000), ten, erpsync.Options{Now: a.clock.Now})
-		if err := eng.Pull(ctx, nil, true); err != nil {
-			t.Fatal(err)
-		}
+		a, eng := synced(t, ten, 1000)
 		// The client is gone in NetSuite, but not yet from the replica.
 		if err := a.fake.Delete("customer", 4); err != nil {
 			t.Fatal(err)
@@ -453,11 +453,7 @@ func TestRefusedWriteFailsWithTheERPMessage(t *testing.T) {
 func TestEditingARefusedChangeSendsTheCorrection(t *testing.T) {
 	stores(t, func(t *testing.T, ten *sqlstore.Tenant) {
 		ctx := context.Background()
-		a := newAccount(t, 40)
-		eng := erpsync.New(a.connector(t, 1000), ten, erpsync.Options{Now: a.clock.Now})
-		if err := eng.Pull(ctx, nil, true); err != nil {
-			t.Fatal(err)
-		}
+		a, eng := synced(t, ten, 1000)
 		if err := a.fake.Delete("customer", 4); err != nil {
 			t.Fatal(err)
 		}
