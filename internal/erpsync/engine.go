@@ -556,16 +556,17 @@ const (
 // which the record API gives. Record pages ask when they are opened; each
 // version is fetched at most once per process, in the background (Run),
 // and merged into the stored document. When the queue is full the request
-// is dropped: the next view asks again.
-func (e *Engine) Enrich(kind string, id int64, version time.Time) {
+// is dropped: the next view asks again. It reports whether it queued a
+// fetch (false: this version was asked for already, or cannot be).
+func (e *Engine) Enrich(kind string, id int64, version time.Time) bool {
 	if id >= records.ProvisionalBase {
-		return
+		return false
 	}
 	req := enrichRequest{kind, id, version.UnixMilli()}
 	e.enrichMu.Lock()
 	if e.enriched[req] {
 		e.enrichMu.Unlock()
-		return
+		return false
 	}
 	if len(e.enriched) >= enrichMemory {
 		clear(e.enriched)
@@ -574,10 +575,12 @@ func (e *Engine) Enrich(kind string, id int64, version time.Time) {
 	e.enrichMu.Unlock()
 	select {
 	case e.enrich <- req:
+		return true
 	default:
 		e.enrichMu.Lock()
 		delete(e.enriched, req)
 		e.enrichMu.Unlock()
+		return false
 	}
 }
 

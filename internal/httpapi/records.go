@@ -337,10 +337,11 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request, kind string
 		s.recordTab(w, r, k, rec, tab)
 		return
 	}
+	v := k.ViewWithDetails(rec, s.erpBase, s.details.of(caller(r).Tenant, k, rec))
 	if sy := s.syncer(r); sy != nil {
-		sy.Enrich(k.Name, rec.ID, rec.ModifiedAt) // sublists for the next view
+		v.Completing = sy.Enrich(k.Name, rec.ID, rec.ModifiedAt)
 	}
-	writeData(w, http.StatusOK, k.ViewWithDetails(rec, s.erpBase, s.details.of(caller(r).Tenant, k, rec)))
+	writeData(w, http.StatusOK, v)
 }
 
 // loadRecord reads ?id= of kind k, with its document when withFields.

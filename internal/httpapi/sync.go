@@ -21,8 +21,9 @@ type Syncer interface {
 	// Notify says a write was queued; Trigger asks for a pull soon.
 	Notify()
 	Trigger(kinds []*records.Kind, full bool)
-	// Enrich asks for a record's whole document, in the background.
-	Enrich(kind string, id int64, version time.Time)
+	// Enrich asks for a record's whole document, in the background, and
+	// reports whether it did (the page then asks again shortly).
+	Enrich(kind string, id int64, version time.Time) bool
 	// A record's attachments come from the ERP.
 	fileSource
 }

@@ -41,6 +41,17 @@ func TestQueuedWritesAndTheirStatus(t *testing.T) {
 	if code != 201 || v.Data.Write.State != records.WritePending || v.Data.ID < records.ProvisionalBase {
 		t.Fatalf("queued create: %d %+v %+v", code, v.Data, p)
 	}
+	// A record page asks once per version for the whole document from the ERP.
+	var view struct{ Data struct{ Completing bool } }
+	e.getJSON(t, tok, 10, "/api/v1/netsuite/portal-record?type=project&id=1", &view)
+	if !view.Data.Completing {
+		t.Fatal("first view of a record: not completing")
+	}
+	view.Data.Completing = false
+	e.getJSON(t, tok, 10, "/api/v1/netsuite/portal-record?type=project&id=1", &view)
+	if view.Data.Completing {
+		t.Fatal("second view of the same version: completing again")
+	}
 	var st syncStatusAnswer
 	e.getJSON(t, tok, 10, "/api/v1/sync/status", &st)
 	if st.Data.Outbox[erpsync.EntryPending] != 1 || len(st.Data.Open) != 1 || st.Data.Open[0].RecordID != v.Data.ID ||

@@ -118,6 +118,9 @@ type View struct {
 	// Write is where the portal's last write of the record stands with
 	// the ERP.
 	Write WriteState `json:"write"`
+	// Completing says the whole document is being fetched from the ERP
+	// (sublists a pull does not read): the page asks again shortly.
+	Completing bool `json:"completing,omitempty"`
 }
 
 // View renders a record page: the promoted fields as "Summary", the other

@@ -154,6 +154,27 @@ describe('RecordViewPage', () => {
     expect(within(table).getByText('Site visit booked')).toBeInTheDocument();
   });
 
+  it('asks again while the server completes the document, then refreshes the sublist tab', async () => {
+    // For its first second the server is still fetching the whole document: the record
+    // says so and the notes (a sublist of that document) are not all there yet.
+    const start = Date.now();
+    const complete = () => Date.now() - start > 1000;
+    let recordCalls = 0;
+    api.on('GET /netsuite/portal-record', (url) => {
+      if (url.searchParams.get('tab') === 'notes') {
+        const rows = complete() ? [{ id: 1, note: 'Site visit booked' }] : [{ id: 2, note: 'Older note' }];
+        return json({ data: { columns: [{ name: 'note', label: 'Note', type: 'text', sortable: false }], rows } });
+      }
+      recordCalls++;
+      return json({ data: { ...record, completing: !complete() } });
+    });
+    renderRoutes(routes, '/project/view/notes?id=42');
+    const table = await screen.findByRole('table', { name: 'Notes' });
+    expect(within(table).getByText('Older note')).toBeInTheDocument();
+    await waitFor(() => expect(within(screen.getByRole('table', { name: 'Notes' })).getByText('Site visit booked')).toBeInTheDocument(), { timeout: 4000 });
+    expect(recordCalls).toBeGreaterThanOrEqual(2);
+  });
+
   it('lists files and downloads one', async () => {
     const user = userEvent.setup();
     const createObjectURL = vi.fn(() => 'blob:file');

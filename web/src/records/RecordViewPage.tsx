@@ -3,8 +3,9 @@
  * facts and the ERP link; the tab bar; below it the record's field groups, or the sub-tab
  * the child route shows (`/<route>/view/<tab>?id=42`, RecordTabPage).
  */
+import { useEffect, useRef } from 'react';
 import { Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation, useOutlet, useSearchParams, type LoaderFunctionArgs } from 'react-router';
 import { ApiError } from '../api';
 import { appQueryClient } from '../app/queryClient';
@@ -18,7 +19,7 @@ import { editPathOf } from './form/links';
 import { WriteStateNotice } from './form/WriteStateNotice';
 import { recordIdOf } from './recordId';
 import { listPath, viewPath } from './links';
-import { kindsQuery, recordQuery } from './queries';
+import { kindsQuery, recordKey, recordQuery } from './queries';
 import { ErrorBlock, LoadingBlock, RecordErrorBoundary } from './States';
 import { statusColor } from './status';
 import type { Kind, KindTab, RecordDetail, RecordField } from './types';
@@ -98,9 +99,30 @@ export default function RecordViewPage() {
 /** How often a view page refetches its record while its last write is on its way to the ERP. */
 export const PENDING_WRITE_POLL_MS = 2_000;
 
+/** When a view page asks again while the server completes the record's document from the ERP. */
+export const COMPLETING_POLL_MS = 1_500;
+
 function RecordView({ kind, kinds, id }: { kind: Kind; kinds: Kind[]; id: number }) {
-  // While the last change is pending, poll until the sync pushed it (in sync) or NetSuite refused it (failed).
-  const record = useQuery({ ...recordQuery(kind.name, id), refetchInterval: (query) => (query.state.data?.write?.state === 'pending' ? PENDING_WRITE_POLL_MS : false) });
+  // While the last change is pending, poll until the sync pushed it (in sync) or NetSuite refused it
+  // (failed); while the server fetches the whole document (sublists), ask once more shortly.
+  const record = useQuery({
+    ...recordQuery(kind.name, id),
+    refetchInterval: (query) => {
+      const data = query.state.data;
+      if (data?.write?.state === 'pending') return PENDING_WRITE_POLL_MS;
+      return data?.completing ? COMPLETING_POLL_MS : false;
+    },
+  });
+  // Tabs read sublists from the document: once it is complete, theirs are stale.
+  const queryClient = useQueryClient();
+  const completing = record.data?.completing === true;
+  const wasCompleting = useRef(false);
+  useEffect(() => {
+    if (wasCompleting.current && !completing) {
+      void queryClient.invalidateQueries({ queryKey: [...recordKey(kind.name, id), 'tab'] });
+    }
+    wasCompleting.current = completing;
+  }, [completing, queryClient, kind.name, id]);
   const outlet = useOutlet();
   const { pathname } = useLocation();
   const what = `${kind.label.toLowerCase()} ${id}`;

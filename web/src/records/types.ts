@@ -142,6 +142,8 @@ export interface RecordDetail {
   version?: string;
   /** Where the portal's last create or edit of the record stands with the ERP. */
   write?: WriteState;
+  /** The server is fetching the whole document from the ERP (sublists): ask again shortly. */
+  completing?: boolean;
 }
 
 /**
