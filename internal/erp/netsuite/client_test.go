@@ -185,3 +185,19 @@ func TestAnUnreadableRowIsLeftOut(t *testing.T) {
 		t.Fatalf("read %d records (%v), err %v; want the 29 readable ones", len(ids), ids, err)
 	}
 }
+
+func TestRecordDatesFromTheRecordAPI(t *testing.T) {
+	fake, c := account(t, 0, 1000, 2)
+	ctx := context.Background()
+	k, _ := records.Lookup("customer")
+	// Only NetSuite's own dateCreated, a date-time: the day, in the account's zone.
+	bare, _ := fake.Put("customer", netsuitetest.Record{Fields: map[string]any{"companyname": "Bare"}})
+	// Both the promoted date field and dateCreated: the exact name wins.
+	both, _ := fake.Put("customer", netsuitetest.Record{Fields: map[string]any{"companyname": "Both", "datecreated": "2020-05-06"}})
+	for id, want := range map[int64]string{bare: testClock.Now().Format(time.DateOnly), both: "2020-05-06"} {
+		r, err := c.Fetch(ctx, k, id)
+		if err != nil || r.Date != want {
+			t.Errorf("customer %d: date %q, want %q (%v)", id, r.Date, want, err)
+		}
+	}
+}

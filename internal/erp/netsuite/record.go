@@ -81,16 +81,30 @@ func (c *Client) docRecord(k *records.Kind, doc map[string]any) (records.Record,
 	}
 	// The record API spells standard fields in camel case (companyName,
 	// entityStatus) and custom ones in lower case; the portal's names are
-	// lower case: match without case, keep the portal's name.
+	// lower case: match without case (an exact match first), keep the
+	// portal's name.
 	keys := make(map[string]string, len(doc))
 	for key := range doc {
 		keys[strings.ToLower(key)] = key
 	}
 	for _, f := range k.Fields {
-		key, ok := keys[strings.ToLower(km.RecordField(f.Name))]
+		rf := km.RecordField(f.Name)
+		key, ok := rf, false
+		if _, ok = doc[rf]; !ok {
+			key, ok = keys[strings.ToLower(rf)]
+		}
 		v := doc[key]
-		if ok && key != f.Name {
-			delete(doc, key)
+		if s, isText := v.(string); isText && f.Type == records.TypeDate {
+			// Date fields may come as date-times (dateCreated): the day
+			// in the account's zone.
+			if t, err := time.Parse(time.RFC3339, s); err == nil {
+				v = t.In(c.m.Location()).Format(time.DateOnly)
+			}
+		}
+		if ok {
+			if key != f.Name {
+				delete(doc, key)
+			}
 			doc[f.Name] = v
 		}
 		if !ok || v == nil {
