@@ -314,19 +314,30 @@ func queueWrites(t *testing.T, ten *sqlstore.Tenant, n int) []int64 {
 		}
 		ids = append(ids, rec.ID)
 	}
-	p, _ := records.Lookup("project")
 	for id := int64(1); id <= int64(n); id++ {
-		cur, err := ten.Record(ctx, "project", id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		name, _ := json.Marshal(fmt.Sprintf("Edited in the portal %d", id))
-		if _, err := p.Save(ctx, ten, records.Edit{ID: id, Version: cur.ModifiedAt,
-			Fields: map[string]json.RawMessage{"companyname": name}}, records.Author{}, start, records.Queued); err != nil {
-			t.Fatal(err)
-		}
+		editProject(t, ten, id, fmt.Sprintf(`{"companyname": "Edited in the portal %d"}`, id))
 	}
 	return ids
+}
+
+// editProject saves an edit of project id (fields as the form submits
+// them, JSON) through the portal's write path in NetSuite mode, based on
+// the version stored now.
+func editProject(t *testing.T, ten *sqlstore.Tenant, id int64, fields string) {
+	t.Helper()
+	ctx := context.Background()
+	p, _ := records.Lookup("project")
+	cur, err := ten.Record(ctx, "project", id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(fields), &raw); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Save(ctx, ten, records.Edit{ID: id, Version: cur.ModifiedAt, Fields: raw}, records.Author{}, start, records.Queued); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func TestWithFaultsSyncConvergesAndWritesLandOnce(t *testing.T) {
@@ -402,13 +413,7 @@ func TestRefusedWriteFailsWithTheERPMessage(t *testing.T) {
 		if err := a.fake.Delete("customer", 4); err != nil {
 			t.Fatal(err)
 		}
-		p, _ := records.Lookup("project")
-		cur, _ := ten.Record(ctx, "project", 2)
-		rec, err := p.Save(ctx, ten, records.Edit{ID: 2, Version: cur.ModifiedAt,
-			Fields: map[string]json.RawMessage{"customer": json.RawMessage("4")}}, records.Author{}, start, records.Queued)
-		if err != nil {
-			t.Fatal(err)
-		}
+		editProject(t, ten, 2, `{"customer": 4}`)
 		if _, err := eng.Push(ctx); err != nil {
 			t.Fatal(err)
 		}
@@ -418,7 +423,7 @@ func TestRefusedWriteFailsWithTheERPMessage(t *testing.T) {
 		}
 		t.Logf("the record shows: %s", got.Write.Error)
 		// Discarding puts NetSuite's version back.
-		if err := eng.DiscardRecord(ctx, "project", rec.ID); err != nil {
+		if err := eng.DiscardRecord(ctx, "project", 2); err != nil {
 			t.Fatal(err)
 		}
 		got, _ = ten.Record(ctx, "project", 2)
@@ -431,12 +436,7 @@ func TestRefusedWriteFailsWithTheERPMessage(t *testing.T) {
 		if err := a.fake.Delete("job", 3); err != nil {
 			t.Fatal(err)
 		}
-		cur, _ = ten.Record(ctx, "project", 3)
-		name, _ := json.Marshal("Too late")
-		if _, err := p.Save(ctx, ten, records.Edit{ID: 3, Version: cur.ModifiedAt,
-			Fields: map[string]json.RawMessage{"companyname": name}}, records.Author{}, start, records.Queued); err != nil {
-			t.Fatal(err)
-		}
+		editProject(t, ten, 3, `{"companyname": "Too late"}`)
 		eng.Push(ctx)
 		if got, _ := ten.Record(ctx, "project", 3); got.Write.State != records.WriteFailed {
 			t.Fatalf("edit of a deleted record: %+v", got.Write)
@@ -457,15 +457,9 @@ func TestEditingARefusedChangeSendsTheCorrection(t *testing.T) {
 		if err := a.fake.Delete("customer", 4); err != nil {
 			t.Fatal(err)
 		}
-		p, _ := records.Lookup("project")
 		save := func(fields string) {
 			t.Helper()
-			cur, _ := ten.Record(ctx, "project", 2)
-			var raw map[string]json.RawMessage
-			json.Unmarshal([]byte(fields), &raw)
-			if _, err := p.Save(ctx, ten, records.Edit{ID: 2, Version: cur.ModifiedAt, Fields: raw}, records.Author{}, start, records.Queued); err != nil {
-				t.Fatal(err)
-			}
+			editProject(t, ten, 2, fields)
 			a.clock.Advance(time.Second)
 			if _, err := eng.Push(ctx); err != nil {
 				t.Fatal(err)

@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page, type Response } from '@playwright/test';
-import { mainMenu, signIn, userButton, users, watchProblems } from './support';
+import { ARTIFACTS, mainMenu, signIn, userButton, users, watchProblems } from './support';
 
 // NetSuite mode: the 'erp' project's server (playwright.config.ts) syncs every 2 s from a fake
 // NetSuite account (cmd/netsuite-fake) holding 30 records of every kind. Nothing is seeded in
@@ -103,7 +103,7 @@ test.describe('NetSuite mode', () => {
     expect(page.url()).toBe(viewUrl);
     await expect(page.getByRole('heading', { level: 1, name: after, exact: true })).toBeVisible();
     await expect(pendingNotice(page)).toBeVisible();
-    await page.screenshot({ path: '/tmp/erp-record-pending.png', fullPage: true });
+    await page.screenshot({ path: `${ARTIFACTS}/erp-record-pending.png`, fullPage: true });
 
     // The push lands within a few seconds; the page notices by itself (no reload).
     const start = Date.now();
@@ -118,7 +118,10 @@ test.describe('NetSuite mode', () => {
     await expect(page.getByRole('heading', { level: 1, name: after, exact: true })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Open in NetSuite' })).toBeVisible();
     await expect(writeState(page)).toHaveCount(0);
-    await page.screenshot({ path: '/tmp/erp-record.png', fullPage: true });
+    await page.screenshot({ path: `${ARTIFACTS}/erp-record.png`, fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${ARTIFACTS}/erp-record-390.png`, fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     // The list shows the new name too.
     await page.goto('/customer/list');
@@ -168,7 +171,9 @@ test.describe('NetSuite mode', () => {
     const started = page.getByRole('status').filter({ hasText: 'Sync started' });
     await expect(started).toBeVisible();
     await expect(started).toContainText('A sync of Projects started in the background.');
-    await page.screenshot({ path: '/tmp/erp-sync.png', fullPage: true });
+    await page.screenshot({ path: `${ARTIFACTS}/erp-sync.png`, fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${ARTIFACTS}/erp-sync-390.png`, fullPage: true });
     expect(await problems()).toEqual([]);
   });
 });
