@@ -29,15 +29,14 @@ func candidateIDs(t *testing.T, ten *Tenant, text string, kinds ...string) []str
 	return out
 }
 
-// searchPlans runs fn with SQLite's small-kind scan and with its
-// full-text walk (PostgreSQL has one plan; it runs twice).
-// A walk of 1 makes the word walk stop short, so the kind-filtered walk
-// runs too.
+// searchPlans runs fn with each of SQLite's walks (PostgreSQL has one
+// plan; it runs each time): the kinds' partitions, the tenant's, and the
+// tenant's stopping short (a walk of 1) so that the kinds' follow.
 func searchPlans(t *testing.T, fn func(t *testing.T, s *Store)) {
-	for _, p := range []struct{ small, walk int }{{searchSmallKinds, searchWalk}, {0, searchWalk}, {0, 1}} {
-		t.Run(fmt.Sprintf("small-kinds-%d-walk-%d", p.small, p.walk), func(t *testing.T) {
-			defer func(small, walk int) { searchSmallKinds, searchWalk = small, walk }(searchSmallKinds, searchWalk)
-			searchSmallKinds, searchWalk = p.small, p.walk
+	for _, p := range []struct{ few, walk int }{{searchFewKinds, searchWalk}, {0, searchWalk}, {0, 1}} {
+		t.Run(fmt.Sprintf("few-kinds-%d-walk-%d", p.few, p.walk), func(t *testing.T) {
+			defer func(few, walk int) { searchFewKinds, searchWalk = few, walk }(searchFewKinds, searchWalk)
+			searchFewKinds, searchWalk = p.few, p.walk
 			engines(t, fn)
 		})
 	}
@@ -169,10 +168,7 @@ func TestConformanceReindexMatchesTriggers(t *testing.T) {
 			t.Fatal(err)
 		}
 		dump := func() []string {
-			cols := "tenant_id, kind, record_id, name, code, status, norm, hay"
-			if s.d.name == "sqlite" {
-				cols += ", scope"
-			}
+			const cols = "tenant_id, kind, record_id, name, code, status, norm, hay"
 			rows, err := s.db.QueryContext(ctx, `SELECT `+cols+` FROM search_entries ORDER BY seq`)
 			if err != nil {
 				t.Fatal(err)
@@ -248,7 +244,8 @@ func TestConformanceListTextSearchPlansAgree(t *testing.T) {
 }
 
 // FuzzSearchCandidates: whatever is typed, the SQLite search answers
-// without an error (no FTS5 or LIKE syntax leaks through), on both plans.
+// without an error (no FTS5 or LIKE syntax leaks through), through the
+// kinds' partitions and the tenant's.
 func FuzzSearchCandidates(f *testing.F) {
 	s, err := Open(context.Background(), "", f.TempDir())
 	if err != nil {
@@ -270,12 +267,12 @@ func FuzzSearchCandidates(f *testing.F) {
 		if err != nil || !q.Searchable() {
 			return
 		}
-		for _, small := range []int{5000, 0} {
-			searchSmallKinds = small
+		defer func(few int) { searchFewKinds = few }(searchFewKinds)
+		for _, few := range []int{3, 0} {
+			searchFewKinds = few
 			if _, err := ten.SearchCandidates(context.Background(), q.Text, []string{"project", "customer"}, 20); err != nil {
 				t.Fatalf("%q: %v", q.Text, err)
 			}
 		}
-		searchSmallKinds = 5000
 	})
 }

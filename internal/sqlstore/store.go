@@ -15,7 +15,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
@@ -24,12 +23,9 @@ import (
 
 // Store is an open database with Portico's schema.
 type Store struct {
-	db *sql.DB
-	d  dialect
-	// kindSizes remembers, for a minute, whether a tenant's set of kinds
-	// is small enough for the search to scan (see SearchCandidates).
-	kindSizes sync.Map // kindSizeKey → kindSize
-	stmts     stmtCache
+	db    *sql.DB
+	d     dialect
+	stmts stmtCache
 }
 
 // Open connects to the database named by url and applies pending

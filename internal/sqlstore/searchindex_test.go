@@ -1,0 +1,71 @@
+package sqlstore
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestSearchParts(t *testing.T) {
+	for _, c := range []struct{ hay, want string }{
+		// Words cut to six characters; suffixes from three characters,
+		// marked and cut the same way.
+		{"Wetland", "wetlan _etland _tland _land _and"},
+		{"Wetlands", "wetlan _etland _tlands _lands _ands _nds"},
+		{"Ed", "ed"},
+		{"PRJ-0042 42", "prj 0042 _042 42"},
+		// Lower case, no accents, the same whichever way é is written.
+		{"Écluse", "ecluse _cluse _luse _use"},
+		{"E\u0301cluse", "ecluse _cluse _luse _use"},
+		// Punctuation and FTS5 syntax separate words.
+		{`"a" OR b*_x`, "a or b x"},
+	} {
+		want := strings.Fields(c.want)
+		if got := strings.Fields(searchParts(c.hay)); !slices.Equal(got, want) {
+			t.Errorf("searchParts(%q) = %q, want %q", c.hay, got, want)
+		}
+	}
+}
+
+func TestPartQuery(t *testing.T) {
+	for _, c := range []struct{ text, words, sub string }{
+		{"Wet", `"wet"*`, `("wet"* OR "_wet"*)`},
+		// Six characters and more: the token itself (tokens are cut there).
+		{"Wetlands", `"wetlan"`, `("wetlan" OR "_wetlan")`},
+		// A one-character word is left out; syntax never reaches FTS5.
+		{`a "Cedar" OR x*`, `"cedar"* AND "or"*`, `("cedar"* OR "_cedar"*) AND ("or"* OR "_or"*)`},
+		{"Écl", `"ecl"*`, `("ecl"* OR "_ecl"*)`},
+	} {
+		q := newPartQuery(c.text)
+		if got := q.match(false); got != c.words {
+			t.Errorf("%q words: %s, want %s", c.text, got, c.words)
+		}
+		if got := q.match(true); got != c.sub {
+			t.Errorf("%q substrings: %s, want %s", c.text, got, c.sub)
+		}
+	}
+	if q := newPartQuery("a - b"); len(q.words) != 0 {
+		t.Errorf("no word of two characters: %q", q.words)
+	}
+}
+
+// What the index cannot tell is checked on the entry: text of several
+// words, or longer than the tokens, must be in it as typed (folded).
+func TestPartQueryHolds(t *testing.T) {
+	for _, c := range []struct {
+		text, name string
+		want       bool
+	}{
+		{"wetl", "Anything: the index matched", true},
+		{"Wetlands", "Wetland Survey", false},
+		{"Wetlands", "Old Wetlands", true},
+		{"creek cedar", "Cedar Creek", false},
+		{"cedar cr", "Cedar Creek", true},
+		{"ECLUSE M", "Écluse Mill", true},
+		{"C-0042 4", "x", true}, // in the number and id: "x C-0042 42"
+	} {
+		if got := newPartQuery(c.text).holds(c.name, "C-0042", 42); got != c.want {
+			t.Errorf("%q in %q: %v, want %v", c.text, c.name, got, c.want)
+		}
+	}
+}
