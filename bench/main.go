@@ -179,9 +179,12 @@ func searchCases(ctx context.Context, product, token, dataDir string, conns int,
 		{fmt.Sprintf("common term %q (%d names)", "wetland", counts["wetland"]), "wetland"},
 		{fmt.Sprintf("rare term %q (%d names)", rare, counts[rare]), rare},
 		{"a number (project id)", "424242"},
+		{"inside words: \"etlan\"", "etlan"},
 		{"prefix proj: + common term", "proj: wetland"},
-		{"prefix cus: + common term", "cus: cedar"},
 		{"prefix proj: + rare term", "proj: " + rare},
+		{"prefix proj: + a number", "proj: 424242"},
+		{"prefix cus: + common term", "cus: cedar"},
+		{"prefix emp: + a term no employee has", "emp: wetland"},
 	}
 	fmt.Printf("\nGlobal search, %d concurrent connections, %s per case\n\n", conns, duration)
 	fmt.Println("| query | req/s | p50 | p99 | results |")

@@ -57,6 +57,33 @@ func TestSearchFindsRecordsWithPrefixes(t *testing.T) {
 	}
 }
 
+// Ranking through the API: exact name, name prefix, a word starting with
+// the text (newest first), then a substring; a client among the projects.
+func TestSearchRanksResults(t *testing.T) {
+	e, tok := recordsEnv(t)
+	var rs []records.Record
+	for i, name := range []string{"Old Quokka Study", "Quokka", "Quokkaland Plan", "Bigquokka Repair", "New Quokka Study"} {
+		rs = append(rs, records.Record{Kind: "project", ID: int64(9000 + i), Title: name, Status: "Active",
+			ModifiedAt: time.Now().UTC(), Fields: []byte(`{}`)})
+	}
+	rs = append(rs, records.Record{Kind: "customer", ID: 9100, Title: "Quokka Partners", ModifiedAt: time.Now().UTC(), Fields: []byte(`{}`)})
+	if err := e.store.Tenant("acme").PutRecords(context.Background(), rs); err != nil {
+		t.Fatal(err)
+	}
+	_, got := e.search(t, tok, 10, "quokka")
+	var names []string
+	for _, r := range got {
+		names = append(names, r.Name)
+	}
+	want := "Quokka|Quokka Partners|Quokkaland Plan|New Quokka Study|Old Quokka Study|Bigquokka Repair"
+	if strings.Join(names, "|") != want {
+		t.Fatalf("ranking: %q, want %q", names, want)
+	}
+	if _, got := e.search(t, tok, 10, "proj: quokka"); len(got) != 5 || got[1].Name != "Quokkaland Plan" {
+		t.Fatalf("proj: %+v", got)
+	}
+}
+
 func TestSearchNeverShowsHiddenKindsOrOtherTenants(t *testing.T) {
 	e, tok := recordsEnv(t)
 	ctx := context.Background()

@@ -21,12 +21,15 @@ const searchColumns = `e.kind, e.record_id, e.name, e.code, e.status, e.seq`
 // How SQLite finds word and substring matches (PostgreSQL's trigram index
 // answers a LIKE directly), in two stages: words of the entries starting
 // with the text's words, then, when those are fewer than a page of
-// results, words containing them. Each stage walks the index newest
-// first and stops after depth entries, then reads those entries of the
-// tenant and kinds (searchPick). A walk reads one partition (migration
-// 0010): the tenant's, or, for a few kinds (a kind prefix) or when the
-// kinds drown among others, each kind's.
-var searchWalk = 100
+// results, words containing them. A stage walks the index newest first
+// (searchWalk entries, more while checks or other kinds leave too few, up
+// to searchMaxWalk), then reads those entries of the tenant and kinds
+// (searchPick). A walk reads one partition (migration 0010): the
+// tenant's, or, for a few kinds (a kind prefix) or when the kinds drown
+// among others, each kind's.
+var searchWalk = search.Limit
+
+const searchMaxWalk = 20 * search.Limit
 
 // searchFewKinds is the most kinds walked partition by partition straight
 // away.
@@ -47,8 +50,8 @@ func searchWalkOf(table string) scoped {
 // SearchCandidates implements search.Index: entries of kinds whose name is
 // text or starts with it (through the name index, the first limit in name
 // order), and the newest entries with a word starting with text's words
-// (at most searchWalk) or, when those are fewer than search.Limit, a word
-// containing them (at most limit), all containing text.
+// or, when those are fewer than search.Limit, a word containing them
+// (searchStage), all containing text.
 func (t *Tenant) SearchCandidates(ctx context.Context, text string, kinds []string, limit int) ([]search.Entry, error) {
 	if len(kinds) == 0 || text == "" {
 		return nil, nil
@@ -87,43 +90,48 @@ func (t *Tenant) SearchCandidates(ctx context.Context, text string, kinds []stri
 	if len(q.words) == 0 {
 		return out, nil // no word of two letters or digits to look up
 	}
-	found, err := t.searchStage(ctx, q, false, kinds, searchWalk)
+	found, err := t.searchStage(ctx, q, q.match(atStart), kinds)
 	if err != nil {
 		return nil, err
 	}
 	if out = append(out, found...); len(found) >= search.Limit {
 		return out, nil
 	}
-	found, err = t.searchStage(ctx, q, true, kinds, limit)
+	found, err = t.searchStage(ctx, q, q.match(inside), kinds)
 	return append(out, found...), err
 }
 
-// searchStage walks the index for q's words (containing them with sub,
-// else starting with them), at most depth entries a partition, and returns
-// the tenant's entries of the kinds that hold q, newest first.
-func (t *Tenant) searchStage(ctx context.Context, q partQuery, sub bool, kinds []string, depth int) ([]search.Entry, error) {
-	match := q.match(sub)
+// searchStage walks the index for match (q's words) and returns the
+// tenant's newest entries of the kinds that hold q: at least search.Limit
+// of them unless there are fewer (or they lie beyond searchMaxWalk).
+func (t *Tenant) searchStage(ctx context.Context, q partQuery, match string, kinds []string) ([]search.Entry, error) {
+	parts := kinds
 	if len(kinds) > searchFewKinds {
-		seqs, err := t.walk(ctx, match, "", depth)
-		if err != nil {
-			return nil, err
+		parts = []string{""}
+	}
+	for depth := searchWalk; ; {
+		var seqs []int64
+		exhausted := true
+		for _, p := range parts {
+			s, err := t.walk(ctx, match, p, depth)
+			if err != nil {
+				return nil, err
+			}
+			seqs, exhausted = append(seqs, s...), exhausted && len(s) < depth
 		}
 		found, err := t.searchPick(ctx, q, seqs, kinds)
-		// Every kind, or enough, or all there is: done. Else the kinds
-		// drown among the tenant's other kinds: walk theirs.
-		if err != nil || len(found) >= search.Limit || len(seqs) < depth || len(kinds) == len(records.All()) {
+		switch {
+		case err != nil || len(found) >= search.Limit || exhausted:
 			return found, err
+		case parts[0] == "" && len(kinds) < len(records.All()):
+			// The kinds drown among the tenant's others: walk theirs.
+			parts, depth = kinds, searchWalk
+		case depth >= searchMaxWalk:
+			return found, nil
+		default:
+			depth *= 5
 		}
 	}
-	var seqs []int64
-	for _, k := range kinds {
-		s, err := t.walk(ctx, match, k, depth)
-		if err != nil {
-			return nil, err
-		}
-		seqs = append(seqs, s...)
-	}
-	return t.searchPick(ctx, q, seqs, kinds)
 }
 
 // walk returns the entries (seq) of the tenant's partition for kind ("":
@@ -223,7 +231,7 @@ func (t *Tenant) textMatch(ctx context.Context, q records.ListQuery) (predicate,
 	if len(pq.words) == 0 {
 		return probe, nil
 	}
-	seqs, err := t.walk(ctx, pq.match(true), q.Kind, listTextCap)
+	seqs, err := t.walk(ctx, pq.match(anywhere), q.Kind, listTextCap)
 	if err != nil || len(seqs) >= listTextCap {
 		return probe, err
 	}

@@ -4,6 +4,7 @@ import (
 	"database/sql/driver"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -78,12 +79,20 @@ func foldSearch(s string) string {
 	if ascii {
 		return strings.ToLower(s)
 	}
-	folded, _, err := transform.String(transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC), strings.ToLower(s))
+	t := unaccent.Get().(transform.Transformer)
+	defer unaccent.Put(t)
+	folded, _, err := transform.String(t, strings.ToLower(s))
 	if err != nil {
 		return strings.ToLower(s)
 	}
 	return folded
 }
+
+// unaccent pools the transformers that remove accents (a chain holds
+// buffers: making one per call was a fifth of a search).
+var unaccent = sync.Pool{New: func() any {
+	return transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+}}
 
 // searchWords splits folded text into its words: runs of letters, digits
 // and marks.
@@ -109,10 +118,18 @@ func newPartQuery(text string) partQuery {
 	return q
 }
 
-// match is the full-text query: every word starts a word of the entry
-// (inside a word too, with sub). Each token is quoted and holds only
-// letters and digits: nothing typed becomes FTS5 syntax.
-func (q partQuery) match(sub bool) string {
+// Where typed words are looked for in an entry's words.
+type wordAt int
+
+const (
+	atStart  wordAt = iota // every typed word starts a word
+	inside                 // not only at the start: for one typed word, only inside a word
+	anywhere               // every typed word starts a word or is inside one
+)
+
+// match is the full-text query for q's words. Each token is quoted and
+// holds only letters and digits: nothing typed becomes FTS5 syntax.
+func (q partQuery) match(at wordAt) string {
 	terms := make([]string, len(q.words))
 	for i, w := range q.words {
 		r := []rune(w)
@@ -120,9 +137,14 @@ func (q partQuery) match(sub bool) string {
 		if len(r) >= partLen {
 			star = "" // tokens are never longer: the exact token
 		}
-		terms[i] = `"` + cut + `"` + star
-		if sub {
-			terms[i] = `("` + cut + `"` + star + ` OR "_` + cut + `"` + star + `)`
+		start, in := `"`+cut+`"`+star, `"_`+cut+`"`+star
+		switch {
+		case at == atStart:
+			terms[i] = start
+		case at == inside && len(q.words) == 1:
+			terms[i] = in
+		default:
+			terms[i] = "(" + start + " OR " + in + ")"
 		}
 	}
 	return strings.Join(terms, " AND ")

@@ -28,20 +28,19 @@ func TestSearchParts(t *testing.T) {
 }
 
 func TestPartQuery(t *testing.T) {
-	for _, c := range []struct{ text, words, sub string }{
-		{"Wet", `"wet"*`, `("wet"* OR "_wet"*)`},
+	for _, c := range []struct{ text, start, inside, anywhere string }{
+		{"Wet", `"wet"*`, `"_wet"*`, `("wet"* OR "_wet"*)`},
 		// Six characters and more: the token itself (tokens are cut there).
-		{"Wetlands", `"wetlan"`, `("wetlan" OR "_wetlan")`},
+		{"Wetlands", `"wetlan"`, `"_wetlan"`, `("wetlan" OR "_wetlan")`},
 		// A one-character word is left out; syntax never reaches FTS5.
-		{`a "Cedar" OR x*`, `"cedar"* AND "or"*`, `("cedar"* OR "_cedar"*) AND ("or"* OR "_or"*)`},
-		{"Écl", `"ecl"*`, `("ecl"* OR "_ecl"*)`},
+		{`a "Cedar" OR x*`, `"cedar"* AND "or"*`, `("cedar"* OR "_cedar"*) AND ("or"* OR "_or"*)`, `("cedar"* OR "_cedar"*) AND ("or"* OR "_or"*)`},
+		{"Écl", `"ecl"*`, `"_ecl"*`, `("ecl"* OR "_ecl"*)`},
 	} {
 		q := newPartQuery(c.text)
-		if got := q.match(false); got != c.words {
-			t.Errorf("%q words: %s, want %s", c.text, got, c.words)
-		}
-		if got := q.match(true); got != c.sub {
-			t.Errorf("%q substrings: %s, want %s", c.text, got, c.sub)
+		for at, want := range []string{c.start, c.inside, c.anywhere} {
+			if got := q.match(wordAt(at)); got != want {
+				t.Errorf("%q at %d: %s, want %s", c.text, at, got, want)
+			}
 		}
 	}
 	if q := newPartQuery("a - b"); len(q.words) != 0 {

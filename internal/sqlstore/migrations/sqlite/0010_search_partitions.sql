@@ -21,11 +21,11 @@
 --
 -- The entries are emptied here: the store's Open rebuilds the index (as
 -- `portico search reindex` does) when records exist and entries don't.
-DELETE FROM search_entries;
 DROP TRIGGER search_entries_ai;
 DROP TRIGGER search_entries_ad;
 DROP TABLE search_fts;
 DROP TABLE search_words;
+DELETE FROM search_entries;
 DROP TRIGGER records_search_ai;
 DROP TRIGGER records_search_au;
 ALTER TABLE search_entries DROP COLUMN scope;
