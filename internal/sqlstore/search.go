@@ -47,64 +47,72 @@ func searchWalkOf(table string) scoped {
 		ORDER BY rowid DESC LIMIT ?`)
 }
 
-// SearchCandidates implements search.Index: entries of kinds whose name is
-// text or starts with it (through the name index, the first limit in name
-// order), and the newest entries with a word starting with text's words
-// or, when those are fewer than search.Limit, a word containing them
-// (searchStage), all containing text.
+// SearchCandidates implements search.Index. On PostgreSQL: entries of
+// kinds whose name is text or starts with it (through the name index, the
+// first limit in name order), and the newest containing text. On SQLite,
+// in stages, each only while the ones before found fewer than
+// search.Limit: entries whose name is text (at most limit), then the
+// newest whose name starts with it, with a word starting with its words,
+// with a word containing them (searchStage) — all containing text.
 func (t *Tenant) SearchCandidates(ctx context.Context, text string, kinds []string, limit int) ([]search.Entry, error) {
 	if len(kinds) == 0 || text == "" {
 		return nil, nil
 	}
+	if t.d.name == "postgres" {
+		return t.searchLike(ctx, text, kinds, limit)
+	}
+	exact, err := t.searchQuery(ctx, scope(fmt.Sprintf(`SELECT %s FROM search_entries e
+		WHERE e.tenant_id = :tenant AND e.norm = lower(?) LIMIT %d`, searchColumns, limit)), text)
+	if err != nil {
+		return nil, err
+	}
+	out := slices.DeleteFunc(exact, func(e search.Entry) bool { return !slices.Contains(kinds, e.Kind) })
+	q := newPartQuery(text)
+	for _, st := range []struct {
+		match string
+		keep  func(search.Entry) bool
+	}{{q.nameMatch(), q.startsName}, {q.match(atStart), q.holds}, {q.match(inside), q.holds}} {
+		if st.match == "" {
+			continue // no word to look up
+		}
+		found, err := t.searchStage(ctx, st.match, st.keep, kinds)
+		if err != nil {
+			return nil, err
+		}
+		if out = append(out, found...); len(found) >= search.Limit {
+			break
+		}
+	}
+	return out, nil
+}
+
+// searchLike is PostgreSQL's search: the name index for names starting
+// with text, the trigram index for the newest entries containing it.
+func (t *Tenant) searchLike(ctx context.Context, text string, kinds []string, limit int) ([]search.Entry, error) {
 	in := "(" + strings.TrimSuffix(strings.Repeat("?,", len(kinds)), ",") + ")"
 	kindArgs := make([]any, len(kinds))
 	for i, k := range kinds {
 		kindArgs[i] = k
 	}
-	// Exact and prefix matches of the name, through its index: a bounded
-	// range, then the kinds (filtering inside the range could walk far).
-	prefix := `e.norm >= lower(?) AND e.norm < lower(?) || ?`
-	prefixArgs := []any{text, text, "\U0010FFFF"}
-	if t.d.name == "postgres" {
-		prefix, prefixArgs = `e.norm LIKE ? ESCAPE '\'`, []any{escapeLike(strings.ToLower(text)) + "%"}
-	}
+	// A bounded range of the name index, then the kinds (filtering inside
+	// the range could walk far).
 	named, err := t.searchQuery(ctx, scope(fmt.Sprintf(`SELECT %s FROM search_entries e
-		WHERE e.tenant_id = :tenant AND %s ORDER BY e.norm LIMIT %d`, searchColumns, prefix, limit)), prefixArgs...)
+		WHERE e.tenant_id = :tenant AND e.norm LIKE ? ESCAPE '\' ORDER BY e.norm LIMIT %d`, searchColumns, limit)),
+		escapeLike(strings.ToLower(text))+"%")
 	if err != nil {
 		return nil, err
 	}
-	var out []search.Entry
-	for _, e := range named {
-		if slices.Contains(kinds, e.Kind) {
-			out = append(out, e)
-		}
-	}
-
-	if t.d.name == "postgres" {
-		found, err := t.searchQuery(ctx, scope(fmt.Sprintf(`SELECT %s FROM search_entries e
-			WHERE e.tenant_id = :tenant AND e.kind IN %s AND %s ORDER BY e.seq DESC LIMIT %d`,
-			searchColumns, in, hayContains, limit)), append(kindArgs, hayPattern(text))...)
-		return append(out, found...), err
-	}
-	q := newPartQuery(text)
-	if len(q.words) == 0 {
-		return out, nil // no word of two letters or digits to look up
-	}
-	found, err := t.searchStage(ctx, q, q.match(atStart), kinds)
-	if err != nil {
-		return nil, err
-	}
-	if out = append(out, found...); len(found) >= search.Limit {
-		return out, nil
-	}
-	found, err = t.searchStage(ctx, q, q.match(inside), kinds)
+	out := slices.DeleteFunc(named, func(e search.Entry) bool { return !slices.Contains(kinds, e.Kind) })
+	found, err := t.searchQuery(ctx, scope(fmt.Sprintf(`SELECT %s FROM search_entries e
+		WHERE e.tenant_id = :tenant AND e.kind IN %s AND %s ORDER BY e.seq DESC LIMIT %d`,
+		searchColumns, in, hayContains, limit)), append(kindArgs, hayPattern(text))...)
 	return append(out, found...), err
 }
 
-// searchStage walks the index for match (q's words) and returns the
-// tenant's newest entries of the kinds that hold q: at least search.Limit
-// of them unless there are fewer (or they lie beyond searchMaxWalk).
-func (t *Tenant) searchStage(ctx context.Context, q partQuery, match string, kinds []string) ([]search.Entry, error) {
+// searchStage walks the index for match and returns the tenant's newest
+// entries of the kinds that keep accepts: at least search.Limit of them
+// unless there are fewer (or they lie beyond searchMaxWalk).
+func (t *Tenant) searchStage(ctx context.Context, match string, keep func(search.Entry) bool, kinds []string) ([]search.Entry, error) {
 	parts := kinds
 	if len(kinds) > searchFewKinds {
 		parts = []string{""}
@@ -119,7 +127,7 @@ func (t *Tenant) searchStage(ctx context.Context, q partQuery, match string, kin
 			}
 			seqs, exhausted = append(seqs, s...), exhausted && len(s) < depth
 		}
-		found, err := t.searchPick(ctx, q, seqs, kinds)
+		found, err := t.searchPick(ctx, seqs, kinds, keep)
 		switch {
 		case err != nil || len(found) >= search.Limit || exhausted:
 			return found, err
@@ -154,9 +162,9 @@ func (t *Tenant) walk(ctx context.Context, match, kind string, depth int) ([]int
 }
 
 // searchPick reads the entries seqs of the tenant and kinds, newest first,
-// and keeps those that hold q. CROSS JOIN keeps the list the outer loop:
+// and keeps those keep accepts. CROSS JOIN keeps the list the outer loop:
 // the planner would rather scan the kinds' entries and probe the list.
-func (t *Tenant) searchPick(ctx context.Context, q partQuery, seqs []int64, kinds []string) ([]search.Entry, error) {
+func (t *Tenant) searchPick(ctx context.Context, seqs []int64, kinds []string, keep func(search.Entry) bool) ([]search.Entry, error) {
 	if len(seqs) == 0 {
 		return nil, nil
 	}
@@ -168,13 +176,7 @@ func (t *Tenant) searchPick(ctx context.Context, q partQuery, seqs []int64, kind
 	found, err := t.searchQuery(ctx, scope(fmt.Sprintf(`SELECT %s FROM json_each(?) w CROSS JOIN search_entries e ON e.seq = w.value
 		WHERE e.tenant_id = :tenant AND e.kind IN (%s) ORDER BY e.seq DESC`, searchColumns,
 		strings.TrimSuffix(strings.Repeat("?,", len(kinds)), ","))), args...)
-	kept := found[:0]
-	for _, e := range found {
-		if q.holds(e.Name, e.Code, e.ID) {
-			kept = append(kept, e)
-		}
-	}
-	return kept, err
+	return slices.DeleteFunc(found, func(e search.Entry) bool { return !keep(e) }), err
 }
 
 func (t *Tenant) searchQuery(ctx context.Context, st scoped, args ...any) ([]search.Entry, error) {

@@ -4,14 +4,12 @@ import (
 	"database/sql/driver"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
-	"golang.org/x/text/runes"
-	"golang.org/x/text/transform"
-	"golang.org/x/text/unicode/norm"
 	moderncsqlite "modernc.org/sqlite"
+
+	"github.com/portico/portico/internal/search"
 )
 
 // The SQLite search index's tokens (migration 0010). Go makes them, not
@@ -23,12 +21,15 @@ import (
 // and split into words of letters and digits. Each word is indexed as its
 // first partLen characters, and each suffix of minPart or more characters
 // that starts inside the word as "_" and its first partLen characters:
-// "wetlands" gives wetlan, _etland, _tlands, _lands, _ands and _nds.
-// Typed text is looked up by its words of minWord or more characters (the
-// index has prefix doclists from 2 characters): a
-// word starting with one is then one prefix lookup ("wetl"*), a
-// word containing it one more ("_etl"*); text longer than partLen is
-// looked up by its first partLen characters and checked on the entry.
+// "wetlands" gives wetlan, _etland, _tlands, _lands, _ands and _nds. The
+// first word (the name's) is indexed once more as "^" and its first
+// partLen characters. A name starting with typed text, a word starting
+// with it and a word containing it are then each one prefix lookup
+// ("^wetl"*, "wetl"*, "_etl"*), however common or rare. Typed text is
+// looked up by its words of minWord or more characters (the index has
+// prefix doclists from 2 characters); text of several words, or longer
+// than partLen, by its words' first partLen characters and then checked
+// on the entry.
 const (
 	partLen = 6
 	minPart = 3
@@ -54,45 +55,22 @@ func init() {
 // separated.
 func searchParts(hay string) string {
 	var b strings.Builder
-	for _, w := range searchWords(foldSearch(hay)) {
+	for i, w := range searchWords(search.Fold(hay)) {
 		r := []rune(w)
-		b.WriteString(string(r[:min(len(r), partLen)]))
+		if i == 0 {
+			b.WriteString("^" + cut(r) + " ")
+		}
+		b.WriteString(cut(r))
 		for i := 1; i+minPart <= len(r); i++ {
-			b.WriteString(" _")
-			b.WriteString(string(r[i:min(len(r), i+partLen)]))
+			b.WriteString(" _" + cut(r[i:]))
 		}
 		b.WriteByte(' ')
 	}
 	return b.String()
 }
 
-// foldSearch lower-cases s and removes its accents (é → e), as the index
-// holds text and as typed text is looked up.
-func foldSearch(s string) string {
-	ascii := true
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
-		return strings.ToLower(s)
-	}
-	t := unaccent.Get().(transform.Transformer)
-	defer unaccent.Put(t)
-	folded, _, err := transform.String(t, strings.ToLower(s))
-	if err != nil {
-		return strings.ToLower(s)
-	}
-	return folded
-}
-
-// unaccent pools the transformers that remove accents (a chain holds
-// buffers: making one per call was a fifth of a search).
-var unaccent = sync.Pool{New: func() any {
-	return transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
-}}
+// cut is a word as the tokens hold it: its first partLen characters.
+func cut(word []rune) string { return string(word[:min(len(word), partLen)]) }
 
 // searchWords splits folded text into its words: runs of letters, digits
 // and marks.
@@ -105,12 +83,16 @@ func searchWords(folded string) []string {
 // partQuery is typed text as the index looks it up.
 type partQuery struct {
 	text  string   // folded
+	first string   // its first word, whatever its length
 	words []string // its words of minWord or more characters: what the index can look up
 }
 
 func newPartQuery(text string) partQuery {
-	q := partQuery{text: foldSearch(text)}
-	for _, w := range searchWords(q.text) {
+	q := partQuery{text: search.Fold(text)}
+	for i, w := range searchWords(q.text) {
+		if i == 0 {
+			q.first = w
+		}
 		if utf8.RuneCountInString(w) >= minWord {
 			q.words = append(q.words, w)
 		}
@@ -127,17 +109,13 @@ const (
 	anywhere               // every typed word starts a word or is inside one
 )
 
-// match is the full-text query for q's words. Each token is quoted and
-// holds only letters and digits: nothing typed becomes FTS5 syntax.
+// match is the full-text query for q's words, "" when q has none. Each
+// token is quoted and holds only letters and digits: nothing typed
+// becomes FTS5 syntax.
 func (q partQuery) match(at wordAt) string {
 	terms := make([]string, len(q.words))
 	for i, w := range q.words {
-		r := []rune(w)
-		cut, star := string(r[:min(len(r), partLen)]), "*"
-		if len(r) >= partLen {
-			star = "" // tokens are never longer: the exact token
-		}
-		start, in := `"`+cut+`"`+star, `"_`+cut+`"`+star
+		start, in := lookup("", w), lookup("_", w)
 		switch {
 		case at == atStart:
 			terms[i] = start
@@ -150,12 +128,42 @@ func (q partQuery) match(at wordAt) string {
 	return strings.Join(terms, " AND ")
 }
 
+// nameMatch is the full-text query for names starting with q: the first
+// word starts the name, the others start words of the entry.
+func (q partQuery) nameMatch() string {
+	if q.first == "" {
+		return ""
+	}
+	terms := []string{lookup("^", q.first)}
+	for i, w := range q.words {
+		if i > 0 || w != q.first {
+			terms = append(terms, lookup("", w))
+		}
+	}
+	return strings.Join(terms, " AND ")
+}
+
+// lookup is the term for tokens starting with mark and word: the token
+// itself when word is as long as tokens get.
+func lookup(mark, word string) string {
+	r := []rune(word)
+	if len(r) >= partLen {
+		return `"` + mark + cut(r) + `"`
+	}
+	return `"` + mark + word + `"*`
+}
+
 // holds reports whether an entry (its name, number and id) contains the
 // text, folded: what a candidate from the index must also satisfy, unless
 // the text is one word its tokens match exactly (then the index said so).
-func (q partQuery) holds(name, code string, id int64) bool {
+func (q partQuery) holds(e search.Entry) bool {
 	if len(q.words) == 1 && q.words[0] == q.text && utf8.RuneCountInString(q.text) <= partLen {
 		return true
 	}
-	return strings.Contains(foldSearch(name+" "+code+" "+strconv.FormatInt(id, 10)), q.text)
+	return strings.Contains(search.Fold(e.Name+" "+e.Code+" "+strconv.FormatInt(e.ID, 10)), q.text)
+}
+
+// startsName reports whether the entry's name starts with the text, folded.
+func (q partQuery) startsName(e search.Entry) bool {
+	return strings.HasPrefix(search.Fold(e.Name), q.text)
 }

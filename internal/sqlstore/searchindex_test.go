@@ -4,21 +4,24 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/portico/portico/internal/search"
 )
 
 func TestSearchParts(t *testing.T) {
 	for _, c := range []struct{ hay, want string }{
 		// Words cut to six characters; suffixes from three characters,
 		// marked and cut the same way.
-		{"Wetland", "wetlan _etland _tland _land _and"},
-		{"Wetlands", "wetlan _etland _tlands _lands _ands _nds"},
-		{"Ed", "ed"},
-		{"PRJ-0042 42", "prj 0042 _042 42"},
+		// The first word (the name's) once more, marked ^.
+		{"Wetland", "^wetlan wetlan _etland _tland _land _and"},
+		{"Wetlands", "^wetlan wetlan _etland _tlands _lands _ands _nds"},
+		{"Ed", "^ed ed"},
+		{"Bay PRJ-0042 42", "^bay bay prj 0042 _042 42"},
 		// Lower case, no accents, the same whichever way é is written.
-		{"Écluse", "ecluse _cluse _luse _use"},
-		{"E\u0301cluse", "ecluse _cluse _luse _use"},
+		{"Écluse", "^ecluse ecluse _cluse _luse _use"},
+		{"E\u0301cluse", "^ecluse ecluse _cluse _luse _use"},
 		// Punctuation and FTS5 syntax separate words.
-		{`"a" OR b*_x`, "a or b x"},
+		{`"a" OR b*_x^`, "^a a or b x"},
 	} {
 		want := strings.Fields(c.want)
 		if got := strings.Fields(searchParts(c.hay)); !slices.Equal(got, want) {
@@ -43,8 +46,20 @@ func TestPartQuery(t *testing.T) {
 			}
 		}
 	}
-	if q := newPartQuery("a - b"); len(q.words) != 0 {
+	if q := newPartQuery("a - b"); len(q.words) != 0 || q.match(atStart) != "" {
 		t.Errorf("no word of two characters: %q", q.words)
+	}
+	for text, want := range map[string]string{
+		"Cedar":        `"^cedar"*`,
+		"cedar cr":     `"^cedar"* AND "cr"*`,
+		"a frame":      `"^a"* AND "frame"*`, // the first word, however short
+		`"Wetlands" x`: `"^wetlan"`,
+		"ab ab":        `"^ab"* AND "ab"*`,
+		"- ":           "",
+	} {
+		if got := newPartQuery(text).nameMatch(); got != want {
+			t.Errorf("%q name: %s, want %s", text, got, want)
+		}
 	}
 }
 
@@ -63,8 +78,24 @@ func TestPartQueryHolds(t *testing.T) {
 		{"ECLUSE M", "Écluse Mill", true},
 		{"C-0042 4", "x", true}, // in the number and id: "x C-0042 42"
 	} {
-		if got := newPartQuery(c.text).holds(c.name, "C-0042", 42); got != c.want {
+		if got := newPartQuery(c.text).holds(search.Entry{Name: c.name, Code: "C-0042", ID: 42}); got != c.want {
 			t.Errorf("%q in %q: %v, want %v", c.text, c.name, got, c.want)
+		}
+	}
+}
+
+func TestPartQueryStartsName(t *testing.T) {
+	for _, c := range []struct {
+		text, name string
+		want       bool
+	}{
+		{"cedar cr", "Cedar Creek", true},
+		{"creek", "Cedar Creek", false},
+		{"ecluse", "Écluse Mill", true},
+		{`"quo`, `"Quoted" Plan`, true},
+	} {
+		if got := newPartQuery(c.text).startsName(search.Entry{Name: c.name}); got != c.want {
+			t.Errorf("%q starts %q: %v, want %v", c.text, c.name, got, c.want)
 		}
 	}
 }

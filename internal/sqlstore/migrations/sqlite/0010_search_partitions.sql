@@ -15,9 +15,10 @@
 -- function the store registers with the SQLite driver
 -- (sqlstore/searchindex.go): every word cut to its first 6 characters, and
 -- every suffix of 3 or more characters starting inside a word, cut to 6
--- and marked with a leading '_', lower-cased and without accents. A word
--- prefix is then one prefix doclist ("wetl"*), a substring one more
--- ("_etl"*), however common or rare.
+-- and marked with a leading '_', and the first word (the name's) once more
+-- marked with '^', lower-cased and without accents. A name prefix, a word
+-- prefix and a substring are then each one prefix doclist ("^wetl"*,
+-- "wetl"*, "_etl"*), however common or rare.
 --
 -- The entries are emptied here: the store's Open rebuilds the index (as
 -- `portico search reindex` does) when records exist and entries don't.
@@ -40,11 +41,11 @@ CREATE TABLE search_scopes (
 
 CREATE VIRTUAL TABLE search_all USING fts5 (
     parts, content = '', contentless_delete = 1, detail = 'none', prefix = '2 3 4 5 6',
-    tokenize = 'ascii tokenchars ''_'''
+    tokenize = 'ascii tokenchars ''_^'''
 );
 CREATE VIRTUAL TABLE search_kind USING fts5 (
     parts, content = '', contentless_delete = 1, detail = 'none', prefix = '2 3 4 5 6',
-    tokenize = 'ascii tokenchars ''_'''
+    tokenize = 'ascii tokenchars ''_^'''
 );
 
 CREATE TRIGGER search_entries_ai AFTER INSERT ON search_entries BEGIN
