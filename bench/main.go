@@ -190,6 +190,9 @@ func searchCases(ctx context.Context, product, token, dataDir string, conns int,
 	fmt.Println("| query | req/s | p50 | p99 | results |")
 	fmt.Println("|---|---|---|---|---|")
 	for _, c := range cases {
+		if !strings.HasPrefix(c.name, only) {
+			continue
+		}
 		var ans struct{ Data []json.RawMessage }
 		if err := getJSON(product+search+url.QueryEscape(c.query), token, &ans); err != nil {
 			return err

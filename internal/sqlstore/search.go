@@ -1,6 +1,7 @@
 package sqlstore
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -18,16 +19,17 @@ import (
 
 const searchColumns = `e.kind, e.record_id, e.name, e.code, e.status, e.seq`
 
-// How SQLite finds word and substring matches (PostgreSQL's trigram index
-// answers a LIKE directly), in two stages: words of the entries starting
-// with the text's words, then, when those are fewer than a page of
-// results, words containing them. A stage walks the index newest first
-// (searchWalk entries, more while checks or other kinds leave too few, up
-// to searchMaxWalk), then reads those entries of the tenant and kinds
-// (searchPick). A walk reads one partition (migration 0010): the
-// tenant's, or, for a few kinds (a kind prefix) or when the kinds drown
-// among others, each kind's.
-var searchWalk = search.Limit
+// How SQLite finds candidates, after the exact names (the name index): in
+// stages, each only while the ones before found fewer than a page of
+// results — names starting with the text, words starting with its words,
+// then words containing them. A stage walks the index newest first and
+// reads the walked entries of the tenant and kinds in the same statement:
+// searchWalk entries (twice a page, so that a text the checks thin out, a
+// long word or several words, still fills a page in one walk), more while
+// checks or other kinds leave too few, up to searchMaxWalk. A walk reads
+// one partition (migration 0010): the tenant's, or, for a few kinds (a
+// kind prefix) or when the kinds drown among others, each kind's.
+var searchWalk = 2 * search.Limit
 
 const searchMaxWalk = 20 * search.Limit
 
@@ -35,16 +37,19 @@ const searchMaxWalk = 20 * search.Limit
 // away.
 var searchFewKinds = 3
 
-// searchWalks walk one partition: of search_all for kind "" (the tenant's
-// every kind), else of search_kind. A scope not numbered yet (nothing
-// indexed) is the empty range.
-var searchWalks = map[bool]scoped{false: searchWalkOf("search_all"), true: searchWalkOf("search_kind")}
-
-func searchWalkOf(table string) scoped {
-	return scope(`SELECT rowid & 1099511627775 FROM ` + table + ` WHERE ` + table + ` MATCH ?
+// searchWalkSQL walks one partition, newest first, at most a depth of
+// entries (seq): of search_all for kind "" (the tenant's every kind), else
+// of search_kind. A scope not numbered yet (nothing indexed) is the empty
+// range. Arguments: the match, the kind twice, the depth.
+func searchWalkSQL(kindPartition bool) string {
+	table := "search_all"
+	if kindPartition {
+		table = "search_kind"
+	}
+	return `SELECT rowid & 1099511627775 AS seq FROM ` + table + ` WHERE ` + table + ` MATCH ?
 		AND rowid >= COALESCE((SELECT no << 40 FROM search_scopes WHERE tenant_id = :tenant AND kind = ?), 0)
 		AND rowid < COALESCE((SELECT (no + 1) << 40 FROM search_scopes WHERE tenant_id = :tenant AND kind = ?), 0)
-		ORDER BY rowid DESC LIMIT ?`)
+		ORDER BY rowid DESC LIMIT ?`
 }
 
 // SearchCandidates implements search.Index. On PostgreSQL: entries of
@@ -111,26 +116,42 @@ func (t *Tenant) searchLike(ctx context.Context, text string, kinds []string, li
 
 // searchStage walks the index for match and returns the tenant's newest
 // entries of the kinds that keep accepts: at least search.Limit of them
-// unless there are fewer (or they lie beyond searchMaxWalk).
+// unless there are fewer (or they lie beyond searchMaxWalk). Each walk
+// reads its entries in the same statement (a statement costs more than
+// reading a few entries again at the next depth).
 func (t *Tenant) searchStage(ctx context.Context, match string, keep func(search.Entry) bool, kinds []string) ([]search.Entry, error) {
 	parts := kinds
 	if len(kinds) > searchFewKinds {
 		parts = []string{""}
 	}
+	// The walk, then each walked entry if it is the tenant's and of the
+	// kinds, else a row with no kind: the walk's length tells whether it
+	// saw every match.
+	walkRead := func(kindPartition bool) scoped {
+		return scope(fmt.Sprintf(`SELECT COALESCE(e.kind, ''), COALESCE(e.record_id, 0), COALESCE(e.name, ''),
+			COALESCE(e.code, ''), COALESCE(e.status, ''), w.seq
+			FROM (%s) w LEFT JOIN search_entries e ON e.seq = w.seq AND e.tenant_id = :tenant AND e.kind IN (%s)
+			ORDER BY w.seq DESC`, searchWalkSQL(kindPartition), strings.TrimSuffix(strings.Repeat("?,", len(kinds)), ",")))
+	}
 	for depth := searchWalk; ; {
-		var seqs []int64
+		var found []search.Entry
 		exhausted := true
 		for _, p := range parts {
-			s, err := t.walk(ctx, match, p, depth)
+			args := []any{match, p, p, depth}
+			for _, k := range kinds {
+				args = append(args, k)
+			}
+			walked, err := t.searchQuery(ctx, walkRead(p != ""), args...)
 			if err != nil {
 				return nil, err
 			}
-			seqs, exhausted = append(seqs, s...), exhausted && len(s) < depth
+			exhausted = exhausted && len(walked) < depth
+			found = append(found, slices.DeleteFunc(walked, func(e search.Entry) bool { return e.Kind == "" || !keep(e) })...)
 		}
-		found, err := t.searchPick(ctx, seqs, kinds, keep)
+		slices.SortFunc(found, func(a, b search.Entry) int { return cmp.Compare(b.Seq, a.Seq) })
 		switch {
-		case err != nil || len(found) >= search.Limit || exhausted:
-			return found, err
+		case len(found) >= search.Limit || exhausted:
+			return found, nil
 		case parts[0] == "" && len(kinds) < len(records.All()):
 			// The kinds drown among the tenant's others: walk theirs.
 			parts, depth = kinds, searchWalk
@@ -145,7 +166,7 @@ func (t *Tenant) searchStage(ctx context.Context, match string, keep func(search
 // walk returns the entries (seq) of the tenant's partition for kind ("":
 // every kind) that match, newest first, at most depth.
 func (t *Tenant) walk(ctx context.Context, match, kind string, depth int) ([]int64, error) {
-	rows, err := t.query(ctx, searchWalks[kind != ""], match, kind, kind, depth)
+	rows, err := t.query(ctx, scope(searchWalkSQL(kind != "")), match, kind, kind, depth)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
@@ -159,24 +180,6 @@ func (t *Tenant) walk(ctx context.Context, match, kind string, depth int) ([]int
 		seqs = append(seqs, seq)
 	}
 	return seqs, rows.Err()
-}
-
-// searchPick reads the entries seqs of the tenant and kinds, newest first,
-// and keeps those keep accepts. CROSS JOIN keeps the list the outer loop:
-// the planner would rather scan the kinds' entries and probe the list.
-func (t *Tenant) searchPick(ctx context.Context, seqs []int64, kinds []string, keep func(search.Entry) bool) ([]search.Entry, error) {
-	if len(seqs) == 0 {
-		return nil, nil
-	}
-	list, _ := json.Marshal(seqs)
-	args := []any{string(list)}
-	for _, k := range kinds {
-		args = append(args, k)
-	}
-	found, err := t.searchQuery(ctx, scope(fmt.Sprintf(`SELECT %s FROM json_each(?) w CROSS JOIN search_entries e ON e.seq = w.value
-		WHERE e.tenant_id = :tenant AND e.kind IN (%s) ORDER BY e.seq DESC`, searchColumns,
-		strings.TrimSuffix(strings.Repeat("?,", len(kinds)), ","))), args...)
-	return slices.DeleteFunc(found, func(e search.Entry) bool { return !keep(e) }), err
 }
 
 func (t *Tenant) searchQuery(ctx context.Context, st scoped, args ...any) ([]search.Entry, error) {
