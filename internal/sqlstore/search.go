@@ -94,7 +94,7 @@ func (t *Tenant) SearchCandidates(ctx context.Context, text string, kinds []stri
 // searchLike is PostgreSQL's search: the name index for names starting
 // with text, the trigram index for the newest entries containing it.
 func (t *Tenant) searchLike(ctx context.Context, text string, kinds []string, limit int) ([]search.Entry, error) {
-	in := "(" + strings.TrimSuffix(strings.Repeat("?,", len(kinds)), ",") + ")"
+	in := "(" + placeholders(len(kinds)) + ")"
 	kindArgs := make([]any, len(kinds))
 	for i, k := range kinds {
 		kindArgs[i] = k
@@ -131,7 +131,7 @@ func (t *Tenant) searchStage(ctx context.Context, match string, keep func(search
 		return scope(fmt.Sprintf(`SELECT COALESCE(e.kind, ''), COALESCE(e.record_id, 0), COALESCE(e.name, ''),
 			COALESCE(e.code, ''), COALESCE(e.status, ''), w.seq
 			FROM (%s) w LEFT JOIN search_entries e ON e.seq = w.seq AND e.tenant_id = :tenant AND e.kind IN (%s)
-			ORDER BY w.seq DESC`, searchWalkSQL(kindPartition), strings.TrimSuffix(strings.Repeat("?,", len(kinds)), ",")))
+			ORDER BY w.seq DESC`, searchWalkSQL(kindPartition), placeholders(len(kinds))))
 	}
 	for depth := searchWalk; ; {
 		var found []search.Entry
@@ -181,6 +181,9 @@ func (t *Tenant) walk(ctx context.Context, match, kind string, depth int) ([]int
 	}
 	return seqs, rows.Err()
 }
+
+// placeholders is n comma-separated ?s.
+func placeholders(n int) string { return strings.TrimSuffix(strings.Repeat("?,", n), ",") }
 
 func (t *Tenant) searchQuery(ctx context.Context, st scoped, args ...any) ([]search.Entry, error) {
 	rows, err := t.query(ctx, st, args...)
@@ -341,8 +344,9 @@ func fillSearchIndexes(ctx context.Context, tx *sql.Tx) error {
 		stmts = append(stmts,
 			`INSERT INTO `+table.name+` (`+table.name+`) VALUES ('delete-all')`,
 			config("automerge", "0"), config("hashsize", "134217728"),
-			`INSERT INTO `+table.name+` (rowid, parts) SELECT (s.no << 40) | e.seq, portico_search_parts(e.hay)
-				FROM search_entries e JOIN search_scopes s ON s.tenant_id = e.tenant_id AND s.kind = `+table.kind+` ORDER BY 1`,
+			// Sorted before the tokens are made: the sort carries the hay, not the tokens.
+			`INSERT INTO `+table.name+` (rowid, parts) SELECT r, portico_search_parts(hay) FROM (SELECT (s.no << 40) | e.seq AS r, e.hay AS hay
+				FROM search_entries e JOIN search_scopes s ON s.tenant_id = e.tenant_id AND s.kind = `+table.kind+` ORDER BY 1)`,
 			`INSERT INTO `+table.name+` (`+table.name+`) VALUES ('optimize')`,
 			config("automerge", "4"), config("hashsize", "1048576"), // FTS5's defaults
 		)
