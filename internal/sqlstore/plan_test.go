@@ -57,3 +57,33 @@ func TestListQueryPlansUseIndexes(t *testing.T) {
 		}
 	}
 }
+
+// A search walk reads one rowid range of its full-text index (the MATCH
+// and both bounds go to FTS5: "M", ">", "<" in its plan) and looks each
+// walked entry up by its key: no scan of the entries, whatever the kinds.
+func TestSearchWalkPlansUseTheIndex(t *testing.T) {
+	s, err := Open(context.Background(), "", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, kindPartition := range []bool{false, true} {
+		st := searchWalkRead(kindPartition, 2)
+		rows, err := s.db.Query("EXPLAIN QUERY PLAN "+st.sql, st.bind("t", []any{`"wet"*`, "project", "project", 40, "project", "customer"})...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var plan []string
+		for rows.Next() {
+			var id, parent, unused int
+			var detail string
+			rows.Scan(&id, &parent, &unused, &detail)
+			plan = append(plan, detail)
+		}
+		rows.Close()
+		p := strings.Join(plan, "; ")
+		if !strings.Contains(p, "VIRTUAL TABLE INDEX 192:M1><") || !strings.Contains(p, "SEARCH e USING INTEGER PRIMARY KEY") || strings.Contains(p, "SCAN e") {
+			t.Errorf("kind partition %v: plan %q", kindPartition, p)
+		}
+	}
+}

@@ -124,15 +124,6 @@ func (t *Tenant) searchStage(ctx context.Context, match string, keep func(search
 	if len(kinds) > searchFewKinds {
 		parts = []string{""}
 	}
-	// The walk, then each walked entry if it is the tenant's and of the
-	// kinds, else a row with no kind: the walk's length tells whether it
-	// saw every match.
-	walkRead := func(kindPartition bool) scoped {
-		return scope(fmt.Sprintf(`SELECT COALESCE(e.kind, ''), COALESCE(e.record_id, 0), COALESCE(e.name, ''),
-			COALESCE(e.code, ''), COALESCE(e.status, ''), w.seq
-			FROM (%s) w LEFT JOIN search_entries e ON e.seq = w.seq AND e.tenant_id = :tenant AND e.kind IN (%s)
-			ORDER BY w.seq DESC`, searchWalkSQL(kindPartition), placeholders(len(kinds))))
-	}
 	for depth := searchWalk; ; {
 		var found []search.Entry
 		exhausted := true
@@ -141,7 +132,7 @@ func (t *Tenant) searchStage(ctx context.Context, match string, keep func(search
 			for _, k := range kinds {
 				args = append(args, k)
 			}
-			walked, err := t.searchQuery(ctx, walkRead(p != ""), args...)
+			walked, err := t.searchQuery(ctx, searchWalkRead(p != "", len(kinds)), args...)
 			if err != nil {
 				return nil, err
 			}
@@ -161,6 +152,16 @@ func (t *Tenant) searchStage(ctx context.Context, match string, keep func(search
 			depth *= 5
 		}
 	}
+}
+
+// searchWalkRead is a walk (searchWalkSQL) and each walked entry, if it is
+// the tenant's and of one of n kinds (the arguments after the walk's), else
+// a row with no kind: the walk's length tells whether it saw every match.
+func searchWalkRead(kindPartition bool, n int) scoped {
+	return scope(fmt.Sprintf(`SELECT COALESCE(e.kind, ''), COALESCE(e.record_id, 0), COALESCE(e.name, ''),
+		COALESCE(e.code, ''), COALESCE(e.status, ''), w.seq
+		FROM (%s) w LEFT JOIN search_entries e ON e.seq = w.seq AND e.tenant_id = :tenant AND e.kind IN (%s)
+		ORDER BY w.seq DESC`, searchWalkSQL(kindPartition), placeholders(n)))
 }
 
 // walk returns the entries (seq) of the tenant's partition for kind ("":
