@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { signIn, users, watchProblems } from './support';
+import { ARTIFACTS, signIn, users, watchProblems } from './support';
 
 /** What the search call answers (SPEC §3 search result). */
 interface SearchResult {
@@ -87,6 +87,10 @@ test.describe('global search', () => {
     const options = page.getByRole('listbox', { name: 'Search results' }).getByRole('option');
     await expect(options).toHaveCount(found.length);
     for (const detail of await options.locator('span:nth-child(2)').allTextContents()) expect(detail).toMatch(/^Client\b/);
+    await page.screenshot({ path: `${ARTIFACTS}/search-results.png` });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(options.first()).toBeVisible();
+    await page.screenshot({ path: `${ARTIFACTS}/search-results-390.png` });
   });
 
   test('Ctrl+K opens the command palette: menu entries go there in-app, records search too', async ({ page }) => {
