@@ -36,19 +36,7 @@ func TestListQueryPlansUseIndexes(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					rows, err := s.db.Query("EXPLAIN QUERY PLAN "+st.sql, st.bind("t", args)...)
-					if err != nil {
-						t.Fatal(err)
-					}
-					var plan []string
-					for rows.Next() {
-						var id, parent, unused int
-						var detail string
-						rows.Scan(&id, &parent, &unused, &detail)
-						plan = append(plan, detail)
-					}
-					rows.Close()
-					p := strings.Join(plan, "; ")
+					p := queryPlan(t, s, st, args...)
 					if strings.Contains(p, "TEMP B-TREE") || !strings.Contains(p, "USING INDEX") {
 						t.Errorf("%+v: plan %q", q, p)
 					}
@@ -68,22 +56,27 @@ func TestSearchWalkPlansUseTheIndex(t *testing.T) {
 	}
 	defer s.Close()
 	for _, kindPartition := range []bool{false, true} {
-		st := searchWalkRead(kindPartition, 2)
-		rows, err := s.db.Query("EXPLAIN QUERY PLAN "+st.sql, st.bind("t", []any{`"wet"*`, "project", "project", 40, "project", "customer"})...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var plan []string
-		for rows.Next() {
-			var id, parent, unused int
-			var detail string
-			rows.Scan(&id, &parent, &unused, &detail)
-			plan = append(plan, detail)
-		}
-		rows.Close()
-		p := strings.Join(plan, "; ")
+		p := queryPlan(t, s, searchWalkRead(kindPartition, 2), `"wet"*`, "project", "project", 40, "project", "customer")
 		if !strings.Contains(p, "VIRTUAL TABLE INDEX 192:M1><") || !strings.Contains(p, "SEARCH e USING INTEGER PRIMARY KEY") || strings.Contains(p, "SCAN e") {
 			t.Errorf("kind partition %v: plan %q", kindPartition, p)
 		}
 	}
+}
+
+// queryPlan is SQLite's plan for st, its steps joined by "; ".
+func queryPlan(t *testing.T, s *Store, st scoped, args ...any) string {
+	t.Helper()
+	rows, err := s.db.Query("EXPLAIN QUERY PLAN "+st.sql, st.bind("t", args)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		rows.Scan(&id, &parent, &unused, &detail)
+		plan = append(plan, detail)
+	}
+	return strings.Join(plan, "; ")
 }
