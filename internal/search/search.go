@@ -1,8 +1,8 @@
 // Package search is the global record search (SPEC §4 Search, §7 the search
 // call): parsing the typed text and its NetSuite-style kind prefix,
 // choosing the kinds to search, and ranking what the index finds. The index
-// itself lives in the store (sqlstore: FTS5 trigram on SQLite, pg_trgm on
-// PostgreSQL), kept current by the database on every write.
+// itself lives in the store (sqlstore: FTS5 over word parts on SQLite,
+// pg_trgm on PostgreSQL), kept current by the database on every write.
 //
 // Ranking: exact name match, then name prefix, then a word of the name or
 // number starting with the text, then any substring; ties go to the most
@@ -31,8 +31,8 @@ const (
 	// Limit is the most results a search answers.
 	Limit = 20
 	// MinText is the shortest text (after the prefix, trimmed) worth
-	// searching: the trigram index needs three characters. Shorter text
-	// answers no results. The app waits for four (SPEC §5).
+	// searching: the indexes look substrings up from three characters.
+	// Shorter text answers no results. The app waits for four (SPEC §5).
 	MinText = 3
 	// MaxQuery is the longest query accepted, in characters; longer is a 400.
 	MaxQuery = 200

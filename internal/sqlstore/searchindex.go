@@ -61,8 +61,8 @@ func searchParts(hay string) string {
 			b.WriteString("^" + cut(r) + " ")
 		}
 		b.WriteString(cut(r))
-		for i := 1; i+minPart <= len(r); i++ {
-			b.WriteString(" _" + cut(r[i:]))
+		for j := 1; j+minPart <= len(r); j++ {
+			b.WriteString(" _" + cut(r[j:]))
 		}
 		b.WriteByte(' ')
 	}

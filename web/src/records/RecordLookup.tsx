@@ -23,7 +23,7 @@ import { resultOptions, SearchStatus, type ResultOption } from '../search/result
 import searchClasses from '../search/Search.module.css';
 import { recordLookupQuery, recordNameQuery } from './queries';
 
-/** Characters typed before the lookup searches: the server's shortest searchable text (trigram index). */
+/** Characters typed before the lookup searches: the server's shortest searchable text (search.MinText). */
 export const LOOKUP_MIN_CHARS = 3;
 /** Delay after the last keystroke before the lookup searches. */
 export const LOOKUP_DEBOUNCE_MS = 250;
