@@ -208,9 +208,11 @@ func tbaEncode(s string) string {
 const (
 	// m2mAssertionType is the client_assertion_type NetSuite requires.
 	m2mAssertionType = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
-	// m2mAssertionLife is the assertion's exp - iat: NetSuite refuses
-	// more than an hour.
-	m2mAssertionLife = time.Hour
+	// m2mAssertionLife is the assertion's exp - iat. NetSuite's "The
+	// Request Token Structure" requires exp to be less than 60 minutes
+	// after iat; 55 minutes stays clear of that and still tolerates a
+	// clock some minutes off NetSuite's.
+	m2mAssertionLife = 55 * time.Minute
 	// m2mRefreshMargin renews a token this long before it expires, so a
 	// request never leaves with a token that dies on the way.
 	m2mRefreshMargin = 60 * time.Second
@@ -256,17 +258,14 @@ type m2mTokenCall struct {
 // Authorize sets req's Authorization header to "Bearer <access token>",
 // fetching a token first when none is cached or the cached one is within a
 // minute of expiring. A refusal from the token endpoint comes back as an
-// error wrapping *erp.Error with NetSuite's status, code and message; it
-// never contains the assertion or the key. If ctx ends while a fetch is
+// error wrapping *erp.Error with NetSuite's status, code and message,
+// permanent for a 4xx refusal such as invalid_grant (not to be retried: each
+// try is a failed login); it never contains the assertion or the key. If ctx ends while a fetch is
 // under way, Authorize returns ctx's error and the fetch carries on for
 // the other callers.
 func (m *M2M) Authorize(ctx context.Context, req *http.Request) error {
-	tok, err := m.accessToken(ctx)
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Authorization", "Bearer "+tok)
-	return nil
+	_, _, err := m.authorizeFresh(ctx, req)
+	return err
 }
 
 // Invalidate drops the cached access token, so the next request fetches
@@ -278,6 +277,29 @@ func (m *M2M) Invalidate() {
 	m.mu.Unlock()
 }
 
+// authorizeFresh is Authorize that also returns the token it set and
+// whether it was fetched for this call (or a fetch this call waited
+// for) rather than taken from the cache: the Client renews a cached
+// token NetSuite refuses, once, but never retries a fresh one.
+func (m *M2M) authorizeFresh(ctx context.Context, req *http.Request) (tok string, fresh bool, err error) {
+	tok, fresh, err = m.accessToken(ctx)
+	if err != nil {
+		return "", false, err
+	}
+	req.Header.Set("Authorization", "Bearer "+tok)
+	return tok, fresh, nil
+}
+
+// invalidateToken drops tok if it is still the cached token; a newer
+// token another caller fetched meanwhile is kept.
+func (m *M2M) invalidateToken(tok string) {
+	m.mu.Lock()
+	if m.cached == tok {
+		m.cached = ""
+	}
+	m.mu.Unlock()
+}
+
 func (m *M2M) now() time.Time {
 	if m.Now != nil {
 		return m.Now()
@@ -285,12 +307,13 @@ func (m *M2M) now() time.Time {
 	return time.Now()
 }
 
-func (m *M2M) accessToken(ctx context.Context) (string, error) {
+// accessToken returns the cached token, or waits for a fetch (fresh).
+func (m *M2M) accessToken(ctx context.Context) (tok string, fresh bool, err error) {
 	m.mu.Lock()
 	if m.cached != "" && m.now().Before(m.refreshAt) {
 		tok := m.cached
 		m.mu.Unlock()
-		return tok, nil
+		return tok, false, nil
 	}
 	call := m.inflight
 	if call == nil {
@@ -303,9 +326,9 @@ func (m *M2M) accessToken(ctx context.Context) (string, error) {
 	m.mu.Unlock()
 	select {
 	case <-call.done:
-		return call.tok, call.err
+		return call.tok, true, call.err
 	case <-ctx.Done():
-		return "", ctx.Err()
+		return "", false, ctx.Err()
 	}
 }
 
@@ -365,7 +388,7 @@ func (m *M2M) requestToken(ctx context.Context) (string, time.Time, error) {
 		return "", time.Time{}, fmt.Errorf("netsuite: M2M token request: %w", &erp.Error{Status: resp.StatusCode, Err: err})
 	}
 	if resp.StatusCode/100 != 2 {
-		return "", time.Time{}, fmt.Errorf("netsuite: M2M token request refused: %w", tokenError(resp.StatusCode, body))
+		return "", time.Time{}, fmt.Errorf("netsuite: %w: %w", errTokenRefused, tokenError(resp.StatusCode, body))
 	}
 	var ans struct {
 		AccessToken string      `json:"access_token"`
@@ -373,29 +396,46 @@ func (m *M2M) requestToken(ctx context.Context) (string, time.Time, error) {
 		TokenType   string      `json:"token_type"`
 	}
 	if err := json.Unmarshal(body, &ans); err != nil {
-		return "", time.Time{}, fmt.Errorf("netsuite: M2M token answer is not the expected JSON: %w", err)
+		return "", time.Time{}, badTokenAnswer(resp.StatusCode, "is not the expected JSON: "+err.Error())
 	}
 	if ans.AccessToken == "" {
-		return "", time.Time{}, errors.New("netsuite: M2M token answer has no access_token")
+		return "", time.Time{}, badTokenAnswer(resp.StatusCode, "has no access_token")
 	}
 	if ans.TokenType != "" && !strings.EqualFold(ans.TokenType, "bearer") {
-		return "", time.Time{}, fmt.Errorf("netsuite: M2M token answer has token_type %q, want bearer", ans.TokenType)
+		return "", time.Time{}, badTokenAnswer(resp.StatusCode, fmt.Sprintf("has token_type %q, want bearer", ans.TokenType))
 	}
 	secs, err := ans.ExpiresIn.Int64()
 	if err != nil || secs <= 0 {
-		return "", time.Time{}, fmt.Errorf("netsuite: M2M token answer has expires_in %q, want a positive number of seconds", ans.ExpiresIn.String())
+		return "", time.Time{}, badTokenAnswer(resp.StatusCode, fmt.Sprintf("has expires_in %q, want a positive number of seconds", ans.ExpiresIn.String()))
 	}
 	life := time.Duration(min(secs, int64(m2mMaxTokenLife/time.Second))) * time.Second
 	return ans.AccessToken, now.Add(life - m2mRefreshMargin), nil
+}
+
+// errTokenRefused marks (errors.Is) an error answer of the token
+// endpoint; with erp.IsPermanent it is NetSuite refusing the client
+// credentials, a failed login in its Login Audit Trail.
+var errTokenRefused = errors.New("M2M token request refused")
+
+// badTokenAnswer is a 2xx answer of the token endpoint that is not a
+// usable token: a transient *erp.Error (a proxy's page, a cut-off body),
+// not a refusal of the credentials.
+func badTokenAnswer(status int, what string) error {
+	return fmt.Errorf("netsuite: M2M token answer %s: %w", what, &erp.Error{Status: status, Detail: "unexpected answer from the token endpoint"})
 }
 
 // tokenError turns a non-2xx answer of the token endpoint into an
 // *erp.Error carrying NetSuite's own words: the OAuth form
 // {"error","error_description"} or the REST envelope {"o:errorDetails"}.
 // Other bodies are not quoted (they are not NetSuite's text and could
-// echo anything); the status text stands in for them.
+// echo anything); the status text stands in for them. A refusal
+// (invalid_grant, invalid_client, invalid_request, INVALID_LOGIN: any
+// 4xx but 408 and 429) is permanent: every retry would be one more
+// failed login in NetSuite's Login Audit Trail, and enough of them lock
+// the integration user out. 429, 408 and 5xx are worth another try.
 func tokenError(status int, body []byte) *erp.Error {
 	e := &erp.Error{Status: status, Throttled: status == http.StatusTooManyRequests}
+	e.Permanent = status/100 == 4 && status != http.StatusTooManyRequests && status != http.StatusRequestTimeout
 	var ans struct {
 		Error       string `json:"error"`
 		Description string `json:"error_description"`
@@ -410,6 +450,10 @@ func tokenError(status int, body []byte) *erp.Error {
 		e.Detail = http.StatusText(status)
 	case ans.Error != "":
 		e.Code, e.Detail = ans.Error, ans.Description
+		if e.Detail == "" {
+			// NetSuite often answers {"error":"invalid_grant"} alone.
+			e.Detail = "no description given; the Login Audit Trail has the reason"
+		}
 	case len(ans.Details) > 0:
 		e.Code, e.Detail = ans.Details[0].Code, ans.Details[0].Detail
 	default:
@@ -433,8 +477,11 @@ func (m *M2M) assertion(now time.Time) (string, error) {
 		scopes = []string{"restlets", "rest_webservices"}
 	}
 	tok := jwt.NewWithClaims(method, jwt.MapClaims{
-		"iss":   m.ClientID,
-		"scope": scopes,
+		"iss": m.ClientID,
+		// One string, the scopes separated by commas, as "The Request
+		// Token Structure" defines it (its sample request shows an
+		// array, which the table does not).
+		"scope": strings.Join(scopes, ","),
 		"aud":   m.TokenURL, // a string, as in NetSuite's examples, not a one-element array
 		"iat":   now.Unix(),
 		"exp":   now.Add(m2mAssertionLife).Unix(),

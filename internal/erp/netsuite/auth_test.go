@@ -243,10 +243,11 @@ func checkAssertion(t *testing.T, tok *jwt.Token, alg, aud string) {
 	c := tok.Claims.(jwt.MapClaims)
 	iat, _ := c["iat"].(float64)
 	exp, _ := c["exp"].(float64)
-	scope, _ := c["scope"].([]any)
 	jti, _ := c["jti"].(string)
-	if c["iss"] != "client-1" || c["aud"] != aud || exp-iat != 3600 || len(jti) < 16 ||
-		len(scope) != 2 || scope[0] != "restlets" || scope[1] != "rest_webservices" {
+	// NetSuite: scope is one comma-separated string, and exp must be
+	// less than 60 minutes after iat.
+	if c["iss"] != "client-1" || c["aud"] != aud || exp-iat != 3300 || len(jti) < 16 ||
+		c["scope"] != "restlets,rest_webservices" {
 		t.Errorf("claims = %v", c)
 	}
 }
@@ -331,12 +332,15 @@ func TestM2MRefusedAnswer(t *testing.T) {
 		status       int
 		body         string
 		code, detail string
+		permanent    bool
 	}{
-		{400, `{"error":"invalid_grant"}`, "invalid_grant", ""},
-		{400, `{"error":"invalid_request","error_description":"bad assertion type"}`, "invalid_request", "bad assertion type"},
-		{401, `{"type":"https://www.w3.org/Protocols/rfc2616/rfc2616-sec10.html#sec10.4.2","title":"Unauthorized","status":401,"o:errorDetails":[{"detail":"Invalid login attempt.","o:errorCode":"INVALID_LOGIN"}]}`, "INVALID_LOGIN", "Invalid login attempt."},
-		{502, `<html>proxy error</html>`, "", "Bad Gateway"},
-		{429, `{"title":"Too Many Requests"}`, "", "Too Many Requests"},
+		{400, `{"error":"invalid_grant"}`, "invalid_grant", "no description given; the Login Audit Trail has the reason", true},
+		{400, `{"error":"invalid_request","error_description":"bad assertion type"}`, "invalid_request", "bad assertion type", true},
+		{401, `{"error":"invalid_client"}`, "invalid_client", "no description given; the Login Audit Trail has the reason", true},
+		{401, `{"type":"https://www.w3.org/Protocols/rfc2616/rfc2616-sec10.html#sec10.4.2","title":"Unauthorized","status":401,"o:errorDetails":[{"detail":"Invalid login attempt.","o:errorCode":"INVALID_LOGIN"}]}`, "INVALID_LOGIN", "Invalid login attempt.", true},
+		{502, `<html>proxy error</html>`, "", "Bad Gateway", false},
+		{429, `{"title":"Too Many Requests"}`, "", "Too Many Requests", false},
+		{408, ``, "", "Request Timeout", false},
 	} {
 		ts := newTokenServer(t, &key.PublicKey, "ES256", newClock(), func(w http.ResponseWriter, _ int32) {
 			w.WriteHeader(c.status)
@@ -346,9 +350,13 @@ func TestM2MRefusedAnswer(t *testing.T) {
 		req, _ := http.NewRequest(http.MethodGet, "https://x/", nil)
 		err := m.Authorize(context.Background(), req)
 		var e *erp.Error
-		if !errors.As(err, &e) || e.Status != c.status || e.Code != c.code || e.Detail != c.detail || e.Throttled != (c.status == 429) {
+		if !errors.As(err, &e) || e.Status != c.status || e.Code != c.code || e.Detail != c.detail || e.Throttled != (c.status == 429) ||
+			e.Permanent != c.permanent || !errors.Is(err, errTokenRefused) {
 			t.Errorf("%d %s: err = %#v", c.status, c.body, err)
 			continue
+		}
+		if c.code != "" && !strings.Contains(err.Error(), c.code) {
+			t.Errorf("%d %s: the error text lacks NetSuite's code: %v", c.status, c.body, err)
 		}
 		assertion, _ := ts.lastJWT.Load().(string)
 		if assertion == "" || strings.Contains(err.Error(), assertion) || strings.Contains(err.Error(), strings.Split(assertion, ".")[2]) {
@@ -372,8 +380,14 @@ func TestM2MBadAnswers(t *testing.T) {
 		ts := newTokenServer(t, &key.PublicKey, "ES256", newClock(), func(w http.ResponseWriter, _ int32) { _, _ = w.Write([]byte(body)) })
 		m := &M2M{TokenURL: ts.url(), ClientID: "client-1", CertID: "cert-1", Key: key, Now: ts.clk.now}
 		req, _ := http.NewRequest(http.MethodGet, "https://x/", nil)
-		if err := m.Authorize(context.Background(), req); err == nil || !strings.Contains(err.Error(), want) {
+		err := m.Authorize(context.Background(), req)
+		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: err = %v, want %q", body, err, want)
+		}
+		// A token was issued: not a refused login, worth another try.
+		var e *erp.Error
+		if !errors.As(err, &e) || e.Permanent || errors.Is(err, errTokenRefused) {
+			t.Errorf("%s: err = %#v, want a transient *erp.Error", body, err)
 		}
 	}
 }

@@ -5,7 +5,8 @@
 // searches. Requests are signed with OAuth 2.0 client credentials (M2M) or
 // Token-Based Authentication (TBA); throttling (429, RESTlet request
 // limits) and server errors are retried with jittered back-off, and the
-// account's concurrency limit is never exceeded.
+// account's concurrency limit is never exceeded. A refused login is never
+// retried (see Config.AuthHold).
 package netsuite
 
 import (
@@ -20,6 +21,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/portico/portico/internal/erp"
@@ -48,6 +50,12 @@ type Config struct {
 	// Backoff is the first retry's delay; it doubles per attempt (see
 	// erp.Backoff) up to 30 s. Default 500 ms.
 	Backoff time.Duration
+	// AuthHold is how long requests fail at once, unsent, after NetSuite
+	// refused the credentials (401 INVALID_LOGIN, or the token endpoint's
+	// invalid_grant and the like): each refused request is a failed login
+	// in NetSuite's Login Audit Trail, and enough of them lock the
+	// integration user out. Default 5 minutes; negative disables it.
+	AuthHold time.Duration
 	// RESTletScript and RESTletDeploy name the portal's RESTlet
 	// (restlet/portico_restlet.js); files and saved searches need it.
 	RESTletScript, RESTletDeploy string
@@ -72,6 +80,15 @@ type Client struct {
 
 	// restlet is the RESTlets' base URL (no trailing slash).
 	restlet string
+
+	// fit is what the client learnt of the account's columns.
+	fit fit
+
+	// refusedMu guards refused and refusedUntil: NetSuite's last refusal
+	// of the credentials and until when requests are not sent.
+	refusedMu    sync.Mutex
+	refused      *erp.Error
+	refusedUntil time.Time
 }
 
 var (
@@ -134,6 +151,9 @@ func New(cfg Config) (*Client, error) {
 	if cfg.Backoff <= 0 {
 		cfg.Backoff = 500 * time.Millisecond
 	}
+	if cfg.AuthHold == 0 {
+		cfg.AuthHold = 5 * time.Minute
+	}
 	if cfg.HTTP == nil {
 		cfg.HTTP = &http.Client{Timeout: 60 * time.Second}
 	}
@@ -175,6 +195,67 @@ func (c *Client) do(ctx context.Context, r request) (response, error) {
 	return resp, err
 }
 
+// tokenCache is an Authorizer holding an access token (*M2M): it tells
+// whether the token it set was fetched for this call, and drops a token
+// NetSuite refused.
+type tokenCache interface {
+	authorizeFresh(ctx context.Context, req *http.Request) (tok string, fresh bool, err error)
+	invalidateToken(tok string)
+}
+
+// sentAuth is how a request was authorized: with a token from cache
+// (fresh false) or fetched for it; cache nil for TBA and other
+// authorizers.
+type sentAuth struct {
+	cache tokenCache
+	token string
+	fresh bool
+}
+
+func isUnauthorized(err error) bool {
+	e, ok := errors.AsType[*erp.Error](err)
+	return ok && e.Status == http.StatusUnauthorized
+}
+
+// refusedLogin reports whether err is NetSuite refusing the credentials
+// for good: a final 401, or a permanent refusal from the token endpoint.
+func refusedLogin(err error) bool {
+	e, ok := errors.AsType[*erp.Error](err)
+	if !ok || !e.Permanent {
+		return false
+	}
+	return e.Status == http.StatusUnauthorized || errors.Is(err, errTokenRefused)
+}
+
+// holdBack remembers NetSuite's refusal, so requests for the next
+// AuthHold fail without being sent.
+func (c *Client) holdBack(err error) {
+	if c.cfg.AuthHold < 0 {
+		return
+	}
+	e, _ := errors.AsType[*erp.Error](err)
+	until := time.Now().Add(c.cfg.AuthHold)
+	c.refusedMu.Lock()
+	c.refused, c.refusedUntil = e, until
+	c.refusedMu.Unlock()
+	c.log.Warn("netsuite refused the credentials; requests are held back", "until", until.Format(time.RFC3339), "err", err)
+}
+
+// heldBack returns the refusal requests are held back for, with
+// NetSuite's status, code and message, or nil.
+func (c *Client) heldBack() error {
+	c.refusedMu.Lock()
+	defer c.refusedMu.Unlock()
+	if c.refused == nil || !time.Now().Before(c.refusedUntil) {
+		return nil
+	}
+	e := *c.refused
+	e.Permanent, e.Throttled = true, false
+	e.Err = fmt.Errorf("not sent: NetSuite refused the credentials, so no request goes until %s (fix the credentials, the role or the account id)",
+		c.refusedUntil.Format(time.RFC3339))
+	return &e
+}
+
 // retry calls try until it succeeds, fails for good (not an *erp.Error, or
 // a permanent one) or Attempts run out, waiting erp.Backoff between tries.
 func (c *Client) retry(ctx context.Context, what string, try func() error) error {
@@ -198,12 +279,37 @@ func (c *Client) retry(ctx context.Context, what string, try func() error) error
 }
 
 // once sends r one time, holding a concurrency slot while it is in flight.
+//
+// A refused login is final: a 401 (INVALID_LOGIN) is not retried, with one
+// exception: when the request carried a cached M2M access token, the token
+// is dropped and the request sent once more with a new one (a token can
+// be revoked or expire early). A 401 on a token fetched for the request
+// is final. After a refusal, requests fail at once for Config.AuthHold
+// without reaching NetSuite.
 func (c *Client) once(ctx context.Context, r request) (response, error) {
+	if err := c.heldBack(); err != nil {
+		return response{}, err
+	}
+	resp, used, err := c.send(ctx, r)
+	if isUnauthorized(err) && used.cache != nil && !used.fresh {
+		used.cache.invalidateToken(used.token)
+		c.log.Debug("netsuite: cached access token refused; fetching a new one", "call", r.method+" "+pathOnly(r.path))
+		resp, _, err = c.send(ctx, r)
+	}
+	if refusedLogin(err) {
+		c.holdBack(err)
+	}
+	return resp, err
+}
+
+// send is one try of r, and how it was authorized.
+func (c *Client) send(ctx context.Context, r request) (response, sentAuth, error) {
+	var used sentAuth
 	var body io.Reader
 	if r.body != nil {
 		b, err := json.Marshal(r.body)
 		if err != nil {
-			return response{}, fmt.Errorf("netsuite: encode request: %w", err)
+			return response{}, used, fmt.Errorf("netsuite: encode request: %w", err)
 		}
 		body = bytes.NewReader(b)
 	}
@@ -213,7 +319,7 @@ func (c *Client) once(ctx context.Context, r request) (response, error) {
 	}
 	req, err := http.NewRequestWithContext(ctx, r.method, base+r.path, body)
 	if err != nil {
-		return response{}, fmt.Errorf("netsuite: %w", err)
+		return response{}, used, fmt.Errorf("netsuite: %w", err)
 	}
 	for k, vs := range r.header {
 		req.Header[k] = vs
@@ -225,35 +331,51 @@ func (c *Client) once(ctx context.Context, r request) (response, error) {
 	select {
 	case c.sem <- struct{}{}:
 	case <-ctx.Done():
-		return response{}, ctx.Err()
+		return response{}, used, ctx.Err()
 	}
 	defer func() { <-c.sem }()
-	if err := c.cfg.Auth.Authorize(ctx, req); err != nil {
-		return response{}, &erp.Error{Code: "AUTH", Detail: "could not sign the request", Err: err}
+	if tc, ok := c.cfg.Auth.(tokenCache); ok {
+		used.cache = tc
+		used.token, used.fresh, err = tc.authorizeFresh(ctx, req)
+	} else {
+		err = c.cfg.Auth.Authorize(ctx, req)
+	}
+	if err != nil {
+		// Nothing was sent: a refusal here is the token endpoint's,
+		// not one of a token to renew.
+		return response{}, sentAuth{}, authError(ctx, err)
 	}
 	res, err := c.cfg.HTTP.Do(req)
 	if err != nil {
 		if ctx.Err() != nil {
-			return response{}, ctx.Err()
+			return response{}, used, ctx.Err()
 		}
-		return response{}, &erp.Error{Err: err}
+		return response{}, used, &erp.Error{Err: err}
 	}
 	defer res.Body.Close()
 	b, err := io.ReadAll(io.LimitReader(res.Body, maxBody))
 	if err != nil {
-		return response{}, &erp.Error{Status: res.StatusCode, Err: err}
-	}
-	if res.StatusCode == http.StatusUnauthorized {
-		// A cached access token may have been revoked: fetch a new one
-		// for the retry.
-		if inv, ok := c.cfg.Auth.(interface{ Invalidate() }); ok {
-			inv.Invalidate()
-		}
+		return response{}, used, &erp.Error{Status: res.StatusCode, Err: err}
 	}
 	if res.StatusCode/100 != 2 {
-		return response{}, parseError(res.StatusCode, b)
+		return response{}, used, parseError(res.StatusCode, b)
 	}
-	return response{status: res.StatusCode, header: res.Header, body: b}, nil
+	return response{status: res.StatusCode, header: res.Header, body: b}, used, nil
+}
+
+// authError is what a request that could not be authorized fails with.
+// The token endpoint's answers come back as they are (they wrap an
+// *erp.Error: a refusal is permanent, a 5xx or a network failure is not);
+// anything else is the configuration (a missing credential, an unusable
+// key), which no retry mends.
+func authError(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if _, ok := errors.AsType[*erp.Error](err); ok {
+		return err
+	}
+	return &erp.Error{Code: "AUTH", Detail: "could not sign the request", Permanent: true, Err: err}
 }
 
 // envelope is NetSuite's REST error answer; restletError a RESTlet's.
@@ -274,9 +396,11 @@ type envelope struct {
 }
 
 // parseError turns an error answer into an *erp.Error: 429 and request
-// limits are throttling, 5xx and 401 are transient, other 4xx are the
-// request's own fault or a permission the integration lacks (permanent;
-// their detail is shown).
+// limits are throttling, 5xx and 408 are transient, other 4xx are the
+// request's own fault, a permission the integration lacks or, 401
+// (INVALID_LOGIN), refused credentials (permanent; their detail is shown).
+// A retried 401 is one more failed login in NetSuite's Login Audit Trail;
+// do renews a cached M2M token once, nothing more.
 func parseError(status int, body []byte) *erp.Error {
 	e := &erp.Error{Status: status}
 	var env envelope
@@ -297,9 +421,9 @@ func parseError(status int, body []byte) *erp.Error {
 	case status == http.StatusTooManyRequests, e.Code == "SSS_REQUEST_LIMIT_EXCEEDED",
 		e.Code == "CONCURRENCY_LIMIT_EXCEEDED":
 		e.Throttled = true
-	case status >= 500, status == http.StatusUnauthorized, status == http.StatusRequestTimeout:
-		// Server trouble, an access token to renew: worth another try. A
-		// 403 (the integration role lacks a permission) is not.
+	case status >= 500, status == http.StatusRequestTimeout:
+		// Server trouble: worth another try. A 403 (the integration
+		// role lacks a permission) or a 401 is not.
 	default:
 		e.Permanent = true
 	}

@@ -2,10 +2,17 @@ package netsuite_test
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
 	"errors"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -199,5 +206,193 @@ func TestRecordDatesFromTheRecordAPI(t *testing.T) {
 		if err != nil || r.Date != want {
 			t.Errorf("customer %d: date %q, want %q (%v)", id, r.Date, want, err)
 		}
+	}
+}
+
+// loginServer is a NetSuite stand-in for the login tests: a token
+// endpoint handing out tok-1, tok-2, … (or refusing, per token), and a
+// RESTlet that answers one file to the tokens api accepts.
+type loginServer struct {
+	srv                *httptest.Server
+	tokenRequests      atomic.Int32
+	apiRequests        atomic.Int32
+	token              func(n int32) (status int, body string)
+	api                func(authorization string) bool
+	mu                 sync.Mutex
+	authorizationsSeen []string
+}
+
+func newLoginServer(t *testing.T) *loginServer {
+	ls := &loginServer{
+		token: func(n int32) (int, string) {
+			return 200, `{"access_token":"tok-` + strconv.Itoa(int(n)) + `","token_type":"bearer","expires_in":3600}`
+		},
+		api: func(string) bool { return true },
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST "+netsuitetest.TokenPath, func(w http.ResponseWriter, r *http.Request) {
+		status, body := ls.token(ls.tokenRequests.Add(1))
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		io.WriteString(w, body)
+	})
+	mux.HandleFunc(netsuite.RESTletPath, func(w http.ResponseWriter, r *http.Request) {
+		ls.apiRequests.Add(1)
+		h := r.Header.Get("Authorization")
+		ls.mu.Lock()
+		ls.authorizationsSeen = append(ls.authorizationsSeen, h)
+		ls.mu.Unlock()
+		if !ls.api(h) {
+			netsuitetest.WriteInvalidLogin(w)
+			return
+		}
+		io.WriteString(w, `{"id":"7","name":"a.txt","contentType":"text/plain","size":2,"contentBase64":"aGk="}`)
+	})
+	ls.srv = httptest.NewServer(mux)
+	t.Cleanup(ls.srv.Close)
+	return ls
+}
+
+func (ls *loginServer) client(t *testing.T, auth netsuite.Authorizer, hold time.Duration) *netsuite.Client {
+	t.Helper()
+	c, err := netsuite.New(netsuite.Config{Account: testAccount, BaseURL: ls.srv.URL, Auth: auth, Backoff: time.Millisecond,
+		RESTletScript: "1", RESTletDeploy: "1", AuthHold: hold})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func (ls *loginServer) m2m(t *testing.T) *netsuite.M2M {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &netsuite.M2M{TokenURL: ls.srv.URL + netsuitetest.TokenPath, ClientID: "c", CertID: "k", Key: key}
+}
+
+// wantRefusal checks err is a permanent *erp.Error keeping NetSuite's
+// status and code in its text.
+func wantRefusal(t *testing.T, err error, status int, code string) {
+	t.Helper()
+	var e *erp.Error
+	if !errors.As(err, &e) || !e.Permanent || e.Status != status || e.Code != code || !strings.Contains(err.Error(), code) {
+		t.Fatalf("err = %v (%#v), want a permanent %d %s", err, err, status, code)
+	}
+}
+
+func TestInvalidLoginIsNotRetried(t *testing.T) {
+	ls := newLoginServer(t)
+	ls.api = func(string) bool { return false }
+	tba := netsuite.TBA{Account: testAccount, ConsumerKey: "ck", ConsumerSecret: "cs", TokenID: "tid", TokenSecret: "ts"}
+	c := ls.client(t, tba, 0)
+	_, err := c.File(context.Background(), 7)
+	wantRefusal(t, err, http.StatusUnauthorized, "INVALID_LOGIN")
+	if !strings.Contains(err.Error(), "Login Audit Trail") || ls.apiRequests.Load() != 1 {
+		t.Fatalf("%d requests, err %v; want 1 and NetSuite's message", ls.apiRequests.Load(), err)
+	}
+	// Held back: the next requests fail with NetSuite's answer, unsent.
+	for range 3 {
+		_, err = c.File(context.Background(), 7)
+		wantRefusal(t, err, http.StatusUnauthorized, "INVALID_LOGIN")
+	}
+	if !strings.Contains(err.Error(), "not sent") || ls.apiRequests.Load() != 1 {
+		t.Fatalf("%d requests, err %v; want none more while held back", ls.apiRequests.Load(), err)
+	}
+
+	// Without the hold each call is one request, never more.
+	ls.apiRequests.Store(0)
+	c = ls.client(t, tba, -1)
+	for range 2 {
+		_, err = c.File(context.Background(), 7)
+		wantRefusal(t, err, http.StatusUnauthorized, "INVALID_LOGIN")
+	}
+	if n := ls.apiRequests.Load(); n != 2 {
+		t.Fatalf("%d requests for 2 calls", n)
+	}
+}
+
+func TestRefusedClientCredentialsAreNotRetried(t *testing.T) {
+	for _, c := range []struct {
+		status int
+		body   string
+		code   string
+	}{
+		{400, `{"error":"invalid_grant"}`, "invalid_grant"},
+		{401, `{"error":"invalid_client"}`, "invalid_client"},
+		{400, `{"error":"invalid_request","error_description":"exp - iat must be less than 60 minutes"}`, "invalid_request"},
+	} {
+		ls := newLoginServer(t)
+		ls.token = func(int32) (int, string) { return c.status, c.body }
+		cl := ls.client(t, ls.m2m(t), 0)
+		for range 3 {
+			_, err := cl.File(context.Background(), 7)
+			wantRefusal(t, err, c.status, c.code)
+		}
+		if ls.tokenRequests.Load() != 1 || ls.apiRequests.Load() != 0 {
+			t.Errorf("%s: %d token requests, %d API requests; want 1 and 0", c.code, ls.tokenRequests.Load(), ls.apiRequests.Load())
+		}
+	}
+	// A token endpoint in trouble is another matter: retried.
+	ls := newLoginServer(t)
+	ls.token = func(n int32) (int, string) {
+		if n < 3 {
+			return 503, `{"title":"Service Unavailable"}`
+		}
+		return 200, `{"access_token":"tok","token_type":"bearer","expires_in":3600}`
+	}
+	if _, err := ls.client(t, ls.m2m(t), 0).File(context.Background(), 7); err != nil || ls.tokenRequests.Load() != 3 {
+		t.Fatalf("after two 503s: %v, %d token requests", err, ls.tokenRequests.Load())
+	}
+}
+
+func TestCachedTokenRefusedIsRenewedOnce(t *testing.T) {
+	// tok-1 works for the first call, then NetSuite stops taking it (an
+	// early expiry): the client drops it and goes on with tok-2.
+	ls := newLoginServer(t)
+	var revoked atomic.Bool
+	ls.api = func(h string) bool { return h != "Bearer tok-1" || !revoked.Load() }
+	c := ls.client(t, ls.m2m(t), 0)
+	if _, err := c.File(context.Background(), 7); err != nil {
+		t.Fatal(err)
+	}
+	revoked.Store(true)
+	if _, err := c.File(context.Background(), 7); err != nil {
+		t.Fatalf("with a revoked cached token: %v", err)
+	}
+	if _, err := c.File(context.Background(), 7); err != nil {
+		t.Fatal(err)
+	}
+	ls.mu.Lock()
+	seen := strings.Join(ls.authorizationsSeen, ",")
+	ls.mu.Unlock()
+	if want := "Bearer tok-1,Bearer tok-1,Bearer tok-2,Bearer tok-2"; seen != want || ls.tokenRequests.Load() != 2 {
+		t.Fatalf("authorizations %s, %d token requests; want %s and 2", seen, ls.tokenRequests.Load(), want)
+	}
+
+	// When the new token is refused too, that is final: two API
+	// requests, one renewal, no retry.
+	ls = newLoginServer(t)
+	revoked.Store(false)
+	ls.api = func(string) bool { return !revoked.Load() }
+	c = ls.client(t, ls.m2m(t), 0)
+	if _, err := c.File(context.Background(), 7); err != nil {
+		t.Fatal(err)
+	}
+	revoked.Store(true)
+	_, err := c.File(context.Background(), 7)
+	wantRefusal(t, err, http.StatusUnauthorized, "INVALID_LOGIN")
+	if ls.apiRequests.Load() != 3 || ls.tokenRequests.Load() != 2 {
+		t.Fatalf("%d API requests, %d token requests; want 3 and 2", ls.apiRequests.Load(), ls.tokenRequests.Load())
+	}
+
+	// A token fetched for the request and refused at once is not
+	// renewed: the role cannot log in with it.
+	ls = newLoginServer(t)
+	ls.api = func(string) bool { return false }
+	_, err = ls.client(t, ls.m2m(t), 0).File(context.Background(), 7)
+	wantRefusal(t, err, http.StatusUnauthorized, "INVALID_LOGIN")
+	if ls.apiRequests.Load() != 1 || ls.tokenRequests.Load() != 1 {
+		t.Fatalf("%d API requests, %d token requests; want 1 and 1", ls.apiRequests.Load(), ls.tokenRequests.Load())
 	}
 }
