@@ -4,9 +4,12 @@ import (
 	"crypto"
 	"crypto/ecdsa"
 	"crypto/elliptic"
+	"crypto/hmac"
 	"crypto/rand"
 	"crypto/rsa"
+	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,8 +23,6 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
-
-	"github.com/portico/portico/internal/erp/netsuite"
 )
 
 // ErrInvalidLogin is what TBAVerifier.Verify and M2MVerifier.CheckBearer
@@ -61,6 +62,9 @@ const (
 	tbaClockSkew = 5 * time.Minute
 	// tbaMinNonce is NetSuite's shortest nonce (nonce_rejected below).
 	tbaMinNonce = 6
+	// tbaSignatureMethod is the one signature method NetSuite still
+	// takes for TBA (HMAC-SHA1 ended with 2023.1).
+	tbaSignatureMethod = "HMAC-SHA256"
 )
 
 // TBAVerifier checks Token-Based Authentication (OAuth 1.0a) headers as
@@ -97,8 +101,8 @@ func (v *TBAVerifier) Verify(r *http.Request, now time.Time) error {
 			return loginError("missing " + k)
 		}
 	}
-	if p["oauth_signature_method"] != netsuite.TBASignatureMethod {
-		return loginError(fmt.Sprintf("signature method %q, want %s", p["oauth_signature_method"], netsuite.TBASignatureMethod))
+	if p["oauth_signature_method"] != tbaSignatureMethod {
+		return loginError(fmt.Sprintf("signature method %q, want %s", p["oauth_signature_method"], tbaSignatureMethod))
 	}
 	if ver, ok := p["oauth_version"]; ok && ver != "1.0" {
 		return loginError(fmt.Sprintf("oauth_version %q, want 1.0", ver))
@@ -121,14 +125,144 @@ func (v *TBAVerifier) Verify(r *http.Request, now time.Time) error {
 	if !ok {
 		return loginError("unknown consumer key or token")
 	}
-	want, err := netsuite.SignTBA(r.Method, authOrigin(r)+r.URL.RequestURI(), p, consumerSecret, tokenSecret)
+	base, err := signatureBase(r, p)
 	if err != nil {
 		return loginError(err.Error())
 	}
+	want := hmacSHA256Signature(base, consumerSecret, tokenSecret)
 	if subtle.ConstantTimeCompare([]byte(want), []byte(p["oauth_signature"])) != 1 {
 		return loginError("signature mismatch")
 	}
 	return v.spendNonce(p["oauth_consumer_key"]+"&"+p["oauth_token"]+"&"+p["oauth_nonce"], at, now)
+}
+
+// The TBA signature, written here from RFC 5849 (OAuth 1.0) and not taken
+// from the connector: a test double built from the code under test could
+// not find that code's mistakes. NetSuite follows the RFC with HMAC-SHA256
+// in place of HMAC-SHA1 ("The Signature for Web Services and RESTlets" in
+// its help). Only query parameters are signed: NetSuite's REST web
+// services and RESTlets take JSON bodies, never form-encoded ones.
+
+// signatureBase is the signature base string of RFC 5849 §3.4.1.1:
+// the upper-case method, the encoded base string URI (§3.4.1.2) and the
+// encoded normalized parameters (§3.4.1.3), joined by "&". params are
+// the Authorization header's; realm and oauth_signature are left out
+// (§3.4.1.3.1). The URI is r's as the client addressed it.
+func signatureBase(r *http.Request, params map[string]string) (string, error) {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	host := r.Host
+	if host == "" {
+		host = r.URL.Host
+	}
+	uri := baseStringURI(scheme, host, r.URL.EscapedPath())
+	pairs, err := queryPairs(r.URL.RawQuery)
+	if err != nil {
+		return "", err
+	}
+	for k, v := range params {
+		if k == "realm" || k == "oauth_signature" {
+			continue
+		}
+		pairs = append(pairs, [2]string{k, v})
+	}
+	method := r.Method
+	if method == "" {
+		method = http.MethodGet
+	}
+	return strings.ToUpper(method) + "&" + percentEncode(uri) + "&" + percentEncode(normalizeParameters(pairs)), nil
+}
+
+// baseStringURI is RFC 5849 §3.4.1.2: scheme and host in lower case, the
+// port only when it is not the scheme's default (80 for http, 443 for
+// https), the path as sent ("/" when empty), no query or fragment.
+func baseStringURI(scheme, host, path string) string {
+	scheme, host = strings.ToLower(scheme), strings.ToLower(host)
+	if i := strings.LastIndexByte(host, ':'); i >= 0 && !strings.Contains(host[i:], "]") {
+		port := host[i+1:]
+		if scheme == "http" && port == "80" || scheme == "https" && port == "443" {
+			host = host[:i]
+		}
+	}
+	if path == "" {
+		path = "/"
+	}
+	return scheme + "://" + host + path
+}
+
+// queryPairs decodes a query as RFC 5849 §3.4.1.3.1 reads it: split at
+// "&", each part at its first "=" (a name alone has an empty value), then
+// form-decoded ("+" is a space). Repeated names are all kept.
+func queryPairs(rawQuery string) ([][2]string, error) {
+	var pairs [][2]string
+	if rawQuery == "" {
+		return nil, nil
+	}
+	for part := range strings.SplitSeq(rawQuery, "&") {
+		if part == "" {
+			continue
+		}
+		name, value, _ := strings.Cut(part, "=")
+		n, err := url.QueryUnescape(name)
+		if err != nil {
+			return nil, fmt.Errorf("request query: %w", err)
+		}
+		v, err := url.QueryUnescape(value)
+		if err != nil {
+			return nil, fmt.Errorf("request query: %w", err)
+		}
+		pairs = append(pairs, [2]string{n, v})
+	}
+	return pairs, nil
+}
+
+// normalizeParameters is RFC 5849 §3.4.1.3.2: each name and value
+// percent-encoded, sorted by encoded name, then by encoded value (byte
+// order), each pair joined by "=", the pairs by "&".
+func normalizeParameters(pairs [][2]string) string {
+	enc := make([]string, len(pairs))
+	for i, p := range pairs {
+		enc[i] = percentEncode(p[0]) + "=" + percentEncode(p[1])
+	}
+	// Sorting "name=value" strings is not the same: "=" sorts before
+	// some name characters ("a=1" vs "a1=…"), so compare the parts.
+	slices.SortFunc(enc, func(a, b string) int {
+		an, av, _ := strings.Cut(a, "=")
+		bn, bv, _ := strings.Cut(b, "=")
+		if c := strings.Compare(an, bn); c != 0 {
+			return c
+		}
+		return strings.Compare(av, bv)
+	})
+	return strings.Join(enc, "&")
+}
+
+// percentEncode is RFC 5849 §3.6: the UTF-8 bytes of s, each but the
+// unreserved ALPHA, DIGIT, "-", ".", "_" and "~" written as "%" and two
+// upper-case hex digits.
+func percentEncode(s string) string {
+	var b strings.Builder
+	for _, c := range []byte(s) {
+		switch {
+		case 'A' <= c && c <= 'Z', 'a' <= c && c <= 'z', '0' <= c && c <= '9', c == '-', c == '.', c == '_', c == '~':
+			b.WriteByte(c)
+		default:
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
+}
+
+// hmacSHA256Signature signs a base string with the key of RFC 5849
+// §3.4.2: the encoded consumer secret and the encoded token secret joined
+// by "&" (the "&" stays when a secret is empty). The digest is
+// base64-encoded (§3.4.2 step 3, with SHA-256 for SHA-1 as NetSuite does).
+func hmacSHA256Signature(base, consumerSecret, tokenSecret string) string {
+	mac := hmac.New(sha256.New, []byte(percentEncode(consumerSecret)+"&"+percentEncode(tokenSecret)))
+	mac.Write([]byte(base))
+	return base64.StdEncoding.EncodeToString(mac.Sum(nil))
 }
 
 // spendNonce records a nonce, failing if it was seen. Nonces whose
@@ -188,7 +322,10 @@ func parseOAuthHeader(h string) (map[string]string, error) {
 const (
 	// m2mDefaultTTL is the life of an access token NetSuite issues.
 	m2mDefaultTTL = time.Hour
-	// m2mMaxAssertionLife is NetSuite's limit on exp - iat.
+	// m2mMaxAssertionLife bounds exp - iat, exclusively: "The value must
+	// be less than 60 minutes greater than the value of the iat
+	// parameter" (NetSuite help, "The Request Token Structure",
+	// section_162790605110).
 	m2mMaxAssertionLife = time.Hour
 	// m2mMaxForm bounds a token request body.
 	m2mMaxForm = 64 << 10
@@ -246,8 +383,12 @@ func (v *M2MVerifier) Register(clientID, certID string, pub crypto.PublicKey) er
 // request whose assertion verifies gets 200 and {"access_token",
 // "token_type":"bearer","expires_in":<seconds, a number>}; a malformed
 // request gets 400 {"error":"invalid_request"} and an assertion that does
-// not verify 400 {"error":"invalid_grant"}, as NetSuite answers. The
-// assertion's aud must be this endpoint's URL as the client addressed it.
+// not verify 400 {"error":"invalid_grant"}, as NetSuite answers. An
+// assertion whose exp is 60 minutes or more after its iat gets 400
+// {"error":"invalid_request"}: the help states the rule (see
+// m2mMaxAssertionLife) but not the answer, so this is the fake's choice
+// of RFC 6749 §5.2's code for a malformed request. The assertion's aud
+// must be this endpoint's URL as the client addressed it.
 func (v *M2MVerifier) ServeToken(w http.ResponseWriter, r *http.Request) {
 	now := time.Now()
 	if v.Now != nil {
@@ -262,7 +403,11 @@ func (v *M2MVerifier) ServeToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := v.verifyAssertion(r.PostForm.Get("client_assertion"), authOrigin(r)+r.URL.EscapedPath(), now); err != nil {
-		writeOAuthJSON(w, http.StatusBadRequest, map[string]any{"error": "invalid_grant"})
+		code := "invalid_grant"
+		if errors.Is(err, errMalformedAssertion) {
+			code = "invalid_request"
+		}
+		writeOAuthJSON(w, http.StatusBadRequest, map[string]any{"error": code})
 		return
 	}
 	ttl := v.TTL
@@ -301,8 +446,12 @@ type assertionClaims struct {
 	jwt.RegisteredClaims
 }
 
-// scopeClaim accepts both forms NetSuite takes: an array of scopes or one
-// comma-separated string.
+// scopeClaim is the assertion's scope. NetSuite's help defines it as one
+// string, the scopes "separated by a comma" ("The Request Token
+// Structure", section_162790605110), yet the sample request on "POST
+// Request to the Token Endpoint" (section_162755359851) sends the array
+// ["restlets", "rest_webservices"]; NetSuite documents both, so the fake
+// takes both. Blanks around the commas are dropped.
 type scopeClaim []string
 
 func (s *scopeClaim) UnmarshalJSON(b []byte) error {
@@ -321,11 +470,15 @@ func (s *scopeClaim) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// errMalformedAssertion marks an assertion refused for its form rather
+// than its signature or credentials (ServeToken answers invalid_request).
+var errMalformedAssertion = errors.New("malformed assertion")
+
 // verifyAssertion checks a client assertion: PS256 or ES256 only, signed
 // by a certificate registered to its iss under its kid, aud = tokenURL,
-// exp present and not passed, iat present and at most an hour before exp,
-// a scope including restlets or rest_webservices, and a jti the client has
-// not used before.
+// exp present and not passed, iat present and less than 60 minutes before
+// exp, a scope including restlets or rest_webservices, and a jti the
+// client has not used before.
 func (v *M2MVerifier) verifyAssertion(assertion, tokenURL string, now time.Time) error {
 	var claims assertionClaims
 	parser := jwt.NewParser(
@@ -351,8 +504,8 @@ func (v *M2MVerifier) verifyAssertion(assertion, tokenURL string, now time.Time)
 	if claims.IssuedAt == nil {
 		return errors.New("assertion: no iat")
 	}
-	if claims.ExpiresAt.Sub(claims.IssuedAt.Time) > m2mMaxAssertionLife {
-		return errors.New("assertion: exp is more than 3600 s after iat")
+	if claims.ExpiresAt.Sub(claims.IssuedAt.Time) >= m2mMaxAssertionLife {
+		return fmt.Errorf("assertion: %w: exp - iat must be less than 60 minutes (3600 s)", errMalformedAssertion)
 	}
 	if !slices.Contains(claims.Scope, "rest_webservices") && !slices.Contains(claims.Scope, "restlets") {
 		return errors.New("assertion: scope has neither rest_webservices nor restlets")

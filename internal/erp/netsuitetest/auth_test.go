@@ -355,8 +355,8 @@ func TestCheckBearer(t *testing.T) {
 
 func claims(aud string) jwt.MapClaims {
 	return jwt.MapClaims{
-		"iss": "c", "aud": aud, "scope": []string{"rest_webservices"},
-		"iat": testNow.Unix(), "exp": testNow.Add(time.Hour).Unix(), "jti": rand.Text(),
+		"iss": "c", "aud": aud, "scope": "restlets,rest_webservices",
+		"iat": testNow.Unix(), "exp": testNow.Add(55 * time.Minute).Unix(), "jti": rand.Text(),
 	}
 }
 
@@ -419,7 +419,8 @@ func TestM2MVerifierRejectsBadAssertions(t *testing.T) {
 		"no exp":        {sign(t, jwt.SigningMethodES256, ek, "ec", with(func(c jwt.MapClaims) { delete(c, "exp") })), "exp claim is required"},
 		"no iat":        {sign(t, jwt.SigningMethodES256, ek, "ec", with(func(c jwt.MapClaims) { delete(c, "iat") })), "no iat"},
 		"iat in future": {sign(t, jwt.SigningMethodES256, ek, "ec", with(func(c jwt.MapClaims) { c["iat"] = testNow.Add(time.Minute).Unix() })), "used before issued"},
-		"too long":      {sign(t, jwt.SigningMethodES256, ek, "ec", with(func(c jwt.MapClaims) { c["exp"] = testNow.Add(time.Hour + time.Second).Unix() })), "3600"},
+		"too long":      {sign(t, jwt.SigningMethodES256, ek, "ec", with(func(c jwt.MapClaims) { c["exp"] = testNow.Add(time.Hour + time.Second).Unix() })), "less than 60 minutes"},
+		"an hour":       {sign(t, jwt.SigningMethodES256, ek, "ec", with(func(c jwt.MapClaims) { c["exp"] = testNow.Add(time.Hour).Unix() })), "less than 60 minutes"},
 		"no scope":      {sign(t, jwt.SigningMethodES256, ek, "ec", with(func(c jwt.MapClaims) { delete(c, "scope") })), "scope"},
 		"other scope":   {sign(t, jwt.SigningMethodES256, ek, "ec", with(func(c jwt.MapClaims) { c["scope"] = "suite_analytics" })), "scope"},
 		"bad scope":     {sign(t, jwt.SigningMethodES256, ek, "ec", with(func(c jwt.MapClaims) { c["scope"] = 7 })), "scope"},
@@ -431,10 +432,16 @@ func TestM2MVerifierRejectsBadAssertions(t *testing.T) {
 			t.Errorf("%s: err = %v, want %q", name, err, c.want)
 		}
 	}
-	// Both forms of scope NetSuite accepts pass, PS256 too.
+	// Both forms of scope NetSuite documents pass (the comma-separated
+	// string of its claims table, the array of its sample request), PS256
+	// too, and a life just under the hour.
 	for _, c := range []jwt.MapClaims{
+		with(func(c jwt.MapClaims) { c["scope"] = "rest_webservices" }),
 		with(func(c jwt.MapClaims) { c["scope"] = "restlets, rest_webservices" }),
+		with(func(c jwt.MapClaims) { c["scope"] = "suite_analytics,restlets" }),
+		with(func(c jwt.MapClaims) { c["scope"] = []string{"restlets", "rest_webservices"} }),
 		with(func(c jwt.MapClaims) { c["scope"] = []string{"suite_analytics", "restlets"} }),
+		with(func(c jwt.MapClaims) { c["exp"] = testNow.Add(time.Hour - time.Second).Unix() }),
 	} {
 		if err := v.verifyAssertion(sign(t, jwt.SigningMethodPS256, rk, "rsa", c), aud, testNow); err != nil {
 			t.Errorf("scope %v: %v", c["scope"], err)
@@ -465,6 +472,11 @@ func TestServeTokenErrors(t *testing.T) {
 		"no assertion":   {http.MethodPost, "application/x-www-form-urlencoded", edit("client_assertion", ""), "invalid_request"},
 		"bad assertion":  {http.MethodPost, "application/x-www-form-urlencoded", edit("client_assertion", "a.b.c"), "invalid_grant"},
 		"aud":            {http.MethodPost, "application/x-www-form-urlencoded", edit("client_assertion", sign(t, jwt.SigningMethodES256, key, "k", claims("https://example.com"+tokenPath))), "invalid_grant"},
+		"an hour's life": {http.MethodPost, "application/x-www-form-urlencoded", edit("client_assertion", sign(t, jwt.SigningMethodES256, key, "k", func() jwt.MapClaims {
+			c := claims("http://example.com" + tokenPath)
+			c["exp"] = testNow.Add(time.Hour).Unix()
+			return c
+		}())), "invalid_request"},
 	} {
 		req := httptest.NewRequest(c.method, "http://example.com"+tokenPath, strings.NewReader(c.form.Encode()))
 		req.Header.Set("Content-Type", c.contentType)
@@ -484,5 +496,104 @@ func TestRegisterRefusesUnusableKeys(t *testing.T) {
 		if err := v.Register("c", "k", key); err == nil {
 			t.Errorf("%s: registered", name)
 		}
+	}
+}
+
+// Oracle's published TBA example, from NetSuite's help topic "The
+// Signature for Web Services and RESTlets" (section_1534941088): its
+// inputs, base strings and HMAC-SHA256 signatures, as literals. The
+// fake's signer must reach them on its own.
+func TestTBASignerPublishedExamples(t *testing.T) {
+	const (
+		consumerKey    = "ef40afdd8abaac111b13825dd5e5e2ddddb44f86d5a0dd6dcf38c20aae6b67e4"
+		consumerSecret = "d26ad321a4b2f23b0741c8d38392ce01c3e23e109df6c96eac6d099e9ab9e8b5"
+		tokenID        = "2b0ce516420110bcbd36b69e99196d1b7f6de3c6234c5afb799b73d87569f5cc"
+		tokenSecret    = "c29a677df7d5439a458c063654187e3d678d73aca8e3c9d8bea1478a3eb0d295"
+	)
+	params := map[string]string{
+		"realm":                  "123456", // never signed
+		"oauth_consumer_key":     consumerKey,
+		"oauth_token":            tokenID,
+		"oauth_nonce":            "fjaLirsIcCGVZWzBX0pg",
+		"oauth_timestamp":        "1508242306",
+		"oauth_signature_method": "HMAC-SHA256",
+		"oauth_version":          "1.0",
+		"oauth_signature":        "never signed either",
+	}
+	for _, c := range []struct{ method, url, base, sig string }{
+		{http.MethodPost, "https://123456.restlets.api.netsuite.com/app/site/hosting/restlet.nl?script=6&deploy=1&customParam=someValue&testParam=someOtherValue",
+			"POST&https%3A%2F%2F123456.restlets.api.netsuite.com%2Fapp%2Fsite%2Fhosting%2Frestlet.nl&" +
+				"customParam%3DsomeValue%26deploy%3D1" +
+				"%26oauth_consumer_key%3Def40afdd8abaac111b13825dd5e5e2ddddb44f86d5a0dd6dcf38c20aae6b67e4" +
+				"%26oauth_nonce%3DfjaLirsIcCGVZWzBX0pg%26oauth_signature_method%3DHMAC-SHA256" +
+				"%26oauth_timestamp%3D1508242306" +
+				"%26oauth_token%3D2b0ce516420110bcbd36b69e99196d1b7f6de3c6234c5afb799b73d87569f5cc" +
+				"%26oauth_version%3D1.0%26script%3D6%26testParam%3DsomeOtherValue",
+			"+KK4SKNgz4ZiILGLwOMtfYlgcXSy1eis8ldE9X90azQ="},
+		{http.MethodGet, "https://123456.suitetalk.api.netsuite.com/services/rest/record/v1/employee/40",
+			"GET&https%3A%2F%2F123456.suitetalk.api.netsuite.com%2Fservices%2Frest%2Frecord%2Fv1%2Femployee%2F40&" +
+				"oauth_consumer_key%3Def40afdd8abaac111b13825dd5e5e2ddddb44f86d5a0dd6dcf38c20aae6b67e4" +
+				"%26oauth_nonce%3DfjaLirsIcCGVZWzBX0pg%26oauth_signature_method%3DHMAC-SHA256" +
+				"%26oauth_timestamp%3D1508242306" +
+				"%26oauth_token%3D2b0ce516420110bcbd36b69e99196d1b7f6de3c6234c5afb799b73d87569f5cc" +
+				"%26oauth_version%3D1.0",
+			"B5OIWznZ2YP0OB7VrJrGkYsTh+8H+5T9Hag+o92q0zY="},
+	} {
+		r := httptest.NewRequest(c.method, c.url, nil) // an https URL sets r.TLS
+		base, err := signatureBase(r, params)
+		if err != nil || base != c.base {
+			t.Errorf("%s %s: base string\n got %s (%v)\nwant %s", c.method, c.url, base, err, c.base)
+		}
+		if sig := hmacSHA256Signature(c.base, consumerSecret, tokenSecret); sig != c.sig {
+			t.Errorf("%s %s: signature %s, want %s", c.method, c.url, sig, c.sig)
+		}
+	}
+}
+
+// RFC 5849's own examples: the base string of §3.4.1.1 (its c2 and
+// a3="2 q" come from a form body there; here they are passed as
+// parameters, which the base string treats alike) and the base string
+// URIs of §3.4.1.2.
+func TestTBASignerRFC5849Examples(t *testing.T) {
+	r := httptest.NewRequest(http.MethodPost, "http://example.com/request?b5=%3D%253D&a3=a&c%40=&a2=r%20b", nil)
+	base, err := signatureBase(r, map[string]string{
+		"oauth_consumer_key": "9djdj82h48djs9d2", "oauth_token": "kkk9d7dh3k39sjv7", "oauth_signature_method": "HMAC-SHA1",
+		"oauth_timestamp": "137131201", "oauth_nonce": "7d8f3e4a", "c2": "", "a3": "2 q",
+		"realm": "Example", "oauth_signature": "djosJKDKJSD8743243%2Fjdk33klY%3D",
+	})
+	want := "POST&http%3A%2F%2Fexample.com%2Frequest&a2%3Dr%2520b%26a3%3D2%2520q%26a3%3Da%26b5%3D%253D%25253D%26c%2540%3D%26c2%3D" +
+		"%26oauth_consumer_key%3D9djdj82h48djs9d2%26oauth_nonce%3D7d8f3e4a%26oauth_signature_method%3DHMAC-SHA1" +
+		"%26oauth_timestamp%3D137131201%26oauth_token%3Dkkk9d7dh3k39sjv7"
+	if err != nil || base != want {
+		t.Errorf("RFC 5849 §3.4.1.1 base string\n got %s (%v)\nwant %s", base, err, want)
+	}
+	for _, c := range []struct{ scheme, host, path, want string }{
+		{"HTTP", "EXAMPLE.COM:80", "/r%20v/X", "http://example.com/r%20v/X"},
+		{"https", "www.example.net:8080", "/", "https://www.example.net:8080/"},
+		{"https", "a.example.com:443", "", "https://a.example.com/"},
+		{"http", "127.0.0.1:443", "/p", "http://127.0.0.1:443/p"},
+		{"http", "[::1]:80", "/p", "http://[::1]/p"},
+		{"http", "[::1]", "/p", "http://[::1]/p"},
+	} {
+		if got := baseStringURI(c.scheme, c.host, c.path); got != c.want {
+			t.Errorf("baseStringURI(%q, %q, %q) = %q, want %q", c.scheme, c.host, c.path, got, c.want)
+		}
+	}
+	// §3.6: unreserved characters stay, every other byte of the UTF-8
+	// form is %XX in upper case; a space is %20, never "+".
+	if got, want := percentEncode("Aa0-._~ !*'()/+=&%é"), "Aa0-._~%20%21%2A%27%28%29%2F%2B%3D%26%25%C3%A9"; got != want {
+		t.Errorf("percentEncode = %q, want %q", got, want)
+	}
+	// §3.4.1.3.2: sorted by name, then value, both encoded; "+" in a
+	// query is a space.
+	pairs, err := queryPairs("q=a+b&q=A~*!&limit=5&flag")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := normalizeParameters(pairs), "flag=&limit=5&q=A~%2A%21&q=a%20b"; got != want {
+		t.Errorf("normalized %q, want %q", got, want)
+	}
+	if _, err := queryPairs("a=%zz"); err == nil {
+		t.Error("a malformed query escape was accepted")
 	}
 }
