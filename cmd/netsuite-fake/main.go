@@ -53,7 +53,8 @@ func run(ctx context.Context, args []string, out, log io.Writer) error {
 	m2m := fs.String("m2m", "", "accept OAuth 2.0 client credentials: clientId:certificateId:PEM file of the certificate or public key")
 	account := fs.String("account", "123456_SB1", "account id: the TBA realm")
 	concurrency := fs.Int("concurrency", netsuitetest.DefaultConcurrency, "concurrent requests allowed")
-	mappingFile := fs.String("mapping", "", "mapping file (default: the connector's default mapping)")
+	schemaFile := fs.String("schema", "", "account schema in account.yaml's format (default: the built-in account)")
+	without := fs.String("without", "", "comma-separated record types (customrecord_res_billing) and fields (job.custentity_res_county) the account lacks")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -61,14 +62,23 @@ func run(ctx context.Context, args []string, out, log io.Writer) error {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	cfg := netsuitetest.Config{Concurrency: *concurrency}
-	if *mappingFile != "" {
-		data, err := os.ReadFile(*mappingFile)
+	if *schemaFile != "" || *without != "" {
+		data := netsuitetest.DefaultAccount
+		if *schemaFile != "" {
+			var err error
+			if data, err = os.ReadFile(*schemaFile); err != nil {
+				return err
+			}
+		}
+		var drop []string
+		if *without != "" {
+			drop = strings.Split(*without, ",")
+		}
+		sc, err := netsuitetest.LoadSchema(data, drop...)
 		if err != nil {
 			return err
 		}
-		if cfg.Mapping, err = netsuite.ParseMapping(data); err != nil {
-			return err
-		}
+		cfg.Schema = sc
 	}
 	if *tba != "" {
 		v, err := tbaVerifier(*tba, *account)

@@ -105,7 +105,7 @@ func TestDropAfterWriteWithIdempotency(t *testing.T) {
 	f := jobsFixture(t)
 	key := map[string]string{netsuitetest.IdempotencyHeader: "2b1d-drop"}
 	f.fake.SetFaults(netsuitetest.Faults{DropAfterWrite: 1})
-	if _, _, err := f.do("POST", netsuitetest.RecordPath+"job", map[string]any{"companyname": "Landed"}, key); err == nil {
+	if _, _, err := f.do("POST", netsuitetest.RecordPath+"job", map[string]any{"companyName": "Landed"}, key); err == nil {
 		t.Fatal("the write answered though its connection was to be dropped")
 	}
 	if f.fake.Count("job") != 4 {
@@ -113,7 +113,7 @@ func TestDropAfterWriteWithIdempotency(t *testing.T) {
 	}
 	f.fake.SetFaults(netsuitetest.Faults{})
 	// The retry is refused as a repeat, pointing at the record that landed.
-	resp, raw := f.mustDo("POST", netsuitetest.RecordPath+"job", map[string]any{"companyname": "Landed"}, key)
+	resp, raw := f.mustDo("POST", netsuitetest.RecordPath+"job", map[string]any{"companyName": "Landed"}, key)
 	wantIdempotencyError(t, resp, raw, f.srv.URL+netsuitetest.RecordPath+"job/4")
 	if f.fake.Count("job") != 4 || f.fake.Writes("2b1d-drop") != (netsuitetest.WriteCount{Requests: 2, Applied: 1}) {
 		t.Errorf("%d jobs, writes %+v", f.fake.Count("job"), f.fake.Writes("2b1d-drop"))
@@ -124,15 +124,15 @@ func TestDropAfterWriteWithIdempotency(t *testing.T) {
 	// With every write dropped, a retry still gets its answer: a repeat
 	// is refused, not applied, so there is nothing to drop after.
 	f.fake.SetFaults(netsuitetest.Faults{DropAfterWrite: 1})
-	resp, raw = f.mustDo("POST", netsuitetest.RecordPath+"job", map[string]any{"companyname": "Landed"}, key)
+	resp, raw = f.mustDo("POST", netsuitetest.RecordPath+"job", map[string]any{"companyName": "Landed"}, key)
 	wantIdempotencyError(t, resp, raw, f.srv.URL+netsuitetest.RecordPath+"job/4")
 	patch := map[string]string{netsuitetest.IdempotencyHeader: "2b1d-drop-patch"}
-	if _, _, err := f.do("PATCH", netsuitetest.RecordPath+"job/2", map[string]any{"companyname": "Patched"}, patch); err == nil {
+	if _, _, err := f.do("PATCH", netsuitetest.RecordPath+"job/2", map[string]any{"companyName": "Patched"}, patch); err == nil {
 		t.Fatal("the PATCH answered though its connection was to be dropped")
 	}
-	resp, raw = f.mustDo("PATCH", netsuitetest.RecordPath+"job/2", map[string]any{"companyname": "Patched"}, patch)
+	resp, raw = f.mustDo("PATCH", netsuitetest.RecordPath+"job/2", map[string]any{"companyName": "Patched"}, patch)
 	wantIdempotencyError(t, resp, raw, f.srv.URL+netsuitetest.RecordPath+"job/2")
-	if r, _ := f.fake.Get("job", 2); r.Fields["companyname"] != "Patched" {
+	if r, _ := f.fake.Get("job", 2); r.Fields["companyName"] != "Patched" {
 		t.Errorf("the dropped PATCH did not land: %+v", r)
 	}
 	if f.fake.Count("job") != 4 || f.fake.Writes("2b1d-drop") != (netsuitetest.WriteCount{Requests: 3, Applied: 1}) ||

@@ -22,7 +22,7 @@ func FuzzSuiteQL(f *testing.F) {
 	for _, q := range []string{
 		projectColumns + ` WHERE lastmodifieddate > TO_TIMESTAMP('2026-11-22 07:00:00', 'YYYY-MM-DD HH24:MI:SS') OR (lastmodifieddate = TO_TIMESTAMP('2026-11-22 07:00:00', 'YYYY-MM-DD HH24:MI:SS') AND id > 123) ORDER BY lastmodifieddate, id`,
 		`SELECT id, memo FROM transaction WHERE type = 'VendBill' AND (lastmodifieddate > TO_TIMESTAMP('2020-01-01 00:00:00', 'YYYY-MM-DD HH24:MI:SS') OR (lastmodifieddate = TO_TIMESTAMP('2020-01-01 00:00:00', 'YYYY-MM-DD HH24:MI:SS') AND id > 0)) ORDER BY lastmodifieddate, id`,
-		`SELECT recordid, TO_CHAR(deleteddate, 'YYYY-MM-DD HH24:MI:SS') AS deleteddate FROM deletedrecord WHERE recordtype = 'job' AND deleteddate >= TO_TIMESTAMP('2026-01-01 00:00:00', 'YYYY-MM-DD HH24:MI:SS') ORDER BY deleteddate, recordid`,
+		`SELECT recordid, TO_CHAR(deleteddate, 'YYYY-MM-DD HH24:MI:SS') AS deleteddate FROM deletedrecord WHERE type = 'job' AND deleteddate >= TO_TIMESTAMP('2026-01-01 00:00:00', 'YYYY-MM-DD HH24:MI:SS') ORDER BY deleteddate, recordid`,
 		`select id, BUILTIN.DF(custrecord_res_opp_stage) from customrecord_res_opportunity where name <> 'x' and (id < 5 or id >= -2.5) order by name desc`,
 		`SELECT TO_CHAR(startdate, 'DD/MM/YYYY') x FROM job WHERE startdate = '2025-01-01' ORDER BY startdate`,
 		`SELECT id FROM job WHERE ((((id > 1))))`, `SELECT`, `'`, `SELECT id FROM job WHERE id = TO_TIMESTAMP(`,

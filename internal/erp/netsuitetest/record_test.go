@@ -27,7 +27,7 @@ func TestRecordGet(t *testing.T) {
 	f := jobsFixture(t)
 	base := f.srv.URL + netsuitetest.RecordPath
 	doc := getRecord(t, f, netsuitetest.RecordPath+"job/1?expandSubResources=true")
-	if doc["id"] != "1" || doc["companyname"] != "Red Creek" || doc["projectedtotal"] != 1594771.6 || doc["startdate"] != "2025-02-28" {
+	if doc["id"] != "1" || doc["companyName"] != "Red Creek" || doc["custentity_res_acres"] != 1594771.6 || doc["startDate"] != "2025-02-28" {
 		t.Errorf("fields: %v", doc)
 	}
 	if doc["lastModifiedDate"] != "2026-11-22T07:00:00Z" || doc["dateCreated"] != "2026-11-22T07:00:00Z" {
@@ -41,8 +41,8 @@ func TestRecordGet(t *testing.T) {
 	if !reflect.DeepEqual(doc["parent"], wantParent) {
 		t.Errorf("reference %v, want %v", doc["parent"], wantParent)
 	}
-	if want := map[string]any{"id": "3", "refName": "Active", "links": []any{}}; !reflect.DeepEqual(doc["entitystatus"], want) {
-		t.Errorf("list value %v, want %v", doc["entitystatus"], want)
+	if want := map[string]any{"id": "3", "refName": "Active", "links": []any{}}; !reflect.DeepEqual(doc["entityStatus"], want) {
+		t.Errorf("list value %v, want %v", doc["entityStatus"], want)
 	}
 	notes, _ := doc["notes"].(map[string]any)
 	if items, _ := notes["items"].([]any); len(items) != 1 || notes["totalResults"] != 1.0 || notes["hasMore"] != false {
@@ -66,9 +66,9 @@ func TestRecordCreate(t *testing.T) {
 	f := jobsFixture(t)
 	f.clock.Advance(time.Minute)
 	body := map[string]any{
-		"companyname": "New Marsh", "externalId": "portico-k1",
-		"parent": map[string]any{"id": "1"}, "entitystatus": map[string]any{"id": "2"},
-		"projectedtotal": 12.5, "notes": map[string]any{"items": []any{map[string]any{"text": "hi"}}},
+		"companyName": "New Marsh", "externalId": "portico-k1",
+		"parent": map[string]any{"id": "1"}, "entityStatus": map[string]any{"id": "2"},
+		"custentity_res_acres": 12.5, "notes": map[string]any{"items": []any{map[string]any{"text": "hi"}}},
 	}
 	resp, raw := f.mustDo("POST", netsuitetest.RecordPath+"job", body, nil)
 	if resp.StatusCode != http.StatusNoContent || len(raw) != 0 {
@@ -82,8 +82,8 @@ func TestRecordCreate(t *testing.T) {
 		t.Fatal("the created record is not there")
 	}
 	want := map[string]any{
-		"companyname": "New Marsh", "parent": map[string]any{"id": "1", "refName": "Acme Wetlands"},
-		"entitystatus": map[string]any{"id": "2", "refName": "Planning"}, "projectedtotal": 12.5,
+		"companyName": "New Marsh", "parent": map[string]any{"id": "1", "refName": "Acme Wetlands"},
+		"entityStatus": map[string]any{"id": "2", "refName": "Planning"}, "custentity_res_acres": 12.5,
 		"notes": []any{map[string]any{"text": "hi"}},
 	}
 	if !reflect.DeepEqual(r.Fields, want) || r.ExternalID != "portico-k1" || !r.Modified.Equal(start.Add(time.Minute+5*time.Second)) {
@@ -100,14 +100,14 @@ func TestRecordCreate(t *testing.T) {
 		body       map[string]any
 		code, path string
 	}{
-		{map[string]any{"companyname": "X", "parent": map[string]any{"id": "999"}}, "USER_ERROR", "parent"},
-		{map[string]any{"companyname": "X", "parent": map[string]any{"externalId": "nope"}}, "USER_ERROR", "parent"},
-		{map[string]any{"companyname": "X", "entitystatus": map[string]any{"id": "42"}}, "USER_ERROR", "entitystatus"},
-		{map[string]any{"companyname": "X", "entitystatus": "Active"}, "USER_ERROR", "entitystatus"},
-		{map[string]any{"projectedtotal": 1}, "USER_ERROR", "companyname"},
-		{map[string]any{"companyname": "  "}, "USER_ERROR", "companyname"},
-		{map[string]any{"companyname": "X", "externalId": "portico-k1"}, "USER_ERROR", "externalId"},
-		{map[string]any{"companyname": "X", "externalId": true}, "USER_ERROR", "externalId"},
+		{map[string]any{"companyName": "X", "parent": map[string]any{"id": "999"}}, "USER_ERROR", "parent"},
+		{map[string]any{"companyName": "X", "parent": map[string]any{"externalId": "nope"}}, "USER_ERROR", "parent"},
+		{map[string]any{"companyName": "X", "entityStatus": map[string]any{"id": "42"}}, "USER_ERROR", "entityStatus"},
+		{map[string]any{"companyName": "X", "entityStatus": "Active"}, "USER_ERROR", "entityStatus"},
+		{map[string]any{"custentity_res_acres": 1}, "USER_ERROR", "companyName"},
+		{map[string]any{"companyName": "  "}, "USER_ERROR", "companyName"},
+		{map[string]any{"companyName": "X", "externalId": "portico-k1"}, "USER_ERROR", "externalId"},
+		{map[string]any{"companyName": "X", "externalId": true}, "USER_ERROR", "externalId"},
 	}
 	for _, c := range refusals {
 		resp, raw := f.mustDo("POST", netsuitetest.RecordPath+"job", c.body, nil)
@@ -128,14 +128,14 @@ func TestRecordUpdate(t *testing.T) {
 	f := jobsFixture(t)
 	f.clock.Advance(time.Hour)
 	resp, raw := f.mustDo("PATCH", netsuitetest.RecordPath+"job/1", map[string]any{
-		"companyname": "Red Creek II", "projectedtotal": nil, "entitystatus": map[string]any{"id": 4},
+		"companyName": "Red Creek II", "custentity_res_acres": nil, "entityStatus": map[string]any{"id": 4},
 	}, nil)
 	if resp.StatusCode != http.StatusNoContent {
 		t.Fatalf("PATCH: %d %s", resp.StatusCode, raw)
 	}
 	r, _ := f.fake.Get("job", 1)
-	if r.Fields["companyname"] != "Red Creek II" || r.Fields["projectedtotal"] != nil || r.Fields["startdate"] != "2025-02-28" ||
-		!reflect.DeepEqual(r.Fields["entitystatus"], map[string]any{"id": "4", "refName": "Monitoring"}) {
+	if r.Fields["companyName"] != "Red Creek II" || r.Fields["custentity_res_acres"] != nil || r.Fields["startDate"] != "2025-02-28" ||
+		!reflect.DeepEqual(r.Fields["entityStatus"], map[string]any{"id": "4", "refName": "Monitoring"}) {
 		t.Errorf("after PATCH: %v", r.Fields)
 	}
 	if !r.Modified.Equal(start.Add(time.Hour+5*time.Second)) || !r.Created.Equal(start) {
@@ -147,7 +147,7 @@ func TestRecordUpdate(t *testing.T) {
 		t.Errorf("changes since: %v", got)
 	}
 	// The new name is the refName of references to the customer.
-	if _, err := f.fake.Put("customer", netsuitetest.Record{ID: 1, Fields: map[string]any{"companyname": "Acme Renamed"}}); err != nil {
+	if _, err := f.fake.Put("customer", netsuitetest.Record{ID: 1, Fields: map[string]any{"companyName": "Acme Renamed"}}); err != nil {
 		t.Fatal(err)
 	}
 	if got := f.mustQuery("SELECT BUILTIN.DF(parent) AS p FROM job WHERE id = 1", 1000, 0).Rows; got[0]["p"] != "Acme Renamed" {
@@ -159,17 +159,17 @@ func TestRecordUpdate(t *testing.T) {
 		status int
 		code   string
 	}{
-		{"job/99", map[string]any{"companyname": "X"}, http.StatusNotFound, "NONEXISTENT_ID"},
-		{"job/1", map[string]any{"companyname": ""}, http.StatusBadRequest, "USER_ERROR"},
+		{"job/99", map[string]any{"companyName": "X"}, http.StatusNotFound, "NONEXISTENT_ID"},
+		{"job/1", map[string]any{"companyName": ""}, http.StatusBadRequest, "USER_ERROR"},
 		{"job/1", map[string]any{"parent": map[string]any{"id": "77"}}, http.StatusBadRequest, "USER_ERROR"},
 	} {
 		resp, raw := f.mustDo("PATCH", netsuitetest.RecordPath+c.path, c.body, nil)
 		wantError(t, resp, raw, c.status, c.code)
 	}
-	if err := f.fake.Update("job", 2, map[string]any{"companyname": "Updated in NetSuite"}); err != nil {
+	if err := f.fake.Update("job", 2, map[string]any{"companyName": "Updated in NetSuite"}); err != nil {
 		t.Fatal(err)
 	}
-	if r, _ := f.fake.Get("job", 2); r.Fields["companyname"] != "Updated in NetSuite" || !r.Modified.Equal(start.Add(time.Hour+5*time.Second)) {
+	if r, _ := f.fake.Get("job", 2); r.Fields["companyName"] != "Updated in NetSuite" || !r.Modified.Equal(start.Add(time.Hour+5*time.Second)) {
 		t.Errorf("Update: %+v", r)
 	}
 	if f.fake.Update("job", 99, nil) == nil || f.fake.Delete("job", 99) == nil || f.fake.Update("nosuch", 1, nil) == nil {
@@ -180,7 +180,7 @@ func TestRecordUpdate(t *testing.T) {
 func TestRecordIdempotency(t *testing.T) {
 	f := jobsFixture(t)
 	key := map[string]string{netsuitetest.IdempotencyHeader: "6f0c2a9e-create"}
-	body := map[string]any{"companyname": "Once"}
+	body := map[string]any{"companyName": "Once"}
 	first, raw := f.mustDo("POST", netsuitetest.RecordPath+"job", body, key)
 	if first.StatusCode != http.StatusNoContent {
 		t.Fatalf("create: %d %s", first.StatusCode, raw)
@@ -202,15 +202,15 @@ func TestRecordIdempotency(t *testing.T) {
 	// however the repeat names it; header names are case-insensitive
 	// (NetSuite's example spells this one X-NetSuite-idempotency-key).
 	patch := map[string]string{netsuitetest.IdempotencyHeader: "6f0c2a9e-patch"}
-	if resp, raw := f.mustDo("PATCH", netsuitetest.RecordPath+"job/2", map[string]any{"companyname": "First", "externalId": "J-2"}, patch); resp.StatusCode != http.StatusNoContent {
+	if resp, raw := f.mustDo("PATCH", netsuitetest.RecordPath+"job/2", map[string]any{"companyName": "First", "externalId": "J-2"}, patch); resp.StatusCode != http.StatusNoContent {
 		t.Fatalf("patch: %d %s", resp.StatusCode, raw)
 	}
 	f.clock.Advance(time.Minute)
-	resp, raw := f.mustDo("PATCH", netsuitetest.RecordPath+"job/eid:J-2", map[string]any{"companyname": "Second"},
+	resp, raw := f.mustDo("PATCH", netsuitetest.RecordPath+"job/eid:J-2", map[string]any{"companyName": "Second"},
 		map[string]string{"x-netsuite-idempotency-key": "6f0c2a9e-patch"})
 	wantIdempotencyError(t, resp, raw, f.srv.URL+netsuitetest.RecordPath+"job/2")
 	r, _ := f.fake.Get("job", 2)
-	if r.Fields["companyname"] != "First" || !r.Modified.Equal(start.Add(5*time.Second)) {
+	if r.Fields["companyName"] != "First" || !r.Modified.Equal(start.Add(5*time.Second)) {
 		t.Errorf("repeated PATCH was applied again: %+v", r)
 	}
 	if w := f.fake.Writes("6f0c2a9e-patch"); w != (netsuitetest.WriteCount{Requests: 2, Applied: 1}) {

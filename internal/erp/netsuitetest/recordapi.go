@@ -53,6 +53,10 @@ func recordURL(base, recordType string, id int64) string {
 func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request, dropAfterWrite bool) {
 	rest := strings.TrimPrefix(r.URL.Path, RecordPath)
 	typeName, idPart, hasID := strings.Cut(rest, "/")
+	if typeName == catalogSegment && r.Method == http.MethodGet {
+		s.serveCatalog(w, r, idPart)
+		return
+	}
 	ts := s.lookupType(typeName)
 	if ts == nil || strings.Contains(idPart, "/") || (hasID && idPart == "") {
 		writeError(w, newAPIError(http.StatusNotFound, "NONEXISTENT_ID",
@@ -134,8 +138,9 @@ type link struct {
 // recordJSON renders a record as the record API does: id as a string,
 // references and list values as {"links", "id", "refName"} with the
 // current display names, sublists as collections (their items inline
-// when expand, only a link otherwise), date-times in ISO 8601 UTC. The
-// caller holds a lock.
+// when expand, only a link otherwise), the family's created and
+// last-modified fields as ISO 8601 UTC date-times. The caller holds a
+// lock.
 func (s *Server) recordJSON(ts *typeStore, rc *rec, base string, expand bool) ([]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(rc.doc))
 	dec.UseNumber()
@@ -146,19 +151,23 @@ func (s *Server) recordJSON(ts *typeStore, rc *rec, base string, expand bool) ([
 	sc := ts.schema
 	self := base + RecordPath + sc.RecordType + "/" + strconv.FormatInt(rc.id, 10)
 	for k, v := range doc {
+		f := sc.byID[k]
 		switch v := v.(type) {
 		case map[string]any:
 			id, _ := v["id"].(string)
 			links := []link{}
-			if target, ok := sc.Refs[k]; ok && id != "" {
-				links = append(links, link{"self", base + RecordPath + target + "/" + id})
+			switch {
+			case f != nil && f.Type == FieldRef && id != "":
+				links = append(links, link{"self", base + RecordPath + f.Arg + "/" + id})
 				if n, err := strconv.ParseInt(id, 10, 64); err == nil {
-					if t := s.types[target]; t != nil && t.byID[n] != nil {
+					if t := s.types[f.Arg]; t != nil && t.byID[n] != nil {
 						v["refName"] = t.byID[n].title
 					}
 				}
-			} else if text, ok := sc.Lists[k][id]; ok {
-				v["refName"] = text
+			case f != nil && f.Type == FieldList:
+				if text, ok := s.schema.Lists[f.Arg][id]; ok {
+					v["refName"] = text
+				}
 			}
 			v["links"] = links
 		case []any:
@@ -179,8 +188,8 @@ func (s *Server) recordJSON(ts *typeStore, rc *rec, base string, expand bool) ([
 	if rc.ext != "" {
 		doc["externalId"] = rc.ext
 	}
-	doc["dateCreated"] = time.Unix(rc.created, 0).UTC().Format(time.RFC3339)
-	doc["lastModifiedDate"] = time.Unix(rc.mod, 0).UTC().Format(time.RFC3339)
+	doc[sc.CreatedField()] = time.Unix(rc.created, 0).UTC().Format(time.RFC3339)
+	doc[sc.ModifiedField()] = time.Unix(rc.mod, 0).UTC().Format(time.RFC3339)
 	doc["links"] = []link{{"self", self}}
 	return json.Marshal(doc)
 }
@@ -297,7 +306,7 @@ func (s *Server) create(ts *typeStore, fields map[string]any, ext *string) (int6
 	if err != nil {
 		return 0, newAPIError(http.StatusBadRequest, "INVALID_CONTENT", err.Error())
 	}
-	doc, _, title, err := ts.storeDoc(raw)
+	doc, _, title, err := ts.storeDoc(raw, true)
 	if err != nil {
 		return 0, newAPIError(http.StatusBadRequest, "INVALID_CONTENT", err.Error())
 	}
@@ -314,19 +323,23 @@ func userError(field, detail string) *apiError {
 	return e
 }
 
-// normalize checks a write's fields and brings them to the stored shape:
-// references and list values to {"id", "refName"} (refused when they
-// name no record or list value), sublists {"items": [...]} to arrays.
-// Read-only members (id, links, dates) are ignored. ext is the body's
-// externalId, nil when it has none. On a create the title field is
-// required; on an update a nil value clears a field. The caller holds
-// the write lock.
+// normalize checks a write's fields against the record type and brings
+// them to the stored shape, as the record API does (account.yaml's [2]):
+// every member must be one of the type's field ids, exactly (a wrong
+// case is another, nonexistent field: NONEXISTENT_FIELD); read-only
+// fields are refused; values must fit the field's type; references and
+// list values become {"id", "refName"} (refused when they name no record
+// or list value), sublists {"items": [...]} arrays. The system members
+// (id, links, refName and the family's created and last-modified fields)
+// are ignored. ext is the body's externalId, nil when it has none. On a
+// create the title field is required; on an update a nil value clears a
+// field. The caller holds the write lock.
 func (s *Server) normalize(ts *typeStore, body map[string]any, create bool) (fields map[string]any, ext *string, _ *apiError) {
 	sc := ts.schema
 	fields = map[string]any{}
 	for k, v := range body {
 		switch k {
-		case "id", "links", "refName", "dateCreated", "lastModifiedDate":
+		case "id", "links", "refName", sc.CreatedField(), sc.ModifiedField():
 			continue
 		case "externalId":
 			var e string
@@ -341,46 +354,83 @@ func (s *Server) normalize(ts *typeStore, body map[string]any, create bool) (fie
 			ext = &e
 			continue
 		}
+		f, ok := sc.byID[k]
+		if !ok {
+			e := newAPIError(http.StatusBadRequest, "NONEXISTENT_FIELD",
+				fmt.Sprintf("Invalid field name: %s. The field does not exist on the %s record.", k, sc.RecordType))
+			e.Path = k
+			return nil, nil, e
+		}
+		if f.ReadOnly {
+			return nil, nil, userError(k, fmt.Sprintf("The field %s is read-only and cannot be set.", k))
+		}
 		if v == nil {
 			if !create {
 				fields[k] = nil
 			}
 			continue
 		}
-		if target, ok := sc.Refs[k]; ok {
-			ref, aerr := s.resolveRef(k, target, v)
-			if aerr != nil {
-				return nil, nil, aerr
-			}
-			fields[k] = ref
-			continue
+		val, aerr := s.fieldValue(f, v)
+		if aerr != nil {
+			return nil, nil, aerr
 		}
-		if list, ok := sc.Lists[k]; ok {
-			id := idOf(v)
-			text, known := list[id]
-			if !known {
-				return nil, nil, invalidValue(k, v)
-			}
-			fields[k] = map[string]any{"id": id, "refName": text}
-			continue
-		}
-		if m, ok := v.(map[string]any); ok {
-			if items, isSublist := m["items"].([]any); isSublist {
-				fields[k] = items
-				continue
-			}
-			delete(m, "links")
-		}
-		fields[k] = v
+		fields[k] = val
 	}
-	if tf := sc.TitleField; tf != "" {
-		t, present := fields[tf]
-		title, _ := t.(string)
-		if (create || present) && strings.TrimSpace(title) == "" {
-			return nil, nil, userError(tf, "Please enter value(s) for: "+tf)
-		}
+	t, present := fields[sc.Title]
+	title, _ := t.(string)
+	if (create || present) && strings.TrimSpace(title) == "" {
+		return nil, nil, userError(sc.Title, "Please enter value(s) for: "+sc.byID[sc.Title].Label)
 	}
 	return fields, ext, nil
+}
+
+// fieldValue checks a written value against its field's type and returns
+// it as stored.
+func (s *Server) fieldValue(f *Field, v any) (any, *apiError) {
+	switch f.Type {
+	case FieldRef:
+		return s.resolveRef(f.ID, f.Arg, v)
+	case FieldList:
+		id := idOf(v)
+		text, known := s.schema.Lists[f.Arg][id]
+		if !known {
+			return nil, invalidValue(f.ID, v)
+		}
+		return map[string]any{"id": id, "refName": text}, nil
+	case FieldSelect:
+		if idOf(v) == "" {
+			return nil, invalidValue(f.ID, v)
+		}
+		return map[string]any{"id": idOf(v)}, nil
+	case FieldSublist:
+		if m, ok := v.(map[string]any); ok {
+			if items, ok := m["items"].([]any); ok {
+				return items, nil
+			}
+		}
+		if items, ok := v.([]any); ok {
+			return items, nil
+		}
+		return nil, invalidValue(f.ID, v)
+	case FieldNumber:
+		if _, ok := v.(json.Number); !ok {
+			return nil, invalidValue(f.ID, v)
+		}
+	case FieldBool:
+		if _, ok := v.(bool); !ok {
+			return nil, invalidValue(f.ID, v)
+		}
+	case FieldDate:
+		d, ok := v.(string)
+		if _, err := time.Parse(time.DateOnly, d); !ok || err != nil {
+			return nil, invalidValue(f.ID, v)
+		}
+	case FieldText:
+		if _, ok := v.(string); !ok {
+			return nil, invalidValue(f.ID, v)
+		}
+	}
+	return v, nil
 }
 
 // idOf reads the id of a {"id": ...} value ("" when it has none).
@@ -422,4 +472,67 @@ func (s *Server) resolveRef(field, targetType string, v any) (map[string]any, *a
 		return nil, invalidValue(field, v)
 	}
 	return map[string]any{"id": strconv.FormatInt(rc.id, 10), "refName": rc.title}, nil
+}
+
+// catalogSegment is the record API's metadata catalog: GET
+// metadata-catalog/{type} with Accept: application/schema+json describes
+// a record type's fields as a JSON Schema (account.yaml's [2]).
+const catalogSegment = "metadata-catalog"
+
+// serveCatalog answers the metadata catalog of one record type: each
+// field's id, label (title), JSON type and format, whether it is
+// read-only, and x-ns-custom-field on the account's own fields.
+func (s *Server) serveCatalog(w http.ResponseWriter, r *http.Request, typeName string) {
+	ts := s.lookupType(typeName)
+	if ts == nil {
+		writeError(w, newAPIError(http.StatusNotFound, "NONEXISTENT_ID",
+			fmt.Sprintf("The record type %s does not exist.", typeName)))
+		return
+	}
+	if !strings.Contains(r.Header.Get("Accept"), "application/schema+json") {
+		writeError(w, newAPIError(http.StatusBadRequest, "INVALID_HEADER",
+			"The metadata catalog answers Accept: application/schema+json or application/swagger+json."))
+		return
+	}
+	sc := ts.schema
+	props := map[string]any{
+		"id":               map[string]any{"title": "Internal ID", "type": "string", "readOnly": true},
+		"externalId":       map[string]any{"title": "External ID", "type": "string", "nullable": true},
+		sc.CreatedField():  map[string]any{"title": "Date Created", "type": "string", "format": "date-time", "readOnly": true},
+		sc.ModifiedField(): map[string]any{"title": "Last Modified", "type": "string", "format": "date-time", "readOnly": true},
+		"links":            map[string]any{"type": "array", "readOnly": true},
+	}
+	for _, f := range sc.Fields {
+		p := map[string]any{"title": f.Label, "nullable": true}
+		switch f.Type {
+		case FieldText:
+			p["type"] = "string"
+		case FieldDate:
+			p["type"], p["format"] = "string", "date"
+		case FieldNumber:
+			p["type"], p["format"] = "number", "double"
+		case FieldBool:
+			p["type"] = "boolean"
+		case FieldRef, FieldList, FieldSelect:
+			p["type"] = "object"
+			p["properties"] = map[string]any{"id": map[string]any{"type": "string"}, "refName": map[string]any{"type": "string"}}
+		case FieldSublist:
+			p["type"] = "object"
+			p["properties"] = map[string]any{"items": map[string]any{"type": "array"}}
+		}
+		if f.ReadOnly {
+			p["readOnly"] = true
+		}
+		if f.Custom() {
+			p["x-ns-custom-field"] = true
+		}
+		props[f.ID] = p
+	}
+	b, err := json.Marshal(map[string]any{"type": "object", "title": sc.RecordType, "properties": props})
+	if err != nil {
+		writeError(w, newAPIError(http.StatusInternalServerError, "UNEXPECTED_ERROR", err.Error()))
+		return
+	}
+	w.Header().Set("Content-Type", "application/schema+json")
+	w.Write(b)
 }

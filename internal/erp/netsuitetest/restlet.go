@@ -147,7 +147,7 @@ func (s *Server) restletFiles(recordType, recordID string) (any, *restletErr) {
 	s.mu.RLock()
 	var attached []records.File
 	for _, f := range s.files {
-		if f.Kind == ts.schema.Kind.Name && f.RecordID == id {
+		if s.byKind[f.Kind] == ts && f.RecordID == id {
 			attached = append(attached, f)
 		}
 	}

@@ -1,97 +1,247 @@
 package netsuitetest
 
 import (
+	_ "embed"
+	"fmt"
+	"maps"
+	"slices"
 	"strings"
-	"time"
 
-	"github.com/portico/portico/internal/erp/netsuite"
-	"github.com/portico/portico/internal/records"
+	"gopkg.in/yaml.v3"
 )
 
-// Schema is what the fake knows about the account's record types,
-// derived from a connector mapping so that the fake answers exactly the
-// tables, columns and lists the connector is configured to read.
+// DefaultAccount is the fake account's schema: account.yaml beside this
+// file, written from NetSuite's documentation with the source of each
+// fact noted there — never derived from the connector's mapping, so that
+// the connector's mistakes about NetSuite fail its tests.
+//
+//go:embed account.yaml
+var DefaultAccount []byte
+
+// Family is the kind of record type, which decides its system fields.
+type Family string
+
+// The record families and their system fields (account.yaml's sources
+// [3], [5] and [6]).
+const (
+	FamilyEntity      Family = "entity"      // customer, vendor, job, employee, …
+	FamilyTransaction Family = "transaction" // invoice, vendorBill: one shared table
+	FamilyCustom      Family = "custom"      // customrecord_*
+)
+
+// system holds a family's system column and field names.
+type system struct {
+	modColumn, createdColumn string // SuiteQL
+	modField, createdField   string // record API
+}
+
+var systems = map[Family]system{
+	FamilyEntity:      {"lastmodifieddate", "datecreated", "lastModifiedDate", "dateCreated"},
+	FamilyTransaction: {"lastmodifieddate", "createddate", "lastModifiedDate", "createdDate"},
+	FamilyCustom:      {"lastmodified", "created", "lastModified", "created"},
+}
+
+// TransactionTable is the one SuiteQL table of every transaction type, and
+// TypeColumn the column that tells the types apart.
+const (
+	TransactionTable = "transaction"
+	TypeColumn       = "type"
+)
+
+// The field types of account.yaml.
+const (
+	FieldText    = "text"
+	FieldNumber  = "number"
+	FieldBool    = "bool"
+	FieldDate    = "date"
+	FieldList    = "list"    // Arg: the list's name in Schema.Lists
+	FieldRef     = "ref"     // Arg: the record type referred to
+	FieldSelect  = "select"  // a reference to a record type the fake does not hold
+	FieldSublist = "sublist" // an array of lines
+)
+
+// Field is one field of a record type.
+type Field struct {
+	ID       string // the record API field id: companyName, custentity_res_county
+	Column   string // the SuiteQL column; "" when SuiteQL does not have it
+	Type     string // one of the Field* types
+	Arg      string // the list or record type of list and ref fields
+	ReadOnly bool   // the record API refuses to set it
+	Label    string // the field's label in the account
+}
+
+// Custom reports whether the field is the account's own (custentity_…,
+// custbody_…, custrecord_…).
+func (f *Field) Custom() bool { return strings.HasPrefix(f.ID, "cust") }
+
+// Schema is what the fake knows about the account: its record types and
+// lists.
 type Schema struct {
-	// Types holds one entry per REST record type (job, vendorBill, ...).
+	// Types holds one entry per REST record type (job, vendorBill, …).
 	Types map[string]*TypeSchema
-	// Location is the account time zone: SuiteQL date-times are written
-	// and read in it.
-	Location *time.Location
-}
-
-// TypeSchema is one record type's place in the account.
-type TypeSchema struct {
-	RecordType string        // REST record type, e.g. vendorBill
-	Kind       *records.Kind // the portal kind mapped to it
-	Table      string        // SuiteQL table, e.g. transaction
-	// TypeColumn and TypeValue tell this type's rows apart in a table
-	// several types share (type = 'VendBill'); both "" when the table
-	// holds this type only.
-	TypeColumn, TypeValue string
-	// Modified is the mapping's last-modified column. The fake also
-	// accepts lastmodifieddate and lastmodified: in every table both
-	// mean the record's Modified time.
-	Modified string
-	// DeletedType is the recordtype of this type's rows in deletedrecord.
-	DeletedType string
-	// Aliases maps SuiteQL columns to record fields where the name is
-	// not simply the lower-cased field name (foreigntotal → total).
-	Aliases map[string]string
-	// Refs maps reference fields to the record type they point at.
-	Refs map[string]string
-	// Lists maps list fields to their values: internal id → display text.
+	// Lists maps a list's name to its values: internal id → text.
 	Lists map[string]map[string]string
-	// TitleField is the field whose value is the record's display name:
-	// the refName of references to it.
-	TitleField string
-	// Columns are the SuiteQL columns the mapping reads (promoted fields
-	// and extras): valid even while no record of the type holds them.
-	Columns []string
-	// renames maps the portal's field names to record fields where they
-	// differ (a project's customer is its parent), for demo documents.
-	renames map[string]string
 }
 
-// SchemaFrom derives the fake's schema from a connector mapping (one that
-// ParseMapping accepted, so every kind is mapped and complete).
-func SchemaFrom(m *netsuite.Mapping) Schema {
-	s := Schema{Types: map[string]*TypeSchema{}, Location: m.Location()}
-	for _, k := range records.All() {
-		km := m.Kind(k)
-		col, val := km.TypeFilter()
-		ts := &TypeSchema{
-			RecordType: km.RecordType, Kind: k, Table: km.Table,
-			TypeColumn: col, TypeValue: val, Modified: km.Modified, DeletedType: km.DeletedType,
-			Aliases: map[string]string{}, Refs: map[string]string{}, Lists: map[string]map[string]string{},
-			renames: map[string]string{},
-		}
-		for _, f := range k.Fields {
-			rf := km.RecordField(f.Name)
-			c := km.Column(f.Name)
-			if rf != f.Name {
-				ts.renames[f.Name] = rf
-			}
-			if c != strings.ToLower(rf) {
-				ts.Aliases[c] = rf
-			}
-			ts.Columns = append(ts.Columns, c)
-			switch f.Type {
-			case records.TypeRef:
-				target, _ := records.Lookup(f.Ref)
-				ts.Refs[rf] = m.Kind(target).RecordType
-			case records.TypeStatus:
-				ids := map[string]string{}
-				for text, id := range km.Values[f.Name] {
-					ids[id] = text
-				}
-				ts.Lists[rf] = ids
-			}
-			if f.Column == records.ColTitle {
-				ts.TitleField = rf
-			}
-		}
-		ts.Columns = append(ts.Columns, km.Extra...)
-		s.Types[ts.RecordType] = ts
+// TypeSchema is one record type.
+type TypeSchema struct {
+	RecordType string // REST record type, e.g. vendorBill
+	Family     Family
+	Table      string // SuiteQL table, e.g. transaction
+	// TypeValue is this type's value of the transaction table's type
+	// column (VendBill); "" outside transactions.
+	TypeValue string
+	Title     string // the field whose value is the record's display name
+	Fields    []*Field
+	byID      map[string]*Field // exact record API id
+	byLower   map[string]*Field // lower-cased id, for seeding
+	byColumn  map[string]*Field // SuiteQL column
+}
+
+// ModifiedColumn and the rest name the type's system fields.
+func (ts *TypeSchema) ModifiedColumn() string { return systems[ts.Family].modColumn }
+
+// CreatedColumn is the SuiteQL creation-time column.
+func (ts *TypeSchema) CreatedColumn() string { return systems[ts.Family].createdColumn }
+
+// ModifiedField is the record API's last-modified field.
+func (ts *TypeSchema) ModifiedField() string { return systems[ts.Family].modField }
+
+// CreatedField is the record API's creation-time field.
+func (ts *TypeSchema) CreatedField() string { return systems[ts.Family].createdField }
+
+// DeletedType is the type's value of DeletedRecord.type.
+func (ts *TypeSchema) DeletedType() string { return strings.ToLower(ts.RecordType) }
+
+// Field returns the field with record API id id (exact case).
+func (ts *TypeSchema) Field(id string) (*Field, bool) {
+	f, ok := ts.byID[id]
+	return f, ok
+}
+
+// ColumnField returns the field a SuiteQL column reads.
+func (ts *TypeSchema) ColumnField(col string) (*Field, bool) {
+	f, ok := ts.byColumn[col]
+	return f, ok
+}
+
+// schemaFile is account.yaml as written.
+type schemaFile struct {
+	Lists       map[string]map[string]string `yaml:"lists"`
+	RecordTypes map[string]struct {
+		Family    Family    `yaml:"family"`
+		TypeValue string    `yaml:"typeValue"`
+		Title     string    `yaml:"title"`
+		Fields    yaml.Node `yaml:"fields"` // a node, to keep the file's order
+	} `yaml:"recordTypes"`
+}
+
+// LoadSchema reads an account schema in account.yaml's format. without
+// names record types ("customrecord_res_billing") and fields
+// ("job.custentity_res_county") the account lacks: a leaner account from
+// the same file.
+func LoadSchema(data []byte, without ...string) (*Schema, error) {
+	var f schemaFile
+	if err := yaml.Unmarshal(data, &f); err != nil {
+		return nil, fmt.Errorf("netsuitetest: account schema: %w", err)
 	}
-	return s
+	drop := map[string]bool{}
+	for _, w := range without {
+		drop[w] = true
+	}
+	s := &Schema{Types: map[string]*TypeSchema{}, Lists: f.Lists}
+	for _, name := range slices.Sorted(maps.Keys(f.RecordTypes)) {
+		if drop[name] {
+			continue
+		}
+		rt := f.RecordTypes[name]
+		ts := &TypeSchema{RecordType: name, Family: rt.Family, TypeValue: rt.TypeValue, Title: rt.Title,
+			byID: map[string]*Field{}, byLower: map[string]*Field{}, byColumn: map[string]*Field{}}
+		switch rt.Family {
+		case FamilyEntity, FamilyCustom:
+			ts.Table = strings.ToLower(name)
+		case FamilyTransaction:
+			ts.Table = TransactionTable
+			if rt.TypeValue == "" {
+				return nil, fmt.Errorf("netsuitetest: %s: a transaction needs its typeValue", name)
+			}
+		default:
+			return nil, fmt.Errorf("netsuitetest: %s: unknown family %q", name, rt.Family)
+		}
+		if rt.Fields.Kind != yaml.MappingNode {
+			return nil, fmt.Errorf("netsuitetest: %s: fields must be a mapping", name)
+		}
+		for i := 0; i+1 < len(rt.Fields.Content); i += 2 {
+			id, spec := rt.Fields.Content[i].Value, rt.Fields.Content[i+1].Value
+			if drop[name+"."+id] {
+				continue
+			}
+			fd, err := parseField(id, spec)
+			if err != nil {
+				return nil, fmt.Errorf("netsuitetest: %s.%s: %w", name, id, err)
+			}
+			if fd.Type == FieldList && f.Lists[fd.Arg] == nil {
+				return nil, fmt.Errorf("netsuitetest: %s.%s: no list %q", name, id, fd.Arg)
+			}
+			ts.Fields = append(ts.Fields, fd)
+			ts.byID[fd.ID] = fd
+			ts.byLower[strings.ToLower(fd.ID)] = fd
+			if fd.Column != "" {
+				ts.byColumn[fd.Column] = fd
+			}
+		}
+		if _, ok := ts.byID[ts.Title]; !ok {
+			return nil, fmt.Errorf("netsuitetest: %s: title %q is not one of its fields", name, ts.Title)
+		}
+		s.Types[name] = ts
+	}
+	for _, ts := range s.Types {
+		for _, fd := range ts.Fields {
+			if fd.Type == FieldRef && s.Types[fd.Arg] == nil {
+				// A reference to a type the account lacks is a select.
+				fd.Type, fd.Arg = FieldSelect, ""
+			}
+		}
+	}
+	return s, nil
+}
+
+// parseField reads "type [arg] [options] [| Label]".
+func parseField(id, spec string) (*Field, error) {
+	spec, label, _ := strings.Cut(spec, "|")
+	words := strings.Fields(spec)
+	if len(words) == 0 {
+		return nil, fmt.Errorf("no type")
+	}
+	fd := &Field{ID: id, Column: strings.ToLower(id), Type: words[0], Label: strings.TrimSpace(label)}
+	words = words[1:]
+	switch fd.Type {
+	case FieldList, FieldRef:
+		if len(words) == 0 {
+			return nil, fmt.Errorf("%s needs its %s", fd.Type, map[string]string{FieldList: "list", FieldRef: "record type"}[fd.Type])
+		}
+		fd.Arg, words = words[0], words[1:]
+	case FieldText, FieldNumber, FieldBool, FieldDate, FieldSelect, FieldSublist:
+	default:
+		return nil, fmt.Errorf("unknown type %q", fd.Type)
+	}
+	if fd.Type == FieldSublist {
+		fd.Column = ""
+	}
+	for _, w := range words {
+		switch {
+		case w == "nocolumn":
+			fd.Column = ""
+		case w == "readonly":
+			fd.ReadOnly = true
+		case strings.HasPrefix(w, "column="):
+			fd.Column = strings.TrimPrefix(w, "column=")
+		default:
+			return nil, fmt.Errorf("unknown option %q", w)
+		}
+	}
+	if fd.Label == "" {
+		fd.Label = id
+	}
+	return fd, nil
 }

@@ -10,7 +10,6 @@
 package netsuitetest
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"strings"
@@ -18,7 +17,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/portico/portico/internal/erp/netsuite"
 	"github.com/portico/portico/internal/records"
 )
 
@@ -45,9 +43,12 @@ const DefaultConcurrency = 5
 // Config configures a Server. The zero Config is a valid account that
 // refuses every request for want of credentials.
 type Config struct {
-	// Mapping says where each kind lives; nil means the connector's
-	// DefaultMapping.
-	Mapping *netsuite.Mapping
+	// Schema is the account's record types and lists; nil means
+	// DefaultAccount.
+	Schema *Schema
+	// Location is the account time zone: SuiteQL date-times are written
+	// and read in it (the integration user's preference); nil means UTC.
+	Location *time.Location
 	// TBA and M2M verify the two kinds of credentials; a request must
 	// pass one of them (a nil verifier accepts nothing). M2M also serves
 	// the token endpoint.
@@ -69,7 +70,8 @@ type Config struct {
 
 // Server is the fake account. It is safe for concurrent use.
 type Server struct {
-	schema                       Schema
+	schema                       *Schema
+	loc                          *time.Location
 	clock                        func() time.Time
 	tba                          *TBAVerifier
 	m2m                          *M2MVerifier
@@ -77,7 +79,7 @@ type Server struct {
 
 	mu       sync.RWMutex
 	types    map[string]*typeStore   // by record type
-	byKind   map[string]*typeStore   // by portal kind name
+	byKind   map[string]*typeStore   // by portal kind name (the registry's ERP type), for seeding
 	tables   map[string][]*typeStore // by SuiteQL table
 	maxID    map[string]int64        // by table
 	deleted  []deletion
@@ -93,15 +95,19 @@ type Server struct {
 
 // New returns an empty account (seed it with demo.Generate or Put).
 func New(cfg Config) (*Server, error) {
-	m := cfg.Mapping
-	if m == nil {
+	sc := cfg.Schema
+	if sc == nil {
 		var err error
-		if m, err = netsuite.ParseMapping(netsuite.DefaultMapping); err != nil {
-			return nil, fmt.Errorf("netsuitetest: %w", err)
+		if sc, err = LoadSchema(DefaultAccount); err != nil {
+			return nil, err
 		}
 	}
+	loc := cfg.Location
+	if loc == nil {
+		loc = time.UTC
+	}
 	s := &Server{
-		schema: SchemaFrom(m), clock: cfg.Now, tba: cfg.TBA, m2m: cfg.M2M,
+		schema: sc, loc: loc, clock: cfg.Now, tba: cfg.TBA, m2m: cfg.M2M,
 		restletScript: cfg.RESTletScript, restletDeploy: cfg.RESTletDeploy,
 		types: map[string]*typeStore{}, byKind: map[string]*typeStore{}, tables: map[string][]*typeStore{},
 		maxID: map[string]int64{}, files: map[int64]records.File{}, searches: map[string]SavedSearch{},
@@ -117,10 +123,16 @@ func New(cfg Config) (*Server, error) {
 		s.restletDeploy = DefaultRESTletDeploy
 	}
 	for _, ts := range s.schema.Types {
-		st := &typeStore{schema: ts, byID: map[int64]*rec{}, byExt: map[string]*rec{}, fields: map[string]string{}}
+		st := &typeStore{schema: ts, byID: map[int64]*rec{}, byExt: map[string]*rec{}}
 		s.types[ts.RecordType] = st
-		s.byKind[ts.Kind.Name] = st
 		s.tables[ts.Table] = append(s.tables[ts.Table], st)
+	}
+	// The demo generator and the file cabinet name records by the
+	// portal's kinds: each is the record type the registry names.
+	for _, k := range records.All() {
+		if st := s.lookupType(k.ERPType); st != nil {
+			s.byKind[k.Name] = st
+		}
 	}
 	s.SetConcurrency(cfg.Concurrency)
 	s.faults.rng = rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15))
@@ -128,7 +140,7 @@ func New(cfg Config) (*Server, error) {
 }
 
 // Schema returns the schema the fake serves.
-func (s *Server) Schema() Schema { return s.schema }
+func (s *Server) Schema() *Schema { return s.schema }
 
 // SetConcurrency changes the concurrency limit (n <= 0 means
 // DefaultConcurrency); requests already in flight are not affected.

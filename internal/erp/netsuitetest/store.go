@@ -22,8 +22,9 @@ type Record struct {
 	ExternalID string // "" when unset
 	// Fields is the record in REST record API shape (references and list
 	// values as {"id", "refName"}, numbers, "yyyy-mm-dd" dates, sublists
-	// as arrays), without id, externalId, dateCreated and
-	// lastModifiedDate, which are the other fields of Record.
+	// as arrays) keyed by field id, without id, externalId and the
+	// created and last-modified times, which are the other fields of
+	// Record.
 	Fields   map[string]any
 	Modified time.Time // second precision, as NetSuite keeps it
 	Created  time.Time
@@ -67,32 +68,55 @@ type typeStore struct {
 	// which is far cheaper than keeping 25,000-record batches sorted.
 	order []*rec
 	dirty bool
-	// fields maps the lower-cased name of every member any record has
-	// held to its name: SuiteQL columns are lower-case record field ids.
-	fields map[string]string
 }
 
-// deletion is a row of the deletedrecord table.
+// deletion is a row of the DeletedRecord table.
 type deletion struct {
 	id      int64
-	recType string // the mapping's DeletedType
+	recType string // DeletedRecord.type: the record type in lower case
 	at      int64
 	name    string
+	by      string // DeletedRecord.deletedby
+	context string // DeletedRecord.context: where the deletion came from (UI, web services, …)
 }
 
-// metadata members are kept in rec's own fields, never in its document.
-var metadata = map[string]bool{"id": true, "externalId": true, "dateCreated": true, "lastModifiedDate": true, "links": true}
+// seedMetadata are the demo generator's metadata members: kept in rec's
+// own fields, never in its document.
+var seedMetadata = map[string]bool{"id": true, "externalId": true, "dateCreated": true, "lastModifiedDate": true, "links": true}
 
-// storeDoc rebuilds a record document without its metadata members and
-// with the portal's field names renamed to record fields, and notes its
-// member names in ts.fields. It returns the new document, the created
-// time it carried (0 when none) and the title.
-func (ts *typeStore) storeDoc(doc []byte) (out []byte, created int64, title string, err error) {
+// seedAliases are the demo generator's member names that are not a
+// record type's field id in any case: the portal calls a project's
+// client "customer", the record is its parent entity.
+var seedAliases = map[string]map[string]string{"job": {"customer": "parent"}}
+
+// fieldID finds the record API field a member name means: the exact id,
+// else the id without regard to case or a seed alias (people and the demo
+// generator write companyname for companyName).
+func (ts *typeStore) fieldID(name string) (string, bool) {
+	if f, ok := ts.schema.byID[name]; ok {
+		return f.ID, true
+	}
+	if a, ok := seedAliases[ts.schema.RecordType][name]; ok {
+		name = a
+	}
+	if f, ok := ts.schema.byLower[strings.ToLower(name)]; ok {
+		return f.ID, true
+	}
+	return "", false
+}
+
+// storeDoc rebuilds a record document with the record type's field ids
+// and without metadata members. A member that names no field is an error
+// when strict, else dropped (a demo field this account does not have). It
+// returns the new document, the created time it carried (0 when none) and
+// the title.
+func (ts *typeStore) storeDoc(doc []byte, strict bool) (out []byte, created int64, title string, err error) {
 	out = make([]byte, 0, len(doc))
 	out = append(out, '{')
+	var unknown string
 	ok := members(doc, func(k, v []byte) bool {
 		name := keyString(k)
-		if metadata[name] {
+		if seedMetadata[name] {
 			if name == "dateCreated" {
 				if s, ok := unquote(v); ok {
 					if t, err := time.Parse(time.RFC3339, s); err == nil {
@@ -102,33 +126,32 @@ func (ts *typeStore) storeDoc(doc []byte) (out []byte, created int64, title stri
 			}
 			return true
 		}
-		if rf, ok := ts.schema.renames[name]; ok {
-			name = rf
+		id, known := ts.fieldID(name)
+		if !known {
+			if strict {
+				unknown = name
+				return false
+			}
+			return true
 		}
-		if name == ts.schema.TitleField {
+		if id == ts.schema.Title {
 			title, _ = unquote(v)
 		}
-		ts.noteField(name)
 		if len(out) > 1 {
 			out = append(out, ',')
 		}
-		out = appendString(out, name)
+		out = appendString(out, id)
 		out = append(out, ':')
 		out = append(out, v...)
 		return true
 	})
+	if unknown != "" {
+		return nil, 0, "", fmt.Errorf("%s has no field %q", ts.schema.RecordType, unknown)
+	}
 	if !ok {
 		return nil, 0, "", errors.New("the fields are not a JSON object")
 	}
 	return append(out, '}'), created, title, nil
-}
-
-func (ts *typeStore) noteField(name string) {
-	lower := strings.ToLower(name)
-	if _, seen := ts.fields[lower]; !seen || lower == name {
-		// An exact lower-case member wins over a camel-case one.
-		ts.fields[lower] = name
-	}
 }
 
 // put stores r, replacing a record with the same id.
@@ -198,21 +221,23 @@ func (s *Server) typeStore(recordType string) (*typeStore, error) {
 }
 
 // PutRecords implements demo.Sink: it stores portal records as the
-// account's records (record type from the mapping, fields renamed to
-// record fields, Modified = ModifiedAt truncated to the second, Created
-// from the document's dateCreated), replacing records with the same ids.
+// account's records (the record type the registry names for the kind;
+// members matched to the type's field ids without regard to case, those
+// the account lacks dropped; Modified = ModifiedAt truncated to the
+// second, Created from the document's dateCreated), replacing records
+// with the same ids. Records of kinds the account lacks are left out.
 func (s *Server) PutRecords(_ context.Context, rs []records.Record) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, r := range rs {
 		ts := s.byKind[r.Kind]
 		if ts == nil {
-			return fmt.Errorf("netsuitetest: kind %q is not mapped", r.Kind)
+			continue // a kind this account does not have
 		}
 		if r.ID <= 0 {
 			return fmt.Errorf("netsuitetest: %s record without an id", r.Kind)
 		}
-		doc, created, title, err := ts.storeDoc(r.Fields)
+		doc, created, title, err := ts.storeDoc(r.Fields, false)
 		if err != nil {
 			return fmt.Errorf("netsuitetest: %s %d: %w", r.Kind, r.ID, err)
 		}
@@ -258,7 +283,7 @@ func (s *Server) Put(recordType string, r Record) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("netsuitetest: %w", err)
 	}
-	doc, _, title, err := ts.storeDoc(raw)
+	doc, _, title, err := ts.storeDoc(raw, true)
 	if err != nil {
 		return 0, fmt.Errorf("netsuitetest: %w", err)
 	}
@@ -276,8 +301,9 @@ func (s *Server) Put(recordType string, r Record) (int64, error) {
 }
 
 // Update changes some fields of a record as an edit in NetSuite would:
-// members of fields replace the record's, a nil value removes one, and
-// Modified becomes the fake's clock.
+// members of fields (field ids, matched without regard to case) replace
+// the record's, a nil value removes one, and Modified becomes the fake's
+// clock.
 func (s *Server) Update(recordType string, id int64, fields map[string]any) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -299,7 +325,11 @@ func (s *Server) patch(ts *typeStore, old *rec, fields map[string]any, ext strin
 	if err := json.Unmarshal(old.doc, &doc); err != nil {
 		return fmt.Errorf("netsuitetest: stored document: %w", err)
 	}
-	for k, v := range fields {
+	for name, v := range fields {
+		k, ok := ts.fieldID(name)
+		if !ok {
+			return fmt.Errorf("netsuitetest: %s has no field %q", ts.schema.RecordType, name)
+		}
 		if v == nil {
 			delete(doc, k)
 			continue
@@ -314,7 +344,7 @@ func (s *Server) patch(ts *typeStore, old *rec, fields map[string]any, ext strin
 	if err != nil {
 		return fmt.Errorf("netsuitetest: %w", err)
 	}
-	stored, _, title, err := ts.storeDoc(raw)
+	stored, _, title, err := ts.storeDoc(raw, true)
 	if err != nil {
 		return fmt.Errorf("netsuitetest: %w", err)
 	}
@@ -336,7 +366,8 @@ func (s *Server) Delete(recordType string, id int64) error {
 		return fmt.Errorf("netsuitetest: no %s %d", recordType, id)
 	}
 	ts.remove(r)
-	s.deleted = append(s.deleted, deletion{id: id, recType: ts.schema.DeletedType, at: s.now().Unix(), name: r.title})
+	s.deleted = append(s.deleted, deletion{id: id, recType: ts.schema.DeletedType(), at: s.now().Unix(), name: r.title,
+		by: "Administrator", context: "UI"})
 	return nil
 }
 

@@ -93,7 +93,7 @@ func pageParams(r *http.Request) (limit, offset int, _ *apiError) {
 }
 
 func searchError(format string, args ...any) *apiError {
-	return newAPIError(http.StatusBadRequest, "INVALID_SEARCH",
+	return newAPIError(http.StatusBadRequest, "INVALID_PARAMETER",
 		"Invalid search query. Detailed unprocessed description follows. "+fmt.Sprintf(format, args...))
 }
 
@@ -101,26 +101,29 @@ func searchError(format string, args ...any) *apiError {
 type colKind uint8
 
 const (
-	cNone     colKind = iota // not a column of this record type: null
-	cID                      // the internal id
-	cExt                     // the external id
-	cType                    // the table's type discriminator (transaction.type)
-	cModified                // the last-modified time
-	cCreated                 // the creation time
-	cField                   // a member of the record document
-	cDelID                   // deletedrecord.recordid
-	cDelType                 // deletedrecord.recordtype
-	cDelDate                 // deletedrecord.deleteddate
-	cDelName                 // deletedrecord.name
+	cNone       colKind = iota // not a column of this record type: null
+	cID                        // the internal id
+	cExt                       // the external id
+	cType                      // the table's type discriminator (transaction.type)
+	cModified                  // the last-modified time
+	cCreated                   // the creation time
+	cField                     // a member of the record document
+	cDelID                     // deletedrecord.recordid
+	cDelType                   // deletedrecord.type
+	cDelDate                   // deletedrecord.deleteddate
+	cDelName                   // deletedrecord.name
+	cDelBy                     // deletedrecord.deletedby
+	cDelContext                // deletedrecord.context
 )
 
 type colRef struct {
 	k     colKind
-	field string // cField: the member name
+	field *Field // cField: the field
 }
 
-// resolve finds a SuiteQL column of a record type. The caller holds a
-// lock (ts.fields grows as records are stored).
+// resolve finds a SuiteQL column of a record type: its system columns
+// (id, externalid, the family's created and last-modified columns, a
+// transaction's type) and the columns of its fields (account.yaml).
 func (ts *typeStore) resolve(col string) colRef {
 	sc := ts.schema
 	switch {
@@ -128,38 +131,42 @@ func (ts *typeStore) resolve(col string) colRef {
 		return colRef{k: cID}
 	case col == "externalid":
 		return colRef{k: cExt}
-	case sc.TypeColumn != "" && col == sc.TypeColumn:
+	case sc.Family == FamilyTransaction && col == TypeColumn:
 		return colRef{k: cType}
-	case col == sc.Modified || col == "lastmodifieddate" || col == "lastmodified":
+	case col == sc.ModifiedColumn():
 		return colRef{k: cModified}
-	}
-	if f, ok := sc.Aliases[col]; ok {
-		return colRef{k: cField, field: f}
-	}
-	if f, ok := ts.fields[col]; ok {
-		return colRef{k: cField, field: f}
-	}
-	if col == "datecreated" || col == "created" {
+	case col == sc.CreatedColumn():
 		return colRef{k: cCreated}
 	}
-	if slices.Contains(sc.Columns, col) {
-		return colRef{k: cField, field: col}
+	if f, ok := sc.byColumn[col]; ok {
+		return colRef{k: cField, field: f}
 	}
 	return colRef{}
 }
 
+// resolveDeleted finds a column of DeletedRecord (account.yaml's [4]).
 func resolveDeleted(col string) colRef {
 	switch col {
 	case "recordid":
 		return colRef{k: cDelID}
-	case "recordtype":
+	case "type":
 		return colRef{k: cDelType}
 	case "deleteddate":
 		return colRef{k: cDelDate}
 	case "name":
 		return colRef{k: cDelName}
+	case "deletedby":
+		return colRef{k: cDelBy}
+	case "context":
+		return colRef{k: cDelContext}
 	}
 	return colRef{}
+}
+
+// unknownIdentifier is SuiteQL's answer to a column the table lacks
+// (account.yaml's [1]).
+func unknownIdentifier(col, table string) *apiError {
+	return searchError("Search error occurred: Unknown identifier '%s'. Available identifiers are: {%s=%s}.", col, table, table)
 }
 
 // plan is a query bound to the account: columns numbered, resolved per
@@ -212,7 +219,7 @@ type corder struct {
 
 // compile binds q to the account. The caller holds a lock.
 func (s *Server) compile(q *query) (*plan, *apiError) {
-	p := &plan{q: q, loc: s.schema.Location, cols: map[string]int{}, res: map[*typeStore]*binding{}}
+	p := &plan{q: q, loc: s.loc, cols: map[string]int{}, res: map[*typeStore]*binding{}}
 	if q.table == "deletedrecord" {
 		p.deleted = true
 	} else if p.types = s.tables[q.table]; p.types == nil {
@@ -241,7 +248,7 @@ func (s *Server) compile(q *query) (*plan, *apiError) {
 		p.delRes = make([]colRef, len(names))
 		for i, n := range names {
 			if p.delRes[i] = resolveDeleted(n); p.delRes[i].k == cNone {
-				return nil, searchError("Search error occurred: Field '%s' for record 'deletedRecord' was not found. Reason: UNKNOWN_FIELD", n)
+				return nil, unknownIdentifier(n, q.table)
 			}
 		}
 		return p, nil
@@ -254,14 +261,14 @@ func (s *Server) compile(q *query) (*plan, *apiError) {
 			b.refs[i] = ref
 			known[i] = known[i] || ref.k != cNone
 			if ref.k == cField {
-				b.fields = append(b.fields, fieldCol{ref.field, i})
+				b.fields = append(b.fields, fieldCol{ref.field.ID, i})
 			}
 		}
 		p.res[ts] = b
 	}
 	for i, ok := range known {
 		if !ok {
-			return nil, searchError("Search error occurred: Field '%s' for record '%s' was not found. Reason: UNKNOWN_FIELD", names[i], q.table)
+			return nil, unknownIdentifier(names[i], q.table)
 		}
 	}
 	return p, nil
@@ -329,6 +336,10 @@ func (e *eval) get(i int) value {
 			if d.name != "" {
 				v = value{k: vStr, s: d.name}
 			}
+		case cDelBy:
+			v = value{k: vStr, s: d.by}
+		case cDelContext:
+			v = value{k: vStr, s: d.context}
 		}
 	} else {
 		r := e.row.r
@@ -409,7 +420,7 @@ func (e *eval) match(n cnode) bool {
 
 // runQuery runs a SuiteQL query and returns the page's JSON document.
 func (s *Server) runQuery(text string, limit, offset int, self string) ([]byte, *apiError) {
-	q, err := parseQuery(text, s.schema.Location)
+	q, err := parseQuery(text, s.loc)
 	if err != nil {
 		return nil, searchError("Search error occurred: %s.", err.Error())
 	}
@@ -555,14 +566,17 @@ func (s *Server) display(e *eval, i int, v value) (string, bool) {
 	}
 	if e.row.ts != nil {
 		if ref := e.b.refs[i]; ref.k == cField {
-			sc := e.row.ts.schema
-			if target := s.types[sc.Refs[ref.field]]; target != nil {
-				if id, err := strconv.ParseInt(v.s, 10, 64); err == nil && target.byID[id] != nil {
-					return target.byID[id].title, true
+			switch f := ref.field; f.Type {
+			case FieldRef:
+				if id, err := strconv.ParseInt(v.s, 10, 64); err == nil {
+					if r := s.types[f.Arg].byID[id]; r != nil {
+						return r.title, true
+					}
 				}
-			}
-			if text, ok := sc.Lists[ref.field][v.s]; ok {
-				return text, true
+			case FieldList:
+				if text, ok := s.schema.Lists[f.Arg][v.s]; ok {
+					return text, true
+				}
 			}
 		}
 	}

@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/portico/portico/internal/erp/netsuite"
 	"github.com/portico/portico/internal/erp/netsuitetest"
 )
 
@@ -31,8 +30,8 @@ func jobsFixture(t *testing.T) *fixture {
 	put("customer", map[string]any{"companyname": "Acme Wetlands", "entitystatus": map[string]any{"id": "2", "refName": "Active"}})
 	put("job", map[string]any{
 		"companyname": "Red Creek", "entitystatus": map[string]any{"id": "3"},
-		"parent":         map[string]any{"id": "1", "refName": "an outdated name"},
-		"projectedtotal": 1594771.60, "startdate": "2025-02-28", "isinactive": false, "percentcomplete": 86,
+		"parent":               map[string]any{"id": "1", "refName": "an outdated name"},
+		"custentity_res_acres": 1594771.60, "startdate": "2025-02-28", "isinactive": false, "custentity_res_linear_feet": 86,
 		"notes": []any{map[string]any{"text": "a note"}},
 	})
 	put("job", map[string]any{"companyname": "O'Brien Marsh", "entitystatus": map[string]any{"id": "1", "refName": "Proposed"}})
@@ -41,14 +40,14 @@ func jobsFixture(t *testing.T) *fixture {
 	return f
 }
 
-const projectColumns = `SELECT id, externalid, companyname AS companyname, BUILTIN.DF(entitystatus) AS entitystatus, parent AS customer, BUILTIN.DF(parent) AS customer_refname, projectedtotal AS projectedtotal, TO_CHAR(startdate, 'YYYY-MM-DD') AS startdate, TO_CHAR(lastmodifieddate, 'YYYY-MM-DD HH24:MI:SS') AS portico_modified FROM job`
+const projectColumns = `SELECT id, externalid, companyname AS companyname, BUILTIN.DF(entitystatus) AS entitystatus, parent AS customer, BUILTIN.DF(parent) AS customer_refname, custentity_res_acres AS acres, TO_CHAR(startdate, 'YYYY-MM-DD') AS startdate, TO_CHAR(lastmodifieddate, 'YYYY-MM-DD HH24:MI:SS') AS portico_modified FROM job`
 
 func TestSuiteQLValuesAreStringsAndNullsAbsent(t *testing.T) {
 	f := jobsFixture(t)
 	p := f.mustQuery(projectColumns+" ORDER BY lastmodifieddate, id", 1000, 0)
 	want := []map[string]string{
 		{"id": "1", "companyname": "Red Creek", "entitystatus": "Active", "customer": "1",
-			"customer_refname": "Acme Wetlands", "projectedtotal": "1594771.6", "startdate": "2025-02-28",
+			"customer_refname": "Acme Wetlands", "acres": "1594771.6", "startdate": "2025-02-28",
 			"portico_modified": "2026-11-22 07:00:00"},
 		{"id": "2", "companyname": "O'Brien Marsh", "entitystatus": "Proposed", "portico_modified": "2026-11-22 07:00:00"},
 		{"id": "3", "companyname": "Mill Bayou", "entitystatus": "Closed", "startdate": "2026-01-05",
@@ -122,7 +121,7 @@ func TestSuiteQLDeletedRecords(t *testing.T) {
 	if _, ok := f.fake.Get("job", 2); ok || f.fake.Count("job") != 2 {
 		t.Error("a deleted record is still there")
 	}
-	q := `SELECT recordid, TO_CHAR(deleteddate, 'YYYY-MM-DD HH24:MI:SS') AS deleteddate FROM deletedrecord WHERE recordtype = 'job' AND deleteddate >= ` +
+	q := `SELECT recordid, TO_CHAR(deleteddate, 'YYYY-MM-DD HH24:MI:SS') AS deleteddate FROM deletedrecord WHERE type = 'job' AND deleteddate >= ` +
 		ts(start) + ` ORDER BY deleteddate, recordid`
 	want := []map[string]string{{"recordid": "2", "deleteddate": "2026-11-22 08:00:05"}}
 	if got := f.mustQuery(q, 1000, 0).Rows; !reflect.DeepEqual(got, want) {
@@ -132,8 +131,9 @@ func TestSuiteQLDeletedRecords(t *testing.T) {
 	if got := f.mustQuery(later, 1000, 0).Rows; len(got) != 0 {
 		t.Errorf("deletions after they happened: %v", got)
 	}
-	if got := f.mustQuery("SELECT recordtype, name FROM deletedrecord ORDER BY recordtype", 1000, 0).Rows; !reflect.DeepEqual(got,
-		[]map[string]string{{"recordtype": "customer", "name": "Acme Wetlands"}, {"recordtype": "job", "name": "O'Brien Marsh"}}) {
+	if got := f.mustQuery("SELECT type, name, deletedby, context FROM deletedrecord ORDER BY type", 1000, 0).Rows; !reflect.DeepEqual(got,
+		[]map[string]string{{"type": "customer", "name": "Acme Wetlands", "deletedby": "Administrator", "context": "UI"},
+			{"type": "job", "name": "O'Brien Marsh", "deletedby": "Administrator", "context": "UI"}}) {
 		t.Errorf("deletedrecord rows %v", got)
 	}
 }
@@ -150,15 +150,15 @@ func TestSuiteQLConditionsOrderingAndFormats(t *testing.T) {
 		{`SELECT id FROM job WHERE parent = 1 ORDER BY id`, []map[string]string{{"id": "1"}}},
 		{`SELECT id FROM job WHERE entitystatus = '5' OR entitystatus = 1 ORDER BY id`, []map[string]string{{"id": "2"}, {"id": "3"}}},
 		{`SELECT id FROM job WHERE startdate >= TO_TIMESTAMP('2025-03-01 00:00:00', 'YYYY-MM-DD HH24:MI:SS') ORDER BY id`, []map[string]string{{"id": "3"}}},
-		{`SELECT id FROM job WHERE projectedtotal > 1000000.5 AND percentcomplete <= 86 ORDER BY id`, []map[string]string{{"id": "1"}}},
+		{`SELECT id FROM job WHERE custentity_res_acres > 1000000.5 AND custentity_res_acres <= 1594771.6 ORDER BY id`, []map[string]string{{"id": "1"}}},
 		{`SELECT id FROM job WHERE id > -1 ORDER BY startdate DESC, id`, // nulls first when descending
 			[]map[string]string{{"id": "2"}, {"id": "3"}, {"id": "1"}}},
 		{`SELECT id FROM job WHERE id != 2 ORDER BY startdate, id`, []map[string]string{{"id": "1"}, {"id": "3"}}},
-		{`SELECT id, startdate, isinactive, percentcomplete, lastmodifieddate AS m, BUILTIN.DF(companyname) AS n FROM job WHERE id = 1`,
-			[]map[string]string{{"id": "1", "startdate": "2/28/2025", "isinactive": "F", "percentcomplete": "86", "m": "11/22/2026", "n": "Red Creek"}}},
+		{`SELECT id, startdate, isinactive, custentity_res_linear_feet, lastmodifieddate AS m, BUILTIN.DF(companyname) AS n FROM job WHERE id = 1`,
+			[]map[string]string{{"id": "1", "startdate": "2/28/2025", "isinactive": "F", "custentity_res_linear_feet": "86", "m": "11/22/2026", "n": "Red Creek"}}},
 		{`SELECT BUILTIN.DF(entitystatus), TO_CHAR(startdate, 'YYYY') FROM job WHERE id = 3`,
 			[]map[string]string{{"expr1": "Closed", "expr2": "2026"}}},
-		{`SELECT id, TO_CHAR(datecreated, 'YYYY-MM-DD HH24:MI:SS') AS created FROM job WHERE lastmodified > ` + ts(start),
+		{`SELECT id, TO_CHAR(datecreated, 'YYYY-MM-DD HH24:MI:SS') AS created FROM job WHERE lastmodifieddate > ` + ts(start),
 			[]map[string]string{{"id": "3", "created": "2026-11-22 07:00:05"}}},
 	}
 	for _, c := range cases {
@@ -169,11 +169,11 @@ func TestSuiteQLConditionsOrderingAndFormats(t *testing.T) {
 }
 
 func TestSuiteQLAccountTimeZone(t *testing.T) {
-	m, err := netsuite.ParseMapping([]byte(strings.Replace(string(netsuite.DefaultMapping), "timezone: UTC", "timezone: America/New_York", 1)))
+	ny, err := time.LoadLocation("America/New_York")
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := newFixture(t, netsuitetest.Config{Mapping: m})
+	f := newFixture(t, netsuitetest.Config{Location: ny})
 	if _, err := f.fake.Put("job", netsuitetest.Record{Fields: map[string]any{"companyname": "Zoned"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -281,7 +281,7 @@ func TestSuiteQLRefusals(t *testing.T) {
 	}
 	for _, q := range bad {
 		resp, body := f.mustDo("POST", netsuitetest.SuiteQLPath, map[string]string{"q": q}, map[string]string{"Prefer": "transient"})
-		code := "INVALID_SEARCH"
+		code := "INVALID_PARAMETER"
 		if q == "" {
 			code = "INVALID_CONTENT"
 		}
@@ -310,16 +310,16 @@ func TestSuiteQLKeysetMatchesScan(t *testing.T) {
 	for _, typ := range slices.Sorted(maps.Keys(m.Types)) {
 		sc := m.Types[typ]
 		filter := ""
-		if sc.TypeColumn != "" {
-			filter = sc.TypeColumn + " = '" + sc.TypeValue + "' AND "
+		if sc.TypeValue != "" {
+			filter = netsuitetest.TypeColumn + " = '" + sc.TypeValue + "' AND "
 		}
 		query := func(from time.Time, id int64, scan bool) string {
 			q := fmt.Sprintf("SELECT id, TO_CHAR(%[1]s, 'YYYY-MM-DD HH24:MI:SS') AS m FROM %[2]s WHERE %[3]s(%[1]s > %[4]s OR (%[1]s = %[4]s AND id > %[5]d))",
-				sc.Modified, sc.Table, filter, ts(from), id)
+				sc.ModifiedColumn(), sc.Table, filter, ts(from), id)
 			if scan {
 				q += " AND id > 0"
 			}
-			return q + " ORDER BY " + sc.Modified + ", id"
+			return q + " ORDER BY " + sc.ModifiedColumn() + ", id"
 		}
 		var (
 			seen  []string
