@@ -84,7 +84,11 @@ type Error struct {
 	Path      string // the field the ERP blamed, when it named one
 	Permanent bool   // retrying the same request cannot succeed
 	Throttled bool   // the ERP asked us to slow down (429, request limits)
-	Err       error  // the underlying cause (network errors)
+	// NotInAccount marks a kind the account cannot serve as mapped: its
+	// record type or a required column is missing. Retrying cannot help
+	// until the mapping (or the account) changes.
+	NotInAccount bool
+	Err          error // the underlying cause (network errors)
 }
 
 // Error describes the failure for logs: status, code, the ERP's detail and
@@ -118,6 +122,13 @@ func Backoff(base time.Duration, attempt int, limit time.Duration) time.Duration
 		d = base << (attempt - 1)
 	}
 	return d/2 + rand.N(d/2+1)
+}
+
+// IsNotInAccount reports whether err says the account lacks what the
+// mapping names for a kind.
+func IsNotInAccount(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.NotInAccount
 }
 
 // IsPermanent reports whether err is an ERP error that a retry cannot fix.

@@ -1,6 +1,7 @@
 package netsuite
 
 import (
+	"crypto/sha256"
 	_ "embed"
 	"fmt"
 	"regexp"
@@ -37,24 +38,51 @@ type Mapping struct {
 }
 
 // KindMap is one kind's place in the account. Empty fields take the
-// defaults Parse documents.
+// defaults ParseMapping documents.
 type KindMap struct {
-	RecordType  string                       `yaml:"recordType"`  // REST record type; default: the registry's ERPType
-	Table       string                       `yaml:"table"`       // SuiteQL table; default: lower-case RecordType
-	Where       string                       `yaml:"where"`       // extra condition: column = 'literal'
-	Modified    string                       `yaml:"modified"`    // last-modified column; default lastmodifieddate
-	DeletedType string                       `yaml:"deletedType"` // DeletedRecord.recordtype; default: lower-case RecordType
-	Columns     map[string]string            `yaml:"columns"`     // portal field → SuiteQL column, where they differ
-	Fields      map[string]string            `yaml:"fields"`      // portal field → REST record field, where they differ
-	Values      map[string]map[string]string `yaml:"values"`      // list field → display text → internal id
-	Extra       []string                     `yaml:"extra"`       // more SuiteQL columns kept in the document
-	ExtraDates  []string                     `yaml:"extraDates"`  // more date columns, kept as yyyy-mm-dd
-	kind        *records.Kind
+	// Off turns the kind off: the account does not use it, so it is not
+	// synced and shows as off.
+	Off        bool   `yaml:"off"`
+	RecordType string `yaml:"recordType"` // REST record type; default: the registry's ERPType
+	Table      string `yaml:"table"`      // SuiteQL table; default: lower-case RecordType
+	Where      string `yaml:"where"`      // extra condition: column = 'literal'
+	// Modified and Created are the SuiteQL last-modified and creation
+	// columns; RecordModified the record API's last-modified field;
+	// ExternalID the SuiteQL external id column. Defaults follow the
+	// record family (see ParseMapping).
+	Modified       string `yaml:"modified"`
+	Created        string `yaml:"created"`
+	RecordModified string `yaml:"recordModified"`
+	ExternalID     string `yaml:"externalId"`
+	DeletedType    string `yaml:"deletedType"` // DeletedRecord.type; default: lower-case RecordType
+	// Columns gives a field's SuiteQL column where it is not the field's
+	// name: a column, or BUILTIN.DF(column) for a list's display text
+	// (text fields only).
+	Columns map[string]string `yaml:"columns"`
+	// Fields gives a field's record API id where it is not the field's
+	// name: standard fields are camel case (companyName), custom ones
+	// lower case like the portal's names.
+	Fields map[string]string `yaml:"fields"`
+	// Optional fields may be missing from the account: their columns are
+	// left out (the fields stay empty) and reported, never fatal.
+	Optional []string `yaml:"optional"`
+	// ReadOnly fields are read but never written (balances, system dates).
+	ReadOnly   []string                     `yaml:"readOnly"`
+	Values     map[string]map[string]string `yaml:"values"`     // list field → display text → internal id
+	Extra      []string                     `yaml:"extra"`      // more SuiteQL columns kept in the document (optional)
+	ExtraDates []string                     `yaml:"extraDates"` // more date columns, kept as yyyy-mm-dd (optional)
+	kind       *records.Kind
+	optional   map[string]bool   // SuiteQL columns the account may lack
+	owners     map[string]string // SuiteQL column → the mapping entry that names it
+	version    string            // a digest of the entry, see Client.MappingVersion
 }
 
 var (
 	identifier = regexp.MustCompile(`^[a-z][a-z0-9_]{0,99}$`)
 	recordType = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,99}$`)
+	// displayOf is the one expression a column may be: a list's display
+	// text.
+	displayOf = regexp.MustCompile(`^(?i:builtin\.df)\(([a-z][a-z0-9_]{0,99})\)$`)
 	// whereClause is the one condition form a mapping may add: enough
 	// to pick transactions of one type out of the transaction table, and
 	// simple enough to check completely.
@@ -62,11 +90,16 @@ var (
 )
 
 // ParseMapping reads a mapping and checks it against the kind registry:
-// every kind must be mapped, every name must be a plain identifier (they
-// are written into SuiteQL), and list values must name the field's
-// choices. Defaults: RecordType = the kind's ERPType, Table and
-// DeletedType = lower-case RecordType, Modified = lastmodifieddate, a
-// list value's internal id = its position in the field's choices (from 1).
+// every kind must be mapped (or off), every name must be a plain
+// identifier (they are written into SuiteQL), and list values must name
+// the field's choices. Defaults: RecordType = the kind's ERPType, Table
+// and DeletedType = lower-case RecordType, ExternalID = externalid; for a
+// custom record (customrecord_…) Modified = lastmodified, Created =
+// created and RecordModified = lastModified, for the transaction table
+// Created = createddate, otherwise Modified = lastmodifieddate, Created =
+// datecreated and RecordModified = lastModifiedDate (NetSuite's Records
+// Catalog and REST API Browser); a list value's internal id = its
+// position in the field's choices (from 1).
 func ParseMapping(data []byte) (*Mapping, error) {
 	var m Mapping
 	if err := yaml.Unmarshal(data, &m); err != nil {
@@ -105,19 +138,45 @@ func (km *KindMap) complete(k *records.Kind) error {
 	if km.Table == "" {
 		km.Table = strings.ToLower(km.RecordType)
 	}
-	if km.Modified == "" {
-		km.Modified = "lastmodifieddate"
+	custom := strings.HasPrefix(strings.ToLower(km.RecordType), "customrecord")
+	def := func(v *string, customDefault, standard string) {
+		if *v == "" {
+			*v = standard
+			if custom {
+				*v = customDefault
+			}
+		}
 	}
+	def(&km.Modified, "lastmodified", "lastmodifieddate")
+	def(&km.RecordModified, "lastModified", "lastModifiedDate")
+	if km.Table == "transaction" {
+		def(&km.Created, "created", "createddate")
+	}
+	def(&km.Created, "created", "datecreated")
+	def(&km.ExternalID, "externalid", "externalid")
 	if km.DeletedType == "" {
 		km.DeletedType = strings.ToLower(km.RecordType)
 	}
 	if !recordType.MatchString(km.RecordType) {
 		return fmt.Errorf("recordType %q is not a record type name", km.RecordType)
 	}
-	names := []string{km.Table, km.Modified, km.DeletedType}
+	if !identifier.MatchString(strings.ToLower(km.RecordModified)) {
+		return fmt.Errorf("recordModified %q is not a record field id", km.RecordModified)
+	}
+	km.optional = map[string]bool{km.Created: true, km.ExternalID: true}
+	km.owners = map[string]string{km.Table: "recordType/table", km.Modified: "modified", km.Created: "created",
+		km.ExternalID: "externalId"}
+	names := []string{km.Table, km.Modified, km.Created, km.ExternalID, km.DeletedType}
 	for field, col := range km.Columns {
-		if _, ok := k.FieldNamed(field); !ok {
+		f, ok := k.FieldNamed(field)
+		if !ok {
 			return fmt.Errorf("columns: %q is not a field of the kind", field)
+		}
+		if m := displayOf.FindStringSubmatch(col); m != nil {
+			if f.Type != records.TypeText {
+				return fmt.Errorf("columns: %s: BUILTIN.DF gives text; %s is a %s field", field, field, f.Type)
+			}
+			col = m[1]
 		}
 		names = append(names, col)
 	}
@@ -128,6 +187,27 @@ func (km *KindMap) complete(k *records.Kind) error {
 		if !identifier.MatchString(strings.ToLower(rf)) {
 			return fmt.Errorf("fields: %q is not a record field id", rf)
 		}
+	}
+	for _, list := range [][]string{km.Optional, km.ReadOnly} {
+		for _, field := range list {
+			if _, ok := k.FieldNamed(field); !ok {
+				return fmt.Errorf("optional/readOnly: %q is not a field of the kind", field)
+			}
+		}
+	}
+	for _, f := range k.Fields {
+		col := km.SourceColumn(f.Name)
+		km.owners[col] = "columns." + f.Name
+		if slices.Contains(km.Optional, f.Name) {
+			if f.Column == records.ColTitle {
+				return fmt.Errorf("optional: %s is the title; every record needs one", f.Name)
+			}
+			km.optional[col] = true
+		}
+	}
+	for _, x := range slices.Concat(km.Extra, km.ExtraDates) {
+		km.optional[x] = true
+		km.owners[x] = "extra"
 	}
 	names = append(names, km.Extra...)
 	names = append(names, km.ExtraDates...)
@@ -162,6 +242,8 @@ func (km *KindMap) complete(k *records.Kind) error {
 			}
 		}
 	}
+	b, _ := yaml.Marshal(km)
+	km.version = fmt.Sprintf("%x", sha256.Sum256(b))[:16]
 	return nil
 }
 
@@ -172,13 +254,36 @@ func (m *Mapping) Kind(k *records.Kind) *KindMap { return m.Kinds[k.Name] }
 // Location is the time zone SuiteQL date-times are read and written in.
 func (m *Mapping) Location() *time.Location { return m.loc }
 
-// Column returns the SuiteQL column that holds a promoted field.
+// Column returns the SuiteQL column, or BUILTIN.DF(column), that holds a
+// promoted field.
 func (km *KindMap) Column(field string) string {
 	if c, ok := km.Columns[field]; ok {
 		return c
 	}
 	return field
 }
+
+// SourceColumn returns the table column a promoted field is read from
+// (the column inside BUILTIN.DF).
+func (km *KindMap) SourceColumn(field string) string {
+	c := km.Column(field)
+	if m := displayOf.FindStringSubmatch(c); m != nil {
+		return m[1]
+	}
+	return c
+}
+
+// MayLack reports whether the account may lack a SuiteQL column of the
+// kind: an optional field's, an extra, the created or external id column.
+func (km *KindMap) MayLack(column string) bool { return km.optional[column] }
+
+// Owner names the mapping entry that put a column into the kind's
+// queries (columns.balance, extra, modified, …), for messages that say
+// what to fix.
+func (km *KindMap) Owner(column string) string { return km.owners[column] }
+
+// Writable reports whether a field is sent on writes (not read-only).
+func (km *KindMap) Writable(field string) bool { return !slices.Contains(km.ReadOnly, field) }
 
 // RecordField returns the REST record API field that holds a promoted
 // field.

@@ -71,13 +71,13 @@ func (c *Client) docRecord(k *records.Kind, doc map[string]any) (records.Record,
 	}
 	r := records.Record{Kind: k.Name, ID: id}
 	r.ExternalID, _ = doc["externalId"].(string)
-	if s, ok := doc["lastModifiedDate"].(string); ok {
+	if s, ok := doc[km.RecordModified].(string); ok {
 		if t, err := time.Parse(time.RFC3339, s); err == nil {
 			r.ModifiedAt = t.UTC()
 		}
 	}
 	if r.ModifiedAt.IsZero() {
-		return r, &erp.Error{Detail: fmt.Sprintf("%s %d has no lastModifiedDate", k.Name, id)}
+		return r, &erp.Error{Detail: fmt.Sprintf("%s %d has no %s (the mapping's kinds.%s.recordModified)", k.Name, id, km.RecordModified, k.Name)}
 	}
 	// The record API spells standard fields in camel case (companyName,
 	// entityStatus) and custom ones in lower case; the portal's names are
@@ -185,14 +185,15 @@ func stripLinks(v any) {
 	}
 }
 
-// body turns portal input into a record API body: list values and
-// references as {"id"}, amounts as numbers, empty values as null.
+// body turns portal input into a record API body under the account's
+// field ids: list values and references as {"id"}, amounts as numbers,
+// empty values as null; read-only fields are left out.
 func (c *Client) body(k *records.Kind, in records.Input) (map[string]any, error) {
 	km := c.m.Kind(k)
 	out := make(map[string]any, len(in))
 	for _, f := range k.Fields {
 		v, ok := in[f.Name]
-		if !ok {
+		if !ok || !km.Writable(f.Name) {
 			continue
 		}
 		var val any

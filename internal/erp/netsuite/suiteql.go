@@ -88,15 +88,25 @@ func (c *Client) timestamp(t time.Time) string {
 // Aliases of the columns every changes query reads besides the fields.
 const (
 	colModified = "portico_modified"
+	colCreated  = "portico_created"
+	colExternal = "portico_externalid"
 	refSuffix   = "_refname"
 )
 
 // changesQuery is the SuiteQL reading kind's records after from, in
-// (modified, id) order.
+// (modified, id) order, without the optional columns the account was
+// found to lack.
 func (c *Client) changesQuery(k *records.Kind, from erp.Checkpoint) string {
 	km := c.m.Kind(k)
-	items := []string{"id", "externalid"}
+	lacks := c.fit.lacks(k.Name)
+	items := []string{"id"}
+	if !lacks[km.ExternalID] {
+		items = append(items, km.ExternalID+" AS "+colExternal)
+	}
 	for _, f := range k.Fields {
+		if lacks[km.SourceColumn(f.Name)] {
+			continue
+		}
 		col := km.Column(f.Name)
 		switch f.Type {
 		case records.TypeRef, records.TypeStatus:
@@ -107,9 +117,18 @@ func (c *Client) changesQuery(k *records.Kind, from erp.Checkpoint) string {
 			items = append(items, col+" AS "+f.Name)
 		}
 	}
-	items = append(items, km.Extra...)
+	for _, x := range km.Extra {
+		if !lacks[x] {
+			items = append(items, x)
+		}
+	}
 	for _, x := range km.ExtraDates {
-		items = append(items, "TO_CHAR("+x+", 'YYYY-MM-DD') AS "+x)
+		if !lacks[x] {
+			items = append(items, "TO_CHAR("+x+", 'YYYY-MM-DD') AS "+x)
+		}
+	}
+	if !lacks[km.Created] {
+		items = append(items, "TO_CHAR("+km.Created+", '"+sqlTimeFormat+"') AS "+colCreated)
 	}
 	items = append(items, "TO_CHAR("+km.Modified+", '"+sqlTimeFormat+"') AS "+colModified)
 	var where []string
@@ -144,6 +163,12 @@ func (c *Client) Changes(ctx context.Context, k *records.Kind, from erp.Checkpoi
 		defer close(pages)
 		for {
 			p, err := c.suiteQL(ctx, c.changesQuery(k, from), c.cfg.PageSize, 0)
+			if err != nil {
+				var again bool
+				if again, err = c.adapt(k, err); again {
+					continue // the same page, without the column the account lacks
+				}
+			}
 			var b erp.Batch
 			if err == nil {
 				b, err = c.batch(k, p, from)
@@ -210,11 +235,14 @@ func (c *Client) rowRecord(k *records.Kind, row map[string]string) (records.Reco
 	if err != nil {
 		return records.Record{}, &erp.Error{Detail: fmt.Sprintf("%s %d: last-modified %q is not %s", k.Name, id, row[colModified], sqlTimeFormat)}
 	}
-	r := records.Record{Kind: k.Name, ID: id, ExternalID: row["externalid"], ModifiedAt: mod.UTC()}
-	doc := make(map[string]any, len(k.Fields)+len(km.Extra)+len(km.ExtraDates)+2)
+	r := records.Record{Kind: k.Name, ID: id, ExternalID: row[colExternal], ModifiedAt: mod.UTC()}
+	doc := make(map[string]any, len(k.Fields)+len(km.Extra)+len(km.ExtraDates)+3)
 	doc["id"] = row["id"]
 	if r.ExternalID != "" {
 		doc["externalId"] = r.ExternalID
+	}
+	if created, err := time.ParseInLocation(goTimeFormat, row[colCreated], c.m.Location()); err == nil {
+		doc["dateCreated"] = created.UTC().Format(time.RFC3339)
 	}
 	for _, cols := range [][]string{km.Extra, km.ExtraDates} {
 		for _, x := range cols {
@@ -261,14 +289,16 @@ func (c *Client) rowRecord(k *records.Kind, row map[string]string) (records.Reco
 	return r, nil
 }
 
-// Deleted implements erp.Connector from SuiteQL's DeletedRecord table,
-// paged by keyset on (deleteddate, recordid) like Changes.
+// Deleted implements erp.Connector from SuiteQL's DeletedRecord table
+// (columns recordid, type, deleteddate; type is the record type in lower
+// case, a custom record's script id), paged by keyset on (deleteddate,
+// recordid) like Changes.
 func (c *Client) Deleted(ctx context.Context, k *records.Kind, since time.Time) ([]erp.Deletion, error) {
 	km := c.m.Kind(k)
 	var out []erp.Deletion
 	where := "deleteddate >= " + c.timestamp(since)
 	for {
-		q := fmt.Sprintf("SELECT recordid, TO_CHAR(deleteddate, '%s') AS deleteddate FROM deletedrecord WHERE recordtype = '%s' AND %s ORDER BY deleteddate, recordid",
+		q := fmt.Sprintf("SELECT recordid, TO_CHAR(deleteddate, '%s') AS deleteddate FROM deletedrecord WHERE type = '%s' AND %s ORDER BY deleteddate, recordid",
 			sqlTimeFormat, km.DeletedType, where)
 		p, err := c.suiteQL(ctx, q, c.cfg.PageSize, 0)
 		if err != nil {
