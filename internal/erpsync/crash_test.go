@@ -42,10 +42,9 @@ func TestKilledMidSyncResumes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns a process")
 	}
-	m, _ := netsuite.ParseMapping(netsuite.DefaultMapping)
 	a := newAccount(t, 60)
 	a.clock = nil // the fake runs on the real clock: the child signs with it
-	fake, err := netsuitetest.New(netsuitetest.Config{Mapping: m, Concurrency: 5,
+	fake, err := netsuitetest.New(netsuitetest.Config{Concurrency: 5,
 		TBA: &netsuitetest.TBAVerifier{Realm: netsuite.Realm(account), Lookup: func(ck, tid string) (string, string, bool) {
 			return "consumer-secret", "token-secret", ck == "consumer-key" && tid == "token-id"
 		}}})

@@ -19,6 +19,7 @@ import (
 	"io"
 	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -133,13 +134,29 @@ func (e *Engine) claim(ctx context.Context) error {
 	return nil
 }
 
+// accountFit is what a connector can tell of how the account fits its
+// mapping (*netsuite.Client does).
+type accountFit interface {
+	// Off reports a kind the mapping turns off.
+	Off(k *records.Kind) bool
+	// MappingVersion identifies the kind's mapping.
+	MappingVersion(k *records.Kind) string
+	// Missing lists the optional columns of the kind the account lacks.
+	Missing(k *records.Kind) []string
+}
+
 // Pull brings the given kinds (every kind when empty) up to date; full
 // starts them from the beginning. A kind that fails does not hold the
-// others back: their errors are joined. It returns ErrBusy, and pulls
-// nothing more, when another instance holds the lease.
+// others back: their errors are joined. Kinds the mapping turns off are
+// skipped, and so is a kind found not in the account, until its mapping
+// changes, unless it is named in kinds or full is set; a kind found not
+// in the account is reported in its state and logged, not returned as an
+// error. It returns ErrBusy, and pulls nothing more, when another
+// instance holds the lease.
 func (e *Engine) Pull(ctx context.Context, kinds []*records.Kind, full bool) error {
 	e.pullMu.Lock()
 	defer e.pullMu.Unlock()
+	force := full || len(kinds) > 0
 	if len(kinds) == 0 {
 		kinds = records.All()
 	}
@@ -148,11 +165,20 @@ func (e *Engine) Pull(ctx context.Context, kinds []*records.Kind, full bool) err
 	pull := func() error {
 		var errs []error
 		for _, k := range kinds {
+			if skip, err := e.skip(ctx, k, force); err != nil || skip {
+				if err != nil {
+					errs = append(errs, fmt.Errorf("%s: %w", k.Name, err))
+				}
+				continue
+			}
 			if err := e.claim(ctx); err != nil {
 				return err
 			}
 			if _, err := e.PullKind(ctx, k, full); err != nil {
 				e.m.PullErrors.Add(1)
+				if erp.IsNotInAccount(err) {
+					continue // reported in the kind's state
+				}
 				errs = append(errs, fmt.Errorf("%s: %w", k.Name, err))
 				if ctx.Err() != nil {
 					break
@@ -180,6 +206,27 @@ func (e *Engine) Pull(ctx context.Context, kinds []*records.Kind, full bool) err
 // first load into an empty store.
 type BulkLoader interface {
 	BulkLoad(ctx context.Context, load func() error) error
+}
+
+// skip reports whether a pull leaves kind out: the mapping turns it off,
+// or (unless force) it was found not in the account with the mapping it
+// has now.
+func (e *Engine) skip(ctx context.Context, k *records.Kind, force bool) (bool, error) {
+	af, ok := e.conn.(accountFit)
+	if !ok {
+		return false, nil
+	}
+	if af.Off(k) {
+		return true, nil
+	}
+	if force {
+		return false, nil
+	}
+	st, err := e.state(ctx, k.Name)
+	if err != nil {
+		return false, err
+	}
+	return st.Unavailable != "" && st.Mapping == af.MappingVersion(k), nil
 }
 
 // state returns kind's stored state (a fresh one when it has none).
@@ -218,9 +265,18 @@ func (e *Engine) PullKind(ctx context.Context, k *records.Kind, full bool) (int6
 	if st.DeletedSince.IsZero() {
 		st.DeletedSince = started.Add(-e.opt.Overlap)
 	}
+	af, fits := e.conn.(accountFit)
+	if fits {
+		st.Mapping = af.MappingVersion(k)
+	}
 	fail := func(err error) (int64, error) {
 		st.LastError = errorText(err)
-		e.log.Error("pull failed", "kind", k.Name, "err", err)
+		if erp.IsNotInAccount(err) {
+			st.Unavailable = st.LastError
+			e.log.Warn("kind not in this account; not tried again until its mapping changes", "kind", k.Name, "err", err)
+		} else {
+			e.log.Error("pull failed", "kind", k.Name, "err", err)
+		}
 		if serr := e.store.SaveSyncState(context.WithoutCancel(ctx), st); serr != nil {
 			e.log.Error("save sync state", "kind", k.Name, "err", serr)
 		}
@@ -310,7 +366,10 @@ func (e *Engine) PullKind(ctx context.Context, k *records.Kind, full bool) (int6
 		}
 		e.m.Deleted.Add(int64(len(ids)))
 	}
-	st.LastSuccess, st.LastError = e.opt.Now(), ""
+	st.LastSuccess, st.LastError, st.Unavailable = e.opt.Now(), "", ""
+	if fits {
+		st.Missing = strings.Join(af.Missing(k), ", ")
+	}
 	if err := e.store.SaveSyncState(ctx, st); err != nil {
 		return st.LastPulled, err
 	}
@@ -723,6 +782,12 @@ func (e *Engine) WritePrometheus(ctx context.Context, w io.Writer) error {
 			}
 			return 0
 		}},
+		{"portico_sync_kind_unavailable", "1 when the account does not have the kind as mapped, or the mapping turns it off.", func(k KindStatus) float64 {
+			if k.Unavailable != "" || k.Off {
+				return 1
+			}
+			return 0
+		}},
 	}
 	for _, g := range gauges {
 		fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s gauge\n", g.name, g.help, g.name)
@@ -735,4 +800,12 @@ func (e *Engine) WritePrometheus(ctx context.Context, w io.Writer) error {
 		fmt.Fprintf(w, "portico_sync_outbox_entries{state=%q} %d\n", state, st.Outbox[state])
 	}
 	return nil
+}
+
+// Release gives the sync lease up if this engine holds it, so another
+// instance (or the next `portico sync -once`) need not wait for it to
+// lapse. Run releases it itself; a caller of Pull or Push calls Release
+// when done.
+func (e *Engine) Release(ctx context.Context) error {
+	return e.store.ReleaseLease(ctx, leaseName, e.opt.Owner)
 }

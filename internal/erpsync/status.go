@@ -16,6 +16,8 @@ type KindStatus struct {
 	// LagSeconds is how old the replica of this kind may be: the time
 	// since its last successful pull (-1 before the first).
 	LagSeconds int64 `json:"lagSeconds"`
+	// Off: the mapping turns the kind off; it is not synced.
+	Off bool `json:"off,omitempty"`
 }
 
 // Status is the tenant's sync status: every kind, the outbox by state and
@@ -48,6 +50,9 @@ func (e *Engine) Status(ctx context.Context) (Status, error) {
 			st = State{Kind: k.Name}
 		}
 		ks := KindStatus{State: st, Label: k.Plural, LagSeconds: -1}
+		if af, ok := e.conn.(accountFit); ok {
+			ks.Off = af.Off(k)
+		}
 		if !st.LastSuccess.IsZero() {
 			ks.LagSeconds = int64(now.Sub(st.LastSuccess) / time.Second)
 		}

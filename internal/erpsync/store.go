@@ -20,6 +20,14 @@ type State struct {
 	LastPulled   int64          `json:"lastPulled"`  // by the last run (not counting the overlap's re-reads)
 	LastDeleted  int64          `json:"lastDeleted"` // deletions applied by the last run
 	LastError    string         `json:"lastError,omitempty"`
+	// Unavailable says why the account cannot serve the kind as mapped
+	// ("not in this account: …"); the schedule does not try it again
+	// while Mapping is the kind's mapping version.
+	Unavailable string `json:"unavailable,omitempty"`
+	// Missing lists the optional columns the account lacks (their fields
+	// stay empty), as the last successful pull found them.
+	Missing string `json:"missing,omitempty"`
+	Mapping string `json:"-"` // the mapping version Unavailable and Missing were found with
 }
 
 // Entry is one outbox entry: a create or edit on its way to the ERP.

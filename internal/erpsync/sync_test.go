@@ -36,13 +36,19 @@ type fakeAccount struct {
 }
 
 func newAccount(t testing.TB, perKind int) *fakeAccount {
+	return newAccountWith(t, perKind, nil, netsuite.DefaultMapping)
+}
+
+// newAccountWith is newAccount on an account of the given schema (nil:
+// the fake's default account), read with the given mapping.
+func newAccountWith(t testing.TB, perKind int, schema *netsuitetest.Schema, mapping []byte) *fakeAccount {
 	t.Helper()
-	m, err := netsuite.ParseMapping(netsuite.DefaultMapping)
+	m, err := netsuite.ParseMapping(mapping)
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := netsuitetest.NewClock(start)
-	fake, err := netsuitetest.New(netsuitetest.Config{Mapping: m, Now: c.Now, Concurrency: 5, Seed: 1,
+	fake, err := netsuitetest.New(netsuitetest.Config{Schema: schema, Now: c.Now, Concurrency: 5, Seed: 1,
 		TBA: &netsuitetest.TBAVerifier{Realm: netsuite.Realm(account), Lookup: func(ck, tid string) (string, string, bool) {
 			return "consumer-secret", "token-secret", ck == "consumer-key" && tid == "token-id"
 		}}})
@@ -128,14 +134,24 @@ type summary struct {
 }
 
 // expected reads the fake's record the way the portal must show it,
-// from its record API fields — not through SuiteQL, which is under test.
+// from its record API fields — not through SuiteQL, which is under test —
+// and the account's schema: a field SuiteQL does not have stays empty,
+// the creation date is the record's own.
 func (a *fakeAccount) expected(k *records.Kind) map[int64]summary {
 	km := a.m.Kind(k)
+	ts := a.fake.Schema().Types[km.RecordType]
 	out := map[int64]summary{}
 	for _, r := range a.fake.All(km.RecordType) {
 		s := summary{Modified: r.Modified.UTC()}
 		for _, f := range k.Fields {
-			v := r.Fields[km.RecordField(f.Name)]
+			rf := km.RecordField(f.Name)
+			v := r.Fields[rf]
+			if fd, ok := ts.Field(rf); ok && fd.Column == "" {
+				v = nil
+			}
+			if rf == ts.CreatedField() {
+				v = r.Created.Format(time.DateOnly)
+			}
 			ref, _ := v.(map[string]any)
 			switch f.Type {
 			case records.TypeStatus:
@@ -231,7 +247,7 @@ func TestFullThenIncrementalSyncReproducesTheAccount(t *testing.T) {
 		if _, err := a.fake.Put("customrecord_res_opportunity", netsuitetest.Record{Fields: map[string]any{
 			"name": "Brand-new opportunity", "custrecord_res_opp_number": "OPP-99999",
 			"custrecord_res_opp_stage":    map[string]any{"id": "1", "refName": "Lead"},
-			"custrecord_res_opp_customer": map[string]any{"id": strconv.FormatInt(cust.ID, 10), "refName": cust.Fields["companyname"]},
+			"custrecord_res_opp_customer": map[string]any{"id": strconv.FormatInt(cust.ID, 10), "refName": cust.Fields["companyName"]},
 		}}); err != nil {
 			t.Fatal(err)
 		}
@@ -475,7 +491,7 @@ func TestEditingARefusedChangeSendsTheCorrection(t *testing.T) {
 		job, _ := a.fake.Get("job", 2)
 		parent, _ := job.Fields["parent"].(map[string]any)
 		if got.Write.State != records.WriteSynced || got.ParentID != 5 || fmt.Sprint(parent["id"]) != "5" ||
-			job.Fields["companyname"] != "Renamed with a bad client" {
+			job.Fields["companyName"] != "Renamed with a bad client" {
 			t.Fatalf("after the correction: %+v / NetSuite %+v", got, job.Fields)
 		}
 		st, _ := eng.Status(ctx)
@@ -592,4 +608,86 @@ func TestViewedRecordsGetTheirWholeDocument(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// TestAnAccountWithoutSomeKindsAndColumns syncs an account that lacks two
+// custom record types and an optional custom field: the kinds it has sync,
+// the others show "not in this account" and are not tried again by the
+// schedule until asked for by name; the missing column is reported.
+func TestAnAccountWithoutSomeKindsAndColumns(t *testing.T) {
+	stores(t, func(t *testing.T, ten *sqlstore.Tenant) {
+		ctx := context.Background()
+		lean, err := netsuitetest.LoadSchema(netsuitetest.DefaultAccount,
+			"customrecord_res_billing", "customrecord_res_budget", "job.custentity_res_county")
+		if err != nil {
+			t.Fatal(err)
+		}
+		mapping := strings.Replace(string(netsuite.DefaultMapping), "  billing_summary:\n", "  billing_summary:\n    off: true\n", 1)
+		a := newAccountWith(t, 30, lean, []byte(mapping))
+		eng := erpsync.New(a.connector(t, 100), ten, erpsync.Options{Now: a.clock.Now})
+		if err := eng.Pull(ctx, nil, true); err != nil {
+			t.Fatalf("a pull with kinds not in the account: %v", err)
+		}
+		status := func() map[string]erpsync.KindStatus {
+			st, err := eng.Status(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := map[string]erpsync.KindStatus{}
+			for _, k := range st.Kinds {
+				out[k.Kind] = k
+			}
+			return out
+		}
+		st := status()
+		for _, kind := range []string{"billing", "budget"} {
+			if !strings.Contains(st[kind].Unavailable, "not in this account: record type customrecord_res_") {
+				t.Errorf("%s: %+v, want not in this account", kind, st[kind])
+			}
+		}
+		if !st["billing_summary"].Off || st["billing_summary"].PulledTotal != 0 {
+			t.Errorf("billing_summary is off in the mapping: %+v", st["billing_summary"])
+		}
+		if !strings.Contains(st["project"].Missing, "custentity_res_county") || st["project"].LastError != "" {
+			t.Errorf("project: %+v, want custentity_res_county reported missing", st["project"])
+		}
+		for _, kind := range []string{"project", "customer", "invoice", "customrecord_res_opportunity", "creditledger"} {
+			k, _ := records.Lookup(kind)
+			if st[kind].Unavailable != "" || st[kind].LastSuccess.IsZero() {
+				t.Errorf("%s did not sync: %+v", kind, st[kind])
+			}
+			if got, want := len(replica(t, ten, k)), a.fake.Count(a.m.Kind(k).RecordType); got != want || got == 0 {
+				t.Errorf("%s: %d records in the replica, the account has %d", kind, got, want)
+			}
+		}
+		var metrics strings.Builder
+		if err := eng.WritePrometheus(ctx, &metrics); err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range []string{`portico_sync_kind_unavailable{kind="billing"} 1`, `portico_sync_kind_unavailable{kind="billing_summary"} 1`,
+			`portico_sync_kind_unavailable{kind="project"} 0`} {
+			if !strings.Contains(metrics.String(), line) {
+				t.Errorf("metrics lack %s", line)
+			}
+		}
+
+		// The schedule does not try the missing kinds again…
+		a.clock.Advance(time.Minute)
+		before := st["billing"].LastRun
+		if err := eng.Pull(ctx, nil, false); err != nil {
+			t.Fatal(err)
+		}
+		if st = status(); !st["billing"].LastRun.Equal(before) || !st["project"].LastRun.After(before) {
+			t.Errorf("the schedule tried billing again (%v → %v) or skipped project", before, st["billing"].LastRun)
+		}
+		// …a pull that names one does.
+		billing, _ := records.Lookup("billing")
+		a.clock.Advance(time.Minute)
+		if err := eng.Pull(ctx, []*records.Kind{billing}, false); err != nil {
+			t.Fatal(err)
+		}
+		if st = status(); !st["billing"].LastRun.After(before) || st["billing"].Unavailable == "" {
+			t.Errorf("billing asked for by name: %+v", st["billing"])
+		}
+	})
 }

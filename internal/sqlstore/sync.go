@@ -75,15 +75,17 @@ func (t *Tenant) enqueue(ctx context.Context, r records.Record, o *records.Outbo
 	return id, nil
 }
 
-const stateColumns = `kind, cp_modified, cp_id, deleted_since, last_run, last_success, pulled_total, last_pulled, last_deleted, last_error`
+const stateColumns = `kind, cp_modified, cp_id, deleted_since, last_run, last_success, pulled_total, last_pulled, last_deleted, last_error,
+	unavailable, missing, mapping`
 
 var (
 	selectSyncStates = scope(`SELECT ` + stateColumns + ` FROM sync_state WHERE tenant_id = :tenant ORDER BY kind`)
-	upsertSyncState  = scope(`INSERT INTO sync_state (tenant_id, ` + stateColumns + `) VALUES (:tenant, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	upsertSyncState  = scope(`INSERT INTO sync_state (tenant_id, ` + stateColumns + `) VALUES (:tenant, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (tenant_id, kind) DO UPDATE SET cp_modified = excluded.cp_modified, cp_id = excluded.cp_id,
 		deleted_since = excluded.deleted_since, last_run = excluded.last_run, last_success = excluded.last_success,
 		pulled_total = excluded.pulled_total, last_pulled = excluded.last_pulled, last_deleted = excluded.last_deleted,
-		last_error = excluded.last_error`)
+		last_error = excluded.last_error, unavailable = excluded.unavailable, missing = excluded.missing,
+		mapping = excluded.mapping`)
 )
 
 // SyncStates implements erpsync.Store.
@@ -100,7 +102,7 @@ func (t *Tenant) SyncStates(ctx context.Context) ([]erpsync.State, error) {
 			cpMod, delSince, run, success int64
 		)
 		if err := rows.Scan(&st.Kind, &cpMod, &st.Checkpoint.ID, &delSince, &run, &success, &st.PulledTotal,
-			&st.LastPulled, &st.LastDeleted, &st.LastError); err != nil {
+			&st.LastPulled, &st.LastDeleted, &st.LastError, &st.Unavailable, &st.Missing, &st.Mapping); err != nil {
 			return nil, err
 		}
 		st.Checkpoint.Modified, st.DeletedSince = fromMillis(cpMod), fromMillis(delSince)
@@ -130,7 +132,7 @@ func toMillis(t time.Time) int64 {
 func (t *Tenant) SaveSyncState(ctx context.Context, st erpsync.State) error {
 	_, err := t.exec(ctx, upsertSyncState, st.Kind, toMillis(st.Checkpoint.Modified), st.Checkpoint.ID,
 		toMillis(st.DeletedSince), toMillis(st.LastRun), toMillis(st.LastSuccess), st.PulledTotal, st.LastPulled,
-		st.LastDeleted, st.LastError)
+		st.LastDeleted, st.LastError, st.Unavailable, st.Missing, st.Mapping)
 	if err != nil {
 		return fmt.Errorf("save sync state: %w", err)
 	}
