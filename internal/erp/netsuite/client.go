@@ -18,10 +18,12 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/portico/portico/internal/erp"
@@ -317,7 +319,14 @@ func (c *Client) send(ctx context.Context, r request) (response, sentAuth, error
 	if r.base != "" {
 		base = r.base
 	}
-	req, err := http.NewRequestWithContext(ctx, r.method, base+r.path, body)
+	// net/http resends a GET by itself when a reused connection closes
+	// before the answer, with the same Authorization header: a TBA nonce
+	// NetSuite may have seen already, so a 401 to the resend is not a
+	// verdict on the credentials. Counting the connections the request
+	// took tells a resend.
+	var conns atomic.Int32
+	trace := &httptrace.ClientTrace{GotConn: func(httptrace.GotConnInfo) { conns.Add(1) }}
+	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, trace), r.method, base+r.path, body)
 	if err != nil {
 		return response{}, used, fmt.Errorf("netsuite: %w", err)
 	}
@@ -358,7 +367,14 @@ func (c *Client) send(ctx context.Context, r request) (response, sentAuth, error
 		return response{}, used, &erp.Error{Status: res.StatusCode, Err: err}
 	}
 	if res.StatusCode/100 != 2 {
-		return response{}, used, parseError(res.StatusCode, b)
+		e := parseError(res.StatusCode, b)
+		if res.StatusCode == http.StatusUnauthorized && conns.Load() > 1 {
+			// A resend by net/http (see above): worth one more try,
+			// signed afresh.
+			e.Permanent = false
+			used = sentAuth{}
+		}
+		return response{}, used, e
 	}
 	return response{status: res.StatusCode, header: res.Header, body: b}, used, nil
 }

@@ -405,3 +405,51 @@ func TestCachedTokenRefusedIsRenewedOnce(t *testing.T) {
 		t.Fatalf("%d API requests, %d token requests; want 1 and 1", ls.apiRequests.Load(), ls.tokenRequests.Load())
 	}
 }
+
+func TestAResentNonceIsNotARefusal(t *testing.T) {
+	// The second call's connection closes after NetSuite read (and spent)
+	// its nonce; net/http resends the GET as it was, and NetSuite refuses
+	// the nonce. That says nothing of the credentials: the client signs
+	// the request afresh and goes on.
+	ls := newLoginServer(t)
+	var mu sync.Mutex
+	nonces := map[string]bool{}
+	calls := 0
+	ls.api = func(h string) bool {
+		_, rest, _ := strings.Cut(h, `oauth_nonce="`)
+		nonce, _, _ := strings.Cut(rest, `"`)
+		mu.Lock()
+		defer mu.Unlock()
+		seen := nonces[nonce]
+		nonces[nonce] = true
+		return !seen
+	}
+	inner := ls.srv.Config.Handler
+	ls.srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		calls++
+		drop := calls == 2
+		mu.Unlock()
+		if drop {
+			ls.api(r.Header.Get("Authorization")) // spends the nonce
+			conn, _, err := http.NewResponseController(w).Hijack()
+			if err == nil {
+				conn.Close()
+			}
+			return
+		}
+		inner.ServeHTTP(w, r)
+	})
+	tba := netsuite.TBA{Account: testAccount, ConsumerKey: "ck", ConsumerSecret: "cs", TokenID: "tid", TokenSecret: "ts"}
+	c := ls.client(t, tba, 0)
+	for i := range 2 {
+		if _, err := c.File(context.Background(), 7); err != nil {
+			t.Fatalf("call %d: %v", i+1, err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if calls != 4 || ls.apiRequests.Load() != 3 {
+		t.Fatalf("%d requests, %d answered; want 4: ok, dropped, resent and refused, signed afresh", calls, ls.apiRequests.Load())
+	}
+}
