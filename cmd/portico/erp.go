@@ -34,6 +34,12 @@ func connectNetSuite(cfg config.NetSuite, log *slog.Logger) (*netsuite.Client, e
 	if err != nil {
 		return nil, err
 	}
+	// The account's own fields join their kinds before anything serves.
+	for _, k := range records.All() {
+		if err := records.AddAccountFields(k.Name, m.AccountFields(k.Name)); err != nil {
+			return nil, fmt.Errorf("PORTICO_NETSUITE_MAPPING: %w", err)
+		}
+	}
 	base := cfg.BaseURL
 	if base == "" {
 		base = netsuite.RESTBaseURL(cfg.Account)
@@ -61,10 +67,14 @@ func connectNetSuite(cfg config.NetSuite, log *slog.Logger) (*netsuite.Client, e
 }
 
 // syncEngine returns the default tenant's sync engine, or nil when no ERP
-// is configured.
+// is configured. The tenant must exist (for `serve` too): its replica,
+// checkpoints and outbox belong to it.
 func syncEngine(cfg config.Config, store *sqlstore.Store, log *slog.Logger) (*erpsync.Engine, error) {
 	if !cfg.NetSuite.Enabled() {
 		return nil, nil
+	}
+	if err := requireTenant(context.Background(), cfg, store); err != nil {
+		return nil, err
 	}
 	conn, err := connectNetSuite(cfg.NetSuite, log)
 	if err != nil {
@@ -73,6 +83,24 @@ func syncEngine(cfg config.Config, store *sqlstore.Store, log *slog.Logger) (*er
 	return erpsync.New(conn, store.Tenant(cfg.DefaultTenant), erpsync.Options{
 		Interval: cfg.NetSuite.SyncInterval, Logger: log.With("component", "erpsync"),
 	}), nil
+}
+
+// requireTenant fails, saying what to run, when the default tenant has
+// not been created: the sync does not create it, because its display name
+// comes from the access file (`roles import`, which never renames a
+// tenant that exists) and a mistyped PORTICO_DEFAULT_TENANT must not pull
+// the whole account into a tenant nobody can sign in to.
+func requireTenant(ctx context.Context, cfg config.Config, store *sqlstore.Store) error {
+	ok, err := store.TenantExists(ctx, cfg.DefaultTenant)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("tenant %q does not exist in this database yet: first run `portico roles import FILE` "+
+			"with the access file naming it (its users, roles and menus; `portico roles export` shows the form), "+
+			"or set PORTICO_DEFAULT_TENANT to the tenant you imported", cfg.DefaultTenant)
+	}
+	return nil
 }
 
 // syncCommand is `portico sync`: one pull and push with --once, else the
@@ -100,6 +128,13 @@ func syncCommand(ctx context.Context, cfg config.Config, store *sqlstore.Store, 
 		eng.Run(ctx)
 		return nil
 	}
+	// Give the lease up when done, even on failure, so the next `sync
+	// -once` or a `serve` started now does not wait for it to lapse.
+	defer func() {
+		if err := eng.Release(context.WithoutCancel(ctx)); err != nil {
+			log.Warn("sync: releasing the lease", "err", err)
+		}
+	}()
 	start := time.Now()
 	pullErr := eng.Pull(ctx, kinds, full)
 	pushed, pushErr := eng.Push(ctx)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -151,7 +152,7 @@ func TestServeSyncsWithNetSuite(t *testing.T) {
 	}
 	// ... and search finds them.
 	cust := fake.All("customer")[0]
-	name := cust.Fields["companyname"].(string)
+	name := cust.Fields["companyName"].(string)
 	var found struct{ Data []struct{ Name, Type string } }
 	c.do("GET", "/api/v1/netsuite/portal?method=search&query="+url.QueryEscape("cus: "+name), nil, &found)
 	if len(found.Data) == 0 || found.Data[0].Name != name {
@@ -202,7 +203,7 @@ func TestServeSyncsWithNetSuite(t *testing.T) {
 	}
 	took := eventually(t, 10*time.Second, "the edit in NetSuite", func() bool {
 		r, _ := fake.Get("customer", cust.ID)
-		return r.Fields["companyname"] == "Edited in the portal"
+		return r.Fields["companyName"] == "Edited in the portal"
 	})
 	t.Logf("portal edit reached NetSuite in %s", took.Round(time.Millisecond))
 	eventually(t, 10*time.Second, "the edit synced on the record", func() bool {
@@ -230,5 +231,60 @@ func TestServeSyncsWithNetSuite(t *testing.T) {
 	}
 	if code := c.do("GET", "/api/v1/sync/status", nil, &st); code != 200 || len(st.Data.Kinds) != len(records.All()) {
 		t.Fatalf("sync status: %d %+v", code, st)
+	}
+}
+
+// TestSyncOnce runs `portico sync -once` the way an administrator
+// connecting an account does: on a fresh database (a clear message, not a
+// foreign key failure), with wrong credentials (one failed login, not a
+// retry per kind), then twice in a row (the first run's lease is released,
+// so the second does not find "another instance is syncing").
+func TestSyncOnce(t *testing.T) {
+	const account = "123456_SB1"
+	fake, err := netsuitetest.New(netsuitetest.Config{TBA: &netsuitetest.TBAVerifier{Realm: netsuite.Realm(account),
+		Lookup: func(ck, tid string) (string, string, bool) { return "cs", "ts", ck == "ck" && tid == "tid" }}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := demo.Generate(context.Background(), fake, demo.Options{PerKind: 3, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	ns := httptest.NewServer(fake)
+	defer ns.Close()
+	env := map[string]string{
+		"PORTICO_DATA_DIR": t.TempDir(), "PORTICO_LOG_LEVEL": "error",
+		"PORTICO_NETSUITE_ACCOUNT": account, "PORTICO_NETSUITE_BASE_URL": ns.URL, "PORTICO_NETSUITE_AUTH": "tba",
+		"PORTICO_NETSUITE_CONSUMER_KEY": "ck", "PORTICO_NETSUITE_CONSUMER_SECRET": "cs",
+		"PORTICO_NETSUITE_TOKEN_ID": "tid", "PORTICO_NETSUITE_TOKEN_SECRET": "ts",
+	}
+
+	_, err = runWith(t, env, "sync", "-once")
+	if err == nil || !strings.Contains(err.Error(), `tenant "portico-demo" does not exist`) ||
+		!strings.Contains(err.Error(), "portico roles import") || strings.Contains(err.Error(), "FOREIGN KEY") {
+		t.Fatalf("sync on a fresh database: %v", err)
+	}
+	if fake.Stats().Requests != 0 {
+		t.Fatalf("sync on a fresh database sent %d requests to NetSuite", fake.Stats().Requests)
+	}
+	if _, err := runWith(t, env, "roles", "import", "../../internal/demo/access.yaml"); err != nil {
+		t.Fatal(err)
+	}
+
+	wrong := maps.Clone(env)
+	wrong["PORTICO_NETSUITE_TOKEN_SECRET"] = "not the secret"
+	_, err = runWith(t, wrong, "sync", "-once")
+	if err == nil || !strings.Contains(err.Error(), "INVALID_LOGIN") {
+		t.Fatalf("sync with a wrong token secret: %v", err)
+	}
+	if n := fake.Stats().AuthFailures; n != 1 {
+		t.Fatalf("%d failed logins for one sync with a wrong secret, want 1", n)
+	}
+
+	for i := range 2 {
+		start := time.Now()
+		out, err := runWith(t, env, "sync", "-once")
+		if err != nil || !strings.Contains(out, "pulled ") {
+			t.Fatalf("sync -once #%d (%s after the one before): %v %q", i+1, time.Since(start), err, out)
+		}
 	}
 }

@@ -14,3 +14,11 @@ func (s *Store) EnsureTenant(ctx context.Context, id portal.TenantID, name strin
 		ON CONFLICT (id) DO NOTHING`), string(id), name, time.Now().UnixMilli())
 	return err
 }
+
+// TenantExists reports whether tenant id has been created (by `seed` or
+// `roles import`).
+func (s *Store) TenantExists(ctx context.Context, id portal.TenantID) (bool, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, s.d.rebind(`SELECT COUNT(*) FROM tenants WHERE id = ?`), string(id)).Scan(&n)
+	return n > 0, err
+}
