@@ -691,3 +691,65 @@ func TestAnAccountWithoutSomeKindsAndColumns(t *testing.T) {
 		}
 	})
 }
+
+// TestAccountFieldsSyncAndWrite adds two of the account's own project
+// fields to the mapping: they are pulled into the documents, listed and
+// sorted, and an edit of one in the portal reaches NetSuite under its id.
+func TestAccountFieldsSyncAndWrite(t *testing.T) {
+	mapping := strings.Replace(string(netsuite.DefaultMapping), "\n  project:\n", `
+  project:
+    accountFields:
+      - {name: custentity_res_service_area, label: Service area, type: text}
+      - {name: custentity_res_acres, label: Acres, type: quantity}
+`, 1)
+	stores(t, func(t *testing.T, ten *sqlstore.Tenant) {
+		ctx := context.Background()
+		a := newAccountWith(t, 40, nil, []byte(mapping))
+		if err := records.AddAccountFields("project", a.m.AccountFields("project")); err != nil {
+			t.Fatal(err)
+		}
+		eng := erpsync.New(a.connector(t, 100), ten, erpsync.Options{Now: a.clock.Now})
+		if err := eng.Pull(ctx, nil, true); err != nil {
+			t.Fatal(err)
+		}
+		p, _ := records.Lookup("project")
+		area, _ := p.FieldNamed("custentity_res_service_area")
+		page, err := ten.ListRecords(ctx, records.ListQuery{Kind: "project", Sort: area.Column, Desc: true, Limit: 500})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page.Records) != a.fake.Count("job") {
+			t.Fatalf("%d projects listed, the account has %d", len(page.Records), a.fake.Count("job"))
+		}
+		withArea := 0
+		for i, r := range page.Records {
+			job, _ := a.fake.Get("job", r.ID)
+			if job.Fields["custentity_res_service_area"] != nil {
+				withArea++
+			}
+			if want := job.Fields["custentity_res_service_area"]; r.Extra["custentity_res_service_area"] != want {
+				t.Fatalf("project %d: service area %v, NetSuite has %v", r.ID, r.Extra["custentity_res_service_area"], want)
+			}
+			if job.Fields["custentity_res_acres"] != r.Extra["custentity_res_acres"] {
+				t.Fatalf("project %d: acres %v, NetSuite has %v", r.ID, r.Extra["custentity_res_acres"], job.Fields["custentity_res_acres"])
+			}
+			if i > 0 && str(page.Records[i-1]) < str(r) {
+				t.Fatalf("not sorted by service area, descending: %q before %q", str(page.Records[i-1]), str(r))
+			}
+		}
+		if withArea == 0 {
+			t.Fatal("no project has a service area: the test proves nothing")
+		}
+		editProject(t, ten, 2, `{"custentity_res_service_area": "Neuse River Basin", "custentity_res_acres": 12.5}`)
+		a.clock.Advance(time.Second)
+		if _, err := eng.Push(ctx); err != nil {
+			t.Fatal(err)
+		}
+		job, _ := a.fake.Get("job", 2)
+		if job.Fields["custentity_res_service_area"] != "Neuse River Basin" || job.Fields["custentity_res_acres"] != 12.5 {
+			t.Fatalf("NetSuite has %v, %v", job.Fields["custentity_res_service_area"], job.Fields["custentity_res_acres"])
+		}
+	})
+}
+
+func str(r records.Record) string { s, _ := r.Extra["custentity_res_service_area"].(string); return s }

@@ -32,6 +32,7 @@ var ops = map[Op]bool{OpEq: true, OpNe: true, OpLt: true, OpLe: true, OpGt: true
 // status and date columns, int64 for references and amounts (hundredths).
 type Cond struct {
 	Column Column
+	Type   FieldType // the field's type: how an account field's document value compares
 	Op     Op
 	Value  any
 }
@@ -152,7 +153,7 @@ func (k *Kind) cond(field, op, value string) (Cond, error) {
 	if err != nil {
 		return Cond{}, badFilter("%s: %s", field, err.Error())
 	}
-	return Cond{Column: f.Column, Op: o, Value: v}, nil
+	return Cond{Column: f.Column, Type: f.Type, Op: o, Value: v}, nil
 }
 
 // ParseValue converts text to the field's typed value (see Cond).

@@ -204,6 +204,10 @@ func (k *Kind) Apply(base Record, in Input, refNames map[string]string) (Record,
 		case ColProject:
 			r.ProjectID, r.ProjectName = v.(int64), refNames[f.Name]
 		}
+		if f.Account {
+			doc[f.Name] = accountDocValue(f, v)
+			continue
+		}
 		switch val := v.(type) {
 		case int64:
 			if val == 0 {
@@ -223,6 +227,28 @@ func (k *Kind) Apply(base Record, in Input, refNames map[string]string) (Record,
 	}
 	r.Fields, _ = json.Marshal(doc)
 	return r, nil
+}
+
+// accountDocValue is an account field's input as the document keeps it:
+// a status as {"refName": text} (the shape the ERP gives list values), an
+// amount as a number, empty values as null.
+func accountDocValue(f Field, v any) any {
+	switch val := v.(type) {
+	case *int64:
+		if val == nil {
+			return nil
+		}
+		return float64(*val) / 100
+	case string:
+		switch {
+		case val == "":
+			return nil
+		case f.Type == TypeStatus:
+			return map[string]string{"refName": val}
+		}
+		return val
+	}
+	return nil
 }
 
 // Change is one field's value before and after a write, as the view shows

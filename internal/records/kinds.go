@@ -49,6 +49,9 @@ type Field struct {
 	Required bool `json:"required,omitempty"`
 	// Sortable is Sortable(Column), spelled out for the app.
 	Sortable bool `json:"sortable"`
+	// Account marks a field the ERP account adds (see AddAccountFields):
+	// kept in the record's document, on DocColumn(Name).
+	Account bool `json:"account,omitempty"`
 }
 
 // TabSource says where a view tab's rows come from.

@@ -23,6 +23,10 @@ type Record struct {
 	Date        string          // yyyy-mm-dd, "" when unknown
 	ModifiedAt  time.Time       // last change in the ERP, millisecond precision
 	Fields      json.RawMessage // the document; a JSON object (not filled by list queries)
+	// Extra holds the kind's account field values a list query read
+	// from the document (display text of a status, a number for an
+	// amount), by field name; nil when it read none.
+	Extra map[string]any
 	// Write is the state of the portal's last write of this record to the
 	// ERP (filled with the document).
 	Write WriteState
@@ -72,10 +76,14 @@ type ListQuery struct {
 // ColModified is the last-modified time, sortable like a promoted column.
 const ColModified Column = "modified_at"
 
-// Sortable reports whether lists may sort on c. Each such column has an
-// index on (tenant, kind, column, id), so every sorted page is an index
-// range; references are filters, not sort keys.
+// Sortable reports whether lists may sort on c. Each promoted such column
+// has an index on (tenant, kind, column, id), so every sorted page is an
+// index range; references are filters, not sort keys. Account fields
+// (document values) sort too, by a walk of the kind's records.
 func Sortable(c Column) bool {
+	if _, doc := c.DocField(); doc {
+		return true // an account field: sorted on its document value
+	}
 	switch c {
 	case ColTitle, ColCode, ColStatus, ColDate, ColAmount, ColModified:
 		return true

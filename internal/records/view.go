@@ -43,6 +43,10 @@ func (k *Kind) Row(r Record, cols []ColumnInfo) Row {
 	row := Row{"id": r.ID}
 	for _, c := range cols {
 		f, _ := k.FieldNamed(c.Name)
+		if f.Account {
+			row[c.Name] = r.docValue(f)
+			continue
+		}
 		switch f.Column {
 		case ColTitle:
 			row[c.Name] = r.Title

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -145,7 +146,8 @@ func (t *Tenant) record(ctx context.Context, st scoped, kind string, id int64, w
 // index has it) and how to read it from a record for the next cursor.
 type sortKey struct {
 	expr    string
-	numeric bool
+	numeric bool // an integer; real: a floating-point number
+	real    bool
 	value   func(records.Record) string
 }
 
@@ -179,9 +181,63 @@ var (
 	}
 )
 
+// docExpr is the SQL of an account field's document value as lists
+// compare and sort it: a status by its display text, an amount as a
+// number, others as text; never NULL (a keyset comparison with NULL would
+// skip rows), so a missing value sorts first. name is a checked field id
+// (records.CheckAccountField), safe to splice.
+func docExpr(name string, t records.FieldType) (expr string, numeric bool) {
+	switch t {
+	case records.TypeStatus:
+		return "COALESCE(json_extract(fields, '$." + name + ".refName'), '')", false
+	case records.TypeMoney, records.TypeQuantity:
+		return "COALESCE(CAST(json_extract(fields, '$." + name + "') AS DOUBLE PRECISION), 0)", true
+	}
+	return "COALESCE(json_extract(fields, '$." + name + "'), '')", false
+}
+
+// accountFields returns the account fields of a list query's kind.
+func accountFields(kind string) []records.Field {
+	if k, ok := records.Lookup(kind); ok {
+		return k.AccountFields()
+	}
+	return nil
+}
+
+// sortKeysOf returns the keys a list sorts on: a promoted column's, or an
+// account field's document value (then title, for a stable order).
+func sortKeysOf(kind string, c records.Column) ([]sortKey, bool) {
+	if keys, ok := sortKeys[c]; ok {
+		return keys, true
+	}
+	name, ok := c.DocField()
+	if !ok {
+		return nil, false
+	}
+	for _, f := range accountFields(kind) {
+		if f.Name == name {
+			expr, numeric := docExpr(name, f.Type)
+			return []sortKey{{expr: expr, real: numeric, value: func(r records.Record) string {
+				switch v := r.Extra[name].(type) {
+				case float64:
+					return strconv.FormatFloat(v, 'g', -1, 64)
+				case string:
+					return v
+				}
+				if numeric {
+					return "0"
+				}
+				return ""
+			}}}, true
+		}
+	}
+	return nil, false
+}
+
 // ListRecords returns one page of a kind's records, keyset-paged on
 // (sort keys, id). It fetches Limit+1 rows to learn whether more exist,
-// so no count is ever needed.
+// so no count is ever needed. Each record's account field values come
+// in Extra.
 func (t *Tenant) ListRecords(ctx context.Context, q records.ListQuery) (records.Page, error) {
 	text, err := t.textMatch(ctx, q)
 	if err != nil {
@@ -197,8 +253,9 @@ func (t *Tenant) ListRecords(ctx context.Context, q records.ListQuery) (records.
 	}
 	defer rows.Close()
 	var page records.Page
+	extra := accountFields(q.Kind)
 	for rows.Next() {
-		r, err := scanRecord(rows, false)
+		r, err := scanListRecord(rows, extra)
 		if err != nil {
 			return records.Page{}, err
 		}
@@ -227,7 +284,7 @@ func listStatement(d dialect, q records.ListQuery, text predicate) (scoped, []an
 	if q.Sort == "" {
 		q.Sort = records.ColTitle
 	}
-	keys, ok := sortKeys[q.Sort]
+	keys, ok := sortKeysOf(q.Kind, q.Sort)
 	if !ok {
 		return scoped{}, nil, nil, portal.Errorf(portal.CodeInvalid, "Cannot sort by %q.", q.Sort)
 	}
@@ -264,8 +321,12 @@ func listStatement(d dialect, q records.ListQuery, text predicate) (scoped, []an
 		where = append(where, fmt.Sprintf("(%s, id) %s (%s, ?)", strings.Join(exprs, ", "), cmp, strings.Join(marks, ", ")))
 		args = append(args, q.After.ID)
 	}
+	cols := summaryColumns
+	for _, f := range accountFields(q.Kind) {
+		cols += ", " + docDisplay(f)
+	}
 	return scope(fmt.Sprintf(`SELECT %s FROM records WHERE %s ORDER BY %s, id %s LIMIT %d`,
-		summaryColumns, strings.Join(where, " AND "), strings.Join(order, ", "), dir, q.Limit+1)), args, keys, nil
+		cols, strings.Join(where, " AND "), strings.Join(order, ", "), dir, q.Limit+1)), args, keys, nil
 }
 
 // whereClause is the tenant, kind, filter and text part of a list query;
@@ -311,6 +372,9 @@ func filterSQL(f records.Filter) (string, []any, error) {
 		var ands []string
 		for _, c := range conj {
 			col, ok := filterColumns[c.Column]
+			if name, doc := c.Column.DocField(); doc {
+				col, ok = docFilterExpr(name, c.Type), true
+			}
 			if !ok {
 				return "", nil, portal.Errorf(portal.CodeInvalid, "Cannot filter on %q.", c.Column)
 			}
@@ -342,6 +406,13 @@ func escapeLike(s string) string {
 }
 
 func cursorValue(k sortKey, v string) (any, error) {
+	if k.real {
+		n, err := strconv.ParseFloat(v, 64)
+		if err != nil || math.IsNaN(n) || math.IsInf(n, 0) {
+			return nil, portal.Errorf(portal.CodeInvalid, "The page cursor is not valid.")
+		}
+		return n, nil
+	}
 	if !k.numeric {
 		return v, nil
 	}
@@ -350,6 +421,69 @@ func cursorValue(k sortKey, v string) (any, error) {
 		return nil, portal.Errorf(portal.CodeInvalid, "The page cursor is not valid.")
 	}
 	return n, nil
+}
+
+// docDisplay is the SQL that reads an account field's value for a list
+// row: a status's display text, others as stored (NULL when missing).
+func docDisplay(f records.Field) string {
+	if f.Type == records.TypeStatus {
+		return "json_extract(fields, '$." + f.Name + ".refName')"
+	}
+	return "json_extract(fields, '$." + f.Name + "')"
+}
+
+// docFilterExpr is the SQL a filter compares an account field by, in the
+// units of records.Cond values: hundredths for amounts.
+func docFilterExpr(name string, t records.FieldType) string {
+	expr, numeric := docExpr(name, t)
+	if numeric {
+		return "ROUND(" + expr + " * 100)"
+	}
+	return expr
+}
+
+// scanListRecord reads summaryColumns and then the given account fields'
+// values (docDisplay) into Extra: amounts as numbers (PostgreSQL gives
+// them as text), the rest as text.
+func scanListRecord(rows *sql.Rows, extra []records.Field) (records.Record, error) {
+	if len(extra) == 0 {
+		return scanRecord(rows, false)
+	}
+	vals := make([]sql.NullString, len(extra))
+	r, err := scanRecord(scanWith{rows, vals}, false)
+	if err != nil {
+		return r, err
+	}
+	r.Extra = make(map[string]any, len(extra))
+	for i, f := range extra {
+		var v any
+		if vals[i].Valid && vals[i].String != "" {
+			v = vals[i].String
+			if f.Type == records.TypeMoney || f.Type == records.TypeQuantity {
+				n, err := strconv.ParseFloat(vals[i].String, 64)
+				if err != nil {
+					return r, fmt.Errorf("%s %d: %s is not a number", r.Kind, r.ID, f.Name)
+				}
+				v = n
+			}
+		}
+		r.Extra[f.Name] = v
+	}
+	return r, nil
+}
+
+// scanWith is a row whose Scan also fills more destinations after the
+// ones asked for.
+type scanWith struct {
+	rows *sql.Rows
+	more []sql.NullString
+}
+
+func (s scanWith) Scan(dest ...any) error {
+	for i := range s.more {
+		dest = append(dest, &s.more[i])
+	}
+	return s.rows.Scan(dest...)
 }
 
 // rowScanner is *sql.Row or *sql.Rows.

@@ -67,14 +67,30 @@ type KindMap struct {
 	// left out (the fields stay empty) and reported, never fatal.
 	Optional []string `yaml:"optional"`
 	// ReadOnly fields are read but never written (balances, system dates).
-	ReadOnly   []string                     `yaml:"readOnly"`
-	Values     map[string]map[string]string `yaml:"values"`     // list field → display text → internal id
-	Extra      []string                     `yaml:"extra"`      // more SuiteQL columns kept in the document (optional)
-	ExtraDates []string                     `yaml:"extraDates"` // more date columns, kept as yyyy-mm-dd (optional)
-	kind       *records.Kind
-	optional   map[string]bool   // SuiteQL columns the account may lack
-	owners     map[string]string // SuiteQL column → the mapping entry that names it
-	version    string            // a digest of the entry, see Client.MappingVersion
+	ReadOnly []string `yaml:"readOnly"`
+	// AccountFields are the account's own fields (custentity_…,
+	// custbody_…, custrecord_…) added to the kind: with a label and a
+	// type they are listed, filtered, sorted, shown and edited like the
+	// kind's own (records.AddAccountFields). Each is read from the
+	// SuiteQL column and written to the record API field of its name,
+	// unless Columns and Fields say otherwise, and is optional.
+	AccountFields []AccountField               `yaml:"accountFields"`
+	Values        map[string]map[string]string `yaml:"values"`     // list field → display text → internal id
+	Extra         []string                     `yaml:"extra"`      // more SuiteQL columns kept in the document (optional)
+	ExtraDates    []string                     `yaml:"extraDates"` // more date columns, kept as yyyy-mm-dd (optional)
+	kind          *records.Kind
+	fields        []records.Field   // the kind's fields and its account fields
+	optional      map[string]bool   // SuiteQL columns the account may lack
+	owners        map[string]string // SuiteQL column → the mapping entry that names it
+	version       string            // a digest of the entry, see Client.MappingVersion
+}
+
+// AccountField is one of the account's fields added to a kind.
+type AccountField struct {
+	Name    string            `yaml:"name"`    // the field id, lower case: custentity_res_county
+	Label   string            `yaml:"label"`   // what people see
+	Type    records.FieldType `yaml:"type"`    // text, date, money, quantity or status
+	Choices []string          `yaml:"choices"` // a status field's values (ids in values, default 1, 2, …)
 }
 
 var (
@@ -132,6 +148,21 @@ func ParseMapping(data []byte) (*Mapping, error) {
 
 func (km *KindMap) complete(k *records.Kind) error {
 	km.kind = k
+	km.fields = slices.Clone(k.Fields)
+	for _, af := range km.AccountFields {
+		f := records.AccountField(af.Name, af.Label, af.Type, af.Choices)
+		km.Optional = append(km.Optional, f.Name)
+		if have, ok := k.FieldNamed(f.Name); ok && have.Account && have.Type == f.Type {
+			continue // the registry has it already (added from this mapping)
+		}
+		if err := k.CheckAccountField(f); err != nil {
+			return fmt.Errorf("accountFields: %w", err)
+		}
+		if slices.ContainsFunc(km.fields, func(g records.Field) bool { return g.Name == f.Name }) {
+			return fmt.Errorf("accountFields: %s is listed twice", f.Name)
+		}
+		km.fields = append(km.fields, f)
+	}
 	if km.RecordType == "" {
 		km.RecordType = k.ERPType
 	}
@@ -168,7 +199,7 @@ func (km *KindMap) complete(k *records.Kind) error {
 		km.ExternalID: "externalId"}
 	names := []string{km.Table, km.Modified, km.Created, km.ExternalID, km.DeletedType}
 	for field, col := range km.Columns {
-		f, ok := k.FieldNamed(field)
+		f, ok := km.fieldNamed(field)
 		if !ok {
 			return fmt.Errorf("columns: %q is not a field of the kind", field)
 		}
@@ -181,7 +212,7 @@ func (km *KindMap) complete(k *records.Kind) error {
 		names = append(names, col)
 	}
 	for field, rf := range km.Fields {
-		if _, ok := k.FieldNamed(field); !ok {
+		if _, ok := km.fieldNamed(field); !ok {
 			return fmt.Errorf("fields: %q is not a field of the kind", field)
 		}
 		if !identifier.MatchString(strings.ToLower(rf)) {
@@ -190,12 +221,12 @@ func (km *KindMap) complete(k *records.Kind) error {
 	}
 	for _, list := range [][]string{km.Optional, km.ReadOnly} {
 		for _, field := range list {
-			if _, ok := k.FieldNamed(field); !ok {
+			if _, ok := km.fieldNamed(field); !ok {
 				return fmt.Errorf("optional/readOnly: %q is not a field of the kind", field)
 			}
 		}
 	}
-	for _, f := range k.Fields {
+	for _, f := range km.fields {
 		col := km.SourceColumn(f.Name)
 		km.owners[col] = "columns." + f.Name
 		if slices.Contains(km.Optional, f.Name) {
@@ -222,7 +253,7 @@ func (km *KindMap) complete(k *records.Kind) error {
 	if km.Values == nil {
 		km.Values = map[string]map[string]string{}
 	}
-	for _, f := range k.Fields {
+	for _, f := range km.fields {
 		if f.Type != records.TypeStatus {
 			continue
 		}
@@ -245,6 +276,32 @@ func (km *KindMap) complete(k *records.Kind) error {
 	b, _ := yaml.Marshal(km)
 	km.version = fmt.Sprintf("%x", sha256.Sum256(b))[:16]
 	return nil
+}
+
+// fieldNamed finds a field of the kind or of its account fields.
+func (km *KindMap) fieldNamed(name string) (records.Field, bool) {
+	for _, f := range km.fields {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return records.Field{}, false
+}
+
+// AccountFields returns the account fields the mapping adds to kind, for
+// records.AddAccountFields.
+func (m *Mapping) AccountFields(kind string) []records.Field {
+	km := m.Kinds[kind]
+	if km == nil {
+		return nil
+	}
+	var out []records.Field
+	for _, f := range km.fields {
+		if f.Account {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // Kind returns the mapping of a registry kind (every kind is mapped once
