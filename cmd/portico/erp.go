@@ -80,6 +80,9 @@ func syncEngine(cfg config.Config, store *sqlstore.Store, log *slog.Logger) (*er
 	if err != nil {
 		return nil, err
 	}
+	if err := store.IndexAccountFields(context.Background()); err != nil {
+		return nil, err
+	}
 	return erpsync.New(conn, store.Tenant(cfg.DefaultTenant), erpsync.Options{
 		Interval: cfg.NetSuite.SyncInterval, Logger: log.With("component", "erpsync"),
 	}), nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -124,3 +125,38 @@ func idsWhere(n int64, keep func(int64) bool) []int64 {
 
 func str(r records.Record, name string) string  { s, _ := r.Extra[name].(string); return s }
 func num(r records.Record, name string) float64 { n, _ := r.Extra[name].(float64); return n }
+
+// TestAccountFieldSortIsAnIndexRange holds a list sorted by an account
+// field to a walk of its index, as for the promoted columns.
+func TestAccountFieldSortIsAnIndexRange(t *testing.T) {
+	if err := records.AddAccountFields("budget", []records.Field{
+		{Name: "custrecord_res_bud_region", Label: "Region", Type: records.TypeText},
+		{Name: "custrecord_res_bud_actual", Label: "Actual", Type: records.TypeMoney},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(context.Background(), "", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if err := s.IndexAccountFields(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.IndexAccountFields(context.Background()); err != nil {
+		t.Fatalf("a second time: %v", err)
+	}
+	k, _ := records.Lookup("budget")
+	for _, name := range []string{"custrecord_res_bud_region", "custrecord_res_bud_actual"} {
+		f, _ := k.FieldNamed(name)
+		q := records.ListQuery{Kind: "budget", Sort: f.Column, Limit: 50, After: &records.Cursor{Values: []string{"5"}, ID: 3}}
+		st, args, _, err := listStatement(s.d, q, predicate{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan := queryPlan(t, s, st, args...)
+		if !strings.Contains(plan, "USING INDEX records_af_") || strings.Contains(plan, "TEMP B-TREE") {
+			t.Errorf("sorted by %s: %s", name, plan)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -528,4 +529,24 @@ func nullID(id int64) any {
 		return nil
 	}
 	return id
+}
+
+// IndexAccountFields makes sure every account field of the registry
+// (records.AddAccountFields) has an index on (tenant, kind, its list
+// value, id), the expression lists sort and filter it by, so a sorted
+// page of a kind is an index range as for the promoted columns. It is
+// idempotent; building one over a large table takes a while, once.
+func (s *Store) IndexAccountFields(ctx context.Context) error {
+	for _, k := range records.All() {
+		for _, f := range k.AccountFields() {
+			expr, _ := docExpr(f.Name, f.Type)
+			sum := sha256.Sum256([]byte(k.Name + "." + f.Name + "." + string(f.Type)))
+			name := fmt.Sprintf("records_af_%x", sum[:8])
+			ddl := fmt.Sprintf("CREATE INDEX IF NOT EXISTS %s ON records (tenant_id, kind, (%s), id)", name, expr)
+			if _, err := s.db.ExecContext(ctx, ddl); err != nil {
+				return fmt.Errorf("index account field %s.%s: %w", k.Name, f.Name, err)
+			}
+		}
+	}
+	return nil
 }
