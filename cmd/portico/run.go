@@ -30,6 +30,9 @@ Commands:
   search reindex        rebuild the global search index from the stored records
   sync                  sync the default tenant with NetSuite: the pull/push loop, or one round
                         [-kind K] [-full] [-once]
+  netsuite check        check the NetSuite mapping against the account: every kind's table, column,
+                        record field and the RESTlet; names the mapping entry to fix [-v]
+  netsuite mapping      write a starting mapping from the account's metadata catalog [-o FILE]
   emulator-accounts     create the demo sign-in accounts in the Auth Emulator (demo- projects only)
   help                  show this text
 
@@ -56,6 +59,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		}
 		cmd, rest = "search reindex", rest[1:]
 	}
+	if cmd == "netsuite" {
+		if len(rest) == 0 || (rest[0] != "check" && rest[0] != "mapping") {
+			return fmt.Errorf("netsuite: use `netsuite check` or `netsuite mapping`\n\n%s", usage)
+		}
+		cmd, rest = "netsuite "+rest[0], rest[1:]
+	}
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(stdout)
 	var (
@@ -63,6 +72,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		ifEmpty, asJSON   bool
 		syncKind          string
 		full, once        bool
+		verbose           bool
+		outFile           string
 	)
 	switch cmd {
 	case "serve", "migrate", "emulator-accounts", "roles import", "search reindex":
@@ -70,6 +81,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		fs.StringVar(&syncKind, "kind", "", "only this kind (e.g. project, customrecord_res_opportunity)")
 		fs.BoolVar(&full, "full", false, "pull from the beginning instead of from the checkpoints")
 		fs.BoolVar(&once, "once", false, "one pull and push, then exit")
+	case "netsuite check":
+		fs.BoolVar(&verbose, "v", false, "list every check, and NetSuite's words on warnings")
+	case "netsuite mapping":
+		fs.StringVar(&outFile, "o", "", "write the mapping into this new file instead of to stdout")
 	case "roles export":
 		fs.BoolVar(&asJSON, "json", false, "print JSON instead of YAML")
 	case "seed":
@@ -87,8 +102,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return err
 	}
 	log := newLogger(cfg, stdout)
-	if cmd == "emulator-accounts" {
+	switch cmd {
+	case "emulator-accounts":
 		return emulatorAccounts(ctx, cfg, stdout)
+	case "netsuite check":
+		return netsuiteCheck(ctx, cfg, log, verbose, stdout)
+	case "netsuite mapping":
+		return netsuiteMapping(ctx, cfg, log, outFile, stdout)
 	}
 	store, err := sqlstore.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
 	if err != nil {

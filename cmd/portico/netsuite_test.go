@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/portico/portico/internal/demo"
+	"github.com/portico/portico/internal/erp/netsuite"
+	"github.com/portico/portico/internal/erp/netsuitetest"
+)
+
+// fakeNetSuite serves a fake account of schema (nil: the default one)
+// with demo data and returns the environment that points portico at it
+// with TBA credentials.
+func fakeNetSuite(t *testing.T, schema *netsuitetest.Schema) map[string]string {
+	t.Helper()
+	const account = "123456_SB1"
+	fake, err := netsuitetest.New(netsuitetest.Config{Schema: schema, TBA: &netsuitetest.TBAVerifier{Realm: netsuite.Realm(account),
+		Lookup: func(ck, tid string) (string, string, bool) { return "cs", "ts", ck == "ck" && tid == "tid" }}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := demo.Generate(context.Background(), fake, demo.Options{PerKind: 3, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	ns := httptest.NewServer(fake)
+	t.Cleanup(ns.Close)
+	return map[string]string{
+		"PORTICO_DATA_DIR": t.TempDir(), "PORTICO_LOG_LEVEL": "warn",
+		"PORTICO_NETSUITE_ACCOUNT": account, "PORTICO_NETSUITE_BASE_URL": ns.URL, "PORTICO_NETSUITE_AUTH": "tba",
+		"PORTICO_NETSUITE_CONSUMER_KEY": "ck", "PORTICO_NETSUITE_CONSUMER_SECRET": "cs",
+		"PORTICO_NETSUITE_TOKEN_ID": "tid", "PORTICO_NETSUITE_TOKEN_SECRET": "ts",
+	}
+}
+
+func TestNetSuiteCheckAndMapping(t *testing.T) {
+	// The shipped mapping on the account it was written for: no required
+	// failure.
+	env := fakeNetSuite(t, nil)
+	out, err := runWith(t, env, "netsuite", "check")
+	if err != nil || !strings.Contains(out, "0 missing, 0 failed") || !strings.Contains(oneSpace(out), "customer SuiteQL column balance warning optional: the field stays empty") ||
+		!strings.Contains(oneSpace(out), "customer 17 other checks ok") {
+		t.Fatalf("check of the default mapping: %v\n%s", err, out)
+	}
+	// -v lists every check, and NetSuite's words on warnings.
+	out, err = runWith(t, env, "netsuite", "check", "-v")
+	if err != nil || !strings.Contains(oneSpace(out), "customer SuiteQL column companyname ok") ||
+		!strings.Contains(out, "Unknown identifier 'balance'") {
+		t.Fatalf("check -v: %v\n%s", err, out)
+	}
+
+	// A leaner account, and a mapping reading the customers' names from
+	// a column that does not exist.
+	lean, err := netsuitetest.LoadSchema(netsuitetest.DefaultAccount, "customrecord_res_billing", "job.custentity_res_county")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env = fakeNetSuite(t, lean)
+	dir := t.TempDir()
+	broken := filepath.Join(dir, "broken.yaml")
+	m := strings.Replace(string(netsuite.DefaultMapping), "  customer:\n    recordType: customer\n",
+		"  customer:\n    recordType: customer\n    columns: {companyname: company_name}\n", 1)
+	if err := os.WriteFile(broken, []byte(m), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env["PORTICO_NETSUITE_MAPPING"] = broken
+	out, err = runWith(t, env, "netsuite", "check")
+	if err == nil || !strings.Contains(err.Error(), "3 required checks failed") {
+		t.Errorf("check of a broken mapping: %v", err)
+	}
+	for _, want := range []string{
+		"mapping " + broken,
+		"customer SuiteQL column company_name for companyname missing required:",
+		"fix: kinds.customer.columns.companyname",
+		"NetSuite: 400 INVALID_PARAMETER: Invalid search query. Detailed unprocessed description follows. Search error occurred: Unknown identifier 'company_name'.",
+		"billing SuiteQL table customrecord_res_billing missing not in this account",
+		"not in this account",
+		"NetSuite: 400 INVALID_PARAMETER: Invalid search query. Detailed unprocessed description follows. Search error occurred: Record 'customrecord_res_billing' was not found.",
+		"fix: kinds.billing.recordType (or table), or kinds.billing.off: true",
+		"entry: kinds.project.extra",
+		"3 missing, 0 failed",
+	} {
+		if !strings.Contains(oneSpace(out), want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+
+	// A starting mapping from the account: billing off, and it checks
+	// without a required failure.
+	gen := filepath.Join(dir, "generated.yaml")
+	out, err = runWith(t, env, "netsuite", "mapping", "-o", gen)
+	if err != nil || !strings.Contains(out, "wrote "+gen+": 15 kinds, off (not in this account): billing") {
+		t.Fatalf("mapping: %v\n%s", err, out)
+	}
+	if _, err := runWith(t, env, "netsuite", "mapping", "-o", gen); err == nil || !strings.Contains(err.Error(), "exists") {
+		t.Errorf("mapping over an existing file: %v", err)
+	}
+	env["PORTICO_NETSUITE_MAPPING"] = gen
+	if out, err = runWith(t, env, "netsuite", "check"); err != nil || !strings.Contains(oneSpace(out), "billing kind off") {
+		t.Errorf("check of the generated mapping: %v\n%s", err, out)
+	}
+	// To stdout without -o.
+	if out, err = runWith(t, env, "netsuite", "mapping"); err != nil || !strings.Contains(out, "kinds:\n  project:\n    recordType: job\n") {
+		t.Errorf("mapping to stdout: %v\n%s", err, out)
+	}
+
+	if _, err := runWith(t, env, "netsuite", "frob"); err == nil || !strings.Contains(err.Error(), "use `netsuite check` or `netsuite mapping`") {
+		t.Errorf("netsuite frob: %v", err)
+	}
+	delete(env, "PORTICO_NETSUITE_ACCOUNT")
+	if _, err := runWith(t, env, "netsuite", "check"); err == nil || !strings.Contains(err.Error(), "no NetSuite account is configured") {
+		t.Errorf("check without an account: %v", err)
+	}
+}
+
+// oneSpace collapses runs of spaces, so that tests do not depend on the
+// table's column widths.
+func oneSpace(s string) string {
+	var b strings.Builder
+	for line := range strings.Lines(s) {
+		b.WriteString(strings.Join(strings.Fields(line), " ") + "\n")
+	}
+	return b.String()
+}
