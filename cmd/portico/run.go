@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/portico/portico/internal/access"
@@ -101,7 +102,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		}
 		return err
 	}
-	log := newLogger(cfg, stdout)
+	logTo := stdout
+	if strings.HasPrefix(cmd, "netsuite ") {
+		logTo = os.Stderr // stdout is the report or the mapping, kept clean of log lines
+	}
+	log := newLogger(cfg, logTo)
 	switch cmd {
 	case "emulator-accounts":
 		return emulatorAccounts(ctx, cfg, stdout)

@@ -92,7 +92,7 @@ func (c *Client) Check(ctx context.Context) (*Report, error) {
 			on = append(on, kc)
 		}
 	}
-	cat := c.catalogClient()
+
 	if len(on) > 0 {
 		// One probe first: when the credentials or the network fail,
 		// that is the answer, not a report of 300 identical failures.
@@ -106,7 +106,7 @@ func (c *Client) Check(ctx context.Context) (*Report, error) {
 		if i > 0 {
 			tasks = append(tasks, func() { kc.probeTable(ctx, c) })
 		}
-		tasks = append(tasks, func() { kc.cat, kc.catErr = cat.catalog(ctx, kc.km.RecordType) })
+		tasks = append(tasks, func() { kc.cat, kc.catErr = c.catalog(ctx, kc.km.RecordType) })
 	}
 	c.parallel(tasks)
 	tasks = tasks[:0]
@@ -472,12 +472,12 @@ func (c *catalog) fold(id string) string {
 	return ""
 }
 
-// catalog reads a record type's metadata catalog entry. c must be a
-// catalogClient: NetSuite answers the JSON Schema only to Accept:
-// application/schema+json.
+// catalog reads a record type's metadata catalog entry: NetSuite answers
+// its JSON Schema to Accept: application/schema+json.
 func (c *Client) catalog(ctx context.Context, recordType string) (*catalog, error) {
 	resp, err := c.do(ctx, request{method: http.MethodGet,
-		path: "/services/rest/record/v1/metadata-catalog/" + url.PathEscape(recordType)})
+		path:   "/services/rest/record/v1/metadata-catalog/" + url.PathEscape(recordType),
+		header: map[string][]string{"Accept": {"application/schema+json"}}})
 	if err != nil {
 		return nil, err
 	}
@@ -486,29 +486,4 @@ func (c *Client) catalog(ctx context.Context, recordType string) (*catalog, erro
 		return nil, &erp.Error{Status: resp.status, Detail: "the metadata catalog answered no JSON Schema", Err: err}
 	}
 	return &cat, nil
-}
-
-// catalogClient is c asking for JSON Schema: do sends every request with
-// Accept: application/json, which the metadata catalog does not answer
-// with a schema, so its transport sets the header. It shares c's
-// concurrency slots.
-func (c *Client) catalogClient() *Client {
-	h := *c.cfg.HTTP
-	next := h.Transport
-	if next == nil {
-		next = http.DefaultTransport
-	}
-	h.Transport = schemaAccept{next}
-	cfg := c.cfg
-	cfg.HTTP = &h
-	return &Client{cfg: cfg, base: c.base, m: c.m, sem: c.sem, log: c.log, restlet: c.restlet}
-}
-
-// schemaAccept asks for application/schema+json.
-type schemaAccept struct{ next http.RoundTripper }
-
-func (t schemaAccept) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Accept", "application/schema+json")
-	return t.next.RoundTrip(r)
 }

@@ -333,7 +333,9 @@ func (c *Client) send(ctx context.Context, r request) (response, sentAuth, error
 	for k, vs := range r.header {
 		req.Header[k] = vs
 	}
-	req.Header.Set("Accept", "application/json")
+	if req.Header.Get("Accept") == "" {
+		req.Header.Set("Accept", "application/json")
+	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}

@@ -65,10 +65,10 @@ var knownFields = map[string]string{
 func (c *Client) GenerateMapping(ctx context.Context) ([]byte, error) {
 	kinds := records.All()
 	out := make([]*genKind, len(kinds))
-	cat := c.catalogClient()
+
 	// One kind first: when the credentials or the network fail, that is
 	// the answer.
-	first, err := c.genKind(ctx, cat, kinds[0])
+	first, err := c.genKind(ctx, kinds[0])
 	if err != nil {
 		return nil, fmt.Errorf("netsuite mapping: %w", err)
 	}
@@ -76,7 +76,7 @@ func (c *Client) GenerateMapping(ctx context.Context) ([]byte, error) {
 	errs := make([]error, len(kinds))
 	var tasks []func()
 	for i, k := range kinds[1:] {
-		tasks = append(tasks, func() { out[i+1], errs[i+1] = c.genKind(ctx, cat, k) })
+		tasks = append(tasks, func() { out[i+1], errs[i+1] = c.genKind(ctx, k) })
 	}
 	c.parallel(tasks)
 	if err := errors.Join(errs...); err != nil {
@@ -123,13 +123,13 @@ type genKind struct {
 
 // genKind looks one kind up. Its error is for an account that cannot be
 // reached; what the account lacks is in the result.
-func (c *Client) genKind(ctx context.Context, cat *Client, k *records.Kind) (*genKind, error) {
+func (c *Client) genKind(ctx context.Context, k *records.Kind) (*genKind, error) {
 	g := &genKind{k: k, recordType: k.ERPType, fields: map[string]string{}, columns: map[string]string{}}
 	g.table = strings.ToLower(k.ERPType)
 	if code, ok := transactionTypes[strings.ToLower(k.ERPType)]; ok {
 		g.table, g.where = "transaction", "type = '"+code+"'"
 	}
-	cg, err := cat.catalog(ctx, k.ERPType)
+	cg, err := c.catalog(ctx, k.ERPType)
 	if err != nil {
 		if unreachable(err) {
 			return nil, err
