@@ -14,7 +14,11 @@ import (
 var insertAudit = scope(`INSERT INTO audit_log (tenant_id, at, event, user_id, role_id, ip, kind, record_id, detail)
 	VALUES (:tenant, ?, ?, ?, ?, ?, ?, ?, ?)`)
 
-// Audit appends an event to the tenant's audit log.
+// Audit appends an event to the tenant's audit log. Its id is the tenant's
+// own next number, given by the database (migration 0013), never a count
+// shared with other tenants. On PostgreSQL numbering locks the tenant's
+// counter until the transaction ends, so a transaction writes its audit
+// event last.
 func (t *Tenant) Audit(ctx context.Context, e access.AuditEvent) error {
 	detail, _ := json.Marshal(e.Detail)
 	if e.Detail == nil {

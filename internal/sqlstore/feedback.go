@@ -17,22 +17,29 @@ const feedbackColumns = `f.id, f.at, f.user_id, COALESCE(u.full_name, ''), f.rol
 var (
 	insertFeedback = scope(`INSERT INTO feedback (tenant_id, at, user_id, role_id, category, message, page,
 		file_name, file_type, file_size, file, erp_state, erp_error) VALUES (:tenant, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-		RETURNING id`)
-	listFeedback = scope(`SELECT ` + feedbackColumns + ` FROM feedback f
+		RETURNING row_id`)
+	// The tenant's own number of a submission, given by a trigger (see
+	// migration 0013): SQLite's RETURNING does not see what a trigger set.
+	feedbackNumber = scope(`SELECT id FROM feedback WHERE tenant_id = :tenant AND row_id = ?`)
+	listFeedback   = scope(`SELECT ` + feedbackColumns + ` FROM feedback f
 		LEFT JOIN users u ON u.tenant_id = f.tenant_id AND u.id = f.user_id
 		WHERE f.tenant_id = :tenant ORDER BY f.id DESC LIMIT ?`)
 	getFeedbackFile = scope(`SELECT file_name, file_type, file FROM feedback WHERE tenant_id = :tenant AND id = ? AND file IS NOT NULL`)
 )
 
-// PutFeedback stores a submission and returns its id.
+// PutFeedback stores a submission and returns its id, the tenant's own
+// number for it (1, 2, 3, ...: nothing about other tenants' feedback).
 func (t *Tenant) PutFeedback(ctx context.Context, s feedback.Submission) (int64, error) {
-	var id int64
+	var row, id int64
 	var file any
 	if s.File != nil {
 		file = s.File
 	}
 	err := t.queryRow(ctx, insertFeedback, s.At.UnixMilli(), s.UserID, s.RoleID, s.Category, s.Message, s.Page,
-		s.FileName, s.FileType, s.FileSize, file, s.ERPState, s.ERPError).Scan(&id)
+		s.FileName, s.FileType, s.FileSize, file, s.ERPState, s.ERPError).Scan(&row)
+	if err == nil {
+		err = t.queryRow(ctx, feedbackNumber, row).Scan(&id)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("store feedback: %w", err)
 	}
