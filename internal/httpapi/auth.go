@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"math"
 	"net"
@@ -167,7 +168,9 @@ type refreshBody struct {
 	RefreshToken string `json:"refreshToken"`
 }
 
-// refresh rotates a refresh token into a new token pair.
+// refresh rotates a refresh token into a new token pair. A reused one ends
+// its session; the session package audits it with the client's address and
+// user agent.
 func (s *Server) refresh(w http.ResponseWriter, r *http.Request) {
 	if !s.rateLimited(w, r, s.refreshIP, "ip:"+clientIP(r)) {
 		return
@@ -177,8 +180,12 @@ func (s *Server) refresh(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	tokens, _, err := s.sessions.Refresh(r.Context(), body.RefreshToken)
+	client := session.Client{IP: clientIP(r), UserAgent: r.UserAgent()}
+	tokens, _, err := s.sessions.Refresh(r.Context(), body.RefreshToken, client)
 	if err != nil {
+		if errors.Is(err, session.ErrReused) {
+			s.log.Warn("refresh token reused; session revoked", "request_id", requestID(r.Context()), "ip", client.IP)
+		}
 		s.writeError(w, r, err)
 		return
 	}

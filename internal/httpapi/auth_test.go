@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -290,8 +291,12 @@ func TestRefreshRotationAndReuse(t *testing.T) {
 	if w := e.call("GET", "/api/v1/auth/me", next.Data.Token, 10, ""); w.Code != 200 {
 		t.Fatalf("new token: %d", w.Code)
 	}
-	// A retry within the grace period (a lost answer) rotates again.
-	if w := e.call("POST", "/api/v1/auth/refresh", "", 0, `{"refreshToken":"`+a.Data.RefreshToken+`"}`); w.Code != 200 {
+	// A retry within the grace period (a lost answer) gets the same
+	// successor, not a second chain.
+	w = e.call("POST", "/api/v1/auth/refresh", "", 0, `{"refreshToken":"`+a.Data.RefreshToken+`"}`)
+	var retry loginAnswer
+	json.Unmarshal(w.Body.Bytes(), &retry)
+	if w.Code != 200 || retry.Data.RefreshToken != next.Data.RefreshToken {
 		t.Fatalf("retry within grace: %d %s", w.Code, w.Body)
 	}
 	// Reusing the first refresh token later revokes the family: both
@@ -400,5 +405,60 @@ func TestLimiterPerAccount(t *testing.T) {
 	}
 	if ok, _ := l.allow("a", now.Add(31*time.Second)); !ok {
 		t.Error("the bucket did not refill")
+	}
+}
+
+// Finding 5 of issue 17: twenty refreshes of one token at once get one
+// successor between them, not twenty independent sessions.
+func TestConcurrentRefreshesShareOneSuccessor(t *testing.T) {
+	e := newAuthEnv(t, 1000)
+	a, _ := e.login(t, "acme", "uid-ada", "ada@acme.test")
+	const n = 20
+	answers := make([]*httptest.ResponseRecorder, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			answers[i] = e.call("POST", "/api/v1/auth/refresh", "", 0, `{"refreshToken":"`+a.Data.RefreshToken+`"}`)
+		}()
+	}
+	wg.Wait()
+	successors := map[string]bool{}
+	for i, w := range answers {
+		var next loginAnswer
+		if w.Code != 200 || json.Unmarshal(w.Body.Bytes(), &next) != nil {
+			t.Fatalf("refresh %d: %d %s", i, w.Code, w.Body)
+		}
+		successors[next.Data.RefreshToken] = true
+	}
+	if len(successors) != 1 {
+		t.Fatalf("%d concurrent refreshes gave %d distinct refresh tokens", n, len(successors))
+	}
+}
+
+// Finding 2 of issue 17: a reuse is audited with the client's address and
+// user agent.
+func TestRefreshReuseIsAudited(t *testing.T) {
+	e := newAuthEnv(t, 1000)
+	a, _ := e.login(t, "acme", "uid-ada", "ada@acme.test")
+	if w := e.call("POST", "/api/v1/auth/refresh", "", 0, `{"refreshToken":"`+a.Data.RefreshToken+`"}`); w.Code != 200 {
+		t.Fatalf("refresh: %d", w.Code)
+	}
+	e.skew = session.ReuseGrace + time.Second
+	r := httptest.NewRequest("POST", "/api/v1/auth/refresh", strings.NewReader(`{"refreshToken":"`+a.Data.RefreshToken+`"}`))
+	r.RemoteAddr = "198.51.100.9:4444"
+	r.Header.Set("User-Agent", "thief/1.0")
+	w := httptest.NewRecorder()
+	e.srv.ServeHTTP(w, r)
+	if w.Code != 511 {
+		t.Fatalf("reuse: %d", w.Code)
+	}
+	log, err := e.store.Tenant("acme").AuditEvents(context.Background(), access.AuditFilter{Event: "refresh_reuse"})
+	if err != nil || len(log) != 1 {
+		t.Fatalf("audit = %+v, err %v", log, err)
+	}
+	if ev := log[0]; ev.UserID != 1 || ev.IP != "198.51.100.9" || ev.Detail["userAgent"] != "thief/1.0" {
+		t.Errorf("audit event = %+v", ev)
 	}
 }

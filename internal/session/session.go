@@ -6,6 +6,8 @@
 // refresh-token reuse take effect at once. The refresh token is opaque,
 // stored only as a SHA-256 hash, and rotated on every use; presenting a
 // used one again revokes the whole session (the token family).
+//
+// Every decision about a session is made here; the Store only records.
 package session
 
 import (
@@ -32,23 +34,51 @@ type Session struct {
 	RevokedAt time.Time // zero while active
 }
 
-// Store is what sessions need from the database, inside one tenant.
+// RefreshToken is the record of one refresh token (never the token
+// itself, only its hash).
+type RefreshToken struct {
+	Hash      string
+	SessionID string
+	ExpiresAt time.Time
+	UsedAt    time.Time // zero until its first use
+	Successor string    // hash of the token its first use issued; "" until used
+}
+
+// Reuse is a used refresh token presented again after the grace window:
+// the client that presented it, for the audit log.
+type Reuse struct {
+	SessionID string
+	UserID    int64
+	At        time.Time
+	Client    Client
+}
+
+// Client is who presents a refresh token: their address and user agent.
+type Client struct {
+	IP        string
+	UserAgent string
+}
+
+// Store is what sessions need from the database, inside one tenant. It
+// records; the Manager decides.
 type Store interface {
 	// CreateSession stores s with its first refresh token.
 	CreateSession(ctx context.Context, s Session, refreshHash string, refreshExpires time.Time) error
-	// RotateRefresh marks the token with oldHash used and stores newHash in
-	// its family, atomically, returning the family. A token already used
-	// revokes the family and returns a CodeUnauthenticated error; so does an
-	// unknown, expired or revoked one.
-	// Within ReuseGrace of the first use, a second use rotates again.
-	RotateRefresh(ctx context.Context, oldHash, newHash string, newExpires, now time.Time) (Session, error)
+	// RefreshToken returns the refresh token with the given hash and its
+	// session, or a not-found error.
+	RefreshToken(ctx context.Context, hash string) (RefreshToken, Session, error)
+	// UseRefresh marks the token oldHash used at now with next as its
+	// successor and stores next, atomically. It stores nothing and answers
+	// false when that token is gone or was used already (a concurrent use
+	// won).
+	UseRefresh(ctx context.Context, oldHash string, next RefreshToken, now time.Time) (bool, error)
 	// Session returns a session, revoked or not, or a not-found error.
 	Session(ctx context.Context, id string) (Session, error)
-	// SessionOfRefresh returns the session a refresh token belongs to, or a
-	// not-found error.
-	SessionOfRefresh(ctx context.Context, hash string) (Session, error)
 	// RevokeSession ends a session and all its refresh tokens.
 	RevokeSession(ctx context.Context, id string, now time.Time) error
+	// RevokeReused ends the session r names, as RevokeSession does, and
+	// writes r to the audit log (event refresh_reuse), atomically.
+	RevokeReused(ctx context.Context, r Reuse) error
 }
 
 // Tokens is the pair the app holds.
@@ -112,22 +142,90 @@ func (m *Manager) Issue(ctx context.Context, tenant portal.TenantID, userID int6
 	return m.pair(c, refresh, refreshExp, s.ExpiresAt), c, nil
 }
 
-// Refresh rotates a refresh token into a new pair.
-func (m *Manager) Refresh(ctx context.Context, refresh string) (Tokens, Claims, error) {
+// Refresh rotates a refresh token into a new pair. Its first use issues
+// the successor; a repeat within ReuseGrace of that (a client whose answer
+// was lost, or concurrent refreshes from several tabs) answers the same
+// successor, so a session never forks. A repeat after ReuseGrace means the
+// token was copied: the whole family is revoked and the reuse audited with
+// the client's address and user agent.
+func (m *Manager) Refresh(ctx context.Context, refresh string, client Client) (Tokens, Claims, error) {
 	tenant, ok := refreshTenant(refresh)
 	if !ok {
 		return Tokens{}, Claims{}, errExpired
 	}
-	now := m.now()
-	next, nextHash := m.newRefresh(tenant)
-	s, err := m.stores(tenant).RotateRefresh(ctx, hashToken(refresh), nextHash, now.Add(m.refreshTTL), now)
-	if err != nil {
-		return Tokens{}, Claims{}, err
+	store := m.stores(tenant)
+	hash := hashToken(refresh)
+	next := m.successor(refresh)
+	nextHash := hashToken(next)
+	// The second pass reads what a concurrent use that won recorded.
+	for range 2 {
+		rt, s, err := store.RefreshToken(ctx, hash)
+		if portal.IsNotFound(err) {
+			return Tokens{}, Claims{}, errExpired
+		}
+		if err != nil {
+			return Tokens{}, Claims{}, err
+		}
+		now := m.now()
+		c := Claims{Tenant: tenant, SessionID: s.ID, UserID: s.UserID}
+		if !rt.UsedAt.IsZero() {
+			if now.Sub(rt.UsedAt) > ReuseGrace {
+				err := store.RevokeReused(ctx, Reuse{SessionID: s.ID, UserID: s.UserID, At: now, Client: client.bounded()})
+				if err != nil {
+					return Tokens{}, Claims{}, err
+				}
+				return Tokens{}, Claims{}, portal.Wrap(portal.CodeUnauthenticated, ErrReused, errExpired.Message)
+			}
+			// Within the grace window: the answer of the first use again.
+			// A successor not derived from this token (none recorded) is
+			// not one this client can be given.
+			if rt.Successor != nextHash || !active(s, now) {
+				return Tokens{}, Claims{}, errExpired
+			}
+			return m.pair(c, next, minTime(rt.UsedAt.Add(m.refreshTTL), s.ExpiresAt), s.ExpiresAt), c, nil
+		}
+		if !active(s, now) || !now.Before(rt.ExpiresAt) {
+			return Tokens{}, Claims{}, errExpired
+		}
+		exp := minTime(now.Add(m.refreshTTL), s.ExpiresAt)
+		used, err := store.UseRefresh(ctx, hash, RefreshToken{Hash: nextHash, SessionID: s.ID, ExpiresAt: exp}, now)
+		if err != nil {
+			return Tokens{}, Claims{}, err
+		}
+		if used {
+			return m.pair(c, next, exp, s.ExpiresAt), c, nil
+		}
 	}
-	c := Claims{Tenant: tenant, SessionID: s.ID, UserID: s.UserID}
-	// The new refresh token's life is capped by the family's absolute end;
-	// RotateRefresh stored the uncapped time, which the family check bounds.
-	return m.pair(c, next, minTime(now.Add(m.refreshTTL), s.ExpiresAt), s.ExpiresAt), c, nil
+	return Tokens{}, Claims{}, errExpired
+}
+
+// active reports whether a session is neither revoked nor past its end.
+func active(s Session, now time.Time) bool {
+	return s.RevokedAt.IsZero() && now.Before(s.ExpiresAt)
+}
+
+// successor is the refresh token that replaces refresh on its first use.
+// It is derived from refresh with the signing key, so every repeat of the
+// same refresh (on any instance) yields the same successor without the
+// store ever holding a token; only whoever holds refresh can derive it.
+func (m *Manager) successor(refresh string) string {
+	tenant, _ := refreshTenant(refresh)
+	h := hmac.New(sha256.New, m.key)
+	h.Write([]byte("successor:" + refresh))
+	return refreshPrefix + string(tenant) + "." + base64.RawURLEncoding.EncodeToString(h.Sum(nil))
+}
+
+// maxUserAgent bounds the user agent kept in the audit log.
+const maxUserAgent = 512
+
+// bounded is c with a user agent of at most maxUserAgent bytes of valid
+// UTF-8: the header is the client's to choose.
+func (c Client) bounded() Client {
+	if len(c.UserAgent) > maxUserAgent {
+		c.UserAgent = c.UserAgent[:maxUserAgent]
+	}
+	c.UserAgent = strings.ToValidUTF8(c.UserAgent, "")
+	return c
 }
 
 // Authenticate checks an access token: signature, expiry, and that its
@@ -161,7 +259,7 @@ func (m *Manager) Verify(access string) (Claims, error) {
 // Check accepts the session s of verified claims c when it is that
 // session, still active, and the claims' user's; else CodeUnauthenticated.
 func (m *Manager) Check(c Claims, s Session) error {
-	if s.ID != c.SessionID || !s.RevokedAt.IsZero() || !m.now().Before(s.ExpiresAt) || s.UserID != c.UserID {
+	if s.ID != c.SessionID || !active(s, m.now()) || s.UserID != c.UserID {
 		return errExpired
 	}
 	return nil
@@ -179,7 +277,7 @@ func (m *Manager) ClaimsOfRefresh(ctx context.Context, refresh string) (Claims, 
 	if !ok {
 		return Claims{}, false
 	}
-	sess, err := m.stores(tenant).SessionOfRefresh(ctx, hashToken(refresh))
+	_, sess, err := m.stores(tenant).RefreshToken(ctx, hashToken(refresh))
 	if err != nil {
 		return Claims{}, false
 	}
@@ -272,9 +370,10 @@ func minTime(a, b time.Time) time.Time {
 }
 
 // ReuseGrace is how long after its first use a refresh token may be used
-// again without revoking its family: long enough for a client whose first
-// answer was lost (a reload, a dropped connection) to retry, short enough
-// that a token stolen later is still detected.
+// again without revoking its family, answering the same successor: long
+// enough for a client whose first answer was lost (a reload, a dropped
+// connection) to retry, short enough that a token stolen later is still
+// detected.
 const ReuseGrace = 10 * time.Second
 
 // ErrReused is the cause (logged, never shown) when a used refresh token is

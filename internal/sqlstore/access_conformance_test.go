@@ -79,6 +79,8 @@ func TestConformanceAccessImportExport(t *testing.T) {
 	})
 }
 
+// The session store's primitives; the policy over them (grace, reuse) is
+// session's, tested with them in sessions_conformance_test.go.
 func TestConformanceRefreshRotation(t *testing.T) {
 	engines(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
@@ -88,44 +90,67 @@ func TestConformanceRefreshRotation(t *testing.T) {
 		if err := ten.CreateSession(ctx, sess, "h1", now.Add(time.Hour)); err != nil {
 			t.Fatal(err)
 		}
-		got, err := ten.RotateRefresh(ctx, "h1", "h2", now.Add(time.Hour), now.Add(time.Minute))
-		if err != nil || got.ID != "fam1" || got.UserID != 1 {
-			t.Fatalf("rotate: %+v %v", got, err)
+		rt, got, err := ten.RefreshToken(ctx, "h1")
+		if err != nil || rt.SessionID != "fam1" || !rt.ExpiresAt.Equal(now.Add(time.Hour)) || !rt.UsedAt.IsZero() || rt.Successor != "" ||
+			got.ID != "fam1" || got.UserID != 1 || !got.ExpiresAt.Equal(sess.ExpiresAt) || !got.RevokedAt.IsZero() {
+			t.Fatalf("refresh token: %+v %+v %v", rt, got, err)
 		}
-		if s, _ := ten.SessionOfRefresh(ctx, "h2"); s.ID != "fam1" {
-			t.Errorf("new token not in the family: %+v", s)
+		next := session.RefreshToken{Hash: "h2", SessionID: "fam1", ExpiresAt: now.Add(2 * time.Hour)}
+		if used, err := ten.UseRefresh(ctx, "h1", next, now.Add(time.Minute)); err != nil || !used {
+			t.Fatalf("first use: %v %v", used, err)
 		}
-		// h1 again within the grace period: a client whose answer was lost.
-		if _, err := ten.RotateRefresh(ctx, "h1", "h1b", now.Add(time.Hour), now.Add(time.Minute+session.ReuseGrace/2)); err != nil {
-			t.Fatalf("retry within the grace period: %v", err)
+		if rt, _, _ := ten.RefreshToken(ctx, "h1"); !rt.UsedAt.Equal(now.Add(time.Minute)) || rt.Successor != "h2" {
+			t.Errorf("used token: %+v", rt)
 		}
-		// h1 after the grace period: reuse → the whole family is revoked.
-		if _, err := ten.RotateRefresh(ctx, "h1", "h3", now.Add(time.Hour), now.Add(2*time.Minute)); portal.ErrorCode(err) != portal.CodeUnauthenticated {
-			t.Fatalf("reuse: err = %v", err)
+		if rt, got, err := ten.RefreshToken(ctx, "h2"); err != nil || got.ID != "fam1" || !rt.ExpiresAt.Equal(next.ExpiresAt) {
+			t.Errorf("successor: %+v %+v %v", rt, got, err)
 		}
-		if s, _ := ten.Session(ctx, "fam1"); s.RevokedAt.IsZero() {
-			t.Error("reuse did not revoke the family")
+		// A second use records nothing.
+		if used, err := ten.UseRefresh(ctx, "h1", session.RefreshToken{Hash: "h3", SessionID: "fam1", ExpiresAt: now}, now.Add(2*time.Minute)); err != nil || used {
+			t.Errorf("second use: %v %v", used, err)
 		}
-		if _, err := ten.RotateRefresh(ctx, "h2", "h4", now.Add(time.Hour), now.Add(3*time.Minute)); portal.ErrorCode(err) != portal.CodeUnauthenticated {
-			t.Errorf("sibling after reuse: err = %v", err)
+		if _, _, err := ten.RefreshToken(ctx, "h3"); !portal.IsNotFound(err) {
+			t.Errorf("a second use stored a successor: %v", err)
 		}
-		// Expiry and unknown tokens.
-		sess2 := session.Session{ID: "fam2", UserID: 1, CreatedAt: now, ExpiresAt: now.Add(24 * time.Hour)}
-		ten.CreateSession(ctx, sess2, "k1", now.Add(time.Hour))
-		if _, err := ten.RotateRefresh(ctx, "k1", "k2", now.Add(time.Hour), now.Add(2*time.Hour)); portal.ErrorCode(err) != portal.CodeUnauthenticated {
-			t.Errorf("expired token: err = %v", err)
+		if used, err := ten.UseRefresh(ctx, "nope", session.RefreshToken{Hash: "h4", SessionID: "fam1", ExpiresAt: now}, now); err != nil || used {
+			t.Errorf("unknown token: %v %v", used, err)
 		}
-		if _, err := ten.RotateRefresh(ctx, "nope", "k3", now, now); portal.ErrorCode(err) != portal.CodeUnauthenticated {
-			t.Errorf("unknown token: err = %v", err)
+		if _, _, err := ten.RefreshToken(ctx, "nope"); !portal.IsNotFound(err) {
+			t.Errorf("unknown token: %v", err)
 		}
-		// Explicit revocation.
-		sess3 := session.Session{ID: "fam3", UserID: 1, CreatedAt: now, ExpiresAt: now.Add(24 * time.Hour)}
-		ten.CreateSession(ctx, sess3, "m1", now.Add(time.Hour))
-		if err := ten.RevokeSession(ctx, "fam3", now); err != nil {
+		// Revocation ends the session and drops its tokens.
+		if err := ten.RevokeSession(ctx, "fam1", now.Add(time.Hour)); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := ten.RotateRefresh(ctx, "m1", "m2", now.Add(time.Hour), now); portal.ErrorCode(err) != portal.CodeUnauthenticated {
-			t.Errorf("revoked family: err = %v", err)
+		if s, _ := ten.Session(ctx, "fam1"); !s.RevokedAt.Equal(now.Add(time.Hour)) {
+			t.Errorf("revoked session: %+v", s)
+		}
+		for _, h := range []string{"h1", "h2"} {
+			if _, _, err := ten.RefreshToken(ctx, h); !portal.IsNotFound(err) {
+				t.Errorf("%s after revocation: %v", h, err)
+			}
+		}
+		// A reuse is revoked and audited together.
+		sess2 := session.Session{ID: "fam2", UserID: 1, CreatedAt: now, ExpiresAt: now.Add(24 * time.Hour)}
+		ten.CreateSession(ctx, sess2, "k1", now.Add(time.Hour))
+		reuse := session.Reuse{SessionID: "fam2", UserID: 1, At: now.Add(time.Minute), Client: session.Client{IP: "192.0.2.1", UserAgent: "ua"}}
+		if err := ten.RevokeReused(ctx, reuse); err != nil {
+			t.Fatal(err)
+		}
+		if s, _ := ten.Session(ctx, "fam2"); s.RevokedAt.IsZero() {
+			t.Error("reuse did not revoke")
+		}
+		if _, _, err := ten.RefreshToken(ctx, "k1"); !portal.IsNotFound(err) {
+			t.Errorf("token after reuse: %v", err)
+		}
+		log, err := ten.AuditEvents(ctx, access.AuditFilter{Event: "refresh_reuse"})
+		if err != nil || len(log) != 1 || log[0].IP != "192.0.2.1" || log[0].UserID != 1 ||
+			log[0].Detail["userAgent"] != "ua" || log[0].Detail["session"] != "fam2" || !log[0].At.Equal(reuse.At) {
+			t.Errorf("audit = %+v, err %v", log, err)
+		}
+		// Another tenant sees none of it.
+		if _, _, err := seedTenant(t, s, "other").RefreshToken(ctx, "h1"); !portal.IsNotFound(err) {
+			t.Errorf("another tenant's token: %v", err)
 		}
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/portico/portico/internal/access"
 	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/session"
 )
@@ -17,13 +18,13 @@ var (
 	insertSession = scope(`INSERT INTO sessions (tenant_id, id, user_id, created_at, expires_at) VALUES (:tenant, ?, ?, ?, ?)`)
 	insertRefresh = scope(`INSERT INTO refresh_tokens (tenant_id, hash, session_id, expires_at) VALUES (:tenant, ?, ?, ?)`)
 	getSession    = scope(`SELECT id, user_id, created_at, expires_at, revoked_at FROM sessions WHERE tenant_id = :tenant AND id = ?`)
-	getRefresh    = scope(`SELECT session_id, expires_at, used_at FROM refresh_tokens WHERE tenant_id = :tenant AND hash = ?`)
-	useRefresh    = scope(`UPDATE refresh_tokens SET used_at = ? WHERE tenant_id = :tenant AND hash = ? AND used_at IS NULL`)
+	getRefresh    = scope(`SELECT r.session_id, r.expires_at, r.used_at, r.successor, s.user_id, s.created_at, s.expires_at, s.revoked_at
+		FROM refresh_tokens r JOIN sessions s ON s.tenant_id = r.tenant_id AND s.id = r.session_id
+		WHERE r.tenant_id = :tenant AND r.hash = ?`)
+	useRefresh    = scope(`UPDATE refresh_tokens SET used_at = ?, successor = ? WHERE tenant_id = :tenant AND hash = ? AND used_at IS NULL`)
 	revokeSession = scope(`UPDATE sessions SET revoked_at = ? WHERE tenant_id = :tenant AND id = ? AND revoked_at IS NULL`)
 	dropRefreshes = scope(`DELETE FROM refresh_tokens WHERE tenant_id = :tenant AND session_id = ?`)
 )
-
-var errSessionEnded = portal.Errorf(portal.CodeUnauthenticated, "Your session has ended. Please sign in again.")
 
 // CreateSession stores a session with its first refresh token.
 func (t *Tenant) CreateSession(ctx context.Context, s session.Session, refreshHash string, refreshExpires time.Time) error {
@@ -55,82 +56,75 @@ func (t *Tenant) Session(ctx context.Context, id string) (session.Session, error
 	return s, nil
 }
 
-// SessionOfRefresh returns the session of a refresh token.
-func (t *Tenant) SessionOfRefresh(ctx context.Context, hash string) (session.Session, error) {
-	var sid string
-	var expires int64
-	var used sql.NullInt64
-	err := t.queryRow(ctx, getRefresh, hash).Scan(&sid, &expires, &used)
+// RefreshToken returns a refresh token's record and its session, or a
+// not-found error.
+func (t *Tenant) RefreshToken(ctx context.Context, hash string) (session.RefreshToken, session.Session, error) {
+	rt := session.RefreshToken{Hash: hash}
+	var s session.Session
+	var expires, created, sessionExpires int64
+	var used, revoked sql.NullInt64
+	var successor sql.NullString
+	err := t.queryRow(ctx, getRefresh, hash).Scan(&rt.SessionID, &expires, &used, &successor,
+		&s.UserID, &created, &sessionExpires, &revoked)
 	if errors.Is(err, sql.ErrNoRows) {
-		return session.Session{}, portal.Errorf(portal.CodeNotFound, "No such token.")
+		return rt, s, portal.Errorf(portal.CodeNotFound, "No such token.")
 	}
 	if err != nil {
-		return session.Session{}, err
+		return rt, s, err
 	}
-	return t.Session(ctx, sid)
+	rt.ExpiresAt, rt.Successor = time.UnixMilli(expires), successor.String
+	if used.Valid {
+		rt.UsedAt = time.UnixMilli(used.Int64)
+	}
+	s.ID, s.CreatedAt, s.ExpiresAt = rt.SessionID, time.UnixMilli(created), time.UnixMilli(sessionExpires)
+	if revoked.Valid {
+		s.RevokedAt = time.UnixMilli(revoked.Int64)
+	}
+	return rt, s, nil
 }
 
-// RotateRefresh implements session.Store: one use per refresh token; a
-// second use revokes the family (it means the token was stolen, or the
-// legitimate holder lost a race with a thief — either way, sign in again).
-// Within session.ReuseGrace of the first use, a second use rotates again
-// instead: that is a client whose answer to the first was lost.
-func (t *Tenant) RotateRefresh(ctx context.Context, oldHash, newHash string, newExpires, now time.Time) (session.Session, error) {
-	var out session.Session
-	reused := false
+// UseRefresh records the first use of the token oldHash and stores its
+// successor next, in one transaction; false, with nothing stored, when the
+// token is gone or used already. Concurrent uses of one token serialise on
+// its row: one marks it, the others find it marked.
+func (t *Tenant) UseRefresh(ctx context.Context, oldHash string, next session.RefreshToken, now time.Time) (bool, error) {
+	used := false
 	err := t.inTx(ctx, func(tx *Tenant) error {
-		var sid string
-		var expires int64
-		var used sql.NullInt64
-		err := tx.queryRow(ctx, getRefresh, oldHash).Scan(&sid, &expires, &used)
-		if errors.Is(err, sql.ErrNoRows) {
-			return errSessionEnded
-		}
+		res, err := tx.exec(ctx, useRefresh, now.UnixMilli(), next.Hash, oldHash)
 		if err != nil {
 			return err
 		}
-		s, err := tx.Session(ctx, sid)
+		n, err := res.RowsAffected()
 		if err != nil {
 			return err
 		}
-		if used.Valid && now.Sub(time.UnixMilli(used.Int64)) > session.ReuseGrace {
-			reused = true
-			if err := tx.revoke(ctx, sid, now); err != nil {
-				return err
-			}
-			return nil
+		if n != 1 {
+			return nil // gone, or a concurrent use marked it first
 		}
-		if !s.RevokedAt.IsZero() || now.UnixMilli() >= expires || !now.Before(s.ExpiresAt) {
-			return errSessionEnded
+		if _, err := tx.exec(ctx, insertRefresh, next.Hash, next.SessionID, next.ExpiresAt.UnixMilli()); err != nil {
+			return fmt.Errorf("store refresh successor: %w", err)
 		}
-		if !used.Valid {
-			res, err := tx.exec(ctx, useRefresh, now.UnixMilli(), oldHash)
-			if err != nil {
-				return err
-			}
-			if n, _ := res.RowsAffected(); n != 1 {
-				return errSessionEnded // a concurrent rotation won
-			}
-		}
-		if newExpires.After(s.ExpiresAt) {
-			newExpires = s.ExpiresAt
-		}
-		if _, err := tx.exec(ctx, insertRefresh, newHash, sid, newExpires.UnixMilli()); err != nil {
-			return err
-		}
-		out = s
+		used = true
 		return nil
 	})
-	if err == nil && reused {
-		// Committed the revocation; now refuse.
-		return out, portal.Wrap(portal.CodeUnauthenticated, session.ErrReused, errSessionEnded.Message)
-	}
-	return out, err
+	return used && err == nil, err
 }
 
 // RevokeSession ends a session and deletes its refresh tokens.
 func (t *Tenant) RevokeSession(ctx context.Context, id string, now time.Time) error {
 	return t.inTx(ctx, func(tx *Tenant) error { return tx.revoke(ctx, id, now) })
+}
+
+// RevokeReused ends the session of a reused refresh token and writes the
+// reuse to the audit log, in one transaction.
+func (t *Tenant) RevokeReused(ctx context.Context, r session.Reuse) error {
+	return t.inTx(ctx, func(tx *Tenant) error {
+		if err := tx.revoke(ctx, r.SessionID, r.At); err != nil {
+			return err
+		}
+		return tx.Audit(ctx, access.AuditEvent{At: r.At, Event: "refresh_reuse", UserID: r.UserID, IP: r.Client.IP,
+			Detail: map[string]any{"session": r.SessionID, "userAgent": r.Client.UserAgent}})
+	})
 }
 
 func (t *Tenant) revoke(ctx context.Context, id string, now time.Time) error {
