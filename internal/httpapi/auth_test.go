@@ -462,3 +462,32 @@ func TestRefreshReuseIsAudited(t *testing.T) {
 		t.Errorf("audit event = %+v", ev)
 	}
 }
+
+// Finding 6 of issue 17: disabling a user ends their sessions at once, and
+// enabling them again does not bring the sessions back.
+func TestDisablingAUserEndsTheirSessions(t *testing.T) {
+	e := newAuthEnv(t, 1000)
+	a, _ := e.login(t, "acme", "uid-ada", "ada@acme.test")
+	if w := e.call("GET", "/api/v1/auth/me", a.Data.Token, 10, ""); w.Code != 200 {
+		t.Fatalf("me: %d", w.Code)
+	}
+	disabled := acmeAccess
+	disabled.Users = append([]access.FileUser(nil), acmeAccess.Users...)
+	disabled.Users[0].Disabled = true
+	ctx := context.Background()
+	for _, f := range []access.File{disabled, acmeAccess} {
+		if err := e.store.Tenant("acme").ImportAccess(ctx, f); err != nil {
+			t.Fatal(err)
+		}
+		if w := e.call("POST", "/api/v1/auth/refresh", "", 0, `{"refreshToken":"`+a.Data.RefreshToken+`"}`); w.Code != 511 {
+			t.Errorf("refresh (disabled %v): %d", f.Users[0].Disabled, w.Code)
+		}
+		if w := e.call("GET", "/api/v1/auth/me", a.Data.Token, 10, ""); w.Code != 511 {
+			t.Errorf("access token (disabled %v): %d", f.Users[0].Disabled, w.Code)
+		}
+	}
+	// A new sign-in works once enabled.
+	if _, w := e.login(t, "acme", "uid-ada", "ada@acme.test"); w.Code != 200 {
+		t.Errorf("sign-in after re-enabling: %d", w.Code)
+	}
+}

@@ -154,7 +154,9 @@ var (
 // ImportAccess replaces the tenant's layouts, roles and role grants with
 // those of f, in one transaction, and creates or updates its users. Users
 // missing from the file are kept (their uid links and audit history stay
-// meaningful) but lose every role.
+// meaningful) but lose every role. A user the import disables or leaves
+// without a role has their sessions revoked in the same transaction, so
+// they end at once and stay ended should access be given back.
 func (t *Tenant) ImportAccess(ctx context.Context, f access.File) error {
 	if err := f.Validate(); err != nil {
 		return portal.Wrap(portal.CodeInvalid, err, err.Error())
@@ -187,7 +189,7 @@ func (t *Tenant) ImportAccess(ctx context.Context, f access.File) error {
 				}
 			}
 		}
-		return nil
+		return tx.revokeLockedOut(ctx, time.Now())
 	})
 }
 

@@ -24,6 +24,12 @@ var (
 	useRefresh    = scope(`UPDATE refresh_tokens SET used_at = ?, successor = ? WHERE tenant_id = :tenant AND hash = ? AND used_at IS NULL`)
 	revokeSession = scope(`UPDATE sessions SET revoked_at = ? WHERE tenant_id = :tenant AND id = ? AND revoked_at IS NULL`)
 	dropRefreshes = scope(`DELETE FROM refresh_tokens WHERE tenant_id = :tenant AND session_id = ?`)
+	// revokeLockedOut ends the sessions of users who may not sign in: disabled, or holding no role.
+	revokeLockedOut = scope(`UPDATE sessions SET revoked_at = ? WHERE tenant_id = :tenant AND revoked_at IS NULL AND user_id IN (
+		SELECT u.id FROM users u WHERE u.tenant_id = :tenant AND (u.disabled = ? OR NOT EXISTS (
+			SELECT 1 FROM user_roles ur WHERE ur.tenant_id = u.tenant_id AND ur.user_id = u.id)))`)
+	dropRevokedRefreshes = scope(`DELETE FROM refresh_tokens WHERE tenant_id = :tenant AND session_id IN (
+		SELECT id FROM sessions WHERE tenant_id = :tenant AND revoked_at = ?)`)
 )
 
 // CreateSession stores a session with its first refresh token.
@@ -132,5 +138,17 @@ func (t *Tenant) revoke(ctx context.Context, id string, now time.Time) error {
 		return err
 	}
 	_, err := t.exec(ctx, dropRefreshes, id)
+	return err
+}
+
+// revokeLockedOut ends, inside an access import's transaction, every
+// session of a user who may not sign in (disabled, or holding no role):
+// taking access away ends the sessions it granted, and giving it back
+// later does not revive them.
+func (t *Tenant) revokeLockedOut(ctx context.Context, now time.Time) error {
+	if _, err := t.exec(ctx, revokeLockedOut, now.UnixMilli(), true); err != nil {
+		return fmt.Errorf("revoke sessions of users without access: %w", err)
+	}
+	_, err := t.exec(ctx, dropRevokedRefreshes, now.UnixMilli())
 	return err
 }

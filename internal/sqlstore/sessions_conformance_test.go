@@ -135,3 +135,108 @@ func TestConformanceRefreshReuseRevokesAndIsAudited(t *testing.T) {
 		}
 	})
 }
+
+// Finding 6 of issue 17: disabling a user, or taking their last role,
+// revokes their sessions; enabling them again does not revive them.
+func TestConformanceLosingAccessEndsSessions(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		ten := seedTenant(t, s, "acme")
+		f := access.File{Tenant: "acme", Roles: testAccess.Roles, Layouts: testAccess.Layouts, Users: []access.FileUser{
+			{ID: 1, Email: "ada@acme.test", FullName: "Ada", Roles: []int64{10, 11}},
+			{ID: 2, Email: "bo@acme.test", FullName: "Bo", Roles: []int64{10}},
+			{ID: 3, Email: "cy@acme.test", FullName: "Cy", Roles: []int64{11}},
+			{ID: 4, Email: "di@acme.test", FullName: "Di", Roles: []int64{10, 11}},
+		}}
+		if err := ten.ImportAccess(ctx, f); err != nil {
+			t.Fatal(err)
+		}
+		var mu sync.Mutex
+		now := time.UnixMilli(1_800_000_000_000)
+		m := sessionManager(s, &now, &mu)
+		tokens := map[int64]session.Tokens{}
+		for _, id := range []int64{1, 2, 3, 4} {
+			tok, _, err := m.Issue(ctx, "acme", id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tokens[id] = tok
+		}
+		// Ada is disabled, Bo loses his only role, Cy is left out of the
+		// file (and so loses every role), Di loses one of two roles.
+		changed := f
+		changed.Users = []access.FileUser{
+			{ID: 1, Email: "ada@acme.test", FullName: "Ada", Roles: []int64{10, 11}, Disabled: true},
+			{ID: 2, Email: "bo@acme.test", FullName: "Bo", Roles: []int64{}},
+			{ID: 4, Email: "di@acme.test", FullName: "Di", Roles: []int64{10}},
+		}
+		if err := ten.ImportAccess(ctx, changed); err != nil {
+			t.Fatal(err)
+		}
+		ended := func(when string) {
+			t.Helper()
+			for _, id := range []int64{1, 2, 3} {
+				if _, err := m.Authenticate(ctx, tokens[id].Access); portal.ErrorCode(err) != portal.CodeUnauthenticated {
+					t.Errorf("%s: user %d's access token: err = %v", when, id, err)
+				}
+				if _, _, err := m.Refresh(ctx, tokens[id].Refresh, client); portal.ErrorCode(err) != portal.CodeUnauthenticated {
+					t.Errorf("%s: user %d's refresh: err = %v", when, id, err)
+				}
+			}
+		}
+		ended("after losing access")
+		if _, err := m.Authenticate(ctx, tokens[4].Access); err != nil {
+			t.Errorf("Di kept a role and her session: %v", err)
+		}
+		if _, _, err := m.Refresh(ctx, tokens[4].Refresh, client); err != nil {
+			t.Errorf("Di's refresh: %v", err)
+		}
+		// Access restored: the old sessions stay ended.
+		if err := ten.ImportAccess(ctx, f); err != nil {
+			t.Fatal(err)
+		}
+		ended("after access is restored")
+	})
+}
+
+// Migration 0014 on a database with sessions: sessions of users who
+// already may not sign in end; the others, and their tokens, are kept.
+func TestConformanceMigration0014EndsSessionsOfUsersWithoutAccess(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		ten := seedTenant(t, s, "acme")
+		if err := ten.ImportAccess(ctx, testAccess); err != nil { // Ada holds roles, Nora none
+			t.Fatal(err)
+		}
+		now := time.Now()
+		for _, sess := range []session.Session{
+			{ID: "s-ada", UserID: 1, CreatedAt: now, ExpiresAt: now.Add(time.Hour)},
+			{ID: "s-nora", UserID: 2, CreatedAt: now, ExpiresAt: now.Add(time.Hour)},
+		} {
+			if err := ten.CreateSession(ctx, sess, "h-"+sess.ID, now.Add(time.Hour)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// Undo 0014 as if the database predated it, then migrate.
+		for _, q := range []string{
+			`ALTER TABLE refresh_tokens DROP COLUMN successor`,
+			`DELETE FROM schema_migrations WHERE version = 14`,
+		} {
+			if _, err := s.db.ExecContext(ctx, q); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := s.Migrate(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if sess, _ := ten.Session(ctx, "s-nora"); sess.RevokedAt.IsZero() {
+			t.Error("the session of a user without roles survived the migration")
+		}
+		if _, _, err := ten.RefreshToken(ctx, "h-s-nora"); !portal.IsNotFound(err) {
+			t.Errorf("a revoked session's token survived: %v", err)
+		}
+		if rt, sess, err := ten.RefreshToken(ctx, "h-s-ada"); err != nil || !sess.RevokedAt.IsZero() || rt.Successor != "" {
+			t.Errorf("Ada's session: %+v %+v %v", rt, sess, err)
+		}
+	})
+}
