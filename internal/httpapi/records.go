@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"mime"
 	"net/http"
@@ -96,6 +97,10 @@ func (s *Server) serveList(w http.ResponseWriter, r *http.Request, kind string, 
 		return
 	}
 	lq.Filter = lq.Filter.And(scope)
+	if err := lq.Filter.CheckCost(); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
 	cols := k.Columns(cfg.Columns)
 	st := s.recordStore(r)
 	if q.Get("format") == "csv" {
@@ -149,14 +154,24 @@ func applyQuery(k *records.Kind, cfg records.ListConfig, q url.Values) (records.
 		}
 		cfg.Columns = cols
 	}
-	if f, err := records.ParseFilter(k, cfg.Filter); err == nil {
-		lq.Filter = f
+	// A saved filter that no longer parses (a field since removed) is
+	// dropped, but one over the cost bound is refused, never dropped: the
+	// list would show what its filter hides.
+	switch saved, err := records.ParseFilter(k, cfg.Filter); {
+	case errors.Is(err, records.ErrTooManyConditions):
+		return cfg, lq, err
+	case err == nil:
+		lq.Filter = saved
 	}
 	extra, err := records.ParseFilter(k, q.Get("filter"))
 	if err != nil {
 		return cfg, lq, err
 	}
+	// (saved) AND (request), each kept whole; together under the bound.
 	lq.Filter = lq.Filter.And(extra)
+	if err := lq.Filter.CheckCost(); err != nil {
+		return cfg, lq, err
+	}
 	sortField, dir := cfg.Sort.Field, cfg.Sort.Dir
 	if v := q.Get("sort"); v != "" {
 		sortField, dir = v, "asc"

@@ -1,6 +1,7 @@
 package records
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -38,14 +39,32 @@ type Cond struct {
 }
 
 // Filter is a disjunction of conjunctions: Any[i] holds when all of its
-// conditions hold ("and" binds tighter than "or"). The zero Filter matches
-// every record.
+// conditions hold ("and" binds tighter than "or"), and so must each filter
+// of All. All is how filters are combined (a saved list's, the request's, a
+// path's scope): each is kept whole, as its own parenthesised disjunction,
+// so a query carries the sum of its filters' conditions, never their
+// product. The zero Filter matches every record.
 type Filter struct {
 	Any [][]Cond
+	All []Filter
 }
 
 // MaxFilterLength bounds a filter expression; longer ones are refused.
 const MaxFilterLength = 2000
+
+// The cost bound of a query's filters: every condition is evaluated on each
+// row a list walks, so a query's work grows with their number. A filter
+// (one parsed expression) may have at most MaxFilterConditions; the filters
+// a query combines at most MaxQueryConditions together. Either is a 400
+// naming the filter.
+const (
+	MaxFilterConditions = 100
+	MaxQueryConditions  = 200
+)
+
+// ErrTooManyConditions is the cause of the error a filter over the cost
+// bound gets (errors.Is sees it through the portal.Error).
+var ErrTooManyConditions = errors.New("too many filter conditions")
 
 var token = regexp.MustCompile(`\s*(?:"((?:[^"\\]|\\.)*)"|([^\s"]+))`)
 
@@ -59,8 +78,9 @@ var token = regexp.MustCompile(`\s*(?:"((?:[^"\\]|\\.)*)"|([^\s"]+))`)
 // Fields are the kind's promoted field names (entityid, entitystatus, ...).
 // Values are checked against the field's type: a status must be one of its
 // choices, a date is yyyy-mm-dd, an amount a decimal number, a reference a
-// record id; contains and startswith apply to text fields only. Every
-// error is a CodeInvalid error naming the offending part.
+// record id; contains and startswith apply to text fields only. A filter
+// has at most MaxFilterConditions conditions. Every error is a CodeInvalid
+// error naming the offending part.
 func ParseFilter(k *Kind, expr string) (Filter, error) {
 	var f Filter
 	if strings.TrimSpace(expr) == "" {
@@ -84,6 +104,7 @@ func ParseFilter(k *Kind, expr string) (Filter, error) {
 		rest = rest[m[1]:]
 	}
 	conj := []Cond{}
+	n := 0 // conditions so far
 	for i := 0; ; {
 		if i+3 > len(toks) {
 			return f, badFilter("The filter ends early: each condition is field, operator, value (e.g. entitystatus eq Active).")
@@ -93,6 +114,9 @@ func ParseFilter(k *Kind, expr string) (Filter, error) {
 			return f, err
 		}
 		conj = append(conj, c)
+		if n++; n > MaxFilterConditions {
+			return Filter{}, tooManyConditions("A filter may have at most %d conditions; this one has more.", MaxFilterConditions)
+		}
 		i += 3
 		if i == len(toks) {
 			f.Any = append(f.Any, conj)
@@ -112,6 +136,12 @@ func ParseFilter(k *Kind, expr string) (Filter, error) {
 
 func unescape(s string) string {
 	return strings.NewReplacer(`\"`, `"`, `\\`, `\`).Replace(s)
+}
+
+func tooManyConditions(format string, args ...any) error {
+	err := badFilter(format, args...).(*portal.Error)
+	err.Err = ErrTooManyConditions
+	return err
 }
 
 func badFilter(format string, args ...any) error {
@@ -190,20 +220,55 @@ func (f Field) ParseValue(s string) (any, error) {
 	return s, nil
 }
 
-// And returns the filter matching records that match both f and g:
-// (a or b) and (c or d) = a.c or a.d or b.c or b.d.
+// And returns the filter matching records that match both f and g, each
+// kept whole: (a or b) and (c or d) stays so, never a.c or a.d or b.c or
+// b.d, whose size is the product of theirs.
 func (f Filter) And(g Filter) Filter {
-	switch {
-	case len(f.Any) == 0:
-		return g
-	case len(g.Any) == 0:
-		return f
+	switch parts := append(f.Parts(), g.Parts()...); len(parts) {
+	case 0:
+		return Filter{}
+	case 1:
+		return parts[0]
+	default:
+		return Filter{All: parts}
 	}
-	var out Filter
-	for _, a := range f.Any {
-		for _, b := range g.Any {
-			out.Any = append(out.Any, append(append([]Cond{}, a...), b...))
+}
+
+// Parts returns the disjunctions that must each hold, none of them empty
+// and none with All of its own: f's Any, then its All's, in order.
+func (f Filter) Parts() []Filter {
+	var parts []Filter
+	if len(f.Any) > 0 {
+		parts = append(parts, Filter{Any: f.Any})
+	}
+	for _, g := range f.All {
+		parts = append(parts, g.Parts()...)
+	}
+	return parts
+}
+
+// Conditions counts f's conditions, the measure of its cost.
+func (f Filter) Conditions() int {
+	n := 0
+	for _, conj := range f.Any {
+		n += len(conj)
+	}
+	for _, g := range f.All {
+		n += g.Conditions()
+	}
+	return n
+}
+
+// CheckCost refuses a query's filter over the cost bound: a CodeInvalid
+// error naming the filter, wrapping ErrTooManyConditions.
+func (f Filter) CheckCost() error {
+	for _, p := range f.Parts() {
+		if p.Conditions() > MaxFilterConditions {
+			return tooManyConditions("A filter may have at most %d conditions; this one has %d.", MaxFilterConditions, p.Conditions())
 		}
 	}
-	return out
+	if n := f.Conditions(); n > MaxQueryConditions {
+		return tooManyConditions("The list's filters may have at most %d conditions together (the saved list's, the request's and the page's); these have %d.", MaxQueryConditions, n)
+	}
+	return nil
 }

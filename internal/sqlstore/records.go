@@ -331,12 +331,17 @@ func listStatement(d dialect, q records.ListQuery, text predicate) (scoped, []an
 }
 
 // whereClause is the tenant, kind, filter and text part of a list query;
-// text is the predicate textMatch chose for q.Text.
+// text is the predicate textMatch chose for q.Text. Each of the filter's
+// parts is its own parenthesised disjunction, ANDed with the rest; a
+// filter over the cost bound is refused before any SQL runs.
 func whereClause(q records.ListQuery, text predicate) ([]string, []any, error) {
+	if err := q.Filter.CheckCost(); err != nil {
+		return nil, nil, err
+	}
 	where := []string{"tenant_id = :tenant", "kind = ?"}
 	args := []any{q.Kind}
-	if len(q.Filter.Any) > 0 {
-		sql, fargs, err := filterSQL(q.Filter)
+	for _, part := range q.Filter.Parts() {
+		sql, fargs, err := filterSQL(part)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -364,8 +369,9 @@ func (t *Tenant) CountMatching(ctx context.Context, q records.ListQuery) (int64,
 	return n, err
 }
 
-// filterSQL compiles a filter to a parenthesised predicate with ?
-// placeholders. Values are always bound, never spliced.
+// filterSQL compiles one part of a filter (its Any; see whereClause for
+// All) to a parenthesised predicate with ? placeholders. Values are
+// always bound, never spliced.
 func filterSQL(f records.Filter) (string, []any, error) {
 	var ors []string
 	var args []any
