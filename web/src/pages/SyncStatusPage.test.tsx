@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { customerKind, fakeApi, json, problem, projectKind, renderRoutes, role, type FakeApi } from '../records/testing';
 import { useSessionStore } from '../session/store';
-import { formatLag, isNever, type SyncKind, type SyncStatus } from './sync';
+import { formatLag, isNever, kindState, missingColumns, unavailableReason, type SyncKind, type SyncStatus } from './sync';
 import SyncStatusPage from './SyncStatusPage';
 
 const routes = [{ path: '/sync', Component: SyncStatusPage }];
@@ -79,6 +79,51 @@ describe('sync helpers', () => {
   });
 });
 
+const NOT_IN_ACCOUNT =
+  "erp 400 INVALID_PARAMETER: not in this account: record type customrecord_res_billing (table customrecord_res_billing; set kinds.billing.off: true, or fix its recordType/table in the mapping) — NetSuite: Record 'customrecord_res_billing' was not found.";
+
+/** Kinds the account lacks, the mapping turns off, or the account has without some optional columns. */
+const degraded: SyncStatus = {
+  ...status,
+  kinds: [
+    kindStatus({ kind: 'billing', label: 'Billing', lastRun: '2026-11-22T10:00:00Z', lastError: NOT_IN_ACCOUNT, unavailable: NOT_IN_ACCOUNT }),
+    kindStatus({ kind: 'budget', label: 'Budgets', off: true }),
+    kindStatus({ kind: 'customer', label: 'Clients', lastRun: '2026-11-22T10:00:00Z', lastSuccess: '2026-11-22T10:00:00Z', lagSeconds: 5, missing: 'balance' }),
+    kindStatus({
+      kind: 'project',
+      label: 'Projects',
+      lastRun: '2026-11-22T10:00:00Z',
+      lastSuccess: '2026-11-22T10:00:00Z',
+      lagSeconds: 5,
+      missing: 'projectedtotal, percentcomplete',
+    }),
+  ],
+  outbox: {},
+  open: [],
+};
+
+describe('kind states', () => {
+  it('tells off, not in the account, failing, never pulled and fine apart', () => {
+    expect(kindState(degraded.kinds[0]!)).toBe('unavailable');
+    expect(kindState(degraded.kinds[1]!)).toBe('off');
+    expect(kindState(degraded.kinds[2]!)).toBe('ok');
+    expect(kindState(status.kinds[1]!)).toBe('error');
+    expect(kindState(status.kinds[2]!)).toBe('never');
+    // Off wins: the mapping says not to sync it, whatever happened before.
+    expect(kindState(kindStatus({ off: true, unavailable: NOT_IN_ACCOUNT, lastError: NOT_IN_ACCOUNT }))).toBe('off');
+  });
+
+  it('says why a kind is not in the account without the error code, and lists missing columns', () => {
+    expect(unavailableReason(NOT_IN_ACCOUNT)).toBe(
+      "Record type customrecord_res_billing (table customrecord_res_billing; set kinds.billing.off: true, or fix its recordType/table in the mapping) — NetSuite: Record 'customrecord_res_billing' was not found.",
+    );
+    expect(unavailableReason('the table is gone')).toBe('The table is gone');
+    expect(missingColumns('projectedtotal, percentcomplete,projectedenddate')).toEqual(['projectedtotal', 'percentcomplete', 'projectedenddate']);
+    expect(missingColumns('')).toEqual([]);
+    expect(missingColumns(undefined)).toEqual([]);
+  });
+});
+
 describe('SyncStatusPage', () => {
   it('shows every kind with its last pull, records, lag and error, the outbox and its open entries', async () => {
     renderRoutes(routes, '/sync');
@@ -94,6 +139,7 @@ describe('SyncStatusPage', () => {
     const clients = within(kinds).getByRole('row', { name: /^Clients/ });
     expect(clients).toHaveTextContent('3 min');
     expect(clients).toHaveTextContent('Error');
+    expect(within(clients).getByTestId('sync-kind-state').getAttribute('style')).toMatch(/red/);
     expect(clients).toHaveTextContent('NetSuite answered 503: try later.');
     const invoices = within(kinds).getByRole('row', { name: /^Invoices/ });
     expect(invoices).toHaveTextContent('never');
@@ -112,6 +158,38 @@ describe('SyncStatusPage', () => {
     expect(rows[0]).toHaveTextContent('Waits for a retry');
     expect(within(rows[1]!).getByRole('link', { name: 'Project 42' })).toHaveAttribute('href', '/project/view?id=42');
     expect(rows[1]).toHaveTextContent('Pending');
+  });
+
+  it('shows a kind not in the account, one off in the mapping and missing columns as states, not errors', async () => {
+    api.on('GET /sync/status', () => json({ data: degraded }));
+    renderRoutes(routes, '/sync');
+    const kinds = await screen.findByRole('table', { name: 'Sync status of each record kind' });
+
+    const billing = within(kinds).getByRole('row', { name: /^Billing/ });
+    const billingState = within(billing).getByTestId('sync-kind-state');
+    expect(billingState).toHaveTextContent(/^Not in this account$/);
+    // A neutral badge, not the red of a failing kind.
+    expect(billingState.getAttribute('style')).toMatch(/gray/);
+    expect(within(billing).getByTestId('sync-kind-unavailable')).toHaveTextContent(
+      /^Record type customrecord_res_billing \(table customrecord_res_billing; set kinds\.billing\.off: true, or fix its recordType\/table in the mapping\) — NetSuite: Record 'customrecord_res_billing' was not found\.$/,
+    );
+    expect(billing).not.toHaveTextContent('Error');
+    expect(billing).not.toHaveTextContent('erp 400');
+    // A sync started here tries it again (after the account or the mapping is fixed).
+    expect(within(billing).getByRole('button', { name: 'Sync Billing now' })).toBeEnabled();
+
+    const budgets = within(kinds).getByRole('row', { name: /^Budgets/ });
+    expect(within(budgets).getByTestId('sync-kind-state')).toHaveTextContent(/^Off in the mapping$/);
+    expect(budgets).toHaveTextContent('Not synced: the NetSuite mapping turns this kind off.');
+    expect(within(budgets).queryByRole('button')).not.toBeInTheDocument();
+
+    const clients = within(kinds).getByRole('row', { name: /^Clients/ });
+    expect(within(clients).getByTestId('sync-kind-state')).toHaveTextContent(/^OK$/);
+    expect(within(clients).getByTestId('sync-kind-missing')).toHaveTextContent(/^Missing in this account: balance \(left empty\)$/);
+    const projects = within(kinds).getByRole('row', { name: /^Projects/ });
+    expect(within(projects).getByTestId('sync-kind-missing')).toHaveTextContent(/^Missing in this account: projectedtotal, percentcomplete \(left empty\)$/);
+
+    expect(screen.queryByText('Error')).not.toBeInTheDocument();
   });
 
   it('hides the sync buttons from a role without sync.admin', async () => {

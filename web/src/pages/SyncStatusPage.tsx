@@ -1,6 +1,8 @@
 /**
  * /sync: where the ERP sync stands, for roles with sync.view — per kind the last pull,
- * the records it pulled, the replica's lag and the last error; the outbox's counts and
+ * the records it pulled, the replica's lag and the last error, or that the kind is off in
+ * the mapping or not in this account (and why), and the optional columns the account
+ * lacks; the outbox's counts and
  * its open entries (changes on their way to NetSuite, or refused by it). Roles with
  * sync.admin start a pull of one kind or of all, incremental or full (asked first);
  * the page then refreshes every 5 seconds. A portal without an ERP says so.
@@ -18,7 +20,20 @@ import { EmptyBlock, ErrorBlock, LoadingBlock, RecordErrorBoundary } from '../re
 import { failureMessage } from '../reports/http';
 import type { Kind } from '../records/types';
 import { RequirePermission, useCan } from './RequirePermission';
-import { formatLag, isNever, startSync, SYNC_POLL_MS, syncStatusQuery, type OutboxEntry, type SyncKind, type SyncStatus } from './sync';
+import {
+  formatLag,
+  isNever,
+  kindState,
+  missingColumns,
+  startSync,
+  SYNC_POLL_MS,
+  syncStatusQuery,
+  unavailableReason,
+  type KindState,
+  type OutboxEntry,
+  type SyncKind,
+  type SyncStatus,
+} from './sync';
 import recordClasses from '../records/records.module.css';
 import classes from './AdminPages.module.css';
 
@@ -219,43 +234,77 @@ function KindRow({ kind, isAdmin, busy, onRun }: { kind: SyncKind; isAdmin: bool
       </Table.Td>
       <Table.Td className={classes.nowrap}>{formatLag(kind.lagSeconds)}</Table.Td>
       <Table.Td className={classes.long}>
-        {kind.lastError ? (
-          <Stack gap={2} align="flex-start">
-            <Badge color="red" variant="light">
-              Error
-            </Badge>
-            <Text size="sm" c="red.8">
-              {kind.lastError}
-            </Text>
-          </Stack>
-        ) : isNever(kind.lastSuccess) ? (
-          <Badge color="gray" variant="light">
-            Not synced yet
-          </Badge>
-        ) : (
-          <Badge color="green" variant="light">
-            OK
-          </Badge>
-        )}
+        <KindStatus kind={kind} />
       </Table.Td>
       {isAdmin && (
         <Table.Td>
-          <Group gap="xs" wrap="nowrap">
-            <Button size="compact-sm" variant="light" disabled={busy} onClick={() => onRun({ kind: kind.kind, label: kind.label, full: false })}>
-              {/* One inline span: the button's label is a flex box, which would drop the spaces ("Syncnow"). */}
-              <span>
-                Sync <VisuallyHidden>{kind.label}</VisuallyHidden> now
-              </span>
-            </Button>
-            <Button size="compact-sm" variant="default" disabled={busy} onClick={() => onRun({ kind: kind.kind, label: kind.label, full: true })}>
-              Full resync <VisuallyHidden>of {kind.label}</VisuallyHidden>
-            </Button>
-          </Group>
+          {/* A kind the mapping turns off is never synced: nothing to start. */}
+          {!kind.off && (
+            <Group gap="xs" wrap="nowrap">
+              <Button size="compact-sm" variant="light" disabled={busy} onClick={() => onRun({ kind: kind.kind, label: kind.label, full: false })}>
+                {/* One inline span: the button's label is a flex box, which would drop the spaces ("Syncnow"). */}
+                <span>
+                  Sync <VisuallyHidden>{kind.label}</VisuallyHidden> now
+                </span>
+              </Button>
+              <Button size="compact-sm" variant="default" disabled={busy} onClick={() => onRun({ kind: kind.kind, label: kind.label, full: true })}>
+                Full resync <VisuallyHidden>of {kind.label}</VisuallyHidden>
+              </Button>
+            </Group>
+          )}
         </Table.Td>
       )}
     </Table.Tr>
   );
 }
+
+/**
+ * A kind's status cell: a badge for where it stands, then what it needs said, in the body
+ * text colour (readable in both colour schemes). A kind the account does not have, or the
+ * mapping turns off, is a state of the account (a gray badge), not a failure (red);
+ * optional columns the account lacks are named under the badge.
+ */
+function KindStatus({ kind }: { kind: SyncKind }) {
+  const state = kindState(kind);
+  const missing = state === 'off' || state === 'unavailable' ? [] : missingColumns(kind.missing);
+  // A later failure that is not the account's lack of the kind is shown too.
+  const otherError = state === 'unavailable' && kind.lastError && kind.lastError !== kind.unavailable ? kind.lastError : undefined;
+  return (
+    <Stack gap={4} align="flex-start">
+      <Badge color={BADGE[state].color} variant={state === 'off' ? 'outline' : 'light'} data-testid="sync-kind-state">
+        {BADGE[state].text}
+      </Badge>
+      {state === 'off' && (
+        <Text size="sm">
+          Not synced: the NetSuite mapping turns this kind off.
+        </Text>
+      )}
+      {state === 'unavailable' && (
+        <Text size="sm" data-testid="sync-kind-unavailable">
+          {unavailableReason(kind.unavailable ?? '')}
+        </Text>
+      )}
+      {(state === 'error' || otherError) && (
+        <Text size="sm" c="red.8">
+          {otherError ?? kind.lastError}
+        </Text>
+      )}
+      {missing.length > 0 && (
+        <Text size="sm" data-testid="sync-kind-missing">
+          Missing in this account: {missing.join(', ')} (left empty)
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+const BADGE: Record<KindState, { text: string; color: string }> = {
+  off: { text: 'Off in the mapping', color: 'gray' },
+  unavailable: { text: 'Not in this account', color: 'gray' },
+  error: { text: 'Error', color: 'red' },
+  never: { text: 'Not synced yet', color: 'gray' },
+  ok: { text: 'OK', color: 'green' },
+};
 
 function OpenEntries({ entries, kinds, syncKinds }: { entries: OutboxEntry[]; kinds: Kind[] | undefined; syncKinds: SyncKind[] }) {
   return (

@@ -22,6 +22,16 @@ export interface SyncKind {
   lastDeleted: number;
   /** The last run's failure; absent when it went well. */
   lastError?: string;
+  /**
+   * Why the account cannot serve the kind as the mapping has it ("… not in this account:
+   * record type … — NetSuite: …"); absent when it can. The schedule does not try it again
+   * until its mapping changes (a sync started here does).
+   */
+  unavailable?: string;
+  /** The optional columns the account lacks, comma-separated ("balance"): their fields stay empty. */
+  missing?: string;
+  /** The mapping turns the kind off: it is not synced. */
+  off?: boolean;
   /** Age of the replica in seconds; -1 before the first successful pull. */
   lagSeconds: number;
 }
@@ -82,4 +92,40 @@ export function formatLag(seconds: number): string {
   if (seconds < 3600) return `${Math.floor(seconds / 60)} min`;
   if (seconds < 86_400) return `${Math.floor(seconds / 3600)} h`;
   return `${Math.floor(seconds / 86_400)} d`;
+}
+
+/** Where a kind stands, for its status badge. */
+export type KindState = 'off' | 'unavailable' | 'error' | 'never' | 'ok';
+
+/**
+ * A kind's state: off in the mapping, not in the account (a state of the account, not a
+ * failure), failing, never pulled yet, or fine.
+ */
+export function kindState(kind: SyncKind): KindState {
+  if (kind.off) return 'off';
+  if (kind.unavailable) return 'unavailable';
+  if (kind.lastError) return 'error';
+  if (isNever(kind.lastSuccess)) return 'never';
+  return 'ok';
+}
+
+/**
+ * Why a kind is not in the account, for people: the server's sentence without its error
+ * code prefix ("erp 400 INVALID_PARAMETER: ") and without "not in this account:", which
+ * the badge says already.
+ */
+export function unavailableReason(text: string): string {
+  const reason = text
+    .trim()
+    .replace(/^erp \d{3} [A-Z_]+: /, '')
+    .replace(/^not in this account: /i, '');
+  return reason.charAt(0).toUpperCase() + reason.slice(1);
+}
+
+/** The optional columns a kind lacks in the account, from the status's comma-separated list. */
+export function missingColumns(missing: string | undefined): string[] {
+  return (missing ?? '')
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean);
 }
