@@ -9,12 +9,12 @@ import type { Kind, ListConfig, ListConfigInput, SortDir, Visibility } from './t
 export const MAX_LIST_NAME = 80;
 
 /**
- * The fields a saved list may sort by. The registry does not say; the server sorts on
- * every promoted column but the references (parent, project), whose ids mean nothing
- * as an order.
+ * The fields a saved list may sort by: those the registry marks sortable (account fields
+ * included). A registry that does not say: every field but the references (parent,
+ * project), whose ids mean nothing as an order.
  */
 export function sortableFields(kind: Kind): Kind['fields'] {
-  return kind.fields.filter((f) => f.type !== 'reference');
+  return kind.fields.filter((f) => f.sortable ?? f.type !== 'reference');
 }
 
 export interface ListForm {

@@ -5,11 +5,20 @@
 
 export type FieldType = 'text' | 'status' | 'reference' | 'money' | 'quantity' | 'date';
 
-/** A field the kind promotes to a real column: what lists show, sort and filter on. */
+/**
+ * A field of the kind: what lists show, sort and filter on, record pages show and forms
+ * edit. Most live in a promoted column; an account field (`account`) is one the ERP
+ * account adds (its own custom field, declared in the ERP mapping), kept in the record's
+ * document: it works like the others, but is on no promoted column.
+ */
 export interface KindField {
   name: string;
   label: string;
-  /** The promoted column it lives in (title, code, status, parent_id, project_id, amount, occurred_on). */
+  /**
+   * The promoted column it lives in (title, code, status, parent_id, project_id, amount,
+   * occurred_on); `fields.<name>` for an account field. Look promoted fields up with
+   * fieldOnColumn, never by assuming every field has one.
+   */
   column: string;
   type: FieldType;
   /** For references: the record type referred to. */
@@ -20,6 +29,8 @@ export interface KindField {
   sortable?: boolean;
   /** Create and edit forms must give it a value. */
   required?: boolean;
+  /** A field the ERP account adds (see above): text, status, money, quantity or date. */
+  account?: boolean;
 }
 
 export type TabSource = 'files' | 'related' | 'sublist' | 'custom' | 'history';
@@ -46,7 +57,7 @@ export interface Kind {
   erpType: string;
   /** Default saved-list id. */
   defaultList: string;
-  /** Promoted fields; the first is the title. */
+  /** Its fields, the first is the title; the account's own fields (if any) come last. */
   fields: KindField[];
   tabs: KindTab[];
   erpLink?: string;
