@@ -16,6 +16,14 @@ const EMULATOR_HOST = process.env.FIREBASE_AUTH_EMULATOR_HOST ?? '127.0.0.1:9099
 const ERP_ADDR = '127.0.0.1:18082';
 const NETSUITE_ADDR = '127.0.0.1:18090';
 const NETSUITE_TBA = { consumerKey: 'e2e-ck', consumerSecret: 'e2e-cs', tokenId: 'e2e-tid', tokenSecret: 'e2e-ts' };
+/** The fake account, for tests that check what reached it (erp.spec.ts reads it with TBA). */
+export const NETSUITE = { baseUrl: `http://${NETSUITE_ADDR}`, realm: '123456_SB1', tba: NETSUITE_TBA };
+// The account is a little leaner than the fake's default one: it lacks the billing summary
+// record type, so the sync page shows a kind that is not in the account (no other test uses
+// that kind). The portal's mapping (relative to web/, where the servers run) adds two of the
+// account's own job fields to projects: Service area (text) and Acres (quantity).
+const NETSUITE_WITHOUT = ['customrecord_res_billing_summary'];
+const NETSUITE_MAPPING = 'e2e/netsuite-mapping.yaml';
 
 // A fresh, empty data directory per run. The config is evaluated by the runner and again
 // in each worker; workers inherit the runner's environment, so they all see the same dir.
@@ -107,7 +115,7 @@ export default defineConfig({
     server(MAIN_ADDR, 'main'),
     server(KEEPALIVE_ADDR, 'keepalive', { PORTICO_ACCESS_TOKEN_TTL: '2m' }),
     {
-      command: `sh -c "cd .. && go build -o bin/netsuite-fake ./cmd/netsuite-fake && exec bin/netsuite-fake -addr ${NETSUITE_ADDR} -per-kind 30 -tba ${Object.values(NETSUITE_TBA).join(':')}"`,
+      command: `sh -c "cd .. && go build -o bin/netsuite-fake ./cmd/netsuite-fake && exec bin/netsuite-fake -addr ${NETSUITE_ADDR} -per-kind 30 -without ${NETSUITE_WITHOUT.join(',')} -tba ${Object.values(NETSUITE_TBA).join(':')}"`,
       // Up once it answers: a request without credentials gets NetSuite's 401 INVALID_LOGIN.
       url: `http://${NETSUITE_ADDR}/services/rest/record/v1/customer/1`,
       reuseExistingServer: false,
@@ -117,13 +125,14 @@ export default defineConfig({
     },
     {
       ...server(ERP_ADDR, 'erp', {
-        PORTICO_NETSUITE_ACCOUNT: '123456_SB1',
-        PORTICO_NETSUITE_BASE_URL: `http://${NETSUITE_ADDR}`,
+        PORTICO_NETSUITE_ACCOUNT: NETSUITE.realm,
+        PORTICO_NETSUITE_BASE_URL: NETSUITE.baseUrl,
         PORTICO_NETSUITE_AUTH: 'tba',
         PORTICO_NETSUITE_CONSUMER_KEY: NETSUITE_TBA.consumerKey,
         PORTICO_NETSUITE_CONSUMER_SECRET: NETSUITE_TBA.consumerSecret,
         PORTICO_NETSUITE_TOKEN_ID: NETSUITE_TBA.tokenId,
         PORTICO_NETSUITE_TOKEN_SECRET: NETSUITE_TBA.tokenSecret,
+        PORTICO_NETSUITE_MAPPING: NETSUITE_MAPPING,
         PORTICO_SYNC_INTERVAL: '2s',
       }),
       command: 'sh -c "../bin/portico roles import ../internal/demo/access.yaml && ../bin/portico emulator-accounts && ../bin/portico serve"',

@@ -82,6 +82,8 @@ func serve(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *s
 		MetricsToken:          cfg.MetricsToken,
 		WriteMetrics:          writeMetrics,
 		Equipment:             equipmentCharges(cfg.Equipment),
+		DBTimeout:             cfg.DBTimeout,
+		PublicURL:             cfg.PublicURL,
 	})
 	if err != nil {
 		return err

@@ -51,6 +51,14 @@ type Config struct {
 	// MetricsToken, when set, opens GET /metrics (Prometheus text) to a
 	// scraper that sends it as a bearer token.
 	MetricsToken string // PORTICO_METRICS_TOKEN
+
+	// DBTimeout bounds each piece of a request's database work: a call
+	// still running after it is interrupted and the request answers 503.
+	DBTimeout time.Duration // PORTICO_DB_TIMEOUT
+	// PublicURL is the origin users reach the portal at (behind a proxy
+	// that ends TLS, say); https turns on Strict-Transport-Security. Empty
+	// when unknown.
+	PublicURL string // PORTICO_PUBLIC_URL
 }
 
 // Equipment configures the external equipment-charge service (SPEC §7),
@@ -168,6 +176,15 @@ func Load(getenv func(string) string, fs *flag.FlagSet, args []string) (Config, 
 		if *r.into, err = strconv.Atoi(env(r.key, r.def)); err != nil || *r.into < 1 {
 			return c, nil, fmt.Errorf("%s: a positive number of attempts per minute", r.key)
 		}
+	}
+	if c.DBTimeout, err = time.ParseDuration(env("PORTICO_DB_TIMEOUT", "5s")); err != nil ||
+		c.DBTimeout < 100*time.Millisecond || c.DBTimeout > time.Minute {
+		return c, nil, fmt.Errorf("PORTICO_DB_TIMEOUT: a duration from 100ms to 1m such as 5s")
+	}
+	c.PublicURL = strings.TrimSuffix(env("PORTICO_PUBLIC_URL", ""), "/")
+	if u, err := url.Parse(c.PublicURL); c.PublicURL != "" && (err != nil || (u.Scheme != "https" && u.Scheme != "http") ||
+		u.Host == "" || u.Path != "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil) {
+		return c, nil, fmt.Errorf("PORTICO_PUBLIC_URL: an origin such as https://portal.example.com")
 	}
 	if c.Identity.EmulatorHost != "" && !strings.HasPrefix(c.Identity.ProjectID, "demo-") {
 		return c, nil, fmt.Errorf("PORTICO_IDENTITY_EMULATOR_HOST is only allowed with a demo- PORTICO_IDENTITY_PROJECT_ID")

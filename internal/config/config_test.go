@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -38,6 +39,8 @@ func TestLoadRejectsBadValuesNamingTheVariable(t *testing.T) {
 		"PORTICO_DEFAULT_TENANT":   "Bad_Tenant",
 		"PORTICO_ACCESS_TOKEN_TTL": "5s",
 		"PORTICO_LOGIN_RATE_IP":    "many",
+		"PORTICO_DB_TIMEOUT":       "1ms",
+		"PORTICO_PUBLIC_URL":       "portal.example.com",
 	} {
 		_, _, err := Load(envOf(map[string]string{key: val}), nil, nil)
 		if err == nil || !strings.Contains(err.Error(), key) {
@@ -83,6 +86,27 @@ func TestEquipmentService(t *testing.T) {
 		_, _, err := Load(envOf(c.env), nil, nil)
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), secret) {
 			t.Errorf("%s: err = %v, want one saying %q", name, err, c.want)
+		}
+	}
+}
+
+func TestDBTimeoutAndPublicURL(t *testing.T) {
+	c, _, err := Load(envOf(nil), nil, nil)
+	if err != nil || c.DBTimeout != 5*time.Second || c.PublicURL != "" {
+		t.Errorf("defaults: %v %q, err %v", c.DBTimeout, c.PublicURL, err)
+	}
+	c, _, err = Load(envOf(map[string]string{"PORTICO_DB_TIMEOUT": "750ms", "PORTICO_PUBLIC_URL": "https://portal.example.com/"}), nil, nil)
+	if err != nil || c.DBTimeout != 750*time.Millisecond || c.PublicURL != "https://portal.example.com" {
+		t.Errorf("set: %v %q, err %v", c.DBTimeout, c.PublicURL, err)
+	}
+	for _, v := range []string{"ftp://portal.example.com", "https://portal.example.com/app", "https://u:p@portal.example.com", "https://"} {
+		if _, _, err := Load(envOf(map[string]string{"PORTICO_PUBLIC_URL": v}), nil, nil); err == nil || !strings.Contains(err.Error(), "PORTICO_PUBLIC_URL") {
+			t.Errorf("%s: err = %v", v, err)
+		}
+	}
+	for _, v := range []string{"0s", "2m", "soon"} {
+		if _, _, err := Load(envOf(map[string]string{"PORTICO_DB_TIMEOUT": v}), nil, nil); err == nil || !strings.Contains(err.Error(), "PORTICO_DB_TIMEOUT") {
+			t.Errorf("%s: err = %v", v, err)
 		}
 	}
 }

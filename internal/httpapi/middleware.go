@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/portico/portico/internal/portal"
@@ -14,7 +15,10 @@ import (
 
 type ctxKey int
 
-const requestIDKey ctxKey = iota
+const (
+	requestIDKey ctxKey = iota
+	outcomeKey
+)
 
 // requestID returns the id withRequestID gave the request.
 func requestID(ctx context.Context) string {
@@ -66,27 +70,147 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 // Unwrap lets http.ResponseController reach the real writer.
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
-// withAccessLog writes one structured line per request. It logs the path
-// only, never the query string: sign-in passes identity tokens there.
+// outcome is what a request's handlers tell its log line: why it failed,
+// or that its client left before the answer.
+type outcome struct {
+	code      portal.Code
+	err       error
+	abandoned bool
+}
+
+func outcomeOf(r *http.Request) *outcome {
+	o, _ := r.Context().Value(outcomeKey).(*outcome)
+	return o
+}
+
+// failed records why r is answered with an error (writeError calls it).
+func failed(r *http.Request, code portal.Code, err error) {
+	if o := outcomeOf(r); o != nil {
+		o.code, o.err = code, err
+	}
+}
+
+// abandoned records that r's client went away before the answer.
+func abandoned(r *http.Request) {
+	if o := outcomeOf(r); o != nil {
+		o.abandoned = true
+	}
+}
+
+// streamFailed records a failure after the answer began (a later page of
+// a CSV export): too late for a problem document, not too late for the
+// log. A stream its client left is not a failure.
+func streamFailed(r *http.Request, err error) {
+	if r.Context().Err() != nil {
+		abandoned(r)
+		return
+	}
+	failed(r, portal.CodeInternal, err)
+}
+
+// statusClientGone is what the log says of a request whose client went
+// away before the answer (nginx's "client closed request"). It is never
+// sent: there is no one to send it to.
+const statusClientGone = 499
+
+// withAccessLog writes exactly one structured line per request, whose level
+// says whether anyone should look at it: ERROR for a 5xx (with its cause)
+// and for a failure after the answer began; INFO for everything else —
+// 2xx, 3xx, 4xx and 511 (with the error code), and requests their client
+// abandoned (status 499). It logs the path only, never the query string:
+// sign-in passes identity tokens there.
 func (s *Server) withAccessLog(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
+		o := &outcome{}
+		r = r.WithContext(context.WithValue(r.Context(), outcomeKey, o))
 		rec := &statusRecorder{ResponseWriter: w}
 		next.ServeHTTP(rec, r)
-		level := slog.LevelInfo
-		if rec.status >= 500 {
-			level = slog.LevelError
+		status := rec.status
+		if status == 0 {
+			status = http.StatusOK
 		}
-		s.log.LogAttrs(r.Context(), level, "http",
+		level := slog.LevelInfo
+		attrs := make([]slog.Attr, 0, 8)
+		switch {
+		case o.abandoned:
+			status = statusClientGone
+		case (status >= 500 && status != http.StatusNetworkAuthenticationRequired) || (status < 400 && o.err != nil):
+			level = slog.LevelError
+			if o.err != nil {
+				attrs = append(attrs, slog.Any("err", o.err))
+			}
+		case status >= 400 && o.code != "":
+			attrs = append(attrs, slog.String("code", string(o.code)))
+		}
+		attrs = append(attrs,
 			slog.String("request_id", requestID(r.Context())),
 			slog.String("method", r.Method),
 			slog.String("path", r.URL.Path),
-			slog.Int("status", rec.status),
+			slog.Int("status", status),
 			slog.Int64("bytes", rec.bytes),
 			slog.Duration("duration", time.Since(start)),
 		)
+		s.log.LogAttrs(r.Context(), level, "http", attrs...)
 	})
 }
+
+// withProblemDocuments makes every error answer of the API and of
+// /metrics a problem document, including those the handlers do not write
+// themselves (the router's, a plain http.Error): an error status written
+// with any other content type is replaced by a problem document of that
+// status.
+func (s *Server) withProblemDocuments(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !policyApplies(r.URL.Path) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		next.ServeHTTP(&problemGuard{ResponseWriter: w, r: r}, r)
+	})
+}
+
+// policyApplies reports whether a path is the API's or the metrics
+// endpoint's: answered in problem documents, its input checked by the
+// input policy. The app's pages take no input the server reads.
+func policyApplies(path string) bool {
+	return strings.HasPrefix(path, "/api/") || path == "/metrics"
+}
+
+type problemGuard struct {
+	http.ResponseWriter
+	r           *http.Request
+	wroteHeader bool
+	replaced    bool // the answer is our problem document; drop the handler's body
+}
+
+func (g *problemGuard) WriteHeader(code int) {
+	if g.wroteHeader {
+		return
+	}
+	g.wroteHeader = true
+	if code >= 400 && g.Header().Get("Content-Type") != "application/problem+json" {
+		g.replaced = true
+		g.Header().Del("Content-Length")
+		writeProblem(g.ResponseWriter, Problem{Type: "about:blank", Title: http.StatusText(code), Status: code,
+			RequestID: requestID(g.r.Context())})
+		return
+	}
+	g.ResponseWriter.WriteHeader(code)
+}
+
+func (g *problemGuard) Write(b []byte) (int, error) {
+	if !g.wroteHeader {
+		g.WriteHeader(http.StatusOK)
+	}
+	if g.replaced {
+		return len(b), nil
+	}
+	return g.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the real writer.
+func (g *problemGuard) Unwrap() http.ResponseWriter { return g.ResponseWriter }
 
 // withRecover turns a panic into a logged 500, so one bad request never
 // takes the process down.

@@ -1,9 +1,9 @@
 package httpapi
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
-	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
@@ -40,8 +40,11 @@ var statusOf = map[portal.Code]int{
 
 // writeError translates err into a problem document. A classified error
 // shows its message; anything else is a 500 that says only "internal
-// error" and the request id, while the cause goes to the log under the same
-// id.
+// error" and the request id, while the cause goes to the request's one log
+// line under the same id (withAccessLog). A request whose client has gone
+// is answered with nothing: it is neither a failure nor an error (the log
+// says 499). Work that ran out of its database time (boundedStore) or any
+// other deadline is a 503, never a 500.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	id := requestID(r.Context())
 	var pe *portal.Error
@@ -54,6 +57,15 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if status == 0 {
 		status = http.StatusInternalServerError
 	}
+	if status >= 500 && status != http.StatusNetworkAuthenticationRequired && r.Context().Err() != nil {
+		// The client went away (or the server is stopping): whatever
+		// failed, failed because of that.
+		abandoned(r)
+		return
+	}
+	if status == http.StatusInternalServerError && errors.Is(err, context.DeadlineExceeded) {
+		pe, status = portal.Wrap(portal.CodeUnavailable, err, msgTooSlow), http.StatusServiceUnavailable
+	}
 	p := Problem{
 		Type:      "about:blank",
 		Title:     http.StatusText(status),
@@ -63,18 +75,15 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		Current:   pe.Current,
 		RequestID: id,
 	}
-	if status >= 500 {
-		level := slog.LevelError
-		if status == http.StatusServiceUnavailable {
-			level = slog.LevelWarn
-		}
-		s.log.Log(r.Context(), level, "request failed", "request_id", id, "status", status, "err", err)
-		if status == http.StatusInternalServerError {
-			p.Detail = "Internal error. Quote request id " + id + " when reporting it."
-		}
+	failed(r, pe.Code, err)
+	if status == http.StatusInternalServerError {
+		p.Detail = "Internal error. Quote request id " + id + " when reporting it."
 	}
 	writeProblem(w, p)
 }
+
+// msgTooSlow is what a request that ran out of time is told.
+const msgTooSlow = "The portal's database did not answer in time. Try again in a moment."
 
 // erpError is what a user is told of an ERP failure during their
 // request: NetSuite's own message when it refused the request (theirs or

@@ -287,8 +287,9 @@ func (s *Server) writeCSV(w http.ResponseWriter, r *http.Request, st RecordStore
 		}
 		lq.After = page.Next
 		if page, err = st.ListRecords(r.Context(), lq); err != nil {
-			// Headers are gone; end the stream short and log why.
-			s.log.Error("csv export failed", "request_id", requestID(r.Context()), "err", err)
+			// Headers are gone; end the stream short and log why (on the
+			// request's line; not at all when the client left).
+			streamFailed(r, err)
 			return
 		}
 	}

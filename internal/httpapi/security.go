@@ -49,6 +49,11 @@ func (s *Server) withSecurityHeaders(next http.Handler) http.Handler {
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("Cross-Origin-Opener-Policy", "same-origin-allow-popups")
 		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+		if s.hsts {
+			// Served over https (PORTICO_PUBLIC_URL): browsers keep to
+			// https for a year, whatever a link or a typed address says.
+			h.Set("Strict-Transport-Security", "max-age=31536000")
+		}
 		next.ServeHTTP(w, r)
 	})
 }

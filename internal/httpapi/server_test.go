@@ -4,15 +4,20 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/portico/portico/internal/portal"
+	"github.com/portico/portico/internal/records"
 )
 
 type fakeStore struct{ err error }
@@ -223,5 +228,168 @@ func TestUIWithoutMarkerIsRefused(t *testing.T) {
 	_, err := NewServer(Options{Logger: slog.Default(), Store: fakeStore{}, UI: fstest.MapFS{"index.html": {Data: []byte("<html>")}}})
 	if err == nil {
 		t.Error("an index.html without the head marker was accepted")
+	}
+}
+
+// logLines parses the JSON log lines of one request id.
+func logLines(t *testing.T, logs string, id string) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	for line := range strings.Lines(logs) {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("log line %q: %v", line, err)
+		}
+		if m["request_id"] == id {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// Issue 17, finding 3: every 511 was logged at ERROR, twice, and a client
+// that went away mid-request was a 500 "context canceled" at ERROR. Now a
+// request logs one line: INFO for 4xx and 511 (with the error code),
+// ERROR only for a 5xx (with its cause), INFO with status 499 for a
+// request its client abandoned, which is answered with nothing.
+func TestLogLevelsMeanSomething(t *testing.T) {
+	s, logs := newTestServer(t, fakeStore{})
+	s.mux.HandleFunc("GET /api/v1/test-error", func(w http.ResponseWriter, r *http.Request) {
+		s.writeError(w, r, errors.New("pq: relation secret_table does not exist"))
+	})
+	s.mux.HandleFunc("GET /api/v1/test-gone", func(w http.ResponseWriter, r *http.Request) {
+		<-r.Context().Done()
+		s.writeError(w, r, fmt.Errorf("list records: %w", r.Context().Err()))
+	})
+	call := func(target string, ctx context.Context) (*httptest.ResponseRecorder, string) {
+		r := httptest.NewRequestWithContext(ctx, "GET", target, nil)
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, r)
+		return w, w.Header().Get("X-Request-Id")
+	}
+	for _, c := range []struct {
+		target, level string
+		status        float64
+		code          string
+	}{
+		{"/api/v1/auth/me", "INFO", 511, "unauthenticated"},
+		{"/api/v1/nope", "INFO", 404, ""},
+		{"/api/v1/test-error", "ERROR", 500, ""},
+	} {
+		w, id := call(c.target, context.Background())
+		lines := logLines(t, logs.String(), id)
+		if w.Code != int(c.status) || len(lines) != 1 {
+			t.Errorf("%s: %d with %d log lines: %v", c.target, w.Code, len(lines), lines)
+			continue
+		}
+		l := lines[0]
+		if l["level"] != c.level || l["status"] != c.status || (c.code != "" && l["code"] != c.code) {
+			t.Errorf("%s: logged %v", c.target, l)
+		}
+		if c.level == "ERROR" && !strings.Contains(fmt.Sprint(l["err"]), "secret_table") {
+			t.Errorf("%s: the cause is not in the line: %v", c.target, l)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	w, id := call("/api/v1/test-gone", ctx)
+	lines := logLines(t, logs.String(), id)
+	if w.Code == 500 || len(lines) != 1 || lines[0]["level"] != "INFO" || lines[0]["status"] != float64(499) {
+		t.Errorf("abandoned request: answered %d, logged %v", w.Code, lines)
+	}
+	if strings.Contains(logs.String(), `"level":"ERROR","msg":"http","request_id":"`+id) || strings.Count(logs.String(), `"level":"ERROR"`) != 1 {
+		t.Errorf("ERROR lines other than the one 500:\n%s", logs)
+	}
+}
+
+// A store call that outlives the database deadline is interrupted and
+// answered 503, a problem document, logged once at ERROR; it does not
+// wait for the store.
+func TestDatabaseDeadlineAnswers503(t *testing.T) {
+	e, tok := recordsEnv(t)
+	e.srv.tenants = func(t portal.TenantID) TenantStore {
+		return boundedStore{slowLists{e.store.Tenant(t)}, 50 * time.Millisecond}
+	}
+	start := time.Now()
+	w := e.call("GET", "/api/v1/netsuite/portal-list?type=project", tok, 10, "")
+	took := time.Since(start)
+	p := decodeProblem(t, w)
+	if w.Code != 503 || !strings.Contains(p.Detail, "did not answer in time") || took > 2*time.Second {
+		t.Errorf("slow list: %d %+v after %s", w.Code, p, took)
+	}
+	if n := strings.Count(e.logs.String(), p.RequestID); n != 1 || !strings.Contains(e.logs.String(), "level=ERROR") {
+		t.Errorf("%d log lines for the request:\n%s", n, e.logs)
+	}
+}
+
+// slowLists is a store whose list query runs until its context ends.
+type slowLists struct{ TenantStore }
+
+func (slowLists) ListRecords(ctx context.Context, _ records.ListQuery) (records.Page, error) {
+	<-ctx.Done()
+	return records.Page{}, fmt.Errorf("list: %w", ctx.Err())
+}
+
+// boundedStore must put its deadline on every call a handler can make.
+func TestBoundedStoreCoversTheStore(t *testing.T) {
+	iface := reflect.TypeFor[TenantStore]()
+	bt := reflect.TypeFor[boundedStore]()
+	for i := range iface.NumMethod() {
+		name := iface.Method(i).Name
+		m, ok := bt.MethodByName(name)
+		if !ok || m.Index < 0 {
+			t.Errorf("boundedStore has no %s", name)
+			continue
+		}
+		// A promoted method has an autogenerated wrapper whose file is
+		// "<autogenerated>"; one written here lives in server.go.
+		file, _ := runtime.FuncForPC(m.Func.Pointer()).FileLine(m.Func.Pointer())
+		if !strings.HasSuffix(file, "server.go") {
+			t.Errorf("boundedStore.%s is the store's own (%s): it runs without the deadline", name, file)
+		}
+	}
+}
+
+func TestStrictTransportSecurityOnHTTPS(t *testing.T) {
+	for url, want := range map[string]bool{"https://portal.example.com": true, "http://127.0.0.1:8080": false, "": false} {
+		s, err := NewServer(Options{Logger: slog.New(slog.DiscardHandler), Store: fakeStore{}, ERP: "netsuite", Product: "portal", PublicURL: url})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, path := range []string{"/api/v1/health", "/api/v1/nope", "/"} {
+			got := do(s, "GET", path).Header().Get("Strict-Transport-Security")
+			if (got != "") != want || (want && !strings.HasPrefix(got, "max-age=31536000")) {
+				t.Errorf("%q %s: Strict-Transport-Security %q", url, path, got)
+			}
+		}
+	}
+}
+
+// Issue 17, finding 9 (part): /metrics answered plain-text errors.
+func TestMetricsErrorsAreProblemDocuments(t *testing.T) {
+	s, _ := newTestServer(t, fakeStore{})
+	for _, c := range []struct {
+		method string
+		status int
+	}{{"GET", 404}, {"POST", 405}} {
+		w := do(s, c.method, "/metrics")
+		if decodeProblem(t, w); w.Code != c.status {
+			t.Errorf("%s /metrics without a token configured: %d", c.method, w.Code)
+		}
+	}
+	s, err := NewServer(Options{Logger: slog.New(slog.DiscardHandler), Store: fakeStore{}, ERP: "netsuite", Product: "portal",
+		MetricsToken: strings.Repeat("m", 32), WriteMetrics: func(_ context.Context, w io.Writer) error {
+			_, err := io.WriteString(w, "portico_up 1\n")
+			return err
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := do(s, "GET", "/metrics", "Authorization", "Bearer wrong")
+	if decodeProblem(t, w); w.Code != 401 || w.Header().Get("WWW-Authenticate") == "" {
+		t.Errorf("wrong token: %d %v", w.Code, w.Header())
+	}
+	if w := do(s, "GET", "/metrics", "Authorization", "Bearer "+strings.Repeat("m", 32)); w.Code != 200 || w.Body.String() != "portico_up 1\n" {
+		t.Errorf("scrape: %d %s", w.Code, w.Body)
 	}
 }

@@ -1,12 +1,24 @@
-import { expect, test, type Locator, type Page, type Response } from '@playwright/test';
+import { createHmac, randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { expect, test, type APIRequestContext, type Locator, type Page, type Response } from '@playwright/test';
+import { NETSUITE } from '../playwright.config';
 import { ARTIFACTS, mainMenu, signIn, userButton, users, watchProblems } from './support';
 
 // NetSuite mode: the 'erp' project's server (playwright.config.ts) syncs every 2 s from a fake
 // NetSuite account (cmd/netsuite-fake) holding 30 records of every kind. Nothing is seeded in
 // the portal: what the lists show was pulled from the account, and edits are pushed to it.
+// The account lacks the billing summary record type, and the portal's mapping
+// (e2e/netsuite-mapping.yaml) adds two of the account's own job fields to projects.
 
 /** Records of every kind in the fake account (-per-kind 30). */
 const PER_KIND = 30;
+
+/** The kind the fake account does not have (-without customrecord_res_billing_summary). */
+const NOT_IN_ACCOUNT = { kind: 'billing_summary', label: 'Billing summaries', recordType: 'customrecord_res_billing_summary' };
+
+/** The account fields the mapping adds to projects: label → NetSuite field id. */
+const ACCOUNT_FIELDS = { 'Service area': 'custentity_res_service_area', Acres: 'custentity_res_acres' } as const;
 
 /** The list's table, once its rows are there. */
 function listTable(page: Page) {
@@ -44,6 +56,74 @@ async function openFirstClient(page: Page): Promise<string> {
   return name;
 }
 
+/** Opens the project list once the first pull brought every project of the account. */
+async function openProjects(page: Page) {
+  await expect(async () => {
+    await page.goto('/project/list');
+    await expect(page.getByRole('heading', { level: 1, name: 'Projects', exact: true })).toBeVisible();
+    await expect(page.getByTestId('list-total')).toHaveText(`${PER_KIND} records`, { timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+  await expect(listTable(page).locator('tbody tr')).toHaveCount(PER_KIND);
+}
+
+/** A header named `label`: a sortable header's name adds ", sortable" and the like. */
+const headerName = (label: string) => new RegExp(`^${label}\\s*(,|$)`);
+
+/** The list's header cell of a column, by its label. */
+function columnHeader(page: Page, label: string) {
+  return listTable(page).getByRole('columnheader', { name: headerName(label) });
+}
+
+/** The texts of one column of the list's table, by its label, once no newer answer is on its way. */
+async function columnTexts(page: Page, label: string): Promise<string[]> {
+  const table = listTable(page);
+  await expect(table).not.toHaveAttribute('aria-busy', 'true');
+  const headers = await table.locator('thead th').allInnerTexts();
+  const index = headers.findIndex((h) => headerName(label).test(h.trim()));
+  expect(index, `a "${label}" column in ${JSON.stringify(headers)}`).toBeGreaterThanOrEqual(0);
+  return (await table.locator(`tbody tr td:nth-child(${index + 1})`).allInnerTexts()).map((t) => t.trim());
+}
+
+/** A quantity as the list shows it ("1,234.5") as a number. */
+const quantity = (text: string) => Number(text.replace(/,/g, ''));
+
+/** The value of a labelled field in a record page's group ("Summary"). */
+function fieldValue(page: Page, group: string, label: string) {
+  return page.getByRole('region', { name: group, exact: true }).locator(`xpath=.//dt[normalize-space()="${label}"]/following-sibling::dd[1]`);
+}
+
+/** RFC 3986 percent-encoding, as OAuth 1.0 signs (RFC 5849 §3.6). */
+const oauthEncode = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/**
+ * Reads a record straight from the fake account's REST record API, signed with Token-Based
+ * Authentication as NetSuite wants it (OAuth 1.0a, HMAC-SHA256): what NetSuite holds now.
+ */
+async function netsuiteRecord(request: APIRequestContext, recordType: string, id: number): Promise<Record<string, unknown>> {
+  const url = `${NETSUITE.baseUrl}/services/rest/record/v1/${recordType}/${id}`;
+  const { consumerKey, consumerSecret, tokenId, tokenSecret } = NETSUITE.tba;
+  const oauth: Record<string, string> = {
+    oauth_consumer_key: consumerKey,
+    oauth_token: tokenId,
+    oauth_signature_method: 'HMAC-SHA256',
+    oauth_timestamp: String(Math.floor(Date.now() / 1000)),
+    oauth_nonce: randomBytes(16).toString('hex'),
+    oauth_version: '1.0',
+  };
+  const params = Object.entries(oauth)
+    .map(([k, v]) => `${oauthEncode(k)}=${oauthEncode(v)}`)
+    .sort()
+    .join('&');
+  const base = ['GET', oauthEncode(url), oauthEncode(params)].join('&');
+  oauth.oauth_signature = createHmac('sha256', `${oauthEncode(consumerSecret)}&${oauthEncode(tokenSecret)}`).update(base).digest('base64');
+  const header = `OAuth realm="${NETSUITE.realm}", ${Object.entries(oauth)
+    .map(([k, v]) => `${k}="${oauthEncode(v)}"`)
+    .join(', ')}`;
+  const answer = await request.get(url, { headers: { Authorization: header } });
+  expect(answer.status(), await answer.text()).toBe(200);
+  return (await answer.json()) as Record<string, unknown>;
+}
+
 /** The rendered horizontal gap in px between two words of an element's text (each the first text node holding it). */
 async function gapBetweenWords(element: Locator, left: string, right: string): Promise<number> {
   return element.evaluate(
@@ -65,6 +145,16 @@ async function gapBetweenWords(element: Locator, left: string, right: string): P
     [left, right],
   );
 }
+
+test('the mapping of the end-to-end tests is the shipped one plus the account fields of projects', async () => {
+  const dir = test.info().project.testDir;
+  const shipped = await readFile(path.join(dir, '../../internal/erp/netsuite/mapping.yaml'), 'utf8');
+  const ours = await readFile(path.join(dir, 'netsuite-mapping.yaml'), 'utf8');
+  const additions = /\n {4}# The account's own project fields[^\n]*\n(?: {4}#[^\n]*\n)* {4}accountFields:\n(?: {6}- \{[^\n]*\}\n)+/;
+  expect(ours).toMatch(additions);
+  // Without its header and the additions, it is the shipped file: a change there is made here too.
+  expect(ours.slice(ours.indexOf(shipped.slice(0, 40))).replace(additions, '\n')).toBe(shipped);
+});
 
 test.describe('NetSuite mode', () => {
   test.beforeEach(async ({ page }) => {
@@ -137,25 +227,48 @@ test.describe('NetSuite mode', () => {
     await expect(page).toHaveURL(/\/sync$/);
     await expect(page.getByRole('heading', { level: 1, name: 'ERP sync' })).toBeVisible();
 
-    // Every kind was pulled within the last minute, without errors.
-    const answer = (await (await status).json()) as { data: { kinds: { kind: string; label: string; lastRun: string; lastError?: string }[] } };
+    // Every kind the account has was pulled within the last minute, without errors; the one
+    // it lacks is reported as such, and not tried again by the schedule.
+    type KindAnswer = { kind: string; label: string; lastRun: string; lastError?: string; unavailable?: string; missing?: string; off?: boolean };
+    const answer = (await (await status).json()) as { data: { kinds: KindAnswer[] } };
     expect(answer.data.kinds).toHaveLength(15);
     for (const k of answer.data.kinds) {
+      expect(k.off, k.kind).toBeUndefined();
+      if (k.kind === NOT_IN_ACCOUNT.kind) {
+        expect(k.unavailable, k.kind).toContain(`not in this account: record type ${NOT_IN_ACCOUNT.recordType}`);
+        continue;
+      }
       expect(k.lastError, k.kind).toBeUndefined();
+      expect(k.unavailable, k.kind).toBeUndefined();
       expect(Date.now() - Date.parse(k.lastRun), `${k.kind} last pull age (ms)`).toBeLessThan(60_000);
     }
+    expect(answer.data.kinds.find((k) => k.kind === 'customer')?.missing).toBe('balance');
 
     const table = page.getByRole('table', { name: 'Sync status of each record kind' });
     const rows = table.getByRole('row').filter({ has: page.getByRole('rowheader') });
     await expect(rows).toHaveCount(15);
+    const rowOf = (label: string) => rows.filter({ has: page.getByRole('rowheader', { name: label, exact: true }) });
     for (const k of answer.data.kinds) {
-      const row = rows.filter({ has: page.getByRole('rowheader', { name: k.label, exact: true }) });
-      const cells = row.getByRole('cell');
+      const cells = rowOf(k.label).getByRole('cell');
       await expect(cells.nth(0), `${k.label} last pull`).not.toHaveText('never');
+      if (k.kind === NOT_IN_ACCOUNT.kind) continue;
       await expect(cells.nth(2), `${k.label} lag`).toHaveText(/^\d+ s$/);
-      await expect(cells.nth(3), `${k.label} status`).toHaveText('OK');
+      await expect(cells.nth(3).getByTestId('sync-kind-state'), `${k.label} status`).toHaveText('OK');
     }
-    await expect(table).not.toContainText('Error');
+    await expect(table.getByTestId('sync-kind-state').filter({ hasText: 'Error' })).toHaveCount(0);
+
+    // The kind the account lacks: a state of the account, with the reason, not an error.
+    const missingKind = rowOf(NOT_IN_ACCOUNT.label).getByRole('cell');
+    await expect(missingKind.nth(2)).toHaveText('never');
+    await expect(missingKind.nth(3).getByTestId('sync-kind-state')).toHaveText('Not in this account');
+    await expect(missingKind.nth(3).getByTestId('sync-kind-unavailable')).toHaveText(
+      new RegExp(`^Record type ${NOT_IN_ACCOUNT.recordType} \\(table ${NOT_IN_ACCOUNT.recordType}; set kinds\\.${NOT_IN_ACCOUNT.kind}\\.off: true, .*\\) — NetSuite: .+`),
+    );
+    await expect(missingKind.nth(3)).not.toContainText('erp 400');
+    // An optional column the account lacks: named, the kind still fine.
+    const clients = rowOf('Clients').getByRole('cell');
+    await expect(clients.nth(3).getByTestId('sync-kind-state')).toHaveText('OK');
+    await expect(clients.nth(3).getByTestId('sync-kind-missing')).toHaveText('Missing in this account: balance (left empty)');
     await expect(page.getByTestId('outbox-failed')).toHaveText('0');
     await expect(page.getByText('Nothing waiting: every change made here is in NetSuite')).toBeVisible();
 
@@ -172,8 +285,162 @@ test.describe('NetSuite mode', () => {
     await expect(started).toBeVisible();
     await expect(started).toContainText('A sync of Projects started in the background.');
     await page.screenshot({ path: `${ARTIFACTS}/erp-sync.png`, fullPage: true });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: `${ARTIFACTS}/erp-sync-dark.png`, fullPage: true });
+    await page.emulateMedia({ colorScheme: 'light' });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.screenshot({ path: `${ARTIFACTS}/erp-sync-390.png`, fullPage: true });
     expect(await problems()).toEqual([]);
   });
+
+  test("an account field of projects is a list column: chosen, sorted by its header and filtered on", async ({ page }) => {
+    const problems = await watchProblems(page);
+    const kinds = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/kinds' && r.ok());
+    await openProjects(page);
+    // The registry lists the mapping's account fields with the kind's own.
+    const project = ((await (await kinds).json()) as { data: { name: string; fields: { name: string; label: string; type: string; account?: boolean }[] }[] }).data.find(
+      (k) => k.name === 'project',
+    )!;
+    expect(project.fields.filter((f) => f.account).map((f) => [f.label, f.name, f.type])).toEqual([
+      ['Service area', ACCOUNT_FIELDS['Service area'], 'text'],
+      ['Acres', ACCOUNT_FIELDS.Acres, 'quantity'],
+    ]);
+
+    // The column chooser: the built-in list shows every field; take the account's away, then add Acres back.
+    await expect(columnHeader(page, 'Acres')).toBeVisible();
+    await expect(columnHeader(page, 'Service area')).toBeVisible();
+    await page.getByRole('button', { name: 'Columns', exact: true }).click();
+    const chooser = page.getByRole('group', { name: 'Show columns' });
+    // (A tick follows the URL, a navigation later: click, then wait for it.)
+    const tick = async (label: string, on: boolean) => {
+      const box = chooser.getByRole('checkbox', { name: label, exact: true });
+      await expect(box).toBeChecked({ checked: !on });
+      await box.click();
+      await expect(box).toBeChecked({ checked: on });
+    };
+    await tick('Service area', false);
+    await tick('Acres', false);
+    await expect(listTable(page).getByRole('columnheader', { name: headerName('Project name') })).toBeVisible();
+    await expect(columnHeader(page, 'Acres')).toHaveCount(0);
+    await expect(columnHeader(page, 'Service area')).toHaveCount(0);
+    await tick('Acres', true);
+    await expect(page).toHaveURL(/[?&]cols=[^&]*custentity_res_acres(&|$)/);
+    await expect(listTable(page).locator('thead th').last()).toHaveText(/^Acres/);
+    await page.keyboard.press('Escape');
+    await expect(chooser).toHaveCount(0);
+    const unsorted = (await columnTexts(page, 'Acres')).map(quantity);
+    expect(unsorted).toHaveLength(PER_KIND);
+    expect(unsorted.every((n) => Number.isFinite(n) && n > 0), JSON.stringify(unsorted)).toBe(true);
+
+    // Sorted by its header: ascending, then descending, by the server (the whole list).
+    await columnHeader(page, 'Acres').getByRole('button').click();
+    await expect(columnHeader(page, 'Acres')).toHaveAttribute('aria-sort', 'ascending');
+    await expect(page).toHaveURL(/sort=custentity_res_acres&dir=asc/);
+    const ascending = [...unsorted].sort((a, b) => a - b);
+    await expect(async () => expect((await columnTexts(page, 'Acres')).map(quantity)).toEqual(ascending)).toPass({ timeout: 10_000 });
+    await columnHeader(page, 'Acres').getByRole('button').click();
+    await expect(columnHeader(page, 'Acres')).toHaveAttribute('aria-sort', 'descending');
+    const descending = [...ascending].reverse();
+    await expect(async () => expect((await columnTexts(page, 'Acres')).map(quantity)).toEqual(descending)).toPass({ timeout: 10_000 });
+    // Right-aligned, as numbers are.
+    expect(await columnHeader(page, 'Acres').evaluate((th) => getComputedStyle(th).textAlign)).toBe('right');
+
+    // The filter builder offers it with a number's operators.
+    await page.getByRole('button', { name: 'Filter', exact: true }).click();
+    const filter = page.getByRole('form', { name: 'Filter' });
+    await filter.getByRole('button', { name: 'Add condition' }).click();
+    await filter.getByLabel('Condition 1 field').selectOption({ label: 'Acres' });
+    await filter.getByLabel('Condition 1 operator').selectOption({ label: 'more than' });
+    const threshold = descending[Math.floor(PER_KIND / 3)]!;
+    await filter.getByLabel('Condition 1 value').fill(String(threshold));
+    await filter.getByRole('button', { name: 'Apply filter' }).click();
+    await expect(page).toHaveURL(new RegExp(`filter=custentity_res_acres\\+gt\\+${String(threshold).replace('.', '\\.')}`));
+    const above = descending.filter((n) => n > threshold);
+    await expect(page.getByTestId('list-total')).toHaveText(`${above.length} records`);
+    await expect(async () => expect((await columnTexts(page, 'Acres')).map(quantity)).toEqual(above)).toPass({ timeout: 10_000 });
+    await page.screenshot({ path: `${ARTIFACTS}/erp-project-list-account-field.png`, fullPage: true });
+    expect(await problems()).toEqual([]);
+  });
+
+  test("a project's account fields show on its page, and an edit of them is saved to NetSuite", async ({ page, request }) => {
+    const problems = await watchProblems(page);
+    await openProjects(page);
+    // The projects with a service area (mitigation banks), through the filter builder on the text field.
+    await page.getByRole('button', { name: 'Filter', exact: true }).click();
+    const filter = page.getByRole('form', { name: 'Filter' });
+    await filter.getByRole('button', { name: 'Add condition' }).click();
+    await filter.getByLabel('Condition 1 field').selectOption({ label: 'Service area' });
+    await expect(filter.getByLabel('Condition 1 operator')).toHaveValue('contains');
+    await filter.getByLabel('Condition 1 value').fill('River Basin');
+    await filter.getByRole('button', { name: 'Apply filter' }).click();
+    await expect(page.getByTestId('list-total')).toHaveText(/^\d+ records?$/);
+    const areas = await columnTexts(page, 'Service area');
+    expect(areas.length).toBeGreaterThan(0);
+    for (const area of areas) expect(area).toMatch(/River Basin$/);
+
+    // Its page shows both in the Summary, labelled, the quantity formatted.
+    const link = listTable(page).locator('tbody tr').first().getByRole('link').first();
+    const name = (await link.textContent())!.trim();
+    await link.click();
+    await expect(page).toHaveURL(/\/project\/view\?id=\d+$/);
+    const id = Number(new URL(page.url()).searchParams.get('id'));
+    await expect(page.getByRole('heading', { level: 1, name, exact: true })).toBeVisible();
+    await expect(fieldValue(page, 'Summary', 'Service area')).toHaveText(areas[0]!);
+    await expect(fieldValue(page, 'Summary', 'Acres')).toHaveText(/^\d{1,3}(,\d{3})*(\.\d{1,2})?$/);
+    const acresBefore = (await fieldValue(page, 'Summary', 'Acres').textContent())!;
+    const before = await netsuiteRecord(request, 'job', id);
+    expect(before[ACCOUNT_FIELDS.Acres]).toBe(quantity(acresBefore));
+    expect(before[ACCOUNT_FIELDS['Service area']]).toBe(areas[0]);
+
+    // The edit form has an input for each, with the record's values.
+    await page.getByRole('link', { name: 'Edit', exact: true }).click();
+    await expect(page).toHaveURL(/\/project\/edit\?id=\d+$/);
+    const acresBox = page.getByRole('textbox', { name: 'Acres' });
+    const areaBox = page.getByRole('textbox', { name: 'Service area' });
+    await expect(acresBox).toHaveValue(acresBefore);
+    await expect(areaBox).toHaveValue(areas[0]!);
+    const newArea = `${areas[0]} (edited ${Date.now() % 100000})`;
+    await acresBox.fill('4321.5');
+    await areaBox.fill(newArea);
+    await expect(acresBox).toHaveValue('4,321.5');
+    const saved = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('-crud') && r.request().method() === 'PUT');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    const answer = await saved;
+    expect(answer.status()).toBe(200);
+    const sent = answer.request().postDataJSON() as { fields: Record<string, unknown> };
+    expect(sent.fields[ACCOUNT_FIELDS.Acres]).toBe(4321.5);
+    expect(sent.fields[ACCOUNT_FIELDS['Service area']]).toBe(newArea);
+    expect(((await answer.json()) as { data: { write?: { state: string } } }).data.write?.state).toBe('pending');
+
+    // Pending, then in sync; the page shows the new values.
+    await expect(page).toHaveURL(/\/project\/view\?id=\d+$/);
+    await expect(pendingNotice(page)).toBeVisible();
+    await expect(fieldValue(page, 'Summary', 'Acres')).toHaveText('4,321.5');
+    await expect(fieldValue(page, 'Summary', 'Service area')).toHaveText(newArea);
+    await expect(pendingNotice(page)).toHaveCount(0, { timeout: 10_000 });
+    await expect(writeState(page)).toHaveCount(0);
+
+    // NetSuite has them, under the fields' own ids.
+    const after = await netsuiteRecord(request, 'job', id);
+    expect(after[ACCOUNT_FIELDS.Acres]).toBe(4321.5);
+    expect(after[ACCOUNT_FIELDS['Service area']]).toBe(newArea);
+
+    // A fresh load once the next pull (every 2 s) read the record back from NetSuite: its values.
+    await page.waitForTimeout(2_500);
+    await page.reload();
+    await expect(userButton(page, users.ada.fullName)).toBeVisible();
+    await expect(fieldValue(page, 'Summary', 'Acres')).toHaveText('4,321.5');
+    await expect(fieldValue(page, 'Summary', 'Service area')).toHaveText(newArea);
+    await expect(writeState(page)).toHaveCount(0);
+    await page.screenshot({ path: `${ARTIFACTS}/erp-project-account-fields.png`, fullPage: true });
+
+    // The list filters and shows the new value: the only project over 600 acres (the fake's are below).
+    await page.goto(`/project/list?filter=${encodeURIComponent(`${ACCOUNT_FIELDS.Acres} gt 600`)}`);
+    await expect(page.getByTestId('list-total')).toHaveText('1 record');
+    await expect(listTable(page).getByRole('link', { name, exact: true })).toBeVisible();
+    expect(await columnTexts(page, 'Acres')).toEqual(['4,321.5']);
+    expect(await columnTexts(page, 'Service area')).toEqual([newArea]);
+    expect(await problems()).toEqual([]);
+  });
 });
+
