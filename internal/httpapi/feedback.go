@@ -31,6 +31,10 @@ func (s *Server) sendFeedback(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer r.MultipartForm.RemoveAll()
+	if err := checkForm(r.MultipartForm); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
 	p := caller(r)
 	sub := feedback.Submission{At: time.Now().UTC(), UserID: p.User.ID, RoleID: p.Role.ID,
 		Category: r.FormValue("category"), Message: r.FormValue("message"), Page: r.FormValue("page")}
@@ -58,12 +62,19 @@ func (s *Server) sendFeedback(w http.ResponseWriter, r *http.Request) {
 	writeData(w, http.StatusCreated, sub)
 }
 
-// feedbackList answers the newest submissions, for administrators.
+// feedbackList answers the newest submissions, for administrators. A page
+// stored before it had to be a path of the portal is not passed on: the
+// administrators' page renders it as a link.
 func (s *Server) feedbackList(w http.ResponseWriter, r *http.Request) {
 	subs, err := s.recordStore(r).Feedback(r.Context(), 500)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
+	}
+	for i := range subs {
+		if !feedback.InAppPath(subs[i].Page) {
+			subs[i].Page = ""
+		}
 	}
 	writeData(w, http.StatusOK, subs)
 }

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/portico/portico/internal/access"
 	"github.com/portico/portico/internal/feedback"
@@ -86,10 +87,14 @@ func TestFeedbackRefusesBadInput(t *testing.T) {
 		"no message":    {map[string]string{"category": "bug", "message": "  "}, nil, "message"},
 		"long message":  {map[string]string{"category": "bug", "message": strings.Repeat("x", 5001)}, nil, "message"},
 		"external page": {map[string]string{"category": "bug", "message": "x", "page": "https://evil.test/"}, nil, "page"},
-		"wrong type":    {good, []byte("MZ\x90\x00 an executable"), "attachment"},
-		"html":          {good, []byte("<html><script>alert(1)</script></html>"), "attachment"},
-		"oversize":      {good, append(pngBytes, bytes.Repeat([]byte{0}, feedback.MaxAttachment)...), "attachment"},
-		"empty file":    {good, []byte{}, "attachment"},
+		// Issue 17, finding 4: both were taken as paths of the portal.
+		"scheme-relative page": {map[string]string{"category": "bug", "message": "x", "page": "//evil.example/login"}, nil, "page"},
+		"backslash page":       {map[string]string{"category": "bug", "message": "x", "page": "/\\evil.example/login"}, nil, "page"},
+		"tab page":             {map[string]string{"category": "bug", "message": "x", "page": "/\t/evil.example"}, nil, "page"},
+		"wrong type":           {good, []byte("MZ\x90\x00 an executable"), "attachment"},
+		"html":                 {good, []byte("<html><script>alert(1)</script></html>"), "attachment"},
+		"oversize":             {good, append(pngBytes, bytes.Repeat([]byte{0}, feedback.MaxAttachment)...), "attachment"},
+		"empty file":           {good, []byte{}, "attachment"},
 	} {
 		w := e.sendFeedbackForm(tok, 10, c.fields, "f.bin", c.file)
 		var p Problem
@@ -125,5 +130,22 @@ func TestAuditLogAPI(t *testing.T) {
 	vic, _ := e.login(t, "acme", "uid-vic", "vic@acme.test")
 	if w := e.call("GET", "/api/v1/audit", vic.Data.Token, 14, ""); w.Code != 403 {
 		t.Errorf("audit without permission: %d", w.Code)
+	}
+}
+
+// A page stored before pages had to be paths of the portal is not handed
+// to the administrators' page, which renders it as a link.
+func TestFeedbackListDropsPagesOutsideThePortal(t *testing.T) {
+	e, tok := recordsEnv(t)
+	for _, page := range []string{"//evil.example/login", "/project/list"} {
+		if _, err := e.store.Tenant("acme").PutFeedback(t.Context(), feedback.Submission{At: time.Now(), UserID: 1, RoleID: 10,
+			Category: "bug", Message: "old", Page: page}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var list struct{ Data []feedback.Submission }
+	e.getJSON(t, tok, 10, "/api/v1/feedback", &list)
+	if len(list.Data) != 2 || list.Data[0].Page != "/project/list" || list.Data[1].Page != "" {
+		t.Errorf("pages listed: %+v", list.Data)
 	}
 }

@@ -160,7 +160,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) handler() http.Handler {
 	return s.withRequestID(s.withAccessLog(s.withRecover(s.withSecurityHeaders(
-		s.withProblemDocuments(s.mux)))))
+		s.withProblemDocuments(s.withInputPolicy(s.mux))))))
 }
 
 // boundedStore is a tenant's store whose every call runs under its own

@@ -1,0 +1,257 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/portico/portico/internal/feedback"
+	"github.com/portico/portico/internal/portal"
+	"github.com/portico/portico/internal/search"
+)
+
+// The input policy: every text a request carries — its path, each query
+// parameter (name and value), each string of a JSON body (member names
+// too) and each field of a form — is valid UTF-8, has no control
+// characters (tab, CR and LF only in a field that takes several lines) and
+// is no longer than its field allows. It is checked here and nowhere else:
+// withInputPolicy for paths, queries and JSON bodies, checkForm for the
+// forms a handler parses. Handlers then check meaning (a known kind, a
+// date, a filter), never encoding.
+
+// textRule is what one field accepts.
+type textRule struct {
+	max       int  // characters (runes)
+	multiline bool // tab, CR and LF allowed
+}
+
+// Field rules by where the field is. A field not named gets the place's
+// default. Domain checks may be stricter (a record's text field holds 200
+// characters, a list name 80); these bounds keep every value cheap to
+// handle before they run.
+var (
+	queryRules = map[string]textRule{
+		"idToken":      {max: 16 << 10}, // identity tokens are JWTs of a few KiB
+		"oauthIdToken": {max: 16 << 10},
+		"filter":       {max: 16 << 10}, // the filter grammar bounds its own terms
+		"columns":      {max: 4 << 10},
+		"cursor":       {max: 2 << 10},
+		"q":            {max: 200},
+		"query":        {max: search.MaxQuery},
+	}
+	queryDefault = textRule{max: 200}
+
+	bodyRules = map[string]textRule{
+		"filter": {max: 16 << 10},
+	}
+	bodyDefault = textRule{max: 1000}
+
+	formRules = map[string]textRule{
+		"message":  {max: feedback.MaxMessage, multiline: true},
+		"page":     {max: feedback.MaxPage},
+		"category": {max: 50},
+	}
+	formDefault = textRule{max: 200}
+
+	pathRule = textRule{max: 2 << 10}
+	nameRule = textRule{max: 100} // a query parameter's or JSON member's name
+)
+
+// maxCheckedBody is the largest JSON body the policy reads; decodeJSON
+// refuses anything larger anyway.
+const maxCheckedBody = 64 << 10
+
+// checkText returns what is wrong with v under rule, or "".
+func checkText(v string, rule textRule) string {
+	if !utf8.ValidString(v) {
+		return "Not valid text (UTF-8)."
+	}
+	if strings.ContainsFunc(v, func(r rune) bool {
+		if rule.multiline && (r == '\n' || r == '\r' || r == '\t') {
+			return false
+		}
+		return unicode.IsControl(r) || r == '\u2028' || r == '\u2029'
+	}) {
+		if rule.multiline {
+			return "Remove the control characters (only line breaks and tabs are allowed)."
+		}
+		return "Remove the control characters and line breaks."
+	}
+	if n := utf8.RuneCountInString(v); n > rule.max {
+		return fmt.Sprintf("At most %d characters.", rule.max)
+	}
+	return ""
+}
+
+func ruleFor(rules map[string]textRule, def textRule, name string) textRule {
+	if r, ok := rules[name]; ok {
+		return r
+	}
+	return def
+}
+
+// withInputPolicy refuses a request whose path, query or JSON body breaks
+// the policy: 400 for the path and query (the address is malformed), 422
+// naming each field for a body. It runs before authentication: it reads
+// nothing but the request.
+func (s *Server) withInputPolicy(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !policyApplies(r.URL.Path) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		err := checkAddress(r.URL)
+		if err == nil {
+			err = checkJSONBody(r)
+		}
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// checkAddress checks a request's path and query parameters.
+func checkAddress(u *url.URL) error {
+	if msg := checkText(u.Path, pathRule); msg != "" {
+		return portal.Invalid("The address is not acceptable: "+msg, portal.FieldError{Field: "path", Message: msg})
+	}
+	values, err := url.ParseQuery(u.RawQuery)
+	if err != nil {
+		return portal.Invalid("The query string is malformed.", portal.FieldError{Field: "query", Message: "Not a valid query string."})
+	}
+	var errs []portal.FieldError
+	for name, vs := range values {
+		if msg := checkText(name, nameRule); msg != "" {
+			errs = append(errs, portal.FieldError{Field: "query", Message: "A parameter name: " + msg})
+			continue
+		}
+		rule := ruleFor(queryRules, queryDefault, name)
+		for _, v := range vs {
+			if msg := checkText(v, rule); msg != "" {
+				errs = append(errs, portal.FieldError{Field: name, Message: msg})
+				break
+			}
+		}
+	}
+	if len(errs) > 0 {
+		sortFields(errs)
+		return portal.Invalid(fmt.Sprintf("The %s parameter is not acceptable: %s", errs[0].Field, errs[0].Message), errs...)
+	}
+	return nil
+}
+
+// checkJSONBody checks the strings of a JSON body, leaving the body for the
+// handler to read. A body that is not JSON (or too large) is the handler's
+// to refuse; a form is checked by checkForm when the handler parses it.
+func checkJSONBody(r *http.Request) error {
+	switch r.Method {
+	case http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
+	default:
+		return nil
+	}
+	if r.Body == nil || r.Body == http.NoBody {
+		return nil
+	}
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); strings.HasPrefix(mt, "multipart/") {
+		return nil
+	}
+	buf, err := io.ReadAll(io.LimitReader(r.Body, maxCheckedBody+1))
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(buf), r.Body), r.Body}
+	if err != nil || len(buf) > maxCheckedBody {
+		return nil
+	}
+	if !utf8.Valid(buf) {
+		return portal.Invalid("The request body is not valid UTF-8.", portal.FieldError{Field: "body", Message: "Not valid text (UTF-8)."})
+	}
+	dec := json.NewDecoder(bytes.NewReader(buf))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return nil
+	}
+	var errs []portal.FieldError
+	walkJSON(v, "body", &errs)
+	if len(errs) > 0 {
+		sortFields(errs)
+		return &portal.Error{Code: portal.CodeUnprocessable, Message: "Please correct the highlighted fields.", Fields: errs}
+	}
+	return nil
+}
+
+// walkJSON checks every string in v; field is the member it is the value
+// of (array elements take their array's name).
+func walkJSON(v any, field string, errs *[]portal.FieldError) {
+	switch x := v.(type) {
+	case string:
+		if msg := checkText(x, ruleFor(bodyRules, bodyDefault, field)); msg != "" {
+			*errs = append(*errs, portal.FieldError{Field: field, Message: msg})
+		}
+	case []any:
+		for _, e := range x {
+			walkJSON(e, field, errs)
+		}
+	case map[string]any:
+		for name, e := range x {
+			if msg := checkText(name, nameRule); msg != "" {
+				*errs = append(*errs, portal.FieldError{Field: field, Message: "A member name: " + msg})
+				continue
+			}
+			walkJSON(e, name, errs)
+		}
+	}
+}
+
+// checkForm checks a parsed form's values and file names under the
+// policy: a 422 naming each field.
+func checkForm(f *multipart.Form) error {
+	if f == nil {
+		return nil
+	}
+	var errs []portal.FieldError
+	for name, vs := range f.Value {
+		if msg := checkText(name, nameRule); msg != "" {
+			errs = append(errs, portal.FieldError{Field: "form", Message: "A field name: " + msg})
+			continue
+		}
+		rule := ruleFor(formRules, formDefault, name)
+		for _, v := range vs {
+			if msg := checkText(v, rule); msg != "" {
+				errs = append(errs, portal.FieldError{Field: name, Message: msg})
+				break
+			}
+		}
+	}
+	for name, fhs := range f.File {
+		for _, fh := range fhs {
+			if msg := checkText(fh.Filename, textRule{max: 255}); msg != "" {
+				errs = append(errs, portal.FieldError{Field: name, Message: "The file name: " + msg})
+				break
+			}
+		}
+	}
+	if len(errs) > 0 {
+		sortFields(errs)
+		return &portal.Error{Code: portal.CodeUnprocessable, Message: "Please correct the highlighted fields.", Fields: errs}
+	}
+	return nil
+}
+
+// sortFields orders field errors by field, so an answer does not depend on
+// map order.
+func sortFields(errs []portal.FieldError) {
+	slices.SortStableFunc(errs, func(a, b portal.FieldError) int { return strings.Compare(a.Field, b.Field) })
+}

@@ -1,0 +1,102 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/portico/portico/internal/search"
+)
+
+func TestCheckText(t *testing.T) {
+	line, lines := textRule{max: 5}, textRule{max: 5, multiline: true}
+	for _, c := range []struct {
+		v    string
+		rule textRule
+		ok   bool
+	}{
+		{"héllo", line, true},
+		{"héllo!", line, false}, // six characters
+		{"a\nb", line, false},
+		{"a\nb", lines, true},
+		{"a\r\n\tb", lines, true},
+		{"a\x00b", lines, false},
+		{"a\x1bb", lines, false}, // ESC
+		{"a\x7fb", line, false},  // DEL
+		{"a\u0085b", line, false},
+		{"a\u2028b", line, false},
+		{"\xff", line, false},
+		{"", line, true},
+	} {
+		if got := checkText(c.v, c.rule) == ""; got != c.ok {
+			t.Errorf("%q (multiline %v): ok = %v", c.v, c.rule.multiline, got)
+		}
+	}
+}
+
+// Issue 17, finding 9: inputs were checked unevenly. The list's q took
+// invalid UTF-8 (search refused it), the feedback message took NUL and
+// ESC, list names took CR/LF. One policy now answers them all, naming the
+// field.
+func TestOneInputPolicy(t *testing.T) {
+	e, tok := recordsEnv(t)
+	field := func(body string) string {
+		var p Problem
+		json.Unmarshal([]byte(body), &p)
+		if len(p.Errors) == 0 {
+			return ""
+		}
+		return p.Errors[0].Field
+	}
+	list := "/api/v1/netsuite/portal-list?type=project&q="
+	for name, q := range map[string]string{
+		"invalid UTF-8": "%ff%fe",
+		"NUL":           "ac%00me",
+		"line break":    "ac%0Ame",
+		"too long":      strings.Repeat("x", 201),
+	} {
+		w := e.call("GET", list+q, tok, 10, "")
+		if w.Code != 400 || w.Header().Get("Content-Type") != "application/problem+json" || field(w.Body.String()) != "q" {
+			t.Errorf("list q %s: %d %s", name, w.Code, w.Body)
+		}
+	}
+	if w := e.call("GET", list+url.QueryEscape("ünïcödé"), tok, 10, ""); w.Code != 200 {
+		t.Errorf("list q in plain Unicode: %d %s", w.Code, w.Body)
+	}
+	// The search's text: the same policy, the search's own bound.
+	if w := e.call("GET", "/api/v1/netsuite/portal?method=search&query="+strings.Repeat("x", search.MaxQuery+1), tok, 10, ""); w.Code != 400 || field(w.Body.String()) != "query" {
+		t.Errorf("long search: %d %s", w.Code, w.Body)
+	}
+
+	good := map[string]string{"category": "bug", "message": "Line one\r\nLine two\twith a tab", "page": "/project/list"}
+	if w := e.sendFeedbackForm(tok, 10, good, "", nil); w.Code != 201 {
+		t.Errorf("a message of several lines: %d %s", w.Code, w.Body)
+	}
+	for name, msg := range map[string]string{"NUL": "a\x00b", "ESC": "a\x1b[31mred", "invalid UTF-8": "a\xffb"} {
+		form := map[string]string{"category": "bug", "message": msg, "page": "/project/list"}
+		if w := e.sendFeedbackForm(tok, 10, form, "", nil); w.Code != 422 || field(w.Body.String()) != "message" {
+			t.Errorf("feedback message with %s: %d %s", name, w.Code, w.Body)
+		}
+	}
+
+	for name, listName := range map[string]string{"CR/LF": "Mine\r\nInjected: yes", "tab": "a\tb", "NUL": "a\x00"} {
+		body, _ := json.Marshal(map[string]any{"name": listName, "columns": []string{"companyname"}, "visibility": "private"})
+		w := e.call("POST", "/api/v1/netsuite/listConfiguration?type=project", tok, 10, string(body))
+		if w.Code != 422 || field(w.Body.String()) != "name" {
+			t.Errorf("list name with %s: %d %s", name, w.Code, w.Body)
+		}
+	}
+	if w := e.call("POST", "/api/v1/netsuite/listConfiguration?type=project", tok, 10, "{\"name\": \"a\xff\"}"); w.Code != 400 {
+		t.Errorf("a body that is not UTF-8: %d %s", w.Code, w.Body)
+	}
+	// Nested members are checked too, by their own name.
+	body := `{"fields": {"companyname": "Acme\u001b"}}`
+	if w := e.call("POST", "/api/v1/netsuite/portal-crud?type=customer", tok, 10, body); w.Code != 422 || field(w.Body.String()) != "companyname" {
+		t.Errorf("record field with ESC: %d %s", w.Code, w.Body)
+	}
+	// A malformed query string.
+	if w := e.call("GET", "/api/v1/kinds?a=%zz", tok, 10, ""); w.Code != 400 || field(w.Body.String()) != "query" {
+		t.Errorf("malformed query: %d %s", w.Code, w.Body)
+	}
+}
