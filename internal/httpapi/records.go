@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/portico/portico/internal/access"
 	"github.com/portico/portico/internal/feedback"
@@ -295,22 +296,39 @@ func (s *Server) writeCSV(w http.ResponseWriter, r *http.Request, st RecordStore
 	}
 }
 
-// csvValue renders a cell; a leading =, +, - or @ is quoted with ' so a
-// spreadsheet never runs a cell as a formula.
+// csvValue renders a cell, neutralised (csvSafe) so that a spreadsheet
+// never runs it as a formula.
 func csvValue(v any) string {
-	var s string
 	switch x := v.(type) {
 	case nil:
 		return ""
 	case records.Ref:
-		s = x.RefName
+		return csvSafe(x.RefName)
 	case float64:
 		return strconv.FormatFloat(x, 'f', 2, 64)
 	default:
-		s = fmt.Sprint(x)
+		return csvSafe(fmt.Sprint(x))
 	}
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		s = "'" + s
+}
+
+// Formula neutralisation follows OWASP's CSV Injection guidance: a cell
+// whose first character is = + - @ tab or CR is prefixed with a single
+// quote, which spreadsheets read as "text". Beyond the list: LF and NUL; |
+// (DDE payloads such as |cmd); the full-width forms of these signs, which
+// spreadsheets in East Asian locales fold to ASCII; and invisible or blank
+// characters before the sign (a byte-order mark, zero-width spaces and
+// joiners, spaces), which a spreadsheet may skip before it looks.
+const (
+	formulaStart = "=+-@\t\r\n\x00|\uFF1D\uFF0B\uFF0D\uFF20\uFF5C"
+	skippedLead  = "\uFEFF\u200B\u200C\u200D\u2060 \u00A0\u3000"
+)
+
+// csvSafe returns s, prefixed with ' when a spreadsheet could read it as a
+// formula.
+func csvSafe(s string) string {
+	first, _ := utf8.DecodeRuneInString(strings.TrimLeft(s, skippedLead))
+	if s != "" && strings.ContainsRune(formulaStart, first) {
+		return "'" + s
 	}
 	return s
 }
