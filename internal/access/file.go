@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/portico/portico/internal/portal"
 	"net/mail"
 	"regexp"
 	"strings"
@@ -137,7 +138,7 @@ func checkMenu(items []MenuItem, at string, bad func(string, ...any)) {
 		if !m.Separator && m.Text == "" {
 			bad("%s: a menu item needs text (or separator: true)", here)
 		}
-		if m.Href != "" && !strings.HasPrefix(m.Href, "/") && !strings.HasPrefix(m.Href, "https://") {
+		if m.Href != "" && !portal.InAppPath(m.Href) && !strings.HasPrefix(m.Href, "https://") {
 			bad("%s: href %q must be an app path (/...) or an https:// link", here, m.Href)
 		}
 		checkMenu(m.Items, here, bad)

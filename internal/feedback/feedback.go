@@ -6,11 +6,9 @@ package feedback
 
 import (
 	"net/http"
-	"net/url"
 	"slices"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/portico/portico/internal/portal"
@@ -74,7 +72,7 @@ func (s *Submission) Check() error {
 	case n > MaxMessage:
 		add("message", "Keep the message under 5,000 characters.")
 	}
-	if utf8.RuneCountInString(s.Page) > MaxPage || (s.Page != "" && !InAppPath(s.Page)) {
+	if utf8.RuneCountInString(s.Page) > MaxPage || (s.Page != "" && !portal.InAppPath(s.Page)) {
 		add("page", "The page must be a path of the portal, such as /project/list.")
 	}
 	if s.File != nil {
@@ -96,20 +94,4 @@ func (s *Submission) Check() error {
 		return &portal.Error{Code: portal.CodeUnprocessable, Message: "Please correct the highlighted fields.", Fields: errs}
 	}
 	return nil
-}
-
-// InAppPath reports whether p is a path of the portal itself: a
-// same-origin relative reference such as /project/list?x=1, safe to render
-// as a link. Browsers read "//host/..." as another site, and turn a
-// backslash into a slash and drop tabs and line breaks before they do, so
-// "/\evil.example" and "/\t/evil.example" leave the portal too: a path
-// with a backslash, a control character or white space is refused, as is
-// anything with a scheme or a host.
-func InAppPath(p string) bool {
-	if !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || !utf8.ValidString(p) ||
-		strings.ContainsFunc(p, func(r rune) bool { return r == '\\' || unicode.IsControl(r) || unicode.IsSpace(r) }) {
-		return false
-	}
-	u, err := url.Parse(p)
-	return err == nil && u.Scheme == "" && u.Host == "" && u.User == nil && u.Opaque == "" && strings.HasPrefix(u.Path, "/")
 }

@@ -72,7 +72,7 @@ func (s *Server) feedbackList(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	for i := range subs {
-		if !feedback.InAppPath(subs[i].Page) {
+		if !portal.InAppPath(subs[i].Page) {
 			subs[i].Page = ""
 		}
 	}
