@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/portico/portico/internal/portal"
 	"net/mail"
 	"regexp"
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/portico/portico/internal/portal"
 )
 
 // File is the readable description of a tenant's access setup that
