@@ -157,13 +157,26 @@ func TestCombinedFiltersAreBounded(t *testing.T) {
 			w := e.call("GET", target, tok, 10, "")
 			pr := decodeProblem(t, w)
 			if w.Code != 400 || len(pr.Errors) != 1 || pr.Errors[0].Field != "filter" ||
-				!strings.Contains(pr.Detail, "at most 100 conditions") {
+				!strings.Contains(pr.Detail, "at most 50 conditions") {
 				t.Errorf("8 × 111 terms: %d %s", w.Code, w.Body)
 			}
 		}
+		// Saved and request filters under the bound each, over it together.
+		code, saved = saveList(orFilter("customer", 50, clients))
+		if code != 201 {
+			t.Fatalf("save the 50-term list: %d", code)
+		}
+		w := e.call("GET", list+"&list="+saved+"&filter="+url.QueryEscape(orFilter("customer", 31, clients)), tok, 10, "")
+		if pr := decodeProblem(t, w); w.Code != 400 || len(pr.Errors) != 1 || pr.Errors[0].Field != "filter" ||
+			!strings.Contains(pr.Detail, "at most 80 conditions together") {
+			t.Errorf("50 + 31 terms: %d %s", w.Code, w.Body)
+		}
+		if w := e.call("GET", list+"&list="+saved+"&filter="+url.QueryEscape(orFilter("customer", 30, clients)), tok, 10, ""); w.Code != 200 {
+			t.Errorf("50 + 30 terms: %d %s", w.Code, w.Body)
+		}
 		// A list is saved only under the bound.
-		if code, _ := saveList(orFilter("customer", 101, []string{"1", "2", "3"})); code != 422 {
-			t.Errorf("saving a 101-term list: %d", code)
+		if code, _ := saveList(orFilter("customer", 51, []string{"1", "2", "3"})); code != 422 {
+			t.Errorf("saving a 51-term list: %d", code)
 		}
 	})
 }

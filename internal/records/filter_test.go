@@ -74,7 +74,7 @@ func TestFilterCostBound(t *testing.T) {
 		t.Errorf("%d conditions: %v", MaxFilterConditions, err)
 	}
 	for _, expr := range []string{
-		orTerms("customer", MaxFilterConditions+1), // the 111-term request, give or take
+		orTerms("customer", 111), // the request
 		strings.ReplaceAll(orTerms("customer", MaxFilterConditions+1), " or ", " and "),
 	} {
 		_, err := ParseFilter(k, expr)
@@ -86,12 +86,14 @@ func TestFilterCostBound(t *testing.T) {
 	for i := range big.Any {
 		big.Any[i] = []Cond{{Column: ColParent, Op: OpEq, Value: int64(i + 1)}}
 	}
-	assertTooMany(t, big.CheckCost(), "this one has 101")
+	assertTooMany(t, big.CheckCost(), fmt.Sprintf("this one has %d", MaxFilterConditions+1))
 	full := mustParse(t, orTerms("customer", MaxFilterConditions))
-	if err := full.And(full).CheckCost(); err != nil {
-		t.Errorf("two full filters: %v", err)
+	rest := mustParse(t, orTerms("customer", MaxQueryConditions-MaxFilterConditions))
+	if err := full.And(rest).CheckCost(); err != nil {
+		t.Errorf("%d conditions in two filters: %v", MaxQueryConditions, err)
 	}
-	assertTooMany(t, full.And(full).And(mustParse(t, "customer eq 1")).CheckCost(), fmt.Sprintf("at most %d conditions together", MaxQueryConditions))
+	assertTooMany(t, full.And(rest).And(mustParse(t, "customer eq 1")).CheckCost(),
+		fmt.Sprintf("at most %d conditions together (the saved list's, the request's and the page's); these have %d", MaxQueryConditions, MaxQueryConditions+1))
 }
 
 func assertTooMany(t *testing.T, err error, want string) {
