@@ -5,7 +5,9 @@
 // to a bare handler that runs the same SQL with no auth, no framework and
 // plain JSON, the floor the product's own layers add to.
 //
-//	go run ./bench [-projects 1000000] [-duration 5s] [-conns 50]
+//	go run ./bench [-projects 1000000] [-duration 5s] [-conns 50] [-only mixed]
+//
+// -only mixed runs only the mixed load beside hostile filter clients (issue 17).
 package main
 
 import (
@@ -33,6 +35,7 @@ import (
 	"github.com/portico/portico/internal/httpapi"
 	"github.com/portico/portico/internal/identity"
 	"github.com/portico/portico/internal/portal"
+	"github.com/portico/portico/internal/records"
 	"github.com/portico/portico/internal/session"
 	"github.com/portico/portico/internal/sqlstore"
 )
@@ -129,12 +132,16 @@ func run(projects int, duration time.Duration, conns int, dir string) error {
 		{"record view", "/api/v1/netsuite/portal-record?type=project&id=500000", "/record?id=500000"},
 		{"project billing tab", "/api/v1/netsuite/portal-record?type=project&id=9&tab=billing", "/tab?id=9"},
 	}
-	fmt.Printf("\n%d concurrent connections, %s per case, %s\n\n", conns, duration, describeMachine())
-	fmt.Println("| case | product req/s | p50 | p99 | bare req/s | product / bare |")
-	fmt.Println("|---|---|---|---|---|---|")
+	fmt.Printf("\n%d concurrent connections, %s per case, %s\n", conns, duration, describeMachine())
+	header := false
 	for _, c := range cases {
 		if !strings.HasPrefix(c.name, only) {
 			continue
+		}
+		if !header {
+			fmt.Println("\n| case | product req/s | p50 | p99 | bare req/s | product / bare |")
+			fmt.Println("|---|---|---|---|---|---|")
+			header = true
 		}
 		stop := startProfile(dir, c.name)
 		p := load(product+c.path, tokens.Access, conns, duration)
@@ -145,7 +152,115 @@ func run(projects int, duration time.Duration, conns int, dir string) error {
 			fmt.Printf("|   errors: product %d, bare %d |\n", p.errors, b.errors)
 		}
 	}
+	if strings.HasPrefix(mixedName, only) || strings.HasPrefix(only, mixedName) {
+		if err := mixedCases(product, tokens.Access, dataDir, conns, duration); err != nil {
+			return err
+		}
+	}
+	if strings.HasPrefix(only, mixedName) {
+		return nil
+	}
 	return searchCases(ctx, product, tokens.Access, dataDir, conns, duration)
+}
+
+const mixedName = "mixed"
+
+// mixedCases measures issue 17's finding 1: a normal mix of list pages,
+// searches and record views at conns connections, alone and with 4
+// clients beside it sending a hostile combined filter — a saved list of 8
+// OR terms and a request of 111 (888 conjunctions when multiplied out; a
+// 400 under the cost bound) — and the largest filter the bound lets
+// through (8 and 50 terms). It prints the normal traffic's req/s and p99.
+func mixedCases(product, token, dataDir string, conns int, duration time.Duration) error {
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dataDir, "portico.db")+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	// Clients that own projects: the hostile terms name real ones, so each
+	// page walks the title index past the other clients' projects.
+	rows, err := db.Query(`SELECT DISTINCT parent_id FROM records WHERE tenant_id = ? AND kind = 'project' AND parent_id IS NOT NULL ORDER BY parent_id LIMIT 111`, string(tenant))
+	if err != nil {
+		return err
+	}
+	var clients []string
+	for rows.Next() {
+		var id int64
+		rows.Scan(&id)
+		clients = append(clients, fmt.Sprint(id))
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(clients) < 8 {
+		return fmt.Errorf("clients with projects: %d, %v", len(clients), err)
+	}
+	terms := func(n int) string {
+		t := make([]string, n)
+		for i := range t {
+			t[i] = "customer eq " + clients[(i*7)%len(clients)]
+		}
+		return strings.Join(t, " or ")
+	}
+	if n := len(terms(111)); n > records.MaxFilterLength {
+		return fmt.Errorf("the hostile filter is %d characters, over the %d every filter may have: it would measure the length check", n, records.MaxFilterLength)
+	}
+	body, _ := json.Marshal(map[string]any{"name": "bench: 8 clients", "columns": []string{"companyname", "customer"}, "filter": terms(8), "visibility": "private"})
+	req, _ := http.NewRequest("POST", product+"/api/v1/netsuite/listConfiguration?type=project", strings.NewReader(string(body)))
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("X-Role-Id", "1001")
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	var saved struct{ Data struct{ ID string } }
+	json.NewDecoder(resp.Body).Decode(&saved)
+	resp.Body.Close()
+	if resp.StatusCode != 201 {
+		return fmt.Errorf("save the hostile list: %s", resp.Status)
+	}
+	list := "/api/v1/netsuite/portal-list?type=project&pageSize=50"
+	normal := []string{
+		list, list + "&sort=entitystatus", list + "&filter=" + url.QueryEscape("entitystatus eq Active"),
+		"/api/v1/netsuite/portal?method=search&query=wetland", "/api/v1/netsuite/portal?method=search&query=proj%3A+cedar",
+		"/api/v1/netsuite/portal-record?type=project&id=500000", "/api/v1/netsuite/portal-record?type=project&id=123457",
+		"/api/v1/netsuite/portal-record?type=project&id=9&tab=billing",
+	}
+	for i := range normal {
+		normal[i] = product + normal[i]
+	}
+	hostile := func(n int) []string {
+		return []string{product + list + "&list=" + saved.Data.ID + "&filter=" + url.QueryEscape(terms(n))}
+	}
+	const hostileClients = 4
+	fmt.Printf("\nMixed load (issue 17): %d connections of lists, searches and record views, %s per case\n\n", conns, duration)
+	fmt.Println("| case | normal req/s | p50 | p99 | hostile req/s | hostile answers |")
+	fmt.Println("|---|---|---|---|---|---|")
+	for _, c := range []struct {
+		name    string
+		hostile []string
+	}{
+		{mixedName + ", alone", nil},
+		{mixedName + " + 4 clients: saved 8 OR terms × request 111", hostile(111)},
+		{mixedName + " + 4 clients: saved 8 OR terms × request 50 (the most a filter may have)", hostile(50)},
+	} {
+		var h result
+		var wg sync.WaitGroup
+		if c.hostile != nil {
+			wg.Add(1)
+			go func() { defer wg.Done(); h = loadMix(c.hostile, token, hostileClients, duration) }()
+		}
+		n := loadMix(normal, token, conns, duration)
+		wg.Wait()
+		hostileCol := "–"
+		if c.hostile != nil {
+			hostileCol = fmt.Sprintf("%.1f", h.rps)
+		}
+		fmt.Printf("| %s | %.0f | %s | %s | %s | %s |\n", c.name, n.rps, ms(n.p50), ms(n.p99), hostileCol, h.statuses())
+		if n.errors > 0 {
+			fmt.Printf("|   normal traffic errors: %d (%s) |\n", n.errors, n.statuses())
+		}
+	}
+	return nil
 }
 
 // searchCases measures the global search (issue 7): typeahead queries at
@@ -288,25 +403,47 @@ type result struct {
 	rps      float64
 	p50, p99 time.Duration
 	errors   int64
+	status   map[int]int // answers by HTTP status
+}
+
+// statuses lists the answers by status, e.g. "200 ×1234".
+func (r result) statuses() string {
+	var out []string
+	for code, n := range r.status {
+		out = append(out, fmt.Sprintf("%d ×%d", code, n))
+	}
+	sort.Strings(out)
+	if len(out) == 0 {
+		return "–"
+	}
+	return strings.Join(out, ", ")
 }
 
 // load drives u with conns keep-alive connections for d.
 func load(u, token string, conns int, d time.Duration) result {
+	return loadMix([]string{u}, token, conns, d)
+}
+
+// loadMix drives conns keep-alive connections for d, each going round
+// urls from its own starting point.
+func loadMix(urls []string, token string, conns int, d time.Duration) result {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: conns, MaxConnsPerHost: conns}}
 	var (
 		mu     sync.Mutex
 		lat    []time.Duration
+		status = map[int]int{}
 		errs   atomic.Int64
 		wg     sync.WaitGroup
 		stopAt = time.Now().Add(d)
 	)
-	for range conns {
+	for c := range conns {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			var mine []time.Duration
-			for time.Now().Before(stopAt) {
-				req, _ := http.NewRequest("GET", u, nil)
+			codes := map[int]int{}
+			for i := c; time.Now().Before(stopAt); i++ {
+				req, _ := http.NewRequest("GET", urls[i%len(urls)], nil)
 				if token != "" {
 					req.Header.Set("Authorization", "Bearer "+token)
 					req.Header.Set("X-Role-Id", "1001")
@@ -322,16 +459,20 @@ func load(u, token string, conns int, d time.Duration) result {
 				if resp.StatusCode != 200 {
 					errs.Add(1)
 				}
+				codes[resp.StatusCode]++
 				mine = append(mine, time.Since(t0))
 			}
 			mu.Lock()
 			lat = append(lat, mine...)
+			for code, n := range codes {
+				status[code] += n
+			}
 			mu.Unlock()
 		}()
 	}
 	wg.Wait()
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	r := result{rps: float64(len(lat)) / d.Seconds(), errors: errs.Load()}
+	r := result{rps: float64(len(lat)) / d.Seconds(), errors: errs.Load(), status: status}
 	if len(lat) > 0 {
 		r.p50, r.p99 = lat[len(lat)/2], lat[len(lat)*99/100]
 	}
