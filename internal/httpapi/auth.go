@@ -2,9 +2,7 @@ package httpapi
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"io"
 	"math"
 	"net"
 	"net/http"
@@ -318,18 +316,4 @@ func clientIP(r *http.Request) string {
 		return r.RemoteAddr
 	}
 	return host
-}
-
-// decodeJSON reads a small JSON body strictly: unknown fields, trailing
-// data and bodies over 64 KiB are a 400 that says what is wrong.
-func decodeJSON(r *http.Request, v any) error {
-	dec := json.NewDecoder(io.LimitReader(r.Body, 64<<10))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return portal.Errorf(portal.CodeInvalid, "The request body is not valid JSON for this call.")
-	}
-	if dec.More() {
-		return portal.Errorf(portal.CodeInvalid, "The request body has data after the JSON value.")
-	}
-	return nil
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"mime"
 	"mime/multipart"
 	"net/http"
 	"net/url"
@@ -66,9 +65,8 @@ var (
 	nameRule = textRule{max: 100} // a query parameter's or JSON member's name
 )
 
-// maxCheckedBody is the largest JSON body the policy reads; decodeJSON
-// refuses anything larger anyway.
-const maxCheckedBody = 64 << 10
+// maxJSONBody is the largest JSON request body.
+const maxJSONBody = 64 << 10
 
 // checkText returns what is wrong with v under rule, or "".
 func checkText(v string, rule textRule) string {
@@ -99,21 +97,17 @@ func ruleFor(rules map[string]textRule, def textRule, name string) textRule {
 	return def
 }
 
-// withInputPolicy refuses a request whose path, query or JSON body breaks
-// the policy: 400 for the path and query (the address is malformed), 422
-// naming each field for a body. It runs before authentication: it reads
-// nothing but the request.
+// withInputPolicy refuses a request whose path or query breaks the
+// policy: 400 (the address is malformed). It runs before authentication:
+// it reads nothing but the request. JSON bodies are checked where they
+// are decoded (decodeJSON: 422 naming each field), forms by checkForm.
 func (s *Server) withInputPolicy(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !policyApplies(r.URL.Path) {
 			next.ServeHTTP(w, r)
 			return
 		}
-		err := checkAddress(r.URL)
-		if err == nil {
-			err = checkJSONBody(r)
-		}
-		if err != nil {
+		if err := checkAddress(r.URL); err != nil {
 			s.writeError(w, r, err)
 			return
 		}
@@ -151,29 +145,9 @@ func checkAddress(u *url.URL) error {
 	return nil
 }
 
-// checkJSONBody checks the strings of a JSON body, leaving the body for the
-// handler to read. A body that is not JSON (or too large) is the handler's
-// to refuse; a form is checked by checkForm when the handler parses it.
-func checkJSONBody(r *http.Request) error {
-	switch r.Method {
-	case http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
-	default:
-		return nil
-	}
-	if r.Body == nil || r.Body == http.NoBody {
-		return nil
-	}
-	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); strings.HasPrefix(mt, "multipart/") {
-		return nil
-	}
-	buf, err := io.ReadAll(io.LimitReader(r.Body, maxCheckedBody+1))
-	r.Body = struct {
-		io.Reader
-		io.Closer
-	}{io.MultiReader(bytes.NewReader(buf), r.Body), r.Body}
-	if err != nil || len(buf) > maxCheckedBody {
-		return nil
-	}
+// checkJSON checks the strings of a JSON body under the policy. A body
+// that is not JSON is left to the decoder to refuse.
+func checkJSON(buf []byte) error {
 	if !utf8.Valid(buf) {
 		return portal.Invalid("The request body is not valid UTF-8.", portal.FieldError{Field: "body", Message: "Not valid text (UTF-8)."})
 	}
@@ -188,6 +162,32 @@ func checkJSONBody(r *http.Request) error {
 	if len(errs) > 0 {
 		sortFields(errs)
 		return &portal.Error{Code: portal.CodeUnprocessable, Message: "Please correct the highlighted fields.", Fields: errs}
+	}
+	return nil
+}
+
+// decodeJSON reads a request's JSON body into v: every JSON body a
+// handler reads comes through here, so the input policy (checkJSON) holds
+// for all of them whatever the Content-Type says. A body over
+// maxJSONBody, unknown members and data after the value are refused.
+func decodeJSON(r *http.Request, v any) error {
+	buf, err := io.ReadAll(io.LimitReader(r.Body, maxJSONBody+1))
+	if err != nil {
+		return portal.Errorf(portal.CodeInvalid, "The request body could not be read.")
+	}
+	if len(buf) > maxJSONBody {
+		return portal.Errorf(portal.CodeInvalid, "The request body is larger than %d KB.", maxJSONBody>>10)
+	}
+	if err := checkJSON(buf); err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(buf))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return portal.Errorf(portal.CodeInvalid, "The request body is not valid JSON for this call.")
+	}
+	if dec.More() {
+		return portal.Errorf(portal.CodeInvalid, "The request body has data after the JSON value.")
 	}
 	return nil
 }

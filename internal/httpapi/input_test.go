@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"encoding/json"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -98,5 +99,34 @@ func TestOneInputPolicy(t *testing.T) {
 	// A malformed query string.
 	if w := e.call("GET", "/api/v1/kinds?a=%zz", tok, 10, ""); w.Code != 400 || field(w.Body.String()) != "query" {
 		t.Errorf("malformed query: %d %s", w.Code, w.Body)
+	}
+}
+
+// The policy holds whatever the request says about its body: a JSON body
+// sent as a form, or padded past the size the policy reads, is checked or
+// refused, never stored unchecked (a review found both ways past a
+// middleware that chose bodies by their Content-Type and size).
+func TestInputPolicyHasNoWayAround(t *testing.T) {
+	e, tok := recordsEnv(t)
+	send := func(contentType, body string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest("POST", "/api/v1/netsuite/listConfiguration?type=project", strings.NewReader(body))
+		r.Header.Set("Authorization", "Bearer "+tok)
+		r.Header.Set("X-Role-Id", "10")
+		r.Header.Set("Content-Type", contentType)
+		w := httptest.NewRecorder()
+		e.srv.ServeHTTP(w, r)
+		return w
+	}
+	body, _ := json.Marshal(map[string]any{"name": "Mine\r\nInjected: yes", "columns": []string{"companyname"}, "visibility": "private"})
+	if w := send("multipart/form-data; boundary=x", string(body)); w.Code != 422 {
+		t.Errorf("JSON sent as a form: %d %s", w.Code, w.Body)
+	}
+	padded := string(body[:len(body)-1]) + strings.Repeat(" ", 70<<10) + "}"
+	if w := send("application/json", padded); w.Code != 400 {
+		t.Errorf("JSON padded past 64 KB: %d %s", w.Code, w.Body)
+	}
+	w := e.call("GET", "/api/v1/netsuite/listConfiguration?type=project", tok, 10, "")
+	if strings.Contains(w.Body.String(), "Injected") {
+		t.Errorf("a list name with a line break was stored: %s", w.Body)
 	}
 }
