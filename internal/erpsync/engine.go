@@ -175,10 +175,10 @@ func (e *Engine) Pull(ctx context.Context, kinds []*records.Kind, full bool) err
 				return err
 			}
 			if _, err := e.PullKind(ctx, k, full); err != nil {
-				e.m.PullErrors.Add(1)
 				if erp.IsNotInAccount(err) {
-					continue // reported in the kind's state
+					continue // not an error: reported in the kind's state
 				}
+				e.m.PullErrors.Add(1)
 				errs = append(errs, fmt.Errorf("%s: %w", k.Name, err))
 				if ctx.Err() != nil {
 					break

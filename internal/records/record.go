@@ -79,7 +79,8 @@ const ColModified Column = "modified_at"
 // Sortable reports whether lists may sort on c. Each promoted such column
 // has an index on (tenant, kind, column, id), so every sorted page is an
 // index range; references are filters, not sort keys. Account fields
-// (document values) sort too, by a walk of the kind's records.
+// (document values) sort too, on an index of their own
+// (sqlstore's IndexAccountFields).
 func Sortable(c Column) bool {
 	if _, doc := c.DocField(); doc {
 		return true // an account field: sorted on its document value

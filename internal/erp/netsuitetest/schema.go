@@ -119,12 +119,6 @@ func (ts *TypeSchema) Field(id string) (*Field, bool) {
 	return f, ok
 }
 
-// ColumnField returns the field a SuiteQL column reads.
-func (ts *TypeSchema) ColumnField(col string) (*Field, bool) {
-	f, ok := ts.byColumn[col]
-	return f, ok
-}
-
 // schemaFile is account.yaml as written.
 type schemaFile struct {
 	Lists       map[string]map[string]string `yaml:"lists"`
