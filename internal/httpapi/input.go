@@ -124,20 +124,7 @@ func checkAddress(u *url.URL) error {
 	if err != nil {
 		return portal.Invalid("The query string is malformed.", portal.FieldError{Field: "query", Message: "Not a valid query string."})
 	}
-	var errs []portal.FieldError
-	for name, vs := range values {
-		if msg := checkText(name, nameRule); msg != "" {
-			errs = append(errs, portal.FieldError{Field: "query", Message: "A parameter name: " + msg})
-			continue
-		}
-		rule := ruleFor(queryRules, queryDefault, name)
-		for _, v := range vs {
-			if msg := checkText(v, rule); msg != "" {
-				errs = append(errs, portal.FieldError{Field: name, Message: msg})
-				break
-			}
-		}
-	}
+	errs := checkValues(values, queryRules, queryDefault, "query", "A parameter name: ")
 	if len(errs) > 0 {
 		sortFields(errs)
 		return portal.Invalid(fmt.Sprintf("The %s parameter is not acceptable: %s", errs[0].Field, errs[0].Message), errs...)
@@ -215,19 +202,17 @@ func walkJSON(v any, field string, errs *[]portal.FieldError) {
 	}
 }
 
-// checkForm checks a parsed form's values and file names under the
-// policy: a 422 naming each field.
-func checkForm(f *multipart.Form) error {
-	if f == nil {
-		return nil
-	}
+// checkValues checks named values (a query's, a form's) under the rules
+// for their names: one error per bad name (reported under where) or per
+// field whose values break its rule.
+func checkValues(values map[string][]string, rules map[string]textRule, def textRule, where, namePrefix string) []portal.FieldError {
 	var errs []portal.FieldError
-	for name, vs := range f.Value {
+	for name, vs := range values {
 		if msg := checkText(name, nameRule); msg != "" {
-			errs = append(errs, portal.FieldError{Field: "form", Message: "A field name: " + msg})
+			errs = append(errs, portal.FieldError{Field: where, Message: namePrefix + msg})
 			continue
 		}
-		rule := ruleFor(formRules, formDefault, name)
+		rule := ruleFor(rules, def, name)
 		for _, v := range vs {
 			if msg := checkText(v, rule); msg != "" {
 				errs = append(errs, portal.FieldError{Field: name, Message: msg})
@@ -235,6 +220,16 @@ func checkForm(f *multipart.Form) error {
 			}
 		}
 	}
+	return errs
+}
+
+// checkForm checks a parsed form's values and file names under the
+// policy: a 422 naming each field.
+func checkForm(f *multipart.Form) error {
+	if f == nil {
+		return nil
+	}
+	errs := checkValues(f.Value, formRules, formDefault, "form", "A field name: ")
 	for name, fhs := range f.File {
 		for _, fh := range fhs {
 			if msg := checkText(fh.Filename, textRule{max: 255}); msg != "" {
