@@ -14,9 +14,10 @@ import (
 )
 
 // fakeNetSuite serves a fake account of schema (nil: the default one)
-// with demo data and returns the environment that points portico at it
-// with TBA credentials.
-func fakeNetSuite(t *testing.T, schema *netsuitetest.Schema) map[string]string {
+// with perKind demo records of every kind, and returns it with the
+// environment that points portico at it with TBA credentials (a fresh
+// data directory, warnings logged).
+func fakeNetSuite(t *testing.T, schema *netsuitetest.Schema, perKind int) (*netsuitetest.Server, map[string]string) {
 	t.Helper()
 	const account = "123456_SB1"
 	fake, err := netsuitetest.New(netsuitetest.Config{Schema: schema, TBA: &netsuitetest.TBAVerifier{Realm: netsuite.Realm(account),
@@ -24,12 +25,12 @@ func fakeNetSuite(t *testing.T, schema *netsuitetest.Schema) map[string]string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := demo.Generate(context.Background(), fake, demo.Options{PerKind: 3, Seed: 3}); err != nil {
+	if _, err := demo.Generate(context.Background(), fake, demo.Options{PerKind: perKind, Seed: 3}); err != nil {
 		t.Fatal(err)
 	}
 	ns := httptest.NewServer(fake)
 	t.Cleanup(ns.Close)
-	return map[string]string{
+	return fake, map[string]string{
 		"PORTICO_DATA_DIR": t.TempDir(), "PORTICO_LOG_LEVEL": "warn",
 		"PORTICO_NETSUITE_ACCOUNT": account, "PORTICO_NETSUITE_BASE_URL": ns.URL, "PORTICO_NETSUITE_AUTH": "tba",
 		"PORTICO_NETSUITE_CONSUMER_KEY": "ck", "PORTICO_NETSUITE_CONSUMER_SECRET": "cs",
@@ -40,7 +41,7 @@ func fakeNetSuite(t *testing.T, schema *netsuitetest.Schema) map[string]string {
 func TestNetSuiteCheckAndMapping(t *testing.T) {
 	// The shipped mapping on the account it was written for: no required
 	// failure.
-	env := fakeNetSuite(t, nil)
+	_, env := fakeNetSuite(t, nil, 3)
 	out, err := runWith(t, env, "netsuite", "check")
 	if err != nil || !strings.Contains(out, "0 missing, 0 failed") || !strings.Contains(oneSpace(out), "customer SuiteQL column balance warning optional: the field stays empty") ||
 		!strings.Contains(oneSpace(out), "customer 17 other checks ok") {
@@ -59,7 +60,7 @@ func TestNetSuiteCheckAndMapping(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env = fakeNetSuite(t, lean)
+	_, env = fakeNetSuite(t, lean, 3)
 	dir := t.TempDir()
 	broken := filepath.Join(dir, "broken.yaml")
 	m := strings.Replace(string(netsuite.DefaultMapping), "  customer:\n    recordType: customer\n",

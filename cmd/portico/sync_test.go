@@ -8,7 +8,6 @@ import (
 	"maps"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -16,9 +15,7 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
-	"github.com/portico/portico/internal/demo"
 	"github.com/portico/portico/internal/erp/netsuite"
-	"github.com/portico/portico/internal/erp/netsuitetest"
 	"github.com/portico/portico/internal/records"
 )
 
@@ -68,30 +65,15 @@ func TestServeSyncsWithNetSuite(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the server")
 	}
-	const account = "123456_SB1"
-	fake, err := netsuitetest.New(netsuitetest.Config{TBA: &netsuitetest.TBAVerifier{Realm: netsuite.Realm(account),
-		Lookup: func(ck, tid string) (string, string, bool) { return "cs", "ts", ck == "ck" && tid == "tid" }}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := demo.Generate(context.Background(), fake, demo.Options{PerKind: 20, Seed: 3}); err != nil {
-		t.Fatal(err)
-	}
-	ns := httptest.NewServer(fake)
-	defer ns.Close()
+	fake, env := fakeNetSuite(t, nil, 20)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	env := map[string]string{
-		"PORTICO_DATA_DIR": t.TempDir(), "PORTICO_ADDR": addr, "PORTICO_LOG_LEVEL": "warn",
-		"PORTICO_IDENTITY_PROJECT_ID": "demo-portal", "PORTICO_IDENTITY_EMULATOR_HOST": "127.0.0.1:1",
-		"PORTICO_NETSUITE_ACCOUNT": account, "PORTICO_NETSUITE_BASE_URL": ns.URL, "PORTICO_NETSUITE_AUTH": "tba",
-		"PORTICO_NETSUITE_CONSUMER_KEY": "ck", "PORTICO_NETSUITE_CONSUMER_SECRET": "cs",
-		"PORTICO_NETSUITE_TOKEN_ID": "tid", "PORTICO_NETSUITE_TOKEN_SECRET": "ts", "PORTICO_SYNC_INTERVAL": "1s",
-	}
+	env["PORTICO_ADDR"], env["PORTICO_SYNC_INTERVAL"] = addr, "1s"
+	env["PORTICO_IDENTITY_PROJECT_ID"], env["PORTICO_IDENTITY_EMULATOR_HOST"] = "demo-portal", "127.0.0.1:1"
 	if _, err := runWith(t, env, "roles", "import", "../../internal/demo/access.yaml"); err != nil {
 		t.Fatal(err)
 	}
@@ -240,25 +222,10 @@ func TestServeSyncsWithNetSuite(t *testing.T) {
 // retry per kind), then twice in a row (the first run's lease is released,
 // so the second does not find "another instance is syncing").
 func TestSyncOnce(t *testing.T) {
-	const account = "123456_SB1"
-	fake, err := netsuitetest.New(netsuitetest.Config{TBA: &netsuitetest.TBAVerifier{Realm: netsuite.Realm(account),
-		Lookup: func(ck, tid string) (string, string, bool) { return "cs", "ts", ck == "ck" && tid == "tid" }}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := demo.Generate(context.Background(), fake, demo.Options{PerKind: 3, Seed: 3}); err != nil {
-		t.Fatal(err)
-	}
-	ns := httptest.NewServer(fake)
-	defer ns.Close()
-	env := map[string]string{
-		"PORTICO_DATA_DIR": t.TempDir(), "PORTICO_LOG_LEVEL": "error",
-		"PORTICO_NETSUITE_ACCOUNT": account, "PORTICO_NETSUITE_BASE_URL": ns.URL, "PORTICO_NETSUITE_AUTH": "tba",
-		"PORTICO_NETSUITE_CONSUMER_KEY": "ck", "PORTICO_NETSUITE_CONSUMER_SECRET": "cs",
-		"PORTICO_NETSUITE_TOKEN_ID": "tid", "PORTICO_NETSUITE_TOKEN_SECRET": "ts",
-	}
+	fake, env := fakeNetSuite(t, nil, 3)
+	env["PORTICO_LOG_LEVEL"] = "error"
 
-	_, err = runWith(t, env, "sync", "-once")
+	_, err := runWith(t, env, "sync", "-once")
 	if err == nil || !strings.Contains(err.Error(), `tenant "portico-demo" does not exist`) ||
 		!strings.Contains(err.Error(), "portico roles import") || strings.Contains(err.Error(), "FOREIGN KEY") {
 		t.Fatalf("sync on a fresh database: %v", err)
