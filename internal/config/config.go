@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/netip"
 	"net/url"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -59,6 +61,16 @@ type Config struct {
 	// that ends TLS, say); https turns on Strict-Transport-Security. Empty
 	// when unknown.
 	PublicURL string // PORTICO_PUBLIC_URL
+	// TrustedProxies are the peers (a load balancer, a reverse proxy)
+	// whose X-Forwarded-For / Forwarded headers name the client; from any
+	// other peer those headers are ignored. Empty trusts none.
+	TrustedProxies []netip.Prefix // PORTICO_TRUSTED_PROXIES: comma-separated CIDRs or addresses
+	// DatabaseMaxConns caps this instance's database connections; 0 lets
+	// the engine's default stand (PostgreSQL: max(4, 2×GOMAXPROCS)).
+	DatabaseMaxConns int // PORTICO_DATABASE_MAX_CONNS
+	// Instance names this process in metrics and in the sync lease;
+	// the host name and listen port by default.
+	Instance string // PORTICO_INSTANCE
 }
 
 // Equipment configures the external equipment-charge service (SPEC §7),
@@ -195,6 +207,22 @@ func Load(getenv func(string) string, fs *flag.FlagSet, args []string) (Config, 
 	if c.NetSuite, err = loadNetSuite(env); err != nil {
 		return c, nil, err
 	}
+	if c.TrustedProxies, err = parsePrefixes(env("PORTICO_TRUSTED_PROXIES", "")); err != nil {
+		return c, nil, fmt.Errorf("PORTICO_TRUSTED_PROXIES: %w", err)
+	}
+	if c.DatabaseMaxConns, err = strconv.Atoi(env("PORTICO_DATABASE_MAX_CONNS", "0")); err != nil ||
+		c.DatabaseMaxConns < 0 || c.DatabaseMaxConns > 1000 {
+		return c, nil, fmt.Errorf("PORTICO_DATABASE_MAX_CONNS: a number of connections from 1 to 1000 (0 for the default)")
+	}
+	c.Instance = env("PORTICO_INSTANCE", "")
+	if c.Instance == "" {
+		host, _ := os.Hostname()
+		_, port, _ := net.SplitHostPort(c.Addr)
+		c.Instance = host + ":" + port
+	}
+	if !instanceName.MatchString(c.Instance) {
+		return c, nil, fmt.Errorf("PORTICO_INSTANCE: up to 64 letters, digits and . _ : -")
+	}
 	c.MetricsToken = env("PORTICO_METRICS_TOKEN", "")
 	if c.MetricsToken != "" && len(c.MetricsToken) < 32 {
 		return c, nil, fmt.Errorf("PORTICO_METRICS_TOKEN: at least 32 characters")
@@ -215,6 +243,30 @@ func Load(getenv func(string) string, fs *flag.FlagSet, args []string) (Config, 
 		return c, nil, fmt.Errorf("PORTICO_DEFAULT_TENANT: %w", err)
 	}
 	return c, args, nil
+}
+
+var instanceName = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,64}$`)
+
+// parsePrefixes reads a comma-separated list of CIDRs ("10.0.0.0/8") or
+// single addresses ("10.0.0.7", taken as /32 or /128).
+func parsePrefixes(list string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, f := range strings.Split(list, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		if p, err := netip.ParsePrefix(f); err == nil {
+			out = append(out, p.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(f)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a CIDR such as 10.0.0.0/8 or an address such as 10.0.0.7", f)
+		}
+		out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+	}
+	return out, nil
 }
 
 // checkEquipment validates the equipment-charge service's settings: both or
