@@ -13,7 +13,7 @@ BIN         := bin/portico
 GO_SOURCES  := $(shell find cmd internal web -name '*.go' -o -name '*.sql' 2>/dev/null) go.mod go.sum
 WEB_SOURCES := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json web/tsconfig.json web/package-lock.json
 
-.PHONY: help run test test-go test-web test-e2e lint bench bench-drivers build ui deps chromium clean
+.PHONY: help run test test-go test-web test-e2e lint bench bench-mixed bench-drivers build ui deps chromium clean
 
 help: ## list the targets
 	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -42,10 +42,14 @@ lint: $(WEB_DEPS) web/dist ## gofmt, go vet, staticcheck, tsc --noEmit, eslint
 	$(GO) run $(STATICCHECK) ./...
 	cd web && npm run typecheck && npm run lint
 
-bench: ## the records API and search under load (1M projects, built once into bench/out), the ERP pull (1M records), the Go micro-benchmarks
+bench: web/dist ## the records API and search under load (1M projects, built once into bench/out), the ERP pull (1M records), the mixed load on SQLite, PostgreSQL and 3 instances, the Go micro-benchmarks
 	$(GO) run ./bench
 	$(GO) run ./bench/sync
+	$(GO) run ./bench/mixed
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./internal/...
+
+bench-mixed: web/dist ## reads, search, creates and edits at 100 connections on SQLite, PostgreSQL (127.0.0.1:5432) and 3 instances behind a proxy; checks every acknowledged write is stored once
+	$(GO) run ./bench/mixed
 
 bench-drivers: ## the SQLite driver comparison (modernc vs mattn, cgo) behind the README's choice
 	$(GO) test -tags driverbench -run '^$$' -bench ListPage -count 5 ./internal/sqlstore/
