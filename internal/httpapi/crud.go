@@ -45,7 +45,12 @@ func (s *Server) serveSave(w http.ResponseWriter, r *http.Request, kind string) 
 		return
 	}
 	e := records.Edit{Fields: body.Fields}
-	if !creating {
+	if creating {
+		if e.IdempotencyKey, err = idempotencyKey(r); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+	} else {
 		id, ok := records.ParseID(q(r, "id"))
 		if !ok {
 			s.writeError(w, r, portal.Invalid("A record id is required.", portal.FieldError{Field: "id", Message: "A positive number."}))

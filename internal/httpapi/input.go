@@ -250,3 +250,29 @@ func checkForm(f *multipart.Form) error {
 func sortFields(errs []portal.FieldError) {
 	slices.SortStableFunc(errs, func(a, b portal.FieldError) int { return strings.Compare(a.Field, b.Field) })
 }
+
+// IdempotencyKeyHeader names the header that makes a create land once
+// (the IETF httpapi draft "The Idempotency-Key HTTP Header Field").
+const IdempotencyKeyHeader = "Idempotency-Key"
+
+// idempotencyKey reads a request's Idempotency-Key: absent is "", else a
+// structured-field string ("..."; a bare token is accepted too) of 1 to
+// 255 visible ASCII characters.
+func idempotencyKey(r *http.Request) (string, error) {
+	v := strings.TrimSpace(r.Header.Get(IdempotencyKeyHeader))
+	if v == "" {
+		return "", nil
+	}
+	if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
+		v = v[1 : len(v)-1]
+	}
+	ok := len(v) >= 1 && len(v) <= 255
+	for i := 0; ok && i < len(v); i++ {
+		ok = v[i] > ' ' && v[i] < 0x7f && v[i] != '"' && v[i] != '\\'
+	}
+	if !ok {
+		return "", portal.Invalid("The Idempotency-Key header is not valid.",
+			portal.FieldError{Field: IdempotencyKeyHeader, Message: "1 to 255 visible ASCII characters, such as a UUID."})
+	}
+	return v, nil
+}

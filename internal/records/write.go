@@ -3,8 +3,11 @@ package records
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -36,7 +39,36 @@ type Write struct {
 	// queues it in the same transaction as the record, and a create gets
 	// a provisional id (from ProvisionalBase) until the ERP gives its own.
 	Outbound *Outbound
+	// Idempotency, when set on a create, makes it land once (see
+	// Idempotency).
+	Idempotency *Idempotency
 }
+
+// Idempotency is a create's Idempotency-Key and the fingerprint of what
+// was sent with it. The store keeps the key, per tenant and user, for
+// IdempotencyTTL beside the record the create made, in the create's own
+// transaction; a later create with the same key and fingerprint stores
+// nothing and fails with *Replayed naming that record (a repeat arriving
+// while the first is still being stored waits for it), and one with the
+// same key and another fingerprint fails with ErrKeyReused.
+type Idempotency struct {
+	Key         string
+	Fingerprint string
+}
+
+// IdempotencyTTL is how long a create's Idempotency-Key is remembered.
+const IdempotencyTTL = 24 * time.Hour
+
+// Replayed is the store's answer to a create whose Idempotency-Key made
+// record ID already.
+type Replayed struct{ ID int64 }
+
+func (r *Replayed) Error() string { return fmt.Sprintf("records: create already made record %d", r.ID) }
+
+// ErrKeyReused answers a create whose Idempotency-Key was used for a
+// different request.
+var ErrKeyReused = portal.Errorf(portal.CodeUnprocessable,
+	"This Idempotency-Key was already used for a different request. Send a new key for a new request.")
 
 // Outbound is a create or edit on its way to the ERP: the fields to send
 // (the submitted values of the changed fields, as submitted) and the
@@ -98,6 +130,10 @@ type Edit struct {
 	Fields map[string]json.RawMessage
 	// Version is the record's modifiedAt when the form was opened (edits).
 	Version time.Time
+	// IdempotencyKey, on a create, is the client's Idempotency-Key: a
+	// repeat with the same key and fields answers the first create's
+	// record (as it is now) instead of making another.
+	IdempotencyKey string
 }
 
 // Save validates e against the kind's form and stores it: field errors
@@ -149,6 +185,9 @@ func (k *Kind) Save(ctx context.Context, st WriteStore, e Edit, by Author, now t
 	rec.Write = WriteState{State: WriteSynced}
 	changes := k.Diff(base, rec)
 	w := Write{Record: rec, Base: base.ModifiedAt, Changes: changes, Result: "saved", By: by}
+	if creating && e.IdempotencyKey != "" {
+		w.Idempotency = &Idempotency{Key: e.IdempotencyKey, Fingerprint: k.fingerprint(e.Fields)}
+	}
 	if mode == Queued {
 		if w.Outbound, err = outbound(e, changes, creating); err != nil {
 			return Record{}, err
@@ -156,12 +195,25 @@ func (k *Kind) Save(ctx context.Context, st WriteStore, e Edit, by Author, now t
 		w.Record.Write, w.Result = WriteState{State: WritePending}, "queued for the ERP"
 	}
 	saved, err := st.SaveRecord(ctx, w)
+	var replayed *Replayed
+	if errors.As(err, &replayed) {
+		return st.Record(ctx, k.Name, replayed.ID)
+	}
 	if err == ErrChanged {
 		if current, cerr := st.Record(ctx, k.Name, e.ID); cerr == nil {
 			return Record{}, k.conflict(current)
 		}
 	}
 	return saved, err
+}
+
+// fingerprint identifies a create's request for its Idempotency-Key: the
+// kind and the submitted fields, in a canonical form (keys sorted, values
+// compacted), so the same request sent again matches byte for byte.
+func (k *Kind) fingerprint(fields map[string]json.RawMessage) string {
+	b, _ := json.Marshal(fields) // sorts the keys and compacts each value
+	sum := sha256.Sum256(append([]byte(k.Name+"\n"), b...))
+	return hex.EncodeToString(sum[:])
 }
 
 // outbound is the ERP's part of a write: the submitted values of the

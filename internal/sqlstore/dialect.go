@@ -13,13 +13,15 @@ type dialect struct {
 	// rather than ?.
 	numbered bool
 	// lockMigrations, when set, serialises concurrent migrators (several
-	// instances starting against one PostgreSQL).
-	lockMigrations string
+	// instances starting against one PostgreSQL) for as long as the
+	// session holds it; unlockMigrations gives it back.
+	lockMigrations, unlockMigrations string
 }
 
 var (
 	sqlite   = dialect{name: "sqlite"}
-	postgres = dialect{name: "postgres", numbered: true, lockMigrations: "SELECT pg_advisory_xact_lock(7265646963)"}
+	postgres = dialect{name: "postgres", numbered: true, lockMigrations: "SELECT pg_advisory_lock(7265646963)",
+		unlockMigrations: "SELECT pg_advisory_unlock(7265646963)"}
 )
 
 // rebind rewrites ? placeholders for the engine. Statements never contain a

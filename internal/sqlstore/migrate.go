@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"embed"
 	"fmt"
 	"io/fs"
@@ -47,43 +48,67 @@ func (d dialect) migrations() ([]migration, error) {
 
 // Migrate applies the engine's pending migrations, each in its own
 // transaction, and returns the resulting schema version. It is safe to run
-// from several instances at once on PostgreSQL (an advisory lock serialises
-// them) and to run again (applied versions are skipped).
+// from several instances at once on PostgreSQL: the whole of it, the
+// creation of its own table included, runs under one advisory lock, so
+// one instance migrates and the others then find nothing left to do. It
+// is safe to run again (applied versions are skipped).
 func (s *Store) Migrate(ctx context.Context) (int, error) {
 	ms, err := s.d.migrations()
 	if err != nil {
 		return 0, err
 	}
-	if _, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer conn.Close()
+	if s.d.lockMigrations != "" {
+		if _, err := conn.ExecContext(ctx, s.d.lockMigrations); err != nil {
+			return 0, fmt.Errorf("lock migrations: %w", err)
+		}
+		// Unlocked before the connection goes back to the pool; should
+		// that fail, closing the session releases it.
+		defer func() {
+			if _, err := conn.ExecContext(context.WithoutCancel(ctx), s.d.unlockMigrations); err != nil {
+				conn.Raw(func(any) error { return driver.ErrBadConn })
+			}
+		}()
+	}
+	if _, err := conn.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
 		version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`); err != nil {
 		return 0, fmt.Errorf("create schema_migrations: %w", err)
 	}
 	current := 0
 	for _, m := range ms {
-		err := s.inTx(ctx, func(tx *sql.Tx) error {
-			if s.d.lockMigrations != "" {
-				if _, err := tx.ExecContext(ctx, s.d.lockMigrations); err != nil {
-					return err
-				}
-			}
-			var n int
-			if err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT COUNT(*) FROM schema_migrations WHERE version = ?`), m.version).Scan(&n); err != nil {
-				return err
-			}
-			if n > 0 {
-				return nil
-			}
-			if _, err := tx.ExecContext(ctx, m.sql); err != nil {
-				return err
-			}
-			_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`),
-				m.version, m.name, time.Now().UnixMilli())
-			return err
-		})
-		if err != nil {
+		if err := s.apply(ctx, conn, m); err != nil {
 			return current, fmt.Errorf("migration %s: %w", m.name, err)
 		}
 		current = m.version
 	}
 	return current, nil
+}
+
+// apply runs one migration on conn in a transaction, unless it is
+// recorded as applied already.
+func (s *Store) apply(ctx context.Context, conn *sql.Conn, m migration) error {
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var n int
+	if err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT COUNT(*) FROM schema_migrations WHERE version = ?`), m.version).Scan(&n); err != nil {
+		return err
+	}
+	if n > 0 {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`),
+		m.version, m.name, time.Now().UnixMilli()); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
