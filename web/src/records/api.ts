@@ -115,7 +115,11 @@ export async function fetchRecordTab(type: string, id: number, tab: string, sign
 export async function saveRecord(type: string, id: number | null, input: SaveInput): Promise<RecordDetail> {
   const answer =
     id === null
-      ? await api.post<Envelope<RecordDetail>>(productPath('-crud'), { fields: input.fields }, { query: { type } })
+      ? await api.post<Envelope<RecordDetail>>(
+          productPath('-crud'),
+          { fields: input.fields },
+          { query: { type }, headers: input.idempotencyKey ? { 'Idempotency-Key': input.idempotencyKey } : undefined },
+        )
       : await api.put<Envelope<RecordDetail>>(productPath('-crud'), input, { query: { type, id } });
   return answer.data;
 }

@@ -95,8 +95,8 @@ export function problem(status: number, detail: string, errors?: { field: string
 }
 
 export interface FakeApi {
-  /** Every call: method, path and query. */
-  calls: { method: string; path: string; params: URLSearchParams; body?: unknown }[];
+  /** Every call: method, path, query, headers and JSON body. */
+  calls: { method: string; path: string; params: URLSearchParams; headers: Headers; body?: unknown }[];
   /** Adds or replaces the handler of `METHOD /path` (path after /api/v1). */
   on(route: string, handler: Handler): void;
 }
@@ -115,7 +115,13 @@ export function fakeApi(): FakeApi {
       const url = new URL(String(input), 'http://portico.test');
       const method = init?.method ?? 'GET';
       const path = url.pathname.replace(/^\/api\/v1/, '');
-      api.calls.push({ method, path, params: url.searchParams, body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined });
+      api.calls.push({
+        method,
+        path,
+        params: url.searchParams,
+        headers: new Headers(init?.headers),
+        body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
+      });
       const handler = handlers.get(`${method} ${path}`);
       if (!handler) return problem(404, `No fake for ${method} ${path}`);
       return handler(url, init);

@@ -178,6 +178,11 @@ export interface SaveInput {
   fields: SaveFields;
   /** The record's version when the form was opened (edits only). */
   version?: string;
+  /**
+   * Creates only: sent as `Idempotency-Key`. The same key with the same fields answers the
+   * record the first attempt made, so a retry after a lost answer never creates twice.
+   */
+  idempotencyKey?: string;
 }
 
 /**

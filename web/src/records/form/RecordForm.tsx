@@ -77,6 +77,9 @@ export function RecordForm({ kind, record }: RecordFormProps) {
   const formRef = useRef<HTMLFormElement>(null);
   // Set once saved: the navigation to the saved record goes through unasked.
   const saved = useRef(false);
+  // A create's Idempotency-Key, kept while the fields sent stay the same: submitting
+  // again after a failure the server may not have seen (a lost answer) cannot create twice.
+  const submission = useRef<{ fields: string; key: string } | null>(null);
 
   const dirty = isDirty(kind, values, baseline);
   const base = formBasePath(kind, page);
@@ -145,8 +148,15 @@ export function RecordForm({ kind, record }: RecordFormProps) {
       return;
     }
     setErrors({});
+    const fields = saveFields(kind, values);
+    let idempotencyKey: string | undefined;
+    if (!record) {
+      const sent = JSON.stringify(fields);
+      if (submission.current?.fields !== sent) submission.current = { fields: sent, key: crypto.randomUUID() };
+      idempotencyKey = submission.current.key;
+    }
     save.mutate(
-      { type: kind.name, id: record?.id ?? null, input: { fields: saveFields(kind, values), version: record ? version : undefined } },
+      { type: kind.name, id: record?.id ?? null, input: { fields, version: record ? version : undefined, idempotencyKey } },
       {
         onSuccess: async (result) => {
           saved.current = true;

@@ -184,6 +184,27 @@ describe('RecordFormPage: create', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
+  it('sends one Idempotency-Key per submission: the same on a retry, a new one once the fields change', async () => {
+    const user = userEvent.setup();
+    api.on('POST /netsuite/portal-crud', () => problem(503, 'The database is busy. Please try again.'));
+    renderRoutes(routes, '/customer/create');
+    await user.type(await screen.findByRole('textbox', { name: /Client name/ }), 'River Co');
+    await user.selectOptions(screen.getByRole('combobox', { name: /Status/ }), 'Prospect');
+    await user.click(screen.getByRole('button', { name: 'Create client' }));
+    await waitFor(() => expect(saves()).toHaveLength(1));
+    await user.click(screen.getByRole('button', { name: 'Create client' }));
+    await waitFor(() => expect(saves()).toHaveLength(2));
+    await user.type(field(/Client name/), ' Ltd');
+    await user.click(screen.getByRole('button', { name: 'Create client' }));
+    await waitFor(() => expect(saves()).toHaveLength(3));
+
+    const keys = saves().map((c) => c.headers.get('Idempotency-Key'));
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[2]).not.toBe(keys[0]);
+  });
+
   it('shows the server’s field errors under their fields and keeps every input', async () => {
     const user = userEvent.setup();
     api.on('POST /netsuite/portal-crud', () =>
