@@ -68,8 +68,9 @@ func connectNetSuite(cfg config.NetSuite, log *slog.Logger) (*netsuite.Client, e
 
 // syncEngine returns the default tenant's sync engine, or nil when no ERP
 // is configured. The tenant must exist (for `serve` too): its replica,
-// checkpoints and outbox belong to it.
-func syncEngine(cfg config.Config, store *sqlstore.Store, log *slog.Logger) (*erpsync.Engine, error) {
+// checkpoints and outbox belong to it. sig, when not nil, carries its
+// wake-ups to and from the other instances on the database.
+func syncEngine(cfg config.Config, store *sqlstore.Store, sig *sqlstore.Signals, log *slog.Logger) (*erpsync.Engine, error) {
 	if !cfg.NetSuite.Enabled() {
 		return nil, nil
 	}
@@ -83,9 +84,11 @@ func syncEngine(cfg config.Config, store *sqlstore.Store, log *slog.Logger) (*er
 	if err := store.IndexAccountFields(context.Background()); err != nil {
 		return nil, err
 	}
-	return erpsync.New(conn, store.Tenant(cfg.DefaultTenant), erpsync.Options{
-		Interval: cfg.NetSuite.SyncInterval, Logger: log.With("component", "erpsync"),
-	}), nil
+	opt := erpsync.Options{Interval: cfg.NetSuite.SyncInterval, Instance: cfg.Instance, Logger: log.With("component", "erpsync")}
+	if sig != nil {
+		opt.Signals = sig
+	}
+	return erpsync.New(conn, store.Tenant(cfg.DefaultTenant), opt), nil
 }
 
 // requireTenant fails, saying what to run, when the default tenant has
@@ -109,7 +112,13 @@ func requireTenant(ctx context.Context, cfg config.Config, store *sqlstore.Store
 // syncCommand is `portico sync`: one pull and push with --once, else the
 // sync loop until interrupted.
 func syncCommand(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *slog.Logger, kind string, full, once bool, stdout io.Writer) error {
-	eng, err := syncEngine(cfg, store, log)
+	// The loop hears the serving instances' wake-ups; -once needs none.
+	var sig *sqlstore.Signals
+	if !once {
+		sig = sqlstore.NewSignals(store, log.With("component", "signals"))
+		defer sig.Close()
+	}
+	eng, err := syncEngine(cfg, store, sig, log)
 	if err != nil {
 		return err
 	}

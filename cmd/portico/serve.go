@@ -36,7 +36,11 @@ func serve(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *s
 	sessions := session.NewManager(func(t portal.TenantID) session.Store { return store.Tenant(t) }, session.Options{
 		Key: key, AccessTTL: cfg.AccessTokenTTL, RefreshTTL: cfg.RefreshTokenTTL, MaxAge: cfg.SessionMaxAge,
 	})
-	eng, err := syncEngine(cfg, store, log)
+	// The instances on the database signal each other through it (the
+	// sync engine's wake-ups); closed after the engine stopped.
+	sig := sqlstore.NewSignals(store, log.With("component", "signals"))
+	defer sig.Close()
+	eng, err := syncEngine(cfg, store, sig, log)
 	if err != nil {
 		return err
 	}

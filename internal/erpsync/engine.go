@@ -5,8 +5,10 @@
 // every create and edit waits in a durable outbox (written with the local
 // change) until the ERP has it, sent with its idempotency key and retried
 // with back-off, ending synced or failed with the ERP's message. With
-// several instances on one database, a lease lets one of them work at a
-// time.
+// several instances on one database, a short lease lets one of them work
+// at a time, a fencing token keeps one that lost the lease from writing
+// over its successor, and wake-ups (Signals) reach the holder from any
+// instance.
 package erpsync
 
 import (
@@ -18,6 +20,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -37,15 +40,25 @@ type Options struct {
 	// incremental pull: a change committed late with an earlier
 	// last-modified time is not missed. Default 5 min.
 	Overlap time.Duration
-	// Lease is how long one instance may work before it must renew its
-	// claim. Default 2 min.
+	// Lease is how long the sync lease lasts unless renewed; its holder
+	// renews it every quarter of it, and another instance takes it over
+	// within 1¼ leases of the holder's death. Default 10 s.
 	Lease time.Duration
 	// MaxAttempts is how many transient failures a write survives before
 	// it is marked failed (the user can retry it). Default 12.
 	MaxAttempts int
-	// Owner names this instance in the lease; random by default.
-	Owner  string
-	Logger *slog.Logger
+	// Instance names this instance in metrics labels; the host name by
+	// default.
+	Instance string
+	// Owner names this engine in the lease, and must be unique among the
+	// engines sharing a database: Instance and a random suffix by default.
+	Owner string
+	// Signals, when set, carries wake-ups to the tenant's engines in the
+	// other instances: a queued write and a "sync now" reach the lease
+	// holder at once wherever they happen. Without it, another instance's
+	// write waits for the holder's next push tick.
+	Signals Signals
+	Logger  *slog.Logger
 	// Now is the clock; time.Now by default.
 	Now func() time.Time
 }
@@ -67,7 +80,12 @@ type Engine struct {
 	// pullMu lets one pull run at a time in this process (Run's
 	// schedule and an admin's "sync now").
 	pullMu sync.Mutex
-	m      Metrics
+	// heldUntil is when the lease this engine last claimed lapses (unix
+	// nanoseconds; 0: not held).
+	heldUntil atomic.Int64
+	// announcing: a push wake-up is about to be published.
+	announcing atomic.Bool
+	m          Metrics
 }
 
 // Metrics are the engine's counters since start.
@@ -91,15 +109,18 @@ func New(conn erp.Connector, store Store, opt Options) *Engine {
 		opt.Overlap = 5 * time.Minute
 	}
 	if opt.Lease <= 0 {
-		opt.Lease = 2 * time.Minute
+		opt.Lease = 10 * time.Second
 	}
 	if opt.MaxAttempts <= 0 {
 		opt.MaxAttempts = 12
 	}
+	if opt.Instance == "" {
+		opt.Instance, _ = os.Hostname()
+	}
 	if opt.Owner == "" {
-		b := make([]byte, 8)
+		b := make([]byte, 6)
 		rand.Read(b)
-		opt.Owner = hex.EncodeToString(b)
+		opt.Owner = opt.Instance + "-" + hex.EncodeToString(b)
 	}
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.DiscardHandler)
@@ -114,25 +135,6 @@ func New(conn erp.Connector, store Store, opt Options) *Engine {
 
 // Metrics returns the engine's counters.
 func (e *Engine) Metrics() *Metrics { return &e.m }
-
-// ErrBusy is returned when another instance holds the sync lease.
-var ErrBusy = errors.New("erpsync: another instance is syncing")
-
-// leaseName is the one lease per tenant: pulls and pushes of one tenant
-// happen in one instance at a time.
-const leaseName = "erp-sync"
-
-func (e *Engine) claim(ctx context.Context) error {
-	now := e.opt.Now()
-	ok, err := e.store.AcquireLease(ctx, leaseName, e.opt.Owner, now, now.Add(e.opt.Lease))
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return ErrBusy
-	}
-	return nil
-}
 
 // accountFit is what a connector can tell of how the account fits its
 // mapping (*netsuite.Client does).
@@ -151,8 +153,9 @@ type accountFit interface {
 // skipped, and so is a kind found not in the account, until its mapping
 // changes, unless it is named in kinds or full is set; a kind found not
 // in the account is reported in its state and logged, not returned as an
-// error. It returns ErrBusy, and pulls nothing more, when another
-// instance holds the lease.
+// error. It returns ErrBusy, pulling nothing, when another instance holds
+// the lease, and ErrLeaseLost, pulling nothing more, when another
+// instance took the lease over meanwhile.
 func (e *Engine) Pull(ctx context.Context, kinds []*records.Kind, full bool) error {
 	e.pullMu.Lock()
 	defer e.pullMu.Unlock()
@@ -162,43 +165,45 @@ func (e *Engine) Pull(ctx context.Context, kinds []*records.Kind, full bool) err
 	}
 	start := e.opt.Now()
 	defer func() { e.m.PullMillis.Add(e.opt.Now().Sub(start).Milliseconds()) }()
-	pull := func() error {
-		var errs []error
-		for _, k := range kinds {
-			if skip, err := e.skip(ctx, k, force); err != nil || skip {
-				if err != nil {
+	return e.hold(ctx, func(ctx context.Context, l Lease) error {
+		pull := func() error {
+			var errs []error
+			for _, k := range kinds {
+				if skip, err := e.skip(ctx, k, force); err != nil || skip {
+					if err != nil {
+						errs = append(errs, fmt.Errorf("%s: %w", k.Name, err))
+					}
+					continue
+				}
+				if _, err := e.pullKind(ctx, l, k, full); err != nil {
+					if erp.IsNotInAccount(err) {
+						continue // not an error: reported in the kind's state
+					}
+					if errors.Is(err, ErrLeaseLost) {
+						return ErrLeaseLost
+					}
+					e.m.PullErrors.Add(1)
 					errs = append(errs, fmt.Errorf("%s: %w", k.Name, err))
-				}
-				continue
-			}
-			if err := e.claim(ctx); err != nil {
-				return err
-			}
-			if _, err := e.PullKind(ctx, k, full); err != nil {
-				if erp.IsNotInAccount(err) {
-					continue // not an error: reported in the kind's state
-				}
-				e.m.PullErrors.Add(1)
-				errs = append(errs, fmt.Errorf("%s: %w", k.Name, err))
-				if ctx.Err() != nil {
-					break
+					if ctx.Err() != nil {
+						break
+					}
 				}
 			}
+			return errors.Join(errs...)
 		}
-		return errors.Join(errs...)
-	}
-	if bl, ok := e.store.(BulkLoader); ok && full {
-		var loaded time.Time
-		err := bl.BulkLoad(ctx, func() error {
-			defer func() { loaded = e.opt.Now() }()
-			return pull()
-		})
-		if !loaded.IsZero() {
-			e.m.IndexMillis.Add(e.opt.Now().Sub(loaded).Milliseconds())
+		if bl, ok := e.store.(BulkLoader); ok && full {
+			var loaded time.Time
+			err := bl.BulkLoad(ctx, func() error {
+				defer func() { loaded = e.opt.Now() }()
+				return pull()
+			})
+			if !loaded.IsZero() {
+				e.m.IndexMillis.Add(e.opt.Now().Sub(loaded).Milliseconds())
+			}
+			return err
 		}
-		return err
-	}
-	return pull()
+		return pull()
+	})
 }
 
 // BulkLoader is a store that loads faster when told a load is coming:
@@ -243,10 +248,11 @@ func (e *Engine) state(ctx context.Context, kind string) (State, error) {
 	return State{Kind: kind}, nil
 }
 
-// PullKind pulls one kind: changed records since the checkpoint (less the
-// overlap), then deletions. It returns how many records it stored. The
-// caller must hold the lease.
-func (e *Engine) PullKind(ctx context.Context, k *records.Kind, full bool) (int64, error) {
+// pullKind pulls one kind under lease l: changed records since the
+// checkpoint (less the overlap), then deletions. It returns how many
+// records it stored.
+func (e *Engine) pullKind(ctx context.Context, l Lease, k *records.Kind, full bool) (int64, error) {
+	w := e.store.Fence(l)
 	st, err := e.state(ctx, k.Name)
 	if err != nil {
 		return 0, err
@@ -270,6 +276,9 @@ func (e *Engine) PullKind(ctx context.Context, k *records.Kind, full bool) (int6
 		st.Mapping = af.MappingVersion(k)
 	}
 	fail := func(err error) (int64, error) {
+		if errors.Is(err, ErrLeaseLost) {
+			return st.LastPulled, err // the kind's state is the new holder's
+		}
 		st.LastError = errorText(err)
 		if erp.IsNotInAccount(err) {
 			st.Unavailable = st.LastError
@@ -277,12 +286,11 @@ func (e *Engine) PullKind(ctx context.Context, k *records.Kind, full bool) (int6
 		} else {
 			e.log.Error("pull failed", "kind", k.Name, "err", err)
 		}
-		if serr := e.store.SaveSyncState(context.WithoutCancel(ctx), st); serr != nil {
+		if serr := w.SaveSyncState(context.WithoutCancel(ctx), st); serr != nil {
 			e.log.Error("save sync state", "kind", k.Name, "err", serr)
 		}
 		return st.LastPulled, err
 	}
-	claimed := e.opt.Now()
 	// Pages are stored in groups of about storeBatch records: one
 	// transaction per group costs the indexes far less than one per page.
 	var group []records.Record
@@ -302,7 +310,7 @@ func (e *Engine) PullKind(ctx context.Context, k *records.Kind, full bool) (int6
 		next.Checkpoint = pending
 		next.LastPulled += n
 		next.PulledTotal += n
-		if err := e.store.ApplyPull(ctx, k.Name, group, nil, next); err != nil {
+		if err := w.ApplyPull(ctx, k.Name, group, nil, next); err != nil {
 			return err
 		}
 		st, group, fresh = next, group[:0], 0
@@ -310,12 +318,6 @@ func (e *Engine) PullKind(ctx context.Context, k *records.Kind, full bool) (int6
 		return nil
 	}
 	err = e.conn.Changes(ctx, k, from, func(b erp.Batch) error {
-		if now := e.opt.Now(); now.Sub(claimed) > e.opt.Lease/3 {
-			if err := e.claim(ctx); err != nil {
-				return err
-			}
-			claimed = now
-		}
 		group = append(group, b.Records...)
 		for _, r := range b.Records {
 			if full {
@@ -361,7 +363,7 @@ func (e *Engine) PullKind(ctx context.Context, k *records.Kind, full bool) (int6
 			}
 		}
 		st.LastDeleted = int64(len(ids))
-		if err := e.store.ApplyPull(ctx, k.Name, nil, ids, st); err != nil {
+		if err := w.ApplyPull(ctx, k.Name, nil, ids, st); err != nil {
 			return fail(err)
 		}
 		e.m.Deleted.Add(int64(len(ids)))
@@ -370,7 +372,7 @@ func (e *Engine) PullKind(ctx context.Context, k *records.Kind, full bool) (int6
 	if fits {
 		st.Missing = strings.Join(af.Missing(k), ", ")
 	}
-	if err := e.store.SaveSyncState(ctx, st); err != nil {
+	if err := w.SaveSyncState(ctx, st); err != nil {
 		return st.LastPulled, err
 	}
 	e.log.Info("pulled", "kind", k.Name, "records", st.LastPulled, "deleted", st.LastDeleted,
@@ -416,44 +418,40 @@ func errorText(err error) string {
 	return "internal error (see the server log)"
 }
 
-// Notify tells Run that a write was queued, so it pushes now instead of
-// at its next tick. It never blocks.
-func (e *Engine) Notify() {
-	select {
-	case e.wake <- struct{}{}:
-	default:
-	}
-}
-
 // pushBatch bounds the entries one Push reads at a time.
 const pushBatch = 50
 
-// Push sends every due outbox entry and returns how many it handled.
+// Push sends every due outbox entry and returns how many it handled. It
+// returns ErrBusy, sending nothing, when another instance holds the
+// lease, and ErrLeaseLost, sending nothing more, when another instance
+// took the lease over meanwhile.
 func (e *Engine) Push(ctx context.Context) (int, error) {
-	if err := e.claim(ctx); err != nil {
-		return 0, err
-	}
 	done := 0
-	for {
-		due, err := e.store.DueOutbox(ctx, e.opt.Now(), pushBatch)
-		if err != nil || len(due) == 0 {
-			return done, err
-		}
-		for _, en := range due {
-			// Renewed before every send: a slow round must not outlive
-			// the lease and let another instance send the same entry.
-			if err := e.claim(ctx); err != nil {
-				return done, err
+	err := e.hold(ctx, func(ctx context.Context, l Lease) error {
+		w := e.store.Fence(l)
+		for {
+			due, err := e.store.DueOutbox(ctx, e.opt.Now(), pushBatch)
+			if err != nil || len(due) == 0 {
+				return err
 			}
-			if err := e.send(ctx, en); err != nil {
-				return done, err
+			for _, en := range due {
+				// Renewed before every send: an instance that lost the
+				// lease (paused, cut off) must not send an entry its
+				// successor may be sending too.
+				if err := e.renew(ctx, l); err != nil {
+					return err
+				}
+				if err := e.send(ctx, w, en); err != nil {
+					return err
+				}
+				done++
 			}
-			done++
+			if len(due) < pushBatch {
+				return nil
+			}
 		}
-		if len(due) < pushBatch {
-			return done, nil
-		}
-	}
+	})
+	return done, err
 }
 
 // waitForRef is how long an entry waits when it refers to a record whose
@@ -462,18 +460,18 @@ const waitForRef = 5 * time.Second
 
 // send delivers one entry. It returns an error only when the store fails;
 // ERP failures are recorded on the entry.
-func (e *Engine) send(ctx context.Context, en Entry) error {
+func (e *Engine) send(ctx context.Context, w LeasedWrites, en Entry) error {
 	k, ok := records.Lookup(en.Kind)
 	if !ok {
-		return e.store.FailOutbox(ctx, en, "This kind of record is no longer synced.", e.opt.Now())
+		return w.FailOutbox(ctx, en, "This kind of record is no longer synced.", e.opt.Now())
 	}
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(en.Fields, &raw); err != nil {
-		return e.store.FailOutbox(ctx, en, "The queued change is unreadable.", e.opt.Now())
+		return w.FailOutbox(ctx, en, "The queued change is unreadable.", e.opt.Now())
 	}
 	in, errs := k.ParseInput(raw, en.Op == records.OpCreate)
 	if len(errs) > 0 {
-		return e.store.FailOutbox(ctx, en, errs[0].Message, e.opt.Now())
+		return w.FailOutbox(ctx, en, errs[0].Message, e.opt.Now())
 	}
 	// References to records created in the portal go out with the ids
 	// the ERP gave them: this entry waits while such a create is on its
@@ -491,22 +489,22 @@ func (e *Engine) send(ctx context.Context, en Entry) error {
 		case EntrySynced:
 			in[field] = erpID
 		case EntryPending:
-			return e.store.DeferOutbox(ctx, en.ID, en.Attempts, e.opt.Now().Add(waitForRef), "Waiting for a record it refers to.", e.opt.Now())
+			return w.DeferOutbox(ctx, en.ID, en.Attempts, e.opt.Now().Add(waitForRef), "Waiting for a record it refers to.", e.opt.Now())
 		default:
 			f, _ := k.FieldNamed(field)
-			return e.store.FailOutbox(ctx, en, f.Label+" refers to a new record that NetSuite does not have: correct or send that one first.", e.opt.Now())
+			return w.FailOutbox(ctx, en, f.Label+" refers to a new record that NetSuite does not have: correct or send that one first.", e.opt.Now())
 		}
 	}
-	w := erp.Write{Fields: in, Key: en.Key}
+	write := erp.Write{Fields: in, Key: en.Key}
 	id := en.RecordID
 	var err error
 	if en.Op == records.OpCreate {
-		id, err = e.conn.Create(ctx, k, w)
+		id, err = e.conn.Create(ctx, k, write)
 	} else {
-		err = e.conn.Update(ctx, k, id, w)
+		err = e.conn.Update(ctx, k, id, write)
 	}
 	if err != nil {
-		return e.failed(ctx, en, err)
+		return e.failed(ctx, w, en, err)
 	}
 	rec, err := e.conn.Fetch(ctx, k, id)
 	if err != nil {
@@ -518,13 +516,13 @@ func (e *Engine) send(ctx context.Context, en Entry) error {
 		rec.ID = id
 	}
 	e.m.PushSynced.Add(1)
-	return e.store.CompleteOutbox(ctx, en, rec, e.opt.Now())
+	return w.CompleteOutbox(ctx, en, rec, e.opt.Now())
 }
 
 // failed records an ERP failure: the ERP's refusal ends the entry failed
 // with its message; a transient failure is retried with back-off until
 // MaxAttempts.
-func (e *Engine) failed(ctx context.Context, en Entry, err error) error {
+func (e *Engine) failed(ctx context.Context, w LeasedWrites, en Entry, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -532,12 +530,12 @@ func (e *Engine) failed(ctx context.Context, en Entry, err error) error {
 	if erp.IsPermanent(err) || attempts >= e.opt.MaxAttempts {
 		e.m.PushFailed.Add(1)
 		e.log.Warn("write refused", "kind", en.Kind, "record", en.RecordID, "err", err)
-		return e.store.FailOutbox(ctx, en, userMessage(err), e.opt.Now())
+		return w.FailOutbox(ctx, en, userMessage(err), e.opt.Now())
 	}
 	e.m.PushRetries.Add(1)
 	delay := erp.Backoff(time.Second, attempts, 15*time.Minute)
 	e.log.Info("write deferred", "kind", en.Kind, "record", en.RecordID, "attempt", attempts, "retry_in", delay, "err", err)
-	return e.store.DeferOutbox(ctx, en.ID, attempts, e.opt.Now().Add(delay), errorText(err), e.opt.Now())
+	return w.DeferOutbox(ctx, en.ID, attempts, e.opt.Now().Add(delay), errorText(err), e.opt.Now())
 }
 
 // userMessage is what the record shows about a failed write: the ERP's
@@ -674,36 +672,32 @@ type pullRequest struct {
 	full  bool
 }
 
-// Trigger asks Run for a pull of kinds (every kind when empty) soon; a
-// request made while one is waiting replaces it. It never blocks.
-func (e *Engine) Trigger(kinds []*records.Kind, full bool) {
-	req := pullRequest{kinds, full}
-	for {
-		select {
-		case e.trigger <- req:
-			return
-		default:
-		}
-		select {
-		case <-e.trigger:
-		default:
-		}
-	}
-}
-
 // Run pulls every Interval (and when triggered) and pushes whenever a
-// write is queued (and every few seconds), until ctx is cancelled. Pushes
-// run beside pulls, so a long pull never holds a user's change back.
-// Failures are logged and retried on the next round; another instance
-// holding the lease is not a failure.
+// write is queued (and every few seconds), until ctx is cancelled, while
+// it holds the lease: it keeps the lease while it lives, or takes it when
+// its holder dies. Pushes run beside pulls, so a long pull never holds a
+// user's change back. With Signals it hears the other instances' queued
+// writes and "sync now". Failures are logged and retried on the next
+// round; another instance holding the lease is not a failure. On return
+// the lease is released.
 func (e *Engine) Run(ctx context.Context) {
 	var wg sync.WaitGroup
-	wg.Add(3)
-	go func() { defer wg.Done(); e.pullLoop(ctx) }()
-	go func() { defer wg.Done(); e.pushLoop(ctx) }()
-	go func() { defer wg.Done(); e.enrichLoop(ctx) }()
+	if e.opt.Signals != nil {
+		msgs, err := e.opt.Signals.Subscribe(ctx, e.channel())
+		if err != nil {
+			e.log.Warn("no wake-ups from the other instances", "err", err)
+		} else {
+			wg.Go(func() { e.listen(msgs) })
+		}
+	}
+	wg.Go(func() { e.leaseLoop(ctx) })
+	wg.Go(func() { e.pullLoop(ctx) })
+	wg.Go(func() { e.pushLoop(ctx) })
+	wg.Go(func() { e.enrichLoop(ctx) })
 	wg.Wait()
-	e.store.ReleaseLease(context.WithoutCancel(ctx), leaseName, e.opt.Owner)
+	if err := e.Release(context.WithoutCancel(ctx)); err != nil {
+		e.log.Warn("release the sync lease", "err", err)
+	}
 }
 
 func (e *Engine) pullLoop(ctx context.Context) {
@@ -718,9 +712,7 @@ func (e *Engine) pullLoop(ctx context.Context) {
 		case req = <-e.trigger:
 			timer.Stop()
 		}
-		if err := e.Pull(ctx, req.kinds, req.full); err != nil && !errors.Is(err, ErrBusy) && ctx.Err() == nil {
-			e.log.Error("pull", "err", err)
-		}
+		e.logRound("pull", ctx, e.Pull(ctx, req.kinds, req.full))
 		timer.Reset(e.opt.Interval)
 	}
 }
@@ -735,16 +727,31 @@ func (e *Engine) pushLoop(ctx context.Context) {
 		case <-tick.C:
 		case <-e.wake:
 		}
-		if _, err := e.Push(ctx); err != nil && !errors.Is(err, ErrBusy) && ctx.Err() == nil {
-			e.log.Error("push", "err", err)
-		}
+		_, err := e.Push(ctx)
+		e.logRound("push", ctx, err)
 	}
 }
 
-// WritePrometheus writes the engine's counters, and each kind's sync
-// status as gauges, in Prometheus' text exposition format.
+// logRound logs how a round of Run's ended: another instance holding
+// the lease is no failure, and losing it is a warning.
+func (e *Engine) logRound(round string, ctx context.Context, err error) {
+	switch {
+	case err == nil || errors.Is(err, ErrBusy) || ctx.Err() != nil:
+	case errors.Is(err, ErrLeaseLost):
+		e.log.Warn(round+" stopped: the sync lease passed to another instance", "owner", e.opt.Owner)
+	default:
+		e.log.Error(round, "err", err)
+	}
+}
+
+// WritePrometheus writes the engine's counters, whether it holds the
+// sync lease, and each kind's sync status as gauges, in Prometheus' text
+// exposition format. Every series carries the instance label (Options'
+// Instance): counters are this instance's; the status gauges, read from
+// the shared database, are alike in every instance.
 func (e *Engine) WritePrometheus(ctx context.Context, w io.Writer) error {
 	m := &e.m
+	inst := fmt.Sprintf("instance=%q", e.opt.Instance)
 	for _, c := range []struct {
 		name, help string
 		v          int64
@@ -756,10 +763,16 @@ func (e *Engine) WritePrometheus(ctx context.Context, w io.Writer) error {
 		{"portico_sync_push_failed_total", "Outbox writes the ERP refused or that were given up.", m.PushFailed.Load()},
 		{"portico_sync_push_retries_total", "Transient write failures, retried later.", m.PushRetries.Load()},
 	} {
-		fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s counter\n%s %d\n", c.name, c.help, c.name, c.name, c.v)
+		fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s counter\n%s{%s} %d\n", c.name, c.help, c.name, c.name, inst, c.v)
 	}
-	fmt.Fprintf(w, "# HELP portico_sync_pull_seconds_total Wall time spent pulling.\n# TYPE portico_sync_pull_seconds_total counter\nportico_sync_pull_seconds_total %.3f\n",
-		float64(m.PullMillis.Load())/1000)
+	fmt.Fprintf(w, "# HELP portico_sync_pull_seconds_total Wall time spent pulling.\n# TYPE portico_sync_pull_seconds_total counter\nportico_sync_pull_seconds_total{%s} %.3f\n",
+		inst, float64(m.PullMillis.Load())/1000)
+	holder := 0
+	if e.holds() {
+		holder = 1
+	}
+	fmt.Fprintf(w, "# HELP portico_sync_lease_holder 1 when this instance holds the sync lease (it pulls and pushes).\n# TYPE portico_sync_lease_holder gauge\nportico_sync_lease_holder{%s} %d\n",
+		inst, holder)
 	st, err := e.Status(ctx)
 	if err != nil {
 		return err
@@ -792,20 +805,12 @@ func (e *Engine) WritePrometheus(ctx context.Context, w io.Writer) error {
 	for _, g := range gauges {
 		fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s gauge\n", g.name, g.help, g.name)
 		for _, k := range st.Kinds {
-			fmt.Fprintf(w, "%s{kind=%q} %g\n", g.name, k.Kind, g.value(k))
+			fmt.Fprintf(w, "%s{%s,kind=%q} %g\n", g.name, inst, k.Kind, g.value(k))
 		}
 	}
 	fmt.Fprintf(w, "# HELP portico_sync_outbox_entries Outbox entries by state.\n# TYPE portico_sync_outbox_entries gauge\n")
 	for _, state := range []string{EntryPending, EntryFailed, EntrySynced, EntryDiscarded} {
-		fmt.Fprintf(w, "portico_sync_outbox_entries{state=%q} %d\n", state, st.Outbox[state])
+		fmt.Fprintf(w, "portico_sync_outbox_entries{%s,state=%q} %d\n", inst, state, st.Outbox[state])
 	}
 	return nil
-}
-
-// Release gives the sync lease up if this engine holds it, so another
-// instance (or the next `portico sync -once`) need not wait for it to
-// lapse. Run releases it itself; a caller of Pull or Push calls Release
-// when done.
-func (e *Engine) Release(ctx context.Context) error {
-	return e.store.ReleaseLease(ctx, leaseName, e.opt.Owner)
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/portico/portico/internal/erp"
+	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/records"
 )
 
@@ -57,6 +58,8 @@ const (
 // Store is what the sync engine needs from one tenant's store.
 // *sqlstore.Tenant implements it.
 type Store interface {
+	// ID is the tenant the store holds.
+	ID() portal.TenantID
 	// Record returns one record of the replica (a not-found error when
 	// it has none).
 	Record(ctx context.Context, kind string, id int64) (records.Record, error)
@@ -67,19 +70,18 @@ type Store interface {
 	PutRecords(ctx context.Context, rs []records.Record) error
 	// RecordIDs returns the ids of kind's records in the replica.
 	RecordIDs(ctx context.Context, kind string) ([]int64, error)
-	// SaveSyncState stores st as is (run bookkeeping, errors, resets).
-	SaveSyncState(ctx context.Context, st State) error
-	// ApplyPull stores a batch in one transaction: upserts recs (but
-	// never over a record whose own write is pending or failed: the
-	// outbox owns it until then), deletes the ids in deleted (likewise)
-	// and saves st, so a crash leaves the batch and its checkpoint
-	// together or neither.
-	ApplyPull(ctx context.Context, kind string, recs []records.Record, deleted []int64, st State) error
 	// AcquireLease takes or renews the named lease for owner until
-	// until, if it is free, expired or already owner's.
-	AcquireLease(ctx context.Context, name, owner string, now, until time.Time) (bool, error)
-	// ReleaseLease gives the lease up if owner holds it.
+	// until, if it is free, expired or already owner's, and returns its
+	// fencing token: the token grows whenever the lease changes owner,
+	// and stays while the same owner renews it. ok is false when another
+	// owner holds it.
+	AcquireLease(ctx context.Context, name, owner string, now, until time.Time) (token int64, ok bool, err error)
+	// ReleaseLease gives the lease up, at once, if owner holds it.
 	ReleaseLease(ctx context.Context, name, owner string) error
+	// Fence returns the writes made on behalf of lease l. Each checks,
+	// in its own transaction, that l's token is still the lease's, and
+	// fails with ErrLeaseLost, writing nothing, when it is not.
+	Fence(l Lease) LeasedWrites
 
 	// DueOutbox returns up to limit pending entries due at now, oldest
 	// first, each the oldest open entry of its record (later edits wait
@@ -96,6 +98,25 @@ type Store interface {
 	// FailedEntry returns the oldest failed entry of a record (a
 	// not-found error when none failed).
 	FailedEntry(ctx context.Context, kind string, id int64) (Entry, error)
+	// RetryOutbox makes a failed entry pending again, due now.
+	RetryOutbox(ctx context.Context, id int64, now time.Time) error
+	// DiscardOutbox drops a record's open entries; the record is replaced
+	// by rec (the ERP's version) or, when rec is nil (a create that never
+	// landed, or a record the ERP no longer has), deleted.
+	DiscardOutbox(ctx context.Context, e Entry, rec *records.Record, now time.Time) error
+}
+
+// LeasedWrites are the writes the lease holder makes: pulled records,
+// where each pull stands, and how each outbox entry ended.
+type LeasedWrites interface {
+	// SaveSyncState stores st as is (run bookkeeping, errors, resets).
+	SaveSyncState(ctx context.Context, st State) error
+	// ApplyPull stores a batch in one transaction: upserts recs (but
+	// never over a record whose own write is pending or failed: the
+	// outbox owns it until then), deletes the ids in deleted (likewise)
+	// and saves st, so a crash leaves the batch and its checkpoint
+	// together or neither.
+	ApplyPull(ctx context.Context, kind string, recs []records.Record, deleted []int64, st State) error
 	// CompleteOutbox marks e synced with the record as the ERP has it
 	// now: for a create, the provisional record becomes rec (its ERP id)
 	// everywhere it is referenced; the record's write state is cleared
@@ -109,10 +130,4 @@ type Store interface {
 	// record until the user retries, edits it again or discards it (a
 	// no-op when e is no longer pending).
 	FailOutbox(ctx context.Context, e Entry, msg string, now time.Time) error
-	// RetryOutbox makes a failed entry pending again, due now.
-	RetryOutbox(ctx context.Context, id int64, now time.Time) error
-	// DiscardOutbox drops a record's open entries; the record is replaced
-	// by rec (the ERP's version) or, when rec is nil (a create that never
-	// landed, or a record the ERP no longer has), deleted.
-	DiscardOutbox(ctx context.Context, e Entry, rec *records.Record, now time.Time) error
 }

@@ -510,7 +510,7 @@ func TestPrometheusMetricsPerKind(t *testing.T) {
 	defer s.Close()
 	ten := tenant(t, s)
 	a := newAccount(t, 5)
-	eng := erpsync.New(a.connector(t, 1000), ten, erpsync.Options{Now: a.clock.Now})
+	eng := erpsync.New(a.connector(t, 1000), ten, erpsync.Options{Now: a.clock.Now, Instance: "test"})
 	if err := eng.Pull(ctx, []*records.Kind{mustKind(t, "customer")}, true); err != nil {
 		t.Fatal(err)
 	}
@@ -520,16 +520,25 @@ func TestPrometheusMetricsPerKind(t *testing.T) {
 	}
 	out := b.String()
 	for _, want := range []string{
-		"portico_sync_pulled_records_total 5\n",
-		`portico_sync_lag_seconds{kind="customer"} 0` + "\n",
-		`portico_sync_lag_seconds{kind="project"} -1` + "\n",
-		`portico_sync_kind_pulled_records{kind="customer"} 5` + "\n",
-		`portico_sync_outbox_entries{state="pending"} 0` + "\n",
+		`portico_sync_pulled_records_total{instance="test"} 5` + "\n",
+		`portico_sync_lease_holder{instance="test"} 1` + "\n",
+		`portico_sync_lag_seconds{instance="test",kind="customer"} 0` + "\n",
+		`portico_sync_lag_seconds{instance="test",kind="project"} -1` + "\n",
+		`portico_sync_kind_pulled_records{instance="test",kind="customer"} 5` + "\n",
+		`portico_sync_outbox_entries{instance="test",state="pending"} 0` + "\n",
 		"# TYPE portico_sync_kind_failing gauge\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("metrics lack %q:\n%s", want, out)
 		}
+	} // Given up, the lease is no longer this instance's.
+	if err := eng.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	b.Reset()
+	eng.WritePrometheus(ctx, &b)
+	if want := `portico_sync_lease_holder{instance="test"} 0` + "\n"; !strings.Contains(b.String(), want) {
+		t.Errorf("metrics after release lack %q", want)
 	}
 }
 
@@ -624,7 +633,7 @@ func TestAnAccountWithoutSomeKindsAndColumns(t *testing.T) {
 		}
 		mapping := strings.Replace(string(netsuite.DefaultMapping), "  billing_summary:\n", "  billing_summary:\n    off: true\n", 1)
 		a := newAccountWith(t, 30, lean, []byte(mapping))
-		eng := erpsync.New(a.connector(t, 100), ten, erpsync.Options{Now: a.clock.Now})
+		eng := erpsync.New(a.connector(t, 100), ten, erpsync.Options{Now: a.clock.Now, Instance: "test"})
 		if err := eng.Pull(ctx, nil, true); err != nil {
 			t.Fatalf("a pull with kinds not in the account: %v", err)
 		}
@@ -664,8 +673,8 @@ func TestAnAccountWithoutSomeKindsAndColumns(t *testing.T) {
 		if err := eng.WritePrometheus(ctx, &metrics); err != nil {
 			t.Fatal(err)
 		}
-		for _, line := range []string{`portico_sync_kind_unavailable{kind="billing"} 1`, `portico_sync_kind_unavailable{kind="billing_summary"} 1`,
-			`portico_sync_kind_unavailable{kind="project"} 0`} {
+		for _, line := range []string{`portico_sync_kind_unavailable{instance="test",kind="billing"} 1`,
+			`portico_sync_kind_unavailable{instance="test",kind="billing_summary"} 1`, `portico_sync_kind_unavailable{instance="test",kind="project"} 0`} {
 			if !strings.Contains(metrics.String(), line) {
 				t.Errorf("metrics lack %s", line)
 			}

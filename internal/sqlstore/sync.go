@@ -128,8 +128,13 @@ func toMillis(t time.Time) int64 {
 	return t.UnixMilli()
 }
 
-// SaveSyncState implements erpsync.Store.
+// SaveSyncState stores st outside any lease (the engine saves through
+// Fence).
 func (t *Tenant) SaveSyncState(ctx context.Context, st erpsync.State) error {
+	return t.saveSyncState(ctx, st)
+}
+
+func (t *Tenant) saveSyncState(ctx context.Context, st erpsync.State) error {
 	_, err := t.exec(ctx, upsertSyncState, st.Kind, toMillis(st.Checkpoint.Modified), st.Checkpoint.ID,
 		toMillis(st.DeletedSince), toMillis(st.LastRun), toMillis(st.LastSuccess), st.PulledTotal, st.LastPulled,
 		st.LastDeleted, st.LastError, st.Unavailable, st.Missing, st.Mapping)
@@ -162,9 +167,17 @@ func (t *Tenant) RecordIDs(ctx context.Context, kind string) ([]int64, error) {
 // deleteBatch bounds the ids one DELETE names.
 const deleteBatch = 400
 
-// ApplyPull implements erpsync.Store.
+// ApplyPull is erpsync.LeasedWrites' ApplyPull outside any lease (the
+// engine applies through Fence).
 func (t *Tenant) ApplyPull(ctx context.Context, kind string, recs []records.Record, deleted []int64, st erpsync.State) error {
+	return t.applyPull(ctx, nil, kind, recs, deleted, st)
+}
+
+func (t *Tenant) applyPull(ctx context.Context, l *erpsync.Lease, kind string, recs []records.Record, deleted []int64, st erpsync.State) error {
 	return t.inTx(ctx, func(tx *Tenant) error {
+		if err := tx.fence(ctx, l); err != nil {
+			return err
+		}
 		if err := tx.putRecords(ctx, recs); err != nil {
 			return err
 		}
@@ -183,31 +196,102 @@ func (t *Tenant) ApplyPull(ctx context.Context, kind string, recs []records.Reco
 				return fmt.Errorf("apply deletions: %w", err)
 			}
 		}
-		return tx.SaveSyncState(ctx, st)
+		return tx.saveSyncState(ctx, st)
 	})
 }
 
-var acquireLease = scope(`INSERT INTO sync_leases (tenant_id, name, owner, until) VALUES (:tenant, ?, ?, ?)
-	ON CONFLICT (tenant_id, name) DO UPDATE SET owner = excluded.owner, until = excluded.until
-	WHERE sync_leases.until < ? OR sync_leases.owner = excluded.owner`)
+var (
+	// acquireLease takes the lease when it is free or expired, renews it
+	// when it is owner's: one statement, so two instances racing for an
+	// expired lease cannot both win. The token grows when the owner
+	// changes; no row comes back when another owner holds the lease.
+	acquireLease = scope(`INSERT INTO sync_leases (tenant_id, name, owner, until, token) VALUES (:tenant, ?, ?, ?, 1)
+	ON CONFLICT (tenant_id, name) DO UPDATE SET owner = excluded.owner, until = excluded.until,
+		token = CASE WHEN sync_leases.owner = excluded.owner THEN sync_leases.token ELSE sync_leases.token + 1 END
+	WHERE sync_leases.until < ? OR sync_leases.owner = excluded.owner
+	RETURNING token`)
+	// releaseLease expires the lease but keeps its row, and so its token.
+	releaseLease = scope(`UPDATE sync_leases SET until = 0 WHERE tenant_id = :tenant AND name = ? AND owner = ?`)
+	// fenceLease matches the lease only while it has the token, and locks
+	// its row until the transaction ends: a takeover waits for the
+	// fenced write, and then sees it.
+	fenceLease = scope(`UPDATE sync_leases SET token = token WHERE tenant_id = :tenant AND name = ? AND token = ?`)
+)
 
-// AcquireLease implements erpsync.Store: one statement, so two instances
-// racing for an expired lease cannot both win.
-func (t *Tenant) AcquireLease(ctx context.Context, name, owner string, now, until time.Time) (bool, error) {
-	res, err := t.exec(ctx, acquireLease, name, owner, until.UnixMilli(), now.UnixMilli())
-	if err != nil {
-		return false, fmt.Errorf("acquire lease: %w", err)
+// AcquireLease implements erpsync.Store.
+func (t *Tenant) AcquireLease(ctx context.Context, name, owner string, now, until time.Time) (int64, bool, error) {
+	var token int64
+	err := t.inTx(ctx, func(tx *Tenant) error { // a write that returns a row
+		return tx.queryRow(ctx, acquireLease, name, owner, until.UnixMilli(), now.UnixMilli()).Scan(&token)
+	})
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, nil
 	}
-	n, err := res.RowsAffected()
-	return n == 1, err
+	if err != nil {
+		return 0, false, fmt.Errorf("acquire lease: %w", err)
+	}
+	return token, true, nil
 }
-
-var releaseLease = scope(`DELETE FROM sync_leases WHERE tenant_id = :tenant AND name = ? AND owner = ?`)
 
 // ReleaseLease implements erpsync.Store.
 func (t *Tenant) ReleaseLease(ctx context.Context, name, owner string) error {
 	_, err := t.exec(ctx, releaseLease, name, owner)
 	return err
+}
+
+// fence fails with erpsync.ErrLeaseLost unless l (when not nil) still
+// holds the lease's token; it must run in the transaction it guards.
+func (t *Tenant) fence(ctx context.Context, l *erpsync.Lease) error {
+	if l == nil {
+		return nil
+	}
+	res, err := t.exec(ctx, fenceLease, l.Name, l.Token)
+	if err != nil {
+		return fmt.Errorf("check the sync lease: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n != 1 {
+		return errors.Join(erpsync.ErrLeaseLost, err)
+	}
+	return nil
+}
+
+// Fence implements erpsync.Store.
+func (t *Tenant) Fence(l erpsync.Lease) erpsync.LeasedWrites { return leased{t, l} }
+
+// leased is a tenant's writes on behalf of a lease.
+type leased struct {
+	t *Tenant
+	l erpsync.Lease
+}
+
+func (w leased) SaveSyncState(ctx context.Context, st erpsync.State) error {
+	return w.t.inTx(ctx, func(tx *Tenant) error {
+		if err := tx.fence(ctx, &w.l); err != nil {
+			return err
+		}
+		return tx.saveSyncState(ctx, st)
+	})
+}
+
+func (w leased) ApplyPull(ctx context.Context, kind string, recs []records.Record, deleted []int64, st erpsync.State) error {
+	return w.t.applyPull(ctx, &w.l, kind, recs, deleted, st)
+}
+
+func (w leased) CompleteOutbox(ctx context.Context, e erpsync.Entry, rec records.Record, now time.Time) error {
+	return w.t.completeOutbox(ctx, &w.l, e, rec, now)
+}
+
+func (w leased) DeferOutbox(ctx context.Context, id int64, attempts int, next time.Time, msg string, now time.Time) error {
+	return w.t.inTx(ctx, func(tx *Tenant) error {
+		if err := tx.fence(ctx, &w.l); err != nil {
+			return err
+		}
+		return tx.DeferOutbox(ctx, id, attempts, next, msg, now)
+	})
+}
+
+func (w leased) FailOutbox(ctx context.Context, e erpsync.Entry, msg string, now time.Time) error {
+	return w.t.failOutbox(ctx, &w.l, e, msg, now)
 }
 
 const entryColumns = `id, kind, record_id, op, fields, idem_key, state, attempts, next_at, error, erp_id, created_at`
@@ -360,9 +444,17 @@ func (t *Tenant) replace(ctx context.Context, r records.Record) error {
 	return err
 }
 
-// CompleteOutbox implements erpsync.Store.
+// CompleteOutbox is erpsync.LeasedWrites' CompleteOutbox outside any
+// lease (the engine completes through Fence).
 func (t *Tenant) CompleteOutbox(ctx context.Context, e erpsync.Entry, rec records.Record, now time.Time) error {
+	return t.completeOutbox(ctx, nil, e, rec, now)
+}
+
+func (t *Tenant) completeOutbox(ctx context.Context, l *erpsync.Lease, e erpsync.Entry, rec records.Record, now time.Time) error {
 	return t.inTx(ctx, func(tx *Tenant) error {
+		if err := tx.fence(ctx, l); err != nil {
+			return err
+		}
 		res, err := tx.exec(ctx, syncedOutbox, rec.ID, now.UnixMilli(), e.ID)
 		if err != nil {
 			return err
@@ -409,15 +501,24 @@ func (t *Tenant) CompleteOutbox(ctx context.Context, e erpsync.Entry, rec record
 	})
 }
 
-// DeferOutbox implements erpsync.Store.
+// DeferOutbox is erpsync.LeasedWrites' DeferOutbox outside any lease
+// (the engine defers through Fence).
 func (t *Tenant) DeferOutbox(ctx context.Context, id int64, attempts int, next time.Time, msg string, now time.Time) error {
 	_, err := t.exec(ctx, deferOutbox, attempts, next.UnixMilli(), msg, now.UnixMilli(), id)
 	return err
 }
 
-// FailOutbox implements erpsync.Store.
+// FailOutbox is erpsync.LeasedWrites' FailOutbox outside any lease (the
+// engine fails entries through Fence).
 func (t *Tenant) FailOutbox(ctx context.Context, e erpsync.Entry, msg string, now time.Time) error {
+	return t.failOutbox(ctx, nil, e, msg, now)
+}
+
+func (t *Tenant) failOutbox(ctx context.Context, l *erpsync.Lease, e erpsync.Entry, msg string, now time.Time) error {
 	return t.inTx(ctx, func(tx *Tenant) error {
+		if err := tx.fence(ctx, l); err != nil {
+			return err
+		}
 		res, err := tx.exec(ctx, failOutbox, msg, now.UnixMilli(), e.ID)
 		if err != nil {
 			return err

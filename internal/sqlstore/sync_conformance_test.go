@@ -3,11 +3,13 @@ package sqlstore
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"testing"
 	"time"
 
 	"github.com/portico/portico/internal/erp"
 	"github.com/portico/portico/internal/erpsync"
+	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/records"
 )
 
@@ -61,23 +63,112 @@ func TestConformanceLease(t *testing.T) {
 		ctx := context.Background()
 		ten := seedTenant(t, s, "acme")
 		now := time.UnixMilli(1_800_000_000_000)
-		if ok, err := ten.AcquireLease(ctx, "sync", "a", now, now.Add(time.Minute)); !ok || err != nil {
-			t.Fatalf("first claim: %v %v", ok, err)
+		acquire := func(owner string, at, until time.Time) (int64, bool) {
+			t.Helper()
+			token, ok, err := ten.AcquireLease(ctx, "sync", owner, at, until)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return token, ok
 		}
-		if ok, _ := ten.AcquireLease(ctx, "sync", "b", now.Add(time.Second), now.Add(time.Minute)); ok {
+		first, ok := acquire("a", now, now.Add(time.Minute))
+		if !ok {
+			t.Fatal("first claim refused")
+		}
+		if _, ok := acquire("b", now.Add(time.Second), now.Add(time.Minute)); ok {
 			t.Fatal("b took a held lease")
 		}
-		if ok, _ := ten.AcquireLease(ctx, "sync", "a", now.Add(time.Second), now.Add(2*time.Minute)); !ok {
-			t.Fatal("a could not renew")
+		if renewed, ok := acquire("a", now.Add(time.Second), now.Add(2*time.Minute)); !ok || renewed != first {
+			t.Fatalf("a's renewal: %v, token %d then %d (a renewal keeps the token)", ok, first, renewed)
 		}
-		if ok, _ := ten.AcquireLease(ctx, "sync", "b", now.Add(3*time.Minute), now.Add(4*time.Minute)); !ok {
-			t.Fatal("b could not take an expired lease")
+		second, ok := acquire("b", now.Add(3*time.Minute), now.Add(4*time.Minute))
+		if !ok || second <= first {
+			t.Fatalf("b taking an expired lease: %v, token %d after %d", ok, second, first)
 		}
 		if err := ten.ReleaseLease(ctx, "sync", "b"); err != nil {
 			t.Fatal(err)
 		}
-		if ok, _ := ten.AcquireLease(ctx, "sync", "a", now.Add(3*time.Minute), now.Add(4*time.Minute)); !ok {
-			t.Fatal("a could not take a released lease")
+		third, ok := acquire("a", now.Add(3*time.Minute), now.Add(4*time.Minute))
+		if !ok || third <= second {
+			t.Fatalf("a taking a released lease: %v, token %d after %d (a release keeps the token)", ok, third, second)
+		}
+	})
+}
+
+// The writes made on behalf of a lease are refused, whole, once the lease
+// changed hands: the old holder cannot overwrite the new one's work.
+func TestConformanceLeaseFencesTheHoldersWrites(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		ten := seedTenant(t, s, "acme")
+		other := seedTenant(t, s, "other")
+		now := time.UnixMilli(1_800_000_000_000).UTC()
+		take := func(ten *Tenant, owner string, at time.Time) erpsync.Lease {
+			t.Helper()
+			token, ok, err := ten.AcquireLease(ctx, "erp-sync", owner, at, at.Add(10*time.Second))
+			if !ok || err != nil {
+				t.Fatalf("%s could not take the lease: %v", owner, err)
+			}
+			return erpsync.Lease{Name: "erp-sync", Owner: owner, Token: token}
+		}
+		old := take(ten, "old", now)
+		take(other, "other-tenant", now) // another tenant's lease is another lease
+		st := erpsync.State{Kind: "customer", Checkpoint: erp.Checkpoint{Modified: now, ID: 1}, PulledTotal: 1}
+		if err := ten.Fence(old).ApplyPull(ctx, "customer", []records.Record{testRecord("customer", 1, "One", "Active")}, nil, st); err != nil {
+			t.Fatal(err)
+		}
+		fields, _ := json.Marshal(map[string]string{"companyname": "Queued"})
+		queued := testRecord("customer", 1, "Queued", "Active")
+		queued.ModifiedAt, queued.Write = now, records.WriteState{State: records.WritePending}
+		cur, _ := ten.Record(ctx, "customer", 1)
+		if _, err := ten.SaveRecord(ctx, records.Write{Record: queued, Base: cur.ModifiedAt, Result: "queued",
+			Outbound: &records.Outbound{Op: records.OpUpdate, Fields: fields, Key: "fence-1"}}); err != nil {
+			t.Fatal(err)
+		}
+		due, err := ten.DueOutbox(ctx, now.Add(time.Minute), 10)
+		if err != nil || len(due) != 1 {
+			t.Fatalf("due: %+v %v", due, err)
+		}
+
+		// The old holder stalls past its lease; another takes over.
+		current := take(ten, "new", now.Add(11*time.Second))
+		stale := ten.Fence(old)
+		later := st
+		later.Checkpoint.ID, later.PulledTotal = 2, 2
+		for name, write := range map[string]func() error{
+			"ApplyPull": func() error {
+				return stale.ApplyPull(ctx, "customer", []records.Record{testRecord("customer", 2, "Two", "Active")}, []int64{1}, later)
+			},
+			"SaveSyncState": func() error { return stale.SaveSyncState(ctx, later) },
+			"CompleteOutbox": func() error {
+				return stale.CompleteOutbox(ctx, due[0], testRecord("customer", 1, "Stale", "Active"), now)
+			},
+			"FailOutbox":  func() error { return stale.FailOutbox(ctx, due[0], "stale", now) },
+			"DeferOutbox": func() error { return stale.DeferOutbox(ctx, due[0].ID, 1, now.Add(time.Hour), "stale", now) },
+		} {
+			if err := write(); !errors.Is(err, erpsync.ErrLeaseLost) {
+				t.Errorf("%s by the old holder: %v, want ErrLeaseLost", name, err)
+			}
+		}
+		if _, err := ten.Record(ctx, "customer", 2); !portal.IsNotFound(err) {
+			t.Fatalf("the old holder's batch was stored: %v", err)
+		}
+		if states, _ := ten.SyncStates(ctx); len(states) != 1 || states[0].PulledTotal != 1 {
+			t.Fatalf("the old holder's checkpoint was stored: %+v", states)
+		}
+		if d, _ := ten.DueOutbox(ctx, now.Add(time.Minute), 10); len(d) != 1 || d[0].Attempts != 0 || d[0].Error != "" {
+			t.Fatalf("the old holder changed the outbox: %+v", d)
+		}
+		// The new holder's writes go through.
+		w := ten.Fence(current)
+		if err := w.ApplyPull(ctx, "customer", []records.Record{testRecord("customer", 2, "Two", "Active")}, nil, later); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.CompleteOutbox(ctx, due[0], testRecord("customer", 1, "Queued", "Active"), now); err != nil {
+			t.Fatal(err)
+		}
+		if r, _ := ten.Record(ctx, "customer", 1); r.Write.State != records.WriteSynced {
+			t.Fatalf("the new holder's completion: %+v", r.Write)
 		}
 	})
 }
