@@ -120,6 +120,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return err
 	}
 	defer store.Close()
+	store.SetMaxConns(cfg.DatabaseMaxConns)
 	switch cmd {
 	case "migrate":
 		v, err := store.Migrate(ctx)

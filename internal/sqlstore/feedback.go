@@ -35,11 +35,13 @@ func (t *Tenant) PutFeedback(ctx context.Context, s feedback.Submission) (int64,
 	if s.File != nil {
 		file = s.File
 	}
-	err := t.queryRow(ctx, insertFeedback, s.At.UnixMilli(), s.UserID, s.RoleID, s.Category, s.Message, s.Page,
-		s.FileName, s.FileType, s.FileSize, file, s.ERPState, s.ERPError).Scan(&row)
-	if err == nil {
-		err = t.queryRow(ctx, feedbackNumber, row).Scan(&id)
-	}
+	err := t.inTx(ctx, func(tx *Tenant) error {
+		if err := tx.queryRow(ctx, insertFeedback, s.At.UnixMilli(), s.UserID, s.RoleID, s.Category, s.Message, s.Page,
+			s.FileName, s.FileType, s.FileSize, file, s.ERPState, s.ERPError).Scan(&row); err != nil {
+			return err
+		}
+		return tx.queryRow(ctx, feedbackNumber, row).Scan(&id)
+	})
 	if err != nil {
 		return 0, fmt.Errorf("store feedback: %w", err)
 	}

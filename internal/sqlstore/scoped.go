@@ -80,14 +80,15 @@ type querier interface {
 // reads or writes that tenant's rows.
 type Tenant struct {
 	id portal.TenantID
-	q  querier
+	q  querier // writes: the store's writer, or the transaction
+	r  querier // reads: the store's readers, or the transaction
 	d  dialect
 	s  *Store
 }
 
 // Tenant returns the handle for tenant id.
 func (s *Store) Tenant(id portal.TenantID) *Tenant {
-	return &Tenant{id: id, q: s.db, d: s.d, s: s}
+	return &Tenant{id: id, q: s.db, r: s.rdb, d: s.d, s: s}
 }
 
 // ID is the tenant this handle is bound to.
@@ -97,14 +98,16 @@ func (t *Tenant) exec(ctx context.Context, st scoped, args ...any) (sql.Result, 
 	return t.q.ExecContext(ctx, t.d.rebind(st.sql), st.bind(t.id, args)...)
 }
 
-// query and queryRow run reads through the store's prepared statements
-// outside transactions (inside one, t.q is the transaction).
+// query and queryRow run reads: outside transactions on the store's
+// readers, through its prepared statements; inside one, on the
+// transaction. A statement that writes (INSERT ... RETURNING) must run in
+// a transaction: SQLite's readers refuse it.
 func (t *Tenant) query(ctx context.Context, st scoped, args ...any) (*sql.Rows, error) {
 	q := t.d.rebind(st.sql)
 	if p := t.prepared(ctx, q); p != nil {
 		return p.QueryContext(ctx, st.bind(t.id, args)...)
 	}
-	return t.q.QueryContext(ctx, q, st.bind(t.id, args)...)
+	return t.r.QueryContext(ctx, q, st.bind(t.id, args)...)
 }
 
 func (t *Tenant) queryRow(ctx context.Context, st scoped, args ...any) *sql.Row {
@@ -112,11 +115,11 @@ func (t *Tenant) queryRow(ctx context.Context, st scoped, args ...any) *sql.Row 
 	if p := t.prepared(ctx, q); p != nil {
 		return p.QueryRowContext(ctx, st.bind(t.id, args)...)
 	}
-	return t.q.QueryRowContext(ctx, q, st.bind(t.id, args)...)
+	return t.r.QueryRowContext(ctx, q, st.bind(t.id, args)...)
 }
 
 func (t *Tenant) prepared(ctx context.Context, q string) *sql.Stmt {
-	if db, ok := t.q.(*sql.DB); ok {
+	if db, ok := t.r.(*sql.DB); ok {
 		return t.s.stmts.prepared(ctx, db, q)
 	}
 	return nil
@@ -125,6 +128,6 @@ func (t *Tenant) prepared(ctx context.Context, q string) *sql.Stmt {
 // inTx runs fn with a Tenant whose statements share one transaction.
 func (t *Tenant) inTx(ctx context.Context, fn func(*Tenant) error) error {
 	return t.s.inTx(ctx, func(tx *sql.Tx) error {
-		return fn(&Tenant{id: t.id, q: tx, d: t.d, s: t.s})
+		return fn(&Tenant{id: t.id, q: tx, r: tx, d: t.d, s: t.s})
 	})
 }

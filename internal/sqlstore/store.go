@@ -22,8 +22,15 @@ import (
 )
 
 // Store is an open database with Portico's schema.
+//
+// On SQLite, db is the one writer: a single connection, so writes queue in
+// the process (in order, each as short as its transaction) instead of
+// contending for the file's lock, and rdb is a pool of read-only
+// connections that, under WAL, never wait for the writer. On PostgreSQL
+// both are the same pool.
 type Store struct {
-	db    *sql.DB
+	db    *sql.DB // writes, transactions, and everything on PostgreSQL
+	rdb   *sql.DB // reads outside transactions
 	d     dialect
 	stmts stmtCache
 }
@@ -74,21 +81,49 @@ func open(ctx context.Context, url, dataDir string) (*Store, error) {
 	default:
 		return nil, fmt.Errorf("database url: unsupported scheme (use postgres://... or sqlite:PATH)")
 	}
+	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	db, err := connect(pingCtx, d, driver, dsn)
+	if err != nil {
+		return nil, err
+	}
+	s := &Store{db: db, rdb: db, d: d}
+	if d.name == sqlite.name {
+		db.SetMaxOpenConns(1)
+		db.SetMaxIdleConns(1)
+		db.SetConnMaxIdleTime(0)
+		if s.rdb, err = connect(pingCtx, d, driver, sqliteReadDSN(dsn)); err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
+	s.SetMaxConns(0)
+	return s, nil
+}
+
+// connect opens a pool and checks the database answers.
+func connect(ctx context.Context, d dialect, driver, dsn string) (*sql.DB, error) {
 	db, err := sql.Open(driver, dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open %s database: %w", d.name, err)
 	}
-	conns := max(4, 2*runtime.GOMAXPROCS(0))
-	db.SetMaxOpenConns(conns)
-	db.SetMaxIdleConns(conns)
 	db.SetConnMaxIdleTime(5 * time.Minute)
-	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	if err := db.PingContext(pingCtx); err != nil {
+	if err := db.PingContext(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("connect to %s database: %w", d.name, err)
 	}
-	return &Store{db: db, d: d}, nil
+	return db, nil
+}
+
+// SetMaxConns caps the store's connections at n (0: max(4, 2×GOMAXPROCS)):
+// the whole pool on PostgreSQL, the readers on SQLite (whose writer is
+// always one connection).
+func (s *Store) SetMaxConns(n int) {
+	if n <= 0 {
+		n = max(4, 2*runtime.GOMAXPROCS(0))
+	}
+	s.rdb.SetMaxOpenConns(n)
+	s.rdb.SetMaxIdleConns(n)
 }
 
 // sqliteDriver is the database/sql driver used for SQLite; the README's
@@ -102,6 +137,12 @@ const sqliteDriver = "sqlite"
 func sqliteDSN(path string) string {
 	return "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)" +
 		"&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_pragma=cache_size(" + sqliteCacheSize + ")&_txlock=immediate"
+}
+
+// sqliteReadDSN is the DSN of the read pool: the writer's, with every
+// statement refused that would write, and without IMMEDIATE transactions.
+func sqliteReadDSN(dsn string) string {
+	return strings.Replace(dsn, "&_txlock=immediate", "", 1) + "&_pragma=query_only(1)"
 }
 
 // sqliteCacheSize is each connection's page cache: 64 MB (negative is
@@ -118,6 +159,9 @@ func (s *Store) Ping(ctx context.Context) error { return s.db.PingContext(ctx) }
 // Close closes the database.
 func (s *Store) Close() error {
 	s.stmts.close()
+	if s.rdb != s.db {
+		s.rdb.Close()
+	}
 	return s.db.Close()
 }
 
