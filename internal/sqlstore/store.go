@@ -29,10 +29,14 @@ import (
 // connections that, under WAL, never wait for the writer. On PostgreSQL
 // both are the same pool.
 type Store struct {
-	db    *sql.DB // writes, transactions, and everything on PostgreSQL
-	rdb   *sql.DB // reads outside transactions
-	d     dialect
-	stmts stmtCache
+	db  *sql.DB // writes, transactions, and everything on PostgreSQL
+	rdb *sql.DB // reads outside transactions
+	// upkeep checkpoints SQLite's log and merges its search index off the
+	// write path (see upkeep.go); nil on PostgreSQL.
+	upkeep *upkeep
+	d      dialect
+	stmts  stmtCache
+	dsn    string
 }
 
 // Open connects to the database named by url and applies pending
@@ -57,6 +61,12 @@ func Open(ctx context.Context, url, dataDir string) (*Store, error) {
 	if err := s.indexSearchIfEmpty(ctx); err != nil {
 		s.Close()
 		return nil, err
+	}
+	if s.d.name == sqlite.name {
+		if err := s.startUpkeep(sqliteUpkeepDSN(s.dsn)); err != nil {
+			s.Close()
+			return nil, err
+		}
 	}
 	return s, nil
 }
@@ -87,7 +97,7 @@ func open(ctx context.Context, url, dataDir string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{db: db, rdb: db, d: d}
+	s := &Store{db: db, rdb: db, d: d, dsn: dsn}
 	if d.name == sqlite.name {
 		db.SetMaxOpenConns(1)
 		db.SetMaxIdleConns(1)
@@ -132,17 +142,25 @@ const sqliteDriver = "sqlite"
 
 // sqliteDSN turns a file path into a DSN for sqliteDriver: WAL so readers
 // never wait for the writer, a busy timeout instead of SQLITE_BUSY errors,
-// and IMMEDIATE transactions so a reader never has to upgrade to a writer
-// (the cause of unrecoverable "database is locked" errors).
+// IMMEDIATE transactions so a reader never has to upgrade to a writer
+// (the cause of unrecoverable "database is locked" errors), and no
+// checkpoints in the middle of a write (the upkeep does them).
 func sqliteDSN(path string) string {
 	return "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)" +
-		"&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_pragma=cache_size(" + sqliteCacheSize + ")&_txlock=immediate"
+		"&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_pragma=cache_size(" + sqliteCacheSize + ")" +
+		"&_pragma=wal_autocheckpoint(0)&_txlock=immediate"
 }
 
 // sqliteReadDSN is the DSN of the read pool: the writer's, with every
 // statement refused that would write, and without IMMEDIATE transactions.
 func sqliteReadDSN(dsn string) string {
 	return strings.Replace(dsn, "&_txlock=immediate", "", 1) + "&_pragma=query_only(1)"
+}
+
+// sqliteUpkeepDSN is the DSN of the upkeep's connection: the writer's,
+// without IMMEDIATE transactions (it only runs pragmas and reads).
+func sqliteUpkeepDSN(dsn string) string {
+	return strings.Replace(dsn, "&_txlock=immediate", "", 1)
 }
 
 // sqliteCacheSize is each connection's page cache: 64 MB (negative is
@@ -158,6 +176,9 @@ func (s *Store) Ping(ctx context.Context) error { return s.db.PingContext(ctx) }
 
 // Close closes the database.
 func (s *Store) Close() error {
+	if s.upkeep != nil {
+		s.upkeep.close()
+	}
 	s.stmts.close()
 	if s.rdb != s.db {
 		s.rdb.Close()
