@@ -88,6 +88,9 @@ func serve(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *s
 		Equipment:             equipmentCharges(cfg.Equipment),
 		DBTimeout:             cfg.DBTimeout,
 		PublicURL:             cfg.PublicURL,
+		RateLimits:            store,
+		TrustedProxies:        cfg.TrustedProxies,
+		Instance:              cfg.Instance,
 	})
 	if err != nil {
 		return err

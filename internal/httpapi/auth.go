@@ -3,8 +3,6 @@ package httpapi
 import (
 	"context"
 	"errors"
-	"math"
-	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -295,25 +293,4 @@ func (s *Server) auditCaller(r *http.Request, e access.AuditEvent) {
 	p := caller(r)
 	e.UserID, e.RoleID, e.IP = p.User.ID, p.Role.ID, clientIP(r)
 	s.audit(r.Context(), s.tenants(p.Tenant), e)
-}
-
-// rateLimited takes one event from l for key, answering 429 with
-// Retry-After when none is left. It returns whether to go on.
-func (s *Server) rateLimited(w http.ResponseWriter, r *http.Request, l *limiter, key string) bool {
-	ok, wait := l.allow(key, time.Now())
-	if !ok {
-		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
-		s.writeError(w, r, portal.Errorf(portal.CodeRateLimited, "Too many attempts. Please wait a moment and try again."))
-	}
-	return ok
-}
-
-// clientIP is the peer address. Proxies' forwarding headers are not
-// trusted: behind a load balancer, configure it to preserve the source.
-func clientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
 }

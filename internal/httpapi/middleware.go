@@ -70,12 +70,14 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 // Unwrap lets http.ResponseController reach the real writer.
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
-// outcome is what a request's handlers tell its log line: why it failed,
-// or that its client left before the answer.
+// outcome is what a request's handlers tell its log line and metrics: why
+// it failed, that its client left before the answer, and the route pattern
+// that served it ("" when none matched).
 type outcome struct {
 	code      portal.Code
 	err       error
 	abandoned bool
+	pattern   string
 }
 
 func outcomeOf(r *http.Request) *outcome {
@@ -113,12 +115,27 @@ func streamFailed(r *http.Request, err error) {
 // sent: there is no one to send it to.
 const statusClientGone = 499
 
+// withRoutePattern notes the pattern the router chose for the request (the
+// router sets it on the request it was given, so this must wrap the router
+// directly), for the metrics; a handler's panic still has its pattern.
+func withRoutePattern(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if o := outcomeOf(r); o != nil {
+				o.pattern = r.Pattern
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
 // withAccessLog writes exactly one structured line per request, whose level
 // says whether anyone should look at it: ERROR for a 5xx (with its cause)
 // and for a failure after the answer began; INFO for everything else —
 // 2xx, 3xx, 4xx and 511 (with the error code), and requests their client
 // abandoned (status 499). It logs the path only, never the query string:
-// sign-in passes identity tokens there.
+// sign-in passes identity tokens there. It counts the request, by route
+// pattern and the status it logs, in the HTTP metrics.
 func (s *Server) withAccessLog(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -126,6 +143,7 @@ func (s *Server) withAccessLog(next http.Handler) http.Handler {
 		r = r.WithContext(context.WithValue(r.Context(), outcomeKey, o))
 		rec := &statusRecorder{ResponseWriter: w}
 		next.ServeHTTP(rec, r)
+		elapsed := time.Since(start)
 		status := rec.status
 		if status == 0 {
 			status = http.StatusOK
@@ -149,9 +167,13 @@ func (s *Server) withAccessLog(next http.Handler) http.Handler {
 			slog.String("path", r.URL.Path),
 			slog.Int("status", status),
 			slog.Int64("bytes", rec.bytes),
-			slog.Duration("duration", time.Since(start)),
+			slog.Duration("duration", elapsed),
 		)
 		s.log.LogAttrs(r.Context(), level, "http", attrs...)
+		if o.pattern == "" { // refused before routing (the input policy), or no route
+			_, o.pattern = s.mux.Handler(r)
+		}
+		s.requests.observe(o.pattern, status, elapsed)
 	})
 }
 

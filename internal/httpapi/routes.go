@@ -65,12 +65,15 @@ func (s *Server) routes() {
 
 	// Anything else under /api is an API miss: a problem document, never
 	// the app's index page.
-	s.mux.HandleFunc("/api/", s.apiNotFound)
+	s.mux.HandleFunc(apiMiss, s.apiNotFound)
 
 	// The single-page app: hashed assets, and index.html for client routes.
 	// (Registered for every method: "GET /" would conflict with "/api/".)
 	s.mux.HandleFunc("/", s.serveApp)
 }
+
+// apiMiss is the pattern of every /api path no route above matches.
+const apiMiss = "/api/"
 
 func (s *Server) public(pattern string, h http.HandlerFunc) { s.mux.Handle(pattern, h) }
 

@@ -10,7 +10,9 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/portico/portico/internal/access"
@@ -70,6 +72,14 @@ type Options struct {
 	ERPBaseURL string
 	// LoginPerMinuteIP and LoginPerMinuteAccount bound sign-in attempts.
 	LoginPerMinuteIP, LoginPerMinuteAccount int
+	// RateLimits shares those limits between the instances that use the
+	// same one (the database); nil keeps them in this process.
+	RateLimits RateLimiter
+	// TrustedProxies are the peers (load balancers, reverse proxies) whose
+	// forwarding headers name the client (see clientAddr); none by default.
+	TrustedProxies []netip.Prefix
+	// Instance names this process on every metric series it writes.
+	Instance string
 	// SessionCacheTTL is how long a session's check is reused (see
 	// sessionCache); 0 checks every request.
 	SessionCacheTTL time.Duration
@@ -80,7 +90,8 @@ type Options struct {
 	// store is the system of record; nil means no tenant has an ERP.
 	Syncs func(portal.TenantID) Syncer
 	// MetricsToken opens GET /metrics to a scraper sending it as a bearer
-	// token; WriteMetrics writes the Prometheus text there. Both or none.
+	// token; empty, there is no /metrics. WriteMetrics, when not nil, adds
+	// the sync engine's series after the server's own.
 	MetricsToken string
 	WriteMetrics func(context.Context, io.Writer) error
 	// DBTimeout bounds each call a request makes to its tenant's store
@@ -106,9 +117,9 @@ type Server struct {
 	identity     Verifier
 	sessions     *session.Manager
 	tenants      func(portal.TenantID) TenantStore
-	loginIP      *limiter
-	loginAccount *limiter
-	refreshIP    *limiter
+	loginIP      signInLimit
+	loginAccount signInLimit
+	refreshIP    signInLimit
 	erp, product string
 	erpBase      string
 	sessionCache *sessionCache
@@ -121,6 +132,16 @@ type Server struct {
 	// private lists the patterns behind withAuth, for the test that proves
 	// every route but the public ones is guarded.
 	private []string
+
+	// limits shares the sign-in limits between instances; nil keeps them
+	// in the signInLimits' own buckets.
+	limits     RateLimiter
+	limitsDown atomic.Bool // the shared limits failed; see take
+	dbTimeout  time.Duration
+	// trustedProxies are the peers whose forwarding headers are believed.
+	trustedProxies []netip.Prefix
+	requests       *requestMetrics // for GET /metrics
+	chain          http.Handler    // the middleware around mux, built once
 }
 
 // NewServer builds the handler. It fails only when the UI bundle is
@@ -134,11 +155,13 @@ func NewServer(o Options) (*Server, error) {
 		identity: o.Identity, sessions: o.Sessions, tenants: o.Tenants, equipment: o.Equipment,
 		erp: o.ERP, product: o.Product, erpBase: o.ERPBaseURL, sessionCache: newSessionCache(o.SessionCacheTTL), syncs: o.Syncs,
 		metricsToken: o.MetricsToken, writeMetrics: o.WriteMetrics,
-		loginIP: newLimiter(o.LoginPerMinuteIP), loginAccount: newLimiter(o.LoginPerMinuteAccount),
+		loginIP: newSignInLimit("login", o.LoginPerMinuteIP), loginAccount: newSignInLimit("login", o.LoginPerMinuteAccount),
 		// Every open tab refreshes every few minutes; an office behind one
 		// address must not run out.
-		refreshIP: newLimiter(10 * o.LoginPerMinuteIP),
-		hsts:      strings.HasPrefix(o.PublicURL, "https://"),
+		refreshIP: newSignInLimit("refresh", 10*o.LoginPerMinuteIP),
+		limits:    o.RateLimits, dbTimeout: o.DBTimeout, trustedProxies: o.TrustedProxies,
+		requests: newRequestMetrics(o.Instance),
+		hsts:     strings.HasPrefix(o.PublicURL, "https://"),
 	}
 	if o.Tenants != nil {
 		s.tenants = func(t portal.TenantID) TenantStore { return boundedStore{o.Tenants(t), o.DBTimeout} }
@@ -150,17 +173,14 @@ func NewServer(o Options) (*Server, error) {
 		}
 	}
 	s.routes()
+	s.chain = s.withRequestID(s.withClientIP(s.withAccessLog(s.withRecover(s.withSecurityHeaders(
+		s.withProblemDocuments(s.withInputPolicy(withRoutePattern(s.mux))))))))
 	return s, nil
 }
 
 // ServeHTTP runs every request through the middleware chain.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	s.handler().ServeHTTP(w, r)
-}
-
-func (s *Server) handler() http.Handler {
-	return s.withRequestID(s.withAccessLog(s.withRecover(s.withSecurityHeaders(
-		s.withProblemDocuments(s.withInputPolicy(s.mux))))))
+	s.chain.ServeHTTP(w, r)
 }
 
 // boundedStore is a tenant's store whose every call runs under its own
