@@ -1,8 +1,9 @@
 // Package search is the global record search (SPEC §4 Search, §7 the search
 // call): parsing the typed text and its NetSuite-style kind prefix,
 // choosing the kinds to search, and ranking what the index finds. The index
-// itself lives in the store (sqlstore: FTS5 over word parts on SQLite,
-// pg_trgm on PostgreSQL), kept current by the database on every write.
+// itself lives in the store (sqlstore: FTS5 over word parts on SQLite; a
+// walk of the newest entries, the name index and pg_trgm on PostgreSQL),
+// kept current by the database on every write.
 //
 // Ranking: exact name match, then name prefix, then a word of the name or
 // number starting with the text, then any substring; ties go to the most

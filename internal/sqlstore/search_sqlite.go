@@ -1,0 +1,233 @@
+package sqlstore
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/portico/portico/internal/records"
+	"github.com/portico/portico/internal/search"
+)
+
+// sqliteSearch reads SQLite's search index: two full-text tables of word
+// parts (migration 0010, searchindex.go), partitioned by tenant and by
+// kind.
+//
+// After the exact names, each stage walks the index newest first and
+// reads the walked entries of the tenant and kinds in the same statement:
+// searchWalk entries (twice a page, so that a text the checks thin out, a
+// long word or several words, still fills a page in one walk), more while
+// checks or other kinds leave too few, up to searchMaxWalk. A walk reads
+// one partition: the tenant's, or, for a few kinds (a kind prefix) or when
+// the kinds drown among others, each kind's.
+type sqliteSearch struct{}
+
+var searchWalk = 2 * search.Limit
+
+const searchMaxWalk = 20 * search.Limit
+
+// searchWalkSQL walks one partition, newest first, at most a depth of
+// entries (seq): of search_all for kind "" (the tenant's every kind), else
+// of search_kind. A scope not numbered yet (nothing indexed) is the empty
+// range. Arguments: the match, the kind twice, the depth.
+func searchWalkSQL(kindPartition bool) string {
+	table := "search_all"
+	if kindPartition {
+		table = "search_kind"
+	}
+	return `SELECT rowid & 1099511627775 AS seq FROM ` + table + ` WHERE ` + table + ` MATCH ?
+		AND rowid >= COALESCE((SELECT no << 40 FROM search_scopes WHERE tenant_id = :tenant AND kind = ?), 0)
+		AND rowid < COALESCE((SELECT (no + 1) << 40 FROM search_scopes WHERE tenant_id = :tenant AND kind = ?), 0)
+		ORDER BY rowid DESC LIMIT ?`
+}
+
+// candidates: the exact names, then the stages' full-text queries (the
+// name's first word marked, then words starting with the typed words,
+// then containing them), each walk's entries checked for the whole text.
+// Text of several words is looked up by its words' first parts, so a walk
+// the checks thin out may stop at searchMaxWalk with fewer than a page.
+func (sqliteSearch) candidates(ctx context.Context, t *Tenant, text string, kinds []string, limit int) ([]search.Entry, error) {
+	out, err := t.exactNames(ctx, text, kinds, limit)
+	if err != nil {
+		return nil, err
+	}
+	q := newPartQuery(text)
+	for _, st := range []struct {
+		match string
+		keep  func(search.Entry) bool
+	}{{q.nameMatch(), q.startsName}, {q.match(atStart), q.holds}, {q.match(inside), q.holds}} {
+		if st.match == "" {
+			continue // no word to look up
+		}
+		found, err := t.searchStage(ctx, st.match, st.keep, kinds)
+		if err != nil {
+			return nil, err
+		}
+		if out = append(out, found...); len(found) >= search.Limit {
+			break
+		}
+	}
+	return out, nil
+}
+
+// exactNames is the first stage on SQLite: at most limit entries of kinds whose
+// name is text, through the name index.
+func (t *Tenant) exactNames(ctx context.Context, text string, kinds []string, limit int) ([]search.Entry, error) {
+	return t.searchQuery(ctx, scope(exactSQL(len(kinds), limit, "")), append(kindArgs(kinds), text)...)
+}
+
+// searchStage walks the index for match and returns the tenant's newest
+// entries of the kinds that keep accepts: at least search.Limit of them
+// unless there are fewer (or they lie beyond searchMaxWalk), and every one
+// newer than the search.Limit-th. Each walk
+// reads its entries in the same statement (a statement costs more than
+// reading a few entries again at the next depth).
+func (t *Tenant) searchStage(ctx context.Context, match string, keep func(search.Entry) bool, kinds []string) ([]search.Entry, error) {
+	parts := kinds
+	if len(kinds) > searchFewKinds {
+		parts = []string{""}
+	}
+	for depth := searchWalk; ; {
+		var found []search.Entry
+		// Entries older than the oldest walked of a partition walked short
+		// of its end are unseen there: only those newer than every such
+		// cut are all found (the found older are a partition's, of no use
+		// for the count).
+		var cut int64
+		exhausted := true
+		for _, p := range parts {
+			args := []any{match, p, p, depth}
+			for _, k := range kinds {
+				args = append(args, k)
+			}
+			walked, err := t.searchQuery(ctx, searchWalkRead(p != "", len(kinds)), args...)
+			if err != nil {
+				return nil, err
+			}
+			if len(walked) >= depth {
+				exhausted, cut = false, max(cut, walked[len(walked)-1].Seq)
+			}
+			found = append(found, slices.DeleteFunc(walked, func(e search.Entry) bool { return e.Kind == "" || !keep(e) })...)
+		}
+		slices.SortFunc(found, func(a, b search.Entry) int { return cmp.Compare(b.Seq, a.Seq) })
+		seen := slices.IndexFunc(found, func(e search.Entry) bool { return e.Seq < cut })
+		if seen < 0 {
+			seen = len(found)
+		}
+		switch {
+		case seen >= search.Limit || exhausted:
+			return found, nil
+		case parts[0] == "" && len(kinds) < len(records.All()):
+			// The kinds drown among the tenant's others: walk theirs.
+			parts, depth = kinds, searchWalk
+		case depth >= searchMaxWalk:
+			return found, nil
+		default:
+			depth *= 5
+		}
+	}
+}
+
+// searchWalkRead is a walk (searchWalkSQL) and each walked entry, if it is
+// the tenant's and of one of n kinds (the arguments after the walk's), else
+// a row with no kind: the walk's length tells whether it saw every match.
+func searchWalkRead(kindPartition bool, n int) scoped {
+	return scope(fmt.Sprintf(`SELECT COALESCE(e.kind, ''), COALESCE(e.record_id, 0), COALESCE(e.name, ''),
+		COALESCE(e.code, ''), COALESCE(e.status, ''), w.seq
+		FROM (%s) w LEFT JOIN search_entries e ON e.seq = w.seq AND e.tenant_id = :tenant AND e.kind IN (%s)
+		ORDER BY w.seq DESC`, searchWalkSQL(kindPartition), placeholders(n)))
+}
+
+// walk returns the entries (seq) of the tenant's partition for kind ("":
+// every kind) that match, newest first, at most depth.
+func (t *Tenant) walk(ctx context.Context, match, kind string, depth int) ([]int64, error) {
+	rows, err := t.query(ctx, scope(searchWalkSQL(kind != "")), match, kind, kind, depth)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	defer rows.Close()
+	seqs := make([]int64, 0, min(depth, 256))
+	for rows.Next() {
+		var seq int64
+		if err := rows.Scan(&seq); err != nil {
+			return nil, fmt.Errorf("search: %w", err)
+		}
+		seqs = append(seqs, seq)
+	}
+	return seqs, rows.Err()
+}
+
+// listTextCap is where a list's text search changes plans on SQLite: a
+// text with fewer matches than this in the kind's partition of the search
+// index is looked up there; a more common one is checked record by record
+// along the list's sort index, which meets a page of matches soon.
+var listTextCap = 2000
+
+// listText answers through the search index when that is selective, else
+// by probing each record's entry. Both plans check the text with the same
+// LIKE, so they agree.
+func (sqliteSearch) listText(ctx context.Context, t *Tenant, q records.ListQuery) (predicate, error) {
+	probe := predicate{`EXISTS (SELECT 1 FROM search_entries e WHERE e.tenant_id = records.tenant_id AND e.kind = records.kind
+		AND e.record_id = records.id AND ` + hayContains + `)`, []any{hayPattern(q.Text)}}
+	pq := newPartQuery(q.Text)
+	if len(pq.words) == 0 {
+		return probe, nil
+	}
+	seqs, err := t.walk(ctx, pq.match(anywhere), q.Kind, listTextCap)
+	if err != nil || len(seqs) >= listTextCap {
+		return probe, err
+	}
+	list, _ := json.Marshal(seqs)
+	return predicate{`id IN (SELECT e.record_id FROM json_each(?) w CROSS JOIN search_entries e ON e.seq = w.value
+		WHERE e.tenant_id = :tenant AND e.kind = ? AND ` + hayContains + `)`, []any{string(list), q.Kind, hayPattern(q.Text)}}, nil
+}
+
+// reindexSession: the build reads back what it wrote, and a page cache
+// that holds it spares most reads of the write-ahead log.
+func (sqliteSearch) reindexSession() (set, reset string) {
+	return `PRAGMA cache_size = -524288`, `PRAGMA cache_size = ` + sqliteCacheSize
+}
+
+// fillStatement: hay as typed (the word parts fold it).
+func (sqliteSearch) fillStatement() string {
+	return `INSERT INTO search_entries (tenant_id, kind, record_id, name, code, status, norm, hay)
+		SELECT tenant_id, kind, id, title, code, status, lower(title), title || ' ' || code || ' ' || id
+		FROM records ORDER BY modified_at, id`
+}
+
+// fillDerived builds the full-text tables from the entries, in rowid
+// order, with automatic merging off and a 128 MB hash of pending tokens
+// (FTS5's default is 1 MB), then merges each into one segment: a walk then
+// seeks one b-tree, not dozens, and the build writes and reads back a few
+// large segments, not hundreds of small ones (inside the reindex's one
+// transaction that was 4 min a table at a million projects; now about
+// 1.5).
+func (sqliteSearch) fillDerived(ctx context.Context, tx *sql.Tx) error {
+	stmts := []string{`INSERT OR IGNORE INTO search_scopes (tenant_id, kind)
+		SELECT DISTINCT tenant_id, '' FROM search_entries UNION SELECT DISTINCT tenant_id, kind FROM search_entries`}
+	for _, table := range []struct{ name, kind string }{{"search_all", "''"}, {"search_kind", "e.kind"}} {
+		config := func(option, value string) string {
+			return `INSERT INTO ` + table.name + ` (` + table.name + `, rank) VALUES ('` + option + `', ` + value + `)`
+		}
+		stmts = append(stmts,
+			`INSERT INTO `+table.name+` (`+table.name+`) VALUES ('delete-all')`,
+			config("automerge", "0"), config("hashsize", "134217728"),
+			// Sorted before the tokens are made: the sort carries the hay, not the tokens.
+			`INSERT INTO `+table.name+` (rowid, parts) SELECT r, portico_search_parts(hay) FROM (SELECT (s.no << 40) | e.seq AS r, e.hay AS hay
+				FROM search_entries e JOIN search_scopes s ON s.tenant_id = e.tenant_id AND s.kind = `+table.kind+` ORDER BY 1)`,
+			`INSERT INTO `+table.name+` (`+table.name+`) VALUES ('optimize')`,
+			config("automerge", "4"), config("hashsize", "1048576"), // FTS5's defaults
+		)
+	}
+	for _, st := range stmts {
+		if _, err := tx.ExecContext(ctx, st); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (sqliteSearch) statistics() string { return `ANALYZE search_entries` }
