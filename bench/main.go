@@ -6,8 +6,12 @@
 // plain JSON, the floor the product's own layers add to.
 //
 //	go run ./bench [-projects 1000000] [-duration 5s] [-conns 50] [-only mixed]
+//	go run ./bench -database postgres://127.0.0.1/bench [-search-projects 200000] [-search-conns 1,10] [-rounds 3]
 //
 // -only mixed runs only the mixed load beside hostile filter clients (issue 17).
+// -database runs only the global search cases, on SQLite and on that
+// PostgreSQL database side by side at the same size (issue 15; the database
+// is the bench's own: seeded once, kept for later runs).
 package main
 
 import (
@@ -25,6 +29,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -47,8 +52,18 @@ func main() {
 	dir := flag.String("dir", "bench/out", "where the benchmark database is kept between runs")
 	flag.StringVar(&profileCase, "cpuprofile-case", "", "write a CPU profile of the case whose name starts with this to bench/out/<case>.pprof")
 	flag.StringVar(&only, "only", "", "run only the cases whose name starts with this")
+	database := flag.String("database", "", "a PostgreSQL URL: compare the search cases on SQLite and on it (a scratch database, seeded once)")
+	searchProjects := flag.Int("search-projects", 200_000, "projects in both databases of the -database comparison")
+	searchConns := flag.String("search-conns", "1,10", "concurrent connections of the -database comparison, comma-separated")
+	rounds := flag.Int("rounds", 3, "alternating SQLite/PostgreSQL rounds per case of the -database comparison (medians reported)")
 	flag.Parse()
-	if err := run(*projects, *duration, *conns, *dir); err != nil {
+	err := error(nil)
+	if *database != "" {
+		err = compareSearch(*database, *searchProjects, *dir, *searchConns, *rounds, *duration)
+	} else {
+		err = run(*projects, *duration, *conns, *dir)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
@@ -61,53 +76,12 @@ var profileCase, only string
 func run(projects int, duration time.Duration, conns int, dir string) error {
 	ctx := context.Background()
 	dataDir := filepath.Join(dir, fmt.Sprintf("projects-%d", projects))
-	store, err := sqlstore.Open(ctx, "", dataDir)
+	store, err := openSeeded(ctx, "", dataDir, projects)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	ten := store.Tenant(tenant)
-	if n, _ := ten.CountRecords(ctx, "project"); n < int64(projects) {
-		fmt.Printf("seeding %d projects into %s (once; kept for later runs) ...\n", projects, dataDir)
-		start := time.Now()
-		store.EnsureTenant(ctx, tenant, demo.CompanyName)
-		if err := ten.ImportAccess(ctx, demo.Access()); err != nil {
-			return err
-		}
-		if err := store.BulkLoad(ctx, func() error {
-			_, err := demo.Generate(ctx, ten, demo.Options{Projects: projects, PerKind: 1000})
-			return err
-		}); err != nil {
-			return err
-		}
-		fmt.Printf("seeded in %s\n", time.Since(start).Round(time.Second))
-	}
-
-	// The product: the real handler with a real session for Ada, Administrator.
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	key, _ := store.Secret(ctx, "session-signing-key", 32)
-	sessions := session.NewManager(func(t portal.TenantID) session.Store { return store.Tenant(t) }, session.Options{
-		Key: key, AccessTTL: time.Hour, RefreshTTL: time.Hour, MaxAge: 2 * time.Hour,
-	})
-	verifier, _ := identity.NewVerifier(ctx, identity.Config{ProjectID: "demo-bench", EmulatorHost: "unused"}, log)
-	h, err := httpapi.NewServer(httpapi.Options{
-		Logger: log, Store: store, Identity: verifier, Sessions: sessions,
-		Tenants: func(t portal.TenantID) httpapi.TenantStore { return store.Tenant(t) },
-		ERP:     "netsuite", Product: "portal", ERPBaseURL: "https://system.netsuite.com",
-		LoginPerMinuteIP: 60, LoginPerMinuteAccount: 60, SessionCacheTTL: time.Second, // the default
-	})
-	if err != nil {
-		return err
-	}
-	ada, err := ten.UserByEmail(ctx, "ada.admin@portico.test")
-	if err != nil {
-		return err
-	}
-	tokens, _, err := sessions.Issue(ctx, tenant, ada.ID)
-	if err != nil {
-		return err
-	}
-	product, err := listen(h)
+	product, token, err := serve(ctx, store)
 	if err != nil {
 		return err
 	}
@@ -116,7 +90,7 @@ func run(projects int, duration time.Duration, conns int, dir string) error {
 		return err
 	}
 
-	deep, err := deepCursor(product, tokens.Access)
+	deep, err := deepCursor(product, token)
 	if err != nil {
 		return err
 	}
@@ -144,7 +118,7 @@ func run(projects int, duration time.Duration, conns int, dir string) error {
 			header = true
 		}
 		stop := startProfile(dir, c.name)
-		p := load(product+c.path, tokens.Access, conns, duration)
+		p := load(product+c.path, token, conns, duration)
 		stop()
 		b := load(bare+c.bare, "", conns, duration)
 		fmt.Printf("| %s | %.0f | %s | %s | %.0f | %.0f%% |\n", c.name, p.rps, ms(p.p50), ms(p.p99), b.rps, 100*p.rps/b.rps)
@@ -153,14 +127,73 @@ func run(projects int, duration time.Duration, conns int, dir string) error {
 		}
 	}
 	if strings.HasPrefix(mixedName, only) || strings.HasPrefix(only, mixedName) {
-		if err := mixedCases(product, tokens.Access, dataDir, conns, duration); err != nil {
+		if err := mixedCases(product, token, dataDir, conns, duration); err != nil {
 			return err
 		}
 	}
 	if strings.HasPrefix(only, mixedName) {
 		return nil
 	}
-	return searchCases(ctx, product, tokens.Access, dataDir, conns, duration)
+	return searchCases(ctx, store.Tenant(tenant), product, token, dataDir, conns, duration)
+}
+
+// openSeeded opens the database at url ("" is SQLite under dataDir) and
+// seeds it with projects once: kept for later runs.
+func openSeeded(ctx context.Context, url, dataDir string, projects int) (*sqlstore.Store, error) {
+	store, err := sqlstore.Open(ctx, url, dataDir)
+	if err != nil {
+		return nil, err
+	}
+	ten := store.Tenant(tenant)
+	if n, _ := ten.CountRecords(ctx, "project"); n < int64(projects) {
+		fmt.Printf("seeding %d projects into the %s database (once; kept for later runs) ...\n", projects, store.Engine())
+		start := time.Now()
+		store.EnsureTenant(ctx, tenant, demo.CompanyName)
+		err := ten.ImportAccess(ctx, demo.Access())
+		if err == nil {
+			err = store.BulkLoad(ctx, func() error {
+				_, err := demo.Generate(ctx, ten, demo.Options{Projects: projects, PerKind: 1000})
+				return err
+			})
+		}
+		if err != nil {
+			store.Close()
+			return nil, err
+		}
+		fmt.Printf("seeded in %s\n", time.Since(start).Round(time.Second))
+	}
+	return store, nil
+}
+
+// serve starts the product on loopback over store: the real handler with a
+// real session for Ada, Administrator. It returns its base URL and Ada's
+// access token.
+func serve(ctx context.Context, store *sqlstore.Store) (base, token string, err error) {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	key, _ := store.Secret(ctx, "session-signing-key", 32)
+	sessions := session.NewManager(func(t portal.TenantID) session.Store { return store.Tenant(t) }, session.Options{
+		Key: key, AccessTTL: time.Hour, RefreshTTL: time.Hour, MaxAge: 2 * time.Hour,
+	})
+	verifier, _ := identity.NewVerifier(ctx, identity.Config{ProjectID: "demo-bench", EmulatorHost: "unused"}, log)
+	h, err := httpapi.NewServer(httpapi.Options{
+		Logger: log, Store: store, Identity: verifier, Sessions: sessions,
+		Tenants: func(t portal.TenantID) httpapi.TenantStore { return store.Tenant(t) },
+		ERP:     "netsuite", Product: "portal", ERPBaseURL: "https://system.netsuite.com",
+		LoginPerMinuteIP: 60, LoginPerMinuteAccount: 60, SessionCacheTTL: time.Second, // the default
+	})
+	if err != nil {
+		return "", "", err
+	}
+	ada, err := store.Tenant(tenant).UserByEmail(ctx, "ada.admin@portico.test")
+	if err != nil {
+		return "", "", err
+	}
+	tokens, _, err := sessions.Issue(ctx, tenant, ada.ID)
+	if err != nil {
+		return "", "", err
+	}
+	base, err = listen(h)
+	return base, tokens.Access, err
 }
 
 const mixedName = "mixed"
@@ -263,36 +296,32 @@ func mixedCases(product, token, dataDir string, conns int, duration time.Duratio
 	return nil
 }
 
-// searchCases measures the global search (issue 7): typeahead queries at
-// conns connections, then the unloaded latency of one query next to a
-// plain substring scan (LIKE '%term%') over the million project names.
-func searchCases(ctx context.Context, product, token, dataDir string, conns int, duration time.Duration) error {
-	db, err := sql.Open("sqlite", "file:"+filepath.Join(dataDir, "portico.db")+"?_pragma=busy_timeout(10000)")
-	if err != nil {
-		return err
+// searchCase is one global search query.
+type searchCase struct{ name, query string }
+
+// searchQueries are the search cases: common and rare terms, a number,
+// text inside words, and kind prefixes. The rare term is a generated tract
+// name found through the store, so the cases are the same on either engine
+// for the same seed.
+func searchQueries(ctx context.Context, ten *sqlstore.Tenant) (cases []searchCase, rare string, err error) {
+	page, err := ten.ListRecords(ctx, records.ListQuery{Kind: "project", Text: " Tract", Limit: 1})
+	if err != nil || len(page.Records) == 0 {
+		return nil, "", fmt.Errorf("find a rare term: %v", err)
 	}
-	defer db.Close()
-	// A rare term: a generated tract name, in a handful of titles.
-	var tract string
-	if err := db.QueryRowContext(ctx, `SELECT title FROM records WHERE tenant_id = ? AND kind = 'project' AND title LIKE '% Tract%' LIMIT 1`, string(tenant)).Scan(&tract); err != nil {
-		return fmt.Errorf("find a rare term: %w", err)
-	}
-	rare := strings.Fields(tract)[0]
-	for i, w := range strings.Fields(tract) {
+	tract := strings.Fields(page.Records[0].Title)
+	rare = tract[0]
+	for i, w := range tract {
 		if w == "Tract" && i > 0 {
-			rare = strings.Fields(tract)[i-1]
+			rare = tract[i-1]
 		}
 	}
-	counts := map[string]int{}
-	for _, term := range []string{"wetland", rare} {
-		var n int
-		db.QueryRowContext(ctx, `SELECT COUNT(*) FROM records WHERE tenant_id = ? AND title LIKE ?`, string(tenant), "%"+term+"%").Scan(&n)
-		counts[term] = n
+	count := func(term string) int64 {
+		n, _ := ten.CountMatching(ctx, records.ListQuery{Kind: "project", Text: term})
+		return n
 	}
-	search := "/api/v1/netsuite/portal?method=search&query="
-	cases := []struct{ name, query string }{
-		{fmt.Sprintf("common term %q (%d names)", "wetland", counts["wetland"]), "wetland"},
-		{fmt.Sprintf("rare term %q (%d names)", rare, counts[rare]), rare},
+	return []searchCase{
+		{fmt.Sprintf("common term %q (%d projects)", "wetland", count("wetland")), "wetland"},
+		{fmt.Sprintf("rare term %q (%d projects)", rare, count(rare)), rare},
 		{"a number (project id)", "424242"},
 		{"inside words: \"etlan\"", "etlan"},
 		{"prefix proj: + common term", "proj: wetland"},
@@ -300,6 +329,23 @@ func searchCases(ctx context.Context, product, token, dataDir string, conns int,
 		{"prefix proj: + a number", "proj: 424242"},
 		{"prefix cus: + common term", "cus: cedar"},
 		{"prefix emp: + a term no employee has", "emp: wetland"},
+	}, rare, nil
+}
+
+const searchPath = "/api/v1/netsuite/portal?method=search&query="
+
+// searchCases measures the global search (issue 7): typeahead queries at
+// conns connections, then the unloaded latency of one query next to a
+// plain substring scan (LIKE '%term%') over the million project names.
+func searchCases(ctx context.Context, ten *sqlstore.Tenant, product, token, dataDir string, conns int, duration time.Duration) error {
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dataDir, "portico.db")+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	cases, rare, err := searchQueries(ctx, ten)
+	if err != nil {
+		return err
 	}
 	fmt.Printf("\nGlobal search, %d concurrent connections, %s per case\n\n", conns, duration)
 	fmt.Println("| query | req/s | p50 | p99 | results |")
@@ -309,11 +355,11 @@ func searchCases(ctx context.Context, product, token, dataDir string, conns int,
 			continue
 		}
 		var ans struct{ Data []json.RawMessage }
-		if err := getJSON(product+search+url.QueryEscape(c.query), token, &ans); err != nil {
+		if err := getJSON(product+searchPath+url.QueryEscape(c.query), token, &ans); err != nil {
 			return err
 		}
 		stop := startProfile(filepath.Dir(dataDir), c.name)
-		p := load(product+search+url.QueryEscape(c.query), token, conns, duration)
+		p := load(product+searchPath+url.QueryEscape(c.query), token, conns, duration)
 		stop()
 		fmt.Printf("| %s | %.0f | %s | %s | %d |\n", c.name, p.rps, ms(p.p50), ms(p.p99), len(ans.Data))
 		if p.errors > 0 {
@@ -321,7 +367,7 @@ func searchCases(ctx context.Context, product, token, dataDir string, conns int,
 		}
 	}
 	// Unloaded: one connection, the index vs a full scan of the names.
-	indexed := load(product+search+url.QueryEscape(rare), token, 1, duration)
+	indexed := load(product+searchPath+url.QueryEscape(rare), token, 1, duration)
 	var scan []time.Duration
 	for range 5 {
 		t0 := time.Now()
@@ -338,6 +384,94 @@ func searchCases(ctx context.Context, product, token, dataDir string, conns int,
 	fmt.Printf("\nOne connection, rare term: search API p50 %s; plain substring scan (LIKE over the names, newest 20, SQL only) p50 %s: %.0fx faster\n",
 		ms(indexed.p50), ms(scan[len(scan)/2]), float64(scan[len(scan)/2])/float64(indexed.p50))
 	return nil
+}
+
+// compareSearch runs the search cases on SQLite (under dir) and on the
+// PostgreSQL database at pgURL, both seeded with projects, at each number
+// of connections in connList: rounds rounds a case, the engines' order
+// alternating, each engine's p50 and p99 the median over its rounds. The
+// last column says whether both engines answered the same results in the
+// same order.
+func compareSearch(pgURL string, projects int, dir, connList string, rounds int, duration time.Duration) error {
+	ctx := context.Background()
+	var levels []int
+	for _, f := range strings.Split(connList, ",") {
+		var n int
+		if _, err := fmt.Sscan(f, &n); err != nil || n < 1 {
+			return fmt.Errorf("-search-conns %q: want numbers of connections, comma-separated", connList)
+		}
+		levels = append(levels, n)
+	}
+	type engine struct{ name, base, token string }
+	var engines []engine
+	var cases []searchCase
+	for _, dbURL := range []string{"", pgURL} {
+		store, err := openSeeded(ctx, dbURL, filepath.Join(dir, fmt.Sprintf("projects-%d", projects)), projects)
+		if err != nil {
+			return err
+		}
+		defer store.Close()
+		if cases == nil {
+			if cases, _, err = searchQueries(ctx, store.Tenant(tenant)); err != nil {
+				return err
+			}
+		}
+		base, token, err := serve(ctx, store)
+		if err != nil {
+			return err
+		}
+		engines = append(engines, engine{store.Engine(), base, token})
+	}
+	fmt.Printf("\nGlobal search, SQLite and PostgreSQL, %d projects each, %s per run, median of %d alternating rounds, %s\n",
+		projects, duration, rounds, describeMachine())
+	fmt.Println("\n| query | conns | SQLite p50 | SQLite p99 | PostgreSQL p50 | PostgreSQL p99 | p99 PostgreSQL / SQLite | same results |")
+	fmt.Println("|---|---|---|---|---|---|---|---|")
+	var failed []string
+	for _, conns := range levels {
+		for _, c := range cases {
+			if !strings.HasPrefix(c.name, only) {
+				continue
+			}
+			answers := make([]string, len(engines))
+			p50s, p99s := make([][]time.Duration, len(engines)), make([][]time.Duration, len(engines))
+			for i, e := range engines {
+				var ans struct{ Data []json.RawMessage }
+				if err := getJSON(e.base+searchPath+url.QueryEscape(c.query), e.token, &ans); err != nil {
+					return err
+				}
+				b, _ := json.Marshal(ans.Data)
+				answers[i] = string(b)
+			}
+			for r := range rounds {
+				for j := range engines {
+					i := (j + r) % len(engines)
+					e := engines[i]
+					p := load(e.base+searchPath+url.QueryEscape(c.query), e.token, conns, duration)
+					if p.errors > 0 {
+						failed = append(failed, fmt.Sprintf("%s, %d connections, %s: %d errors (%s)", c.name, conns, e.name, p.errors, p.statuses()))
+					}
+					p50s[i], p99s[i] = append(p50s[i], p.p50), append(p99s[i], p.p99)
+				}
+			}
+			sq50, sq99, pg50, pg99 := median(p50s[0]), median(p99s[0]), median(p50s[1]), median(p99s[1])
+			same := "yes"
+			if answers[0] != answers[1] {
+				same = "no"
+			}
+			fmt.Printf("| %s | %d | %s | %s | %s | %s | %.1f× | %s |\n", c.name, conns, ms(sq50), ms(sq99), ms(pg50), ms(pg99),
+				float64(pg99)/float64(sq99), same)
+		}
+	}
+	for _, f := range failed {
+		fmt.Println("\nerrors:", f)
+	}
+	return nil
+}
+
+func median(ds []time.Duration) time.Duration {
+	ds = slices.Clone(ds)
+	slices.Sort(ds)
+	return ds[len(ds)/2]
 }
 
 // startProfile starts a CPU profile when name is the -cpuprofile-case.
