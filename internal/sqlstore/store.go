@@ -34,9 +34,12 @@ type Store struct {
 	// upkeep checkpoints SQLite's log and merges its search index off the
 	// write path (see upkeep.go); nil on PostgreSQL.
 	upkeep *upkeep
-	d      dialect
-	stmts  stmtCache
-	dsn    string
+	// group runs SQLite's write transactions (see groupcommit.go); nil
+	// on PostgreSQL.
+	group *groupWriter
+	d     dialect
+	stmts stmtCache
+	dsn   string
 }
 
 // Open connects to the database named by url and applies pending
@@ -106,6 +109,7 @@ func open(ctx context.Context, url, dataDir string) (*Store, error) {
 			db.Close()
 			return nil, err
 		}
+		s.group = newGroupWriter(db)
 	}
 	s.SetMaxConns(0)
 	return s, nil
@@ -179,6 +183,9 @@ func (s *Store) Close() error {
 	if s.upkeep != nil {
 		s.upkeep.close()
 	}
+	if s.group != nil {
+		s.group.close()
+	}
 	s.stmts.close()
 	if s.rdb != s.db {
 		s.rdb.Close()
@@ -186,8 +193,12 @@ func (s *Store) Close() error {
 	return s.db.Close()
 }
 
-// inTx runs fn in a transaction, committing when it returns nil.
+// inTx runs fn in a transaction, committing when it returns nil. On
+// SQLite, transactions are committed in groups (see groupcommit.go).
 func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
+	if s.group != nil {
+		return s.group.do(ctx, fn)
+	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
