@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
@@ -144,7 +145,15 @@ type loginAnswer struct {
 }
 
 func (e *authEnv) call(method, target, token string, role int64, body string) *httptest.ResponseRecorder {
+	return e.callWith(method, target, token, role, body, nil)
+}
+
+// callWith is call with more request headers.
+func (e *authEnv) callWith(method, target, token string, role int64, body string, header http.Header) *httptest.ResponseRecorder {
 	r := httptest.NewRequest(method, target, strings.NewReader(body))
+	for k, vs := range header {
+		r.Header[k] = vs
+	}
 	r.RemoteAddr = "192.0.2.7:5000"
 	if token != "" {
 		r.Header.Set("Authorization", "Bearer "+token)

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -49,8 +50,14 @@ type viewAnswer struct {
 
 func (e *authEnv) save(t *testing.T, tok string, role int64, method, target string, body any) (int, viewAnswer, Problem) {
 	t.Helper()
+	return e.saveWith(t, tok, role, method, target, body, nil)
+}
+
+// saveWith is save with more request headers.
+func (e *authEnv) saveWith(t *testing.T, tok string, role int64, method, target string, body any, header http.Header) (int, viewAnswer, Problem) {
+	t.Helper()
 	b, _ := json.Marshal(body)
-	w := e.call(method, target, tok, role, string(b))
+	w := e.callWith(method, target, tok, role, string(b), header)
 	var v viewAnswer
 	var p Problem
 	if w.Code < 300 {

@@ -1,8 +1,7 @@
 package httpapi
 
 import (
-	"encoding/json"
-	"net/http/httptest"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -13,23 +12,11 @@ func TestCreateWithIdempotencyKey(t *testing.T) {
 	e, tok := recordsEnv(t)
 	cust, _ := records.Lookup("customer")
 	post := func(key string, title string) (int, viewAnswer, Problem) {
-		b, _ := json.Marshal(map[string]any{"fields": validFields(cust, title)})
-		r := httptest.NewRequest("POST", "/api/v1/netsuite/portal-crud?type=customer", strings.NewReader(string(b)))
-		r.Header.Set("Authorization", "Bearer "+tok)
-		r.Header.Set("X-Role-Id", "10")
+		var h http.Header
 		if key != "" {
-			r.Header.Set("Idempotency-Key", key)
+			h = http.Header{"Idempotency-Key": {key}}
 		}
-		w := httptest.NewRecorder()
-		e.srv.ServeHTTP(w, r)
-		var v viewAnswer
-		var p Problem
-		if w.Code < 300 {
-			json.Unmarshal(w.Body.Bytes(), &v)
-		} else {
-			json.Unmarshal(w.Body.Bytes(), &p)
-		}
-		return w.Code, v, p
+		return e.saveWith(t, tok, 10, "POST", "/api/v1/netsuite/portal-crud?type=customer", map[string]any{"fields": validFields(cust, title)}, h)
 	}
 	code, first, p := post(`"4f1c9a7e-0b7d-4c1e-9d55-2c5b1c3e7a10"`, "Keyed client")
 	if code != 201 {
