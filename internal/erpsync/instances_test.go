@@ -129,23 +129,6 @@ func waitFor(t *testing.T, within time.Duration, what string, cond func() bool) 
 	return time.Since(start)
 }
 
-// queueEdit saves an edit of project id through the portal's write path
-// now, as a user of the instance does.
-func queueEdit(t *testing.T, ten *sqlstore.Tenant, id int64, title string) {
-	t.Helper()
-	ctx := context.Background()
-	p, _ := records.Lookup("project")
-	cur, err := ten.Record(ctx, "project", id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw := map[string]json.RawMessage{}
-	raw["companyname"], _ = json.Marshal(title)
-	if _, err := p.Save(ctx, ten, records.Edit{ID: id, Version: cur.ModifiedAt, Fields: raw}, records.Author{}, time.Now(), records.Queued); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // inNetSuite reports whether the account's project id has title.
 func inNetSuite(a *fakeAccount, id int64, title string) bool {
 	r, _ := a.fake.Get("job", id)
@@ -183,7 +166,7 @@ func TestWakeUpsReachTheHolderFromAnyInstance(t *testing.T) {
 		t.Logf("sync now on the other instance: the holder pulling after %s, done after %s", took.Round(time.Millisecond), (took + pulled).Round(time.Millisecond))
 
 		// A write queued on b: a pushes it.
-		queueEdit(t, tenB, 2, "Edited on b")
+		editProjectAt(t, tenB, 2, `{"companyname": "Edited on b"}`, time.Now())
 		b.Notify()
 		took = waitFor(t, time.Second, "write queued on b pushed by a", func() bool { return inNetSuite(acc, 2, "Edited on b") })
 		t.Logf("write queued on the other instance: in NetSuite in %s", took.Round(time.Millisecond))
@@ -218,7 +201,7 @@ func TestLeaseTakeoverAfterTheHolderIsKilled(t *testing.T) {
 
 		kill()
 		died := time.Now()
-		queueEdit(t, tenB, 4, "Edited while a was dead")
+		editProjectAt(t, tenB, 4, `{"companyname": "Edited while a was dead"}`, time.Now())
 		b.Notify()
 		took := waitFor(t, 15*time.Second, "b takes the lease over", func() bool { return holds(b) })
 		t.Logf("lease taken over %s after the holder was killed", took.Round(time.Millisecond))

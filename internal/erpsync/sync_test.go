@@ -341,6 +341,12 @@ func queueWrites(t *testing.T, ten *sqlstore.Tenant, n int) []int64 {
 // the version stored now.
 func editProject(t *testing.T, ten *sqlstore.Tenant, id int64, fields string) {
 	t.Helper()
+	editProjectAt(t, ten, id, fields, start)
+}
+
+// editProjectAt is editProject saved at the time at.
+func editProjectAt(t *testing.T, ten *sqlstore.Tenant, id int64, fields string, at time.Time) {
+	t.Helper()
 	ctx := context.Background()
 	p, _ := records.Lookup("project")
 	cur, err := ten.Record(ctx, "project", id)
@@ -351,7 +357,7 @@ func editProject(t *testing.T, ten *sqlstore.Tenant, id int64, fields string) {
 	if err := json.Unmarshal([]byte(fields), &raw); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Save(ctx, ten, records.Edit{ID: id, Version: cur.ModifiedAt, Fields: raw}, records.Author{}, start, records.Queued); err != nil {
+	if _, err := p.Save(ctx, ten, records.Edit{ID: id, Version: cur.ModifiedAt, Fields: raw}, records.Author{}, at, records.Queued); err != nil {
 		t.Fatal(err)
 	}
 }
