@@ -57,6 +57,20 @@ export function setSessionHooks(next: SessionHooks | null): void {
   hooks = next ?? noHooks;
 }
 
+/** The hooks in force, for a caller that makes its own requests (the event stream). */
+export function sessionHooks(): SessionHooks {
+  return hooks;
+}
+
+/** The headers of an authenticated call (bearer token, role) and the token they carry. */
+export function sessionHeaders(): { headers: Record<string, string>; token: string | null } {
+  const { token, currentRole } = useSessionStore.getState();
+  const headers: Record<string, string> = {};
+  if (token) headers['Authorization'] = `Bearer ${token}`;
+  if (currentRole) headers[ROLE_HEADER] = String(currentRole.id);
+  return { headers, token };
+}
+
 /** Builds `/api/v1{path}?{query}`. `path` must start with '/'. */
 export function apiUrl(path: string, query?: Record<string, QueryValue>): string {
   let url = API_BASE + path;
@@ -111,12 +125,8 @@ interface Answer {
 
 async function send(path: string, options: RequestOptions, auth: boolean): Promise<Answer> {
   const { method = 'GET', query, body, signal } = options;
-  const { token, currentRole } = useSessionStore.getState();
-
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  if (auth && token) headers['Authorization'] = `Bearer ${token}`;
-  if (auth && currentRole) headers[ROLE_HEADER] = String(currentRole.id);
-  Object.assign(headers, options.headers);
+  const session = auth ? sessionHeaders() : { headers: {}, token: null };
+  const headers: Record<string, string> = { Accept: 'application/json', ...session.headers, ...options.headers };
 
   let payload: BodyInit | undefined;
   if (body instanceof FormData || body instanceof Blob) {
@@ -145,7 +155,7 @@ async function send(path: string, options: RequestOptions, auth: boolean): Promi
   try {
     const response = await fetch(apiUrl(path, query), { method, headers, body: payload, signal: controller.signal, credentials: 'same-origin' });
     const answerBody = response.ok && options.responseType === 'blob' ? await response.blob() : await readJson(response);
-    return { response, body: answerBody, tokenUsed: auth ? token : null };
+    return { response, body: answerBody, tokenUsed: session.token };
   } catch (error) {
     if (timedOut) throw new ApiError(TIMEOUT_ERROR, `The server did not answer within ${Math.round(timeoutMs / 1000)} s.`);
     throw normaliseError(error);

@@ -3,6 +3,8 @@ export {
   apiRequest,
   apiUrl,
   setSessionHooks,
+  sessionHooks,
+  sessionHeaders,
   networkTimeout,
   isMobileDevice,
   API_BASE,
