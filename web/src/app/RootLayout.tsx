@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, type MouseEvent } from 'react';
 import { Button, Container, Stack, Text, Title } from '@mantine/core';
 import { Outlet, isRouteErrorResponse, useRouteError } from 'react-router';
+import { LiveEvents } from '../events/LiveEvents';
 import { useIsAuthenticated } from '../session';
 import { AlertArea } from '../shell/AlertArea';
 import { LoadingOverlay } from '../shell/LoadingOverlay';
@@ -38,7 +39,7 @@ export function SkipLink() {
  * Root layout (SPEC §2): navbar when the route has showNavbar and the user is
  * authenticated; the alert area always; the routed view when the user is authenticated or
  * the route does not require it (two layouts: with or without navbar spacing); the
- * loading overlay while loading.
+ * loading overlay while loading; the live event stream while authenticated.
  */
 export function RootLayout() {
   const routeMeta = useRouteMeta();
@@ -53,6 +54,7 @@ export function RootLayout() {
   return (
     <div className={withNavbar ? classes.withNavbar : classes.bare} data-layout={withNavbar ? 'navbar' : 'bare'}>
       <SkipLink />
+      {authenticated && <LiveEvents />}
       {withNavbar && (
         <Suspense fallback={<NavbarPlaceholder />}>
           <Navbar />

@@ -3,10 +3,13 @@
  * text column links to the row's view page (when the rows are records of a kind), a
  * reference cell links to the record it names, statuses show as badges and numbers are
  * right-aligned. Sortable headers are buttons and the sorted one carries `aria-sort`.
+ * A row someone else just changed (a live event) is marked for a moment, its "Updated by"
+ * in its title and announced politely.
  */
 import { Badge, Table, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import type { MouseEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { useRowMarks } from '../events/hooks';
 import { formatValue, isNumeric, isRef } from './format';
 import { fieldOf, kindByName } from './kinds';
 import { hasViewPage, viewPath } from './links';
@@ -100,6 +103,8 @@ export function DataTable({ caption, columns, rows, kind, kinds, sort, onSort, b
   const rowKind = kind && hasViewPage(kind) ? kind : undefined;
   const linked = linkColumn(columns, rowKind);
   const showTotals = totals && rows.length > 1 && columns.some((c) => isNumeric(c.type));
+  const marks = useRowMarks(kind?.name);
+  const updatedBy = [...new Set(rows.flatMap((row) => marks.get(row.id) ?? []))];
 
   // A click anywhere on a row opens it; keyboard users have the link in its title cell.
   function openRow(event: MouseEvent<HTMLTableRowElement>, id: number) {
@@ -140,7 +145,12 @@ export function DataTable({ caption, columns, rows, kind, kinds, sort, onSort, b
         </Table.Thead>
         <Table.Tbody>
           {rows.map((row, index) => (
-            <Table.Tr key={`${row.id}-${index}`} className={rowKind ? classes.rowLink : undefined} onClick={rowKind ? (event) => openRow(event, row.id) : undefined}>
+            <Table.Tr
+              key={`${row.id}-${index}`}
+              className={[rowKind && classes.rowLink, marks.has(row.id) && classes.changed].filter(Boolean).join(' ') || undefined}
+              title={marks.has(row.id) ? `Updated by ${marks.get(row.id)}` : undefined}
+              onClick={rowKind ? (event) => openRow(event, row.id) : undefined}
+            >
               {columns.map((column) => (
                 <Table.Td key={column.name} className={cellClass(column)}>
                   <Cell value={row[column.name]} column={column} kind={kind} kinds={kinds} rowLink={rowKind && column.name === linked ? viewPath(rowKind, row.id) : undefined} />
@@ -161,6 +171,9 @@ export function DataTable({ caption, columns, rows, kind, kinds, sort, onSort, b
           </Table.Tfoot>
         )}
       </Table>
+      <VisuallyHidden role="status" aria-live="polite">
+        {updatedBy.length > 0 ? `Updated by ${updatedBy.join(', ')}` : ''}
+      </VisuallyHidden>
     </div>
   );
 }

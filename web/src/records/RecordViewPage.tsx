@@ -9,6 +9,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation, useOutlet, useSearchParams, type LoaderFunctionArgs } from 'react-router';
 import { ApiError } from '../api';
 import { appQueryClient } from '../app/queryClient';
+import { EditingNotice } from '../events/EditingNotice';
+import { useEventsConnected } from '../events/hooks';
 import { isAuthenticated } from '../session/store';
 import { recordRouteOfModel } from '../app/paths';
 import { BadgeList, type BadgeItem } from '../components/ui/BadgeList';
@@ -96,20 +98,27 @@ export default function RecordViewPage() {
   return <RecordView key={`${kind.name}:${id}`} kind={kind} kinds={kinds} id={id} />;
 }
 
-/** How often a view page refetches its record while its last write is on its way to the ERP. */
-export const PENDING_WRITE_POLL_MS = 2_000;
+/**
+ * How often a view page refetches its record while its last write is on its way to the ERP
+ * and the live event stream is down. While the stream is open, its `write-state` events
+ * refresh the record instead (see events/apply.ts), so the page does not poll; the slow
+ * fallback only keeps a "Saving to NetSuite" notice from hanging while disconnected.
+ */
+export const PENDING_WRITE_FALLBACK_MS = 15_000;
 
 /** When a view page asks again while the server completes the record's document from the ERP. */
 export const COMPLETING_POLL_MS = 1_500;
 
 function RecordView({ kind, kinds, id }: { kind: Kind; kinds: Kind[]; id: number }) {
-  // While the last change is pending, poll until the sync pushed it (in sync) or NetSuite refused it
-  // (failed); while the server fetches the whole document (sublists), ask once more shortly.
+  // While the last change is pending and the event stream is down, ask now and then until the sync
+  // pushed it or NetSuite refused it; while the server fetches the whole document (sublists), ask
+  // once more shortly.
+  const connected = useEventsConnected();
   const record = useQuery({
     ...recordQuery(kind.name, id),
     refetchInterval: (query) => {
       const data = query.state.data;
-      if (data?.write?.state === 'pending') return PENDING_WRITE_POLL_MS;
+      if (data?.write?.state === 'pending' && !connected) return PENDING_WRITE_FALLBACK_MS;
       return data?.completing ? COMPLETING_POLL_MS : false;
     },
   });
@@ -175,6 +184,7 @@ function RecordView({ kind, kinds, id }: { kind: Kind; kinds: Kind[]; id: number
         <BadgeList badges={badges} aria-label="Status" />
       </Stack>
 
+      <EditingNotice kind={kind} id={id} />
       <WriteStateNotice kind={kind} id={id} write={data.write} />
 
       <KeyFacts kind={kind} kinds={kinds} record={data} />

@@ -1,6 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { applyEvent } from '../../events/apply';
+import { useEventsStore } from '../../events/store';
 import { useSessionStore } from '../../session/store';
 import { initialAppState, useAppStore } from '../../shell/appState';
 import RecordViewPage from '../RecordViewPage';
@@ -49,6 +51,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
   useSessionStore.getState().clearSession();
   useAppStore.setState(initialAppState);
+  useEventsStore.setState({ connected: false });
 });
 
 describe('WriteStateNotice', () => {
@@ -59,18 +62,19 @@ describe('WriteStateNotice', () => {
     expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
   });
 
-  it('clears the pending notice by itself once the sync pushed the change (the page polls while pending)', async () => {
+  it('clears the pending notice on the write-state event, without polling while the stream is open', async () => {
+    useEventsStore.setState({ connected: true });
     stored = view({ state: 'pending' });
     const reads = () => api.calls.filter((c) => c.path === '/netsuite/portal-record');
-    renderRoutes(routes, '/customer/view?id=7');
+    const { queryClient } = renderRoutes(routes, '/customer/view?id=7');
     expect(await screen.findByTestId('write-state')).toHaveTextContent('Saving to NetSuite');
     stored = view({ state: '' });
-    await waitFor(() => expect(screen.queryByTestId('write-state')).not.toBeInTheDocument(), { timeout: 5_000 });
-    const polled = reads().length;
-    expect(polled).toBeGreaterThanOrEqual(2);
-    // In sync: no more polling.
     await new Promise((resolve) => setTimeout(resolve, 2_500));
-    expect(reads()).toHaveLength(polled);
+    expect(reads()).toHaveLength(1);
+    const data = { kind: 'customer', ids: [7], action: 'write-state', byUserId: 1, by: 'Ada Admin', at: '', writeState: { state: '' } };
+    applyEvent(queryClient, { event: 'record', id: '5', data: JSON.stringify(data) }, 1);
+    await waitFor(() => expect(screen.queryByTestId('write-state')).not.toBeInTheDocument());
+    expect(reads()).toHaveLength(2);
   }, 15_000);
 
   it("shows NetSuite's message and retries the change; the record refetches", async () => {
