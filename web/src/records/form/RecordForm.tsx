@@ -3,6 +3,9 @@ import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, type Location } from 'react-router';
 import type { ApiError } from '../../api';
+import { EditingNotice } from '../../events/EditingNotice';
+import { useEditingPresence } from '../../events/hooks';
+import { recordMarkKey, useEventsStore } from '../../events/store';
 import { useAppStore } from '../../shell/appState';
 import { formatValue, isRef } from '../format';
 import { listPath, viewPath } from '../links';
@@ -12,6 +15,7 @@ import { errorSentence } from '../States';
 import type { CellValue, CurrentValues, Kind, RecordDetail } from '../types';
 import { FieldInput } from './FieldInput';
 import { LeaveGuard } from './LeaveGuard';
+import { NewerVersionNotice } from './NewerVersionNotice';
 import { formBasePath } from './links';
 import { fieldError, formValueOf, formValues, isDirty, recordValues, sameValue, saveFields, validate, type FieldErrors, type FormValue, type FormValues } from './schema';
 import { useSaveRecord } from './useSaveRecord';
@@ -53,6 +57,9 @@ function seedNames(queryClient: QueryClient, kind: Kind, values: Record<string, 
  * - A 409 (changed meanwhile) keeps the input, shows under each field the value saved now
  *   where it differs, and offers to save the input over it (with the new version) or to
  *   load the current values.
+ * - While open, others are told so (and the form says who else has it open). When a newer
+ *   version arrives (live events refetch the record), an untouched form takes it; one with
+ *   input offers to review it, which enters the same view as a 409, before any save.
  * - Saved: the record's view page opens, with a success alert.
  * - Leaving with unsaved changes asks first (LeaveGuard); the form's sub-tabs do not.
  */
@@ -84,6 +91,25 @@ export function RecordForm({ kind, record }: RecordFormProps) {
   const dirty = isDirty(kind, values, baseline);
   const base = formBasePath(kind, page);
   const label = kind.label.toLowerCase();
+
+  useEditingPresence(kind.name, record?.id);
+  // Who saved the newer version the page refetched, when it came while the input was touched.
+  const [newer, setNewer] = useState<{ by: string | undefined } | null>(null);
+  const [seenVersion, setSeenVersion] = useState(record?.version);
+  if (record && record.version !== seenVersion) {
+    setSeenVersion(record.version);
+    // The form's own save changes the version too; it leaves the form.
+    if (record.version !== version && !save.isPending && !save.isSuccess) {
+      if (dirty || conflict) {
+        setNewer({ by: useEventsStore.getState().marks[recordMarkKey(kind.name, record.id)] });
+      } else {
+        const current = formValues(kind, recordValues(record));
+        setBaseline(current);
+        setValues(current);
+        setVersion(record.version);
+      }
+    }
+  }
 
   useEffect(() => {
     if (focusTick > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
@@ -172,6 +198,14 @@ export function RecordForm({ kind, record }: RecordFormProps) {
     );
   }
 
+  /** Shows the newer version beside the input, as after a 409 (the page holds the record refetched). */
+  function reviewNewer() {
+    if (!record || !newer) return;
+    setConflict({ detail: `${newer.by ?? 'Someone'} saved this ${label} while you were editing. Under each field: their value where it differs from yours.`, current: recordValues(record) });
+    setVersion(record.version);
+    setNewer(null);
+  }
+
   /** Drops the input for the values saved now (after a 409). */
   function loadCurrent() {
     if (!conflict) return;
@@ -196,6 +230,8 @@ export function RecordForm({ kind, record }: RecordFormProps) {
   return (
     <form ref={formRef} onSubmit={submit} noValidate aria-label={record ? `Edit ${label}` : `New ${label}`}>
       <Stack gap="md">
+        {record && <EditingNotice kind={kind} id={record.id} onForm />}
+        {newer && <NewerVersionNotice label={label} by={newer.by} onReview={reviewNewer} />}
         <Paper withBorder radius="md" p="md">
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="sm">
             {kind.fields.map((field) => (
