@@ -13,6 +13,7 @@ test.describe('reports', () => {
   });
 
   test('build a grouped report with a bar chart, export it, reopen it, find it in the audit log', async ({ page }) => {
+    test.slow(); // five pages and a download: past 30 s on a busy machine
     const problems = await watchProblems(page);
     const name = `Projects by status ${Date.now()}`;
 
