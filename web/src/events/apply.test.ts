@@ -77,7 +77,7 @@ describe('applyEvent', () => {
     vi.useFakeTimers();
     record({ kind: 'customer', ids: [7, 9] });
     record({ kind: 'customer', ids: [11], byUserId: 1, by: 'Ada Admin' });
-    expect(useEventsStore.getState().marks).toEqual({ 'customer:7': 'Pete Manager', 'customer:9': 'Pete Manager' });
+    expect(useEventsStore.getState().marks).toEqual({ 'customer:7': { by: 'Pete Manager' }, 'customer:9': { by: 'Pete Manager' } });
     vi.advanceTimersByTime(4_000);
     expect(useEventsStore.getState().marks).toEqual({});
   });

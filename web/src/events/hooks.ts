@@ -17,7 +17,7 @@ export function useRowMarks(kind: string | undefined): Map<number, string> {
   return useMemo(() => {
     const rows = new Map<number, string>();
     if (!kind) return rows;
-    for (const [key, by] of Object.entries(marks)) {
+    for (const [key, { by }] of Object.entries(marks)) {
       const id = Number(key.slice(kind.length + 1));
       if (key.startsWith(`${kind}:`) && Number.isInteger(id)) rows.set(id, by);
     }

@@ -17,7 +17,7 @@ export function recordMarkKey(kind: string, id: number): string {
 export interface EventsState {
   connected: boolean;
   /** Records changed by someone else within {@link MARK_MS}: who changed them. */
-  marks: Record<string, string>;
+  marks: Record<string, { by: string }>;
   /** Who else has each record's edit form open, until their `until` passes (or they close it). */
   editing: Record<string, EditingEvent>;
   setConnected(connected: boolean): void;
@@ -31,12 +31,14 @@ export const useEventsStore = create<EventsState>()((set) => ({
   editing: {},
   setConnected: (connected) => set({ connected }),
   mark: (kind, ids, by) => {
+    // Each mark its own object: a later mark of the same row outlives this one's timer.
+    const mark = { by };
     const keys = ids.map((id) => recordMarkKey(kind, id));
-    set((s) => ({ marks: { ...s.marks, ...Object.fromEntries(keys.map((k) => [k, by])) } }));
+    set((s) => ({ marks: { ...s.marks, ...Object.fromEntries(keys.map((k) => [k, mark])) } }));
     setTimeout(() => {
       set((s) => {
         const marks = { ...s.marks };
-        for (const key of keys) if (marks[key] === by) delete marks[key];
+        for (const key of keys) if (marks[key] === mark) delete marks[key];
         return { marks };
       });
     }, MARK_MS);

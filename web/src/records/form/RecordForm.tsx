@@ -101,7 +101,7 @@ export function RecordForm({ kind, record }: RecordFormProps) {
     // The form's own save changes the version too; it leaves the form.
     if (record.version !== version && !save.isPending && !save.isSuccess) {
       if (dirty || conflict) {
-        setNewer({ by: useEventsStore.getState().marks[recordMarkKey(kind.name, record.id)] });
+        setNewer({ by: useEventsStore.getState().marks[recordMarkKey(kind.name, record.id)]?.by });
       } else {
         const current = formValues(kind, recordValues(record));
         setBaseline(current);
