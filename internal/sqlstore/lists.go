@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/portico/portico/internal/events"
 	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/records"
 )
@@ -81,8 +82,23 @@ func (t *Tenant) PutList(ctx context.Context, l records.ListConfig) error {
 		b, _ := json.Marshal(l.Report)
 		report = string(b)
 	}
-	_, err := t.exec(ctx, upsertList, l.ID, l.Kind, l.Name, string(cols), l.Filter, l.Sort.Field, l.Sort.Dir,
-		string(l.Visibility), role, l.OwnerID, l.UpdatedAt.UnixMilli(), report)
+	if l.Visibility != records.SharedRole {
+		_, err := t.exec(ctx, upsertList, l.ID, l.Kind, l.Name, string(cols), l.Filter, l.Sort.Field, l.Sort.Dir,
+			string(l.Visibility), role, l.OwnerID, l.UpdatedAt.UnixMilli(), report)
+		return err
+	}
+	// Shared with a role: that role's open streams are told (event log).
+	var logged bool
+	err := t.inTx(ctx, func(tx *Tenant) error {
+		if _, err := tx.exec(ctx, upsertList, l.ID, l.Kind, l.Name, string(cols), l.Filter, l.Sort.Field, l.Sort.Dir,
+			string(l.Visibility), role, l.OwnerID, l.UpdatedAt.UnixMilli(), report); err != nil {
+			return err
+		}
+		var err error
+		logged, err = tx.logEvents(ctx, events.ListChange(l.Kind, l.Report != nil, l.RoleID, l.OwnerID, l.UpdatedAt))
+		return err
+	})
+	t.announce(ctx, err == nil && logged)
 	return err
 }
 

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
@@ -40,6 +41,9 @@ type Store struct {
 	d     dialect
 	stmts stmtCache
 	dsn   string
+	// events is where the commit of a live-update event is announced
+	// (see events.go); nil announces nothing.
+	events atomic.Pointer[Signals]
 }
 
 // Open connects to the database named by url and applies pending

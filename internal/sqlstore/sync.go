@@ -11,6 +11,7 @@ import (
 
 	"github.com/portico/portico/internal/access"
 	"github.com/portico/portico/internal/erpsync"
+	"github.com/portico/portico/internal/events"
 	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/records"
 )
@@ -174,7 +175,8 @@ func (t *Tenant) ApplyPull(ctx context.Context, kind string, recs []records.Reco
 }
 
 func (t *Tenant) applyPull(ctx context.Context, l *erpsync.Lease, kind string, recs []records.Record, deleted []int64, st erpsync.State) error {
-	return t.inTx(ctx, func(tx *Tenant) error {
+	var logged bool
+	err := t.inTx(ctx, func(tx *Tenant) error {
 		if err := tx.fence(ctx, l); err != nil {
 			return err
 		}
@@ -196,8 +198,23 @@ func (t *Tenant) applyPull(ctx context.Context, l *erpsync.Lease, kind string, r
 				return fmt.Errorf("apply deletions: %w", err)
 			}
 		}
-		return tx.saveSyncState(ctx, st)
+		if err := tx.saveSyncState(ctx, st); err != nil {
+			return err
+		}
+		if len(recs)+len(deleted) == 0 {
+			return nil
+		}
+		ids := make([]int64, 0, min(len(recs)+len(deleted), events.MaxIDs+1))
+		for _, r := range recs {
+			ids = append(ids, r.ID)
+		}
+		ids = append(ids, deleted...)
+		var err error
+		logged, err = tx.logEvents(ctx, events.RecordChange(kind, events.ActionSync, ids, 0, time.Now(), ""))
+		return err
 	})
+	t.announce(ctx, err == nil && logged)
+	return err
 }
 
 var (
@@ -451,7 +468,8 @@ func (t *Tenant) CompleteOutbox(ctx context.Context, e erpsync.Entry, rec record
 }
 
 func (t *Tenant) completeOutbox(ctx context.Context, l *erpsync.Lease, e erpsync.Entry, rec records.Record, now time.Time) error {
-	return t.inTx(ctx, func(tx *Tenant) error {
+	var logged bool
+	err := t.inTx(ctx, func(tx *Tenant) error {
 		if err := tx.fence(ctx, l); err != nil {
 			return err
 		}
@@ -496,9 +514,22 @@ func (t *Tenant) completeOutbox(ctx context.Context, l *erpsync.Lease, e erpsync
 				}
 			}
 		}
-		return tx.Audit(ctx, access.AuditEvent{At: now, Event: records.EventSynced, Kind: e.Kind, RecordID: rec.ID,
-			Detail: map[string]any{"result": fmt.Sprintf("in NetSuite (internal id %d)", rec.ID)}})
+		if err := tx.Audit(ctx, access.AuditEvent{At: now, Event: records.EventSynced, Kind: e.Kind, RecordID: rec.ID,
+			Detail: map[string]any{"result": fmt.Sprintf("in NetSuite (internal id %d)", rec.ID)}}); err != nil {
+			return err
+		}
+		state, ids := "synced", []int64{rec.ID}
+		if open > 0 {
+			state = records.WritePending
+		}
+		if e.RecordID != rec.ID { // a create: the provisional id too
+			ids = append(ids, e.RecordID)
+		}
+		logged, err = tx.logEvents(ctx, events.RecordChange(e.Kind, events.ActionWriteState, ids, 0, now, state))
+		return err
 	})
+	t.announce(ctx, err == nil && logged)
+	return err
 }
 
 // DeferOutbox is erpsync.LeasedWrites' DeferOutbox outside any lease
@@ -515,7 +546,8 @@ func (t *Tenant) FailOutbox(ctx context.Context, e erpsync.Entry, msg string, no
 }
 
 func (t *Tenant) failOutbox(ctx context.Context, l *erpsync.Lease, e erpsync.Entry, msg string, now time.Time) error {
-	return t.inTx(ctx, func(tx *Tenant) error {
+	var logged bool
+	err := t.inTx(ctx, func(tx *Tenant) error {
 		if err := tx.fence(ctx, l); err != nil {
 			return err
 		}
@@ -529,14 +561,21 @@ func (t *Tenant) failOutbox(ctx context.Context, l *erpsync.Lease, e erpsync.Ent
 		if _, err := tx.exec(ctx, setWriteState, records.WriteFailed, msg, e.Kind, e.RecordID); err != nil {
 			return err
 		}
-		return tx.Audit(ctx, access.AuditEvent{At: now, Event: records.EventRefused, Kind: e.Kind, RecordID: e.RecordID,
-			Detail: map[string]any{"result": "refused: " + msg}})
+		if err := tx.Audit(ctx, access.AuditEvent{At: now, Event: records.EventRefused, Kind: e.Kind, RecordID: e.RecordID,
+			Detail: map[string]any{"result": "refused: " + msg}}); err != nil {
+			return err
+		}
+		logged, err = tx.logEvents(ctx, events.RecordChange(e.Kind, events.ActionWriteState, []int64{e.RecordID}, 0, now, records.WriteFailed))
+		return err
 	})
+	t.announce(ctx, err == nil && logged)
+	return err
 }
 
 // RetryOutbox implements erpsync.Store.
 func (t *Tenant) RetryOutbox(ctx context.Context, id int64, now time.Time) error {
-	return t.inTx(ctx, func(tx *Tenant) error {
+	var logged bool
+	err := t.inTx(ctx, func(tx *Tenant) error {
 		e, err := tx.outboxEntry(ctx, id)
 		if err != nil {
 			return err
@@ -548,22 +587,37 @@ func (t *Tenant) RetryOutbox(ctx context.Context, id int64, now time.Time) error
 		if n, _ := res.RowsAffected(); n != 1 {
 			return portal.Errorf(portal.CodeConflict, "Only a failed write can be retried.")
 		}
-		_, err = tx.exec(ctx, setWriteState, records.WritePending, "", e.Kind, e.RecordID)
+		if _, err = tx.exec(ctx, setWriteState, records.WritePending, "", e.Kind, e.RecordID); err != nil {
+			return err
+		}
+		logged, err = tx.logEvents(ctx, events.RecordChange(e.Kind, events.ActionWriteState, []int64{e.RecordID}, 0, now, records.WritePending))
 		return err
 	})
+	t.announce(ctx, err == nil && logged)
+	return err
 }
 
 // DiscardOutbox implements erpsync.Store: every open entry of the record
 // goes, since later edits were made on top of the discarded one.
 func (t *Tenant) DiscardOutbox(ctx context.Context, e erpsync.Entry, rec *records.Record, now time.Time) error {
-	return t.inTx(ctx, func(tx *Tenant) error {
+	var logged bool
+	err := t.inTx(ctx, func(tx *Tenant) error {
 		if _, err := tx.exec(ctx, discardOutbox, now.UnixMilli(), e.Kind, e.RecordID); err != nil {
 			return err
 		}
+		var err error
 		if rec == nil {
-			_, err := tx.exec(ctx, deleteRecord, e.Kind, e.RecordID)
+			_, err = tx.exec(ctx, deleteRecord, e.Kind, e.RecordID)
+		} else {
+			err = tx.replace(ctx, *rec)
+		}
+		if err != nil {
 			return err
 		}
-		return tx.replace(ctx, *rec)
+		// The record is the ERP's again (or gone): as after a sync.
+		logged, err = tx.logEvents(ctx, events.RecordChange(e.Kind, events.ActionSync, []int64{e.RecordID}, 0, now, ""))
+		return err
 	})
+	t.announce(ctx, err == nil && logged)
+	return err
 }

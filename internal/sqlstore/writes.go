@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/portico/portico/internal/access"
+	"github.com/portico/portico/internal/events"
 	"github.com/portico/portico/internal/records"
 )
 
@@ -47,6 +48,7 @@ var (
 // w.Outbound is set, its outbox entry.
 func (t *Tenant) SaveRecord(ctx context.Context, w records.Write) (records.Record, error) {
 	r := w.Record
+	var logged bool
 	err := t.inTx(ctx, func(tx *Tenant) error {
 		if r.ID == 0 && w.Idempotency != nil {
 			// First, so a repeat of this create waits here for this
@@ -96,9 +98,19 @@ func (t *Tenant) SaveRecord(ctx context.Context, w records.Write) (records.Recor
 				return records.ErrChanged
 			}
 		}
-		return tx.Audit(ctx, access.AuditEvent{At: r.ModifiedAt, Event: event, UserID: w.By.UserID, RoleID: w.By.RoleID,
-			IP: w.By.IP, Kind: r.Kind, RecordID: r.ID, Detail: map[string]any{"changes": w.Changes, "result": w.Result}})
+		if err := tx.Audit(ctx, access.AuditEvent{At: r.ModifiedAt, Event: event, UserID: w.By.UserID, RoleID: w.By.RoleID,
+			IP: w.By.IP, Kind: r.Kind, RecordID: r.ID, Detail: map[string]any{"changes": w.Changes, "result": w.Result}}); err != nil {
+			return err
+		}
+		action := events.ActionEdit
+		if event == "record_create" {
+			action = events.ActionCreate
+		}
+		var err error
+		logged, err = tx.logEvents(ctx, events.RecordChange(r.Kind, action, []int64{r.ID}, w.By.UserID, r.ModifiedAt, ""))
+		return err
 	})
+	t.announce(ctx, err == nil && logged)
 	if err != nil {
 		var replayed *records.Replayed
 		if errors.Is(err, records.ErrChanged) || errors.Is(err, records.ErrKeyReused) || errors.As(err, &replayed) {
