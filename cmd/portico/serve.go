@@ -12,6 +12,7 @@ import (
 
 	"github.com/portico/portico/internal/config"
 	"github.com/portico/portico/internal/equipment"
+	"github.com/portico/portico/internal/events"
 	"github.com/portico/portico/internal/httpapi"
 	"github.com/portico/portico/internal/identity"
 	"github.com/portico/portico/internal/portal"
@@ -40,6 +41,11 @@ func serve(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *s
 	// sync engine's wake-ups); closed after the engine stopped.
 	sig := sqlstore.NewSignals(store, log.With("component", "signals"))
 	defer sig.Close()
+	// Live updates: writes announce their events through sig; the hub
+	// follows the tenants this instance has streams of. (Streams end with
+	// ctx, the requests' base context.)
+	store.AnnounceEvents(sig)
+	hub := events.NewHub(func(t portal.TenantID) events.Log { return store.Tenant(t) }, sig, log.With("component", "events"))
 	eng, err := syncEngine(cfg, store, sig, log)
 	if err != nil {
 		return err
@@ -91,6 +97,7 @@ func serve(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *s
 		RateLimits:            store,
 		TrustedProxies:        cfg.TrustedProxies,
 		Instance:              cfg.Instance,
+		Events:                hub,
 	})
 	if err != nil {
 		return err

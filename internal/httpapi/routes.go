@@ -63,6 +63,12 @@ func (s *Server) routes() {
 	s.handle("POST /api/v1/sync/run", s.needs("sync.admin", s.syncRun))
 	s.handle("POST /api/v1/sync/writes/{action}", s.writeAction)
 
+	// Live updates: a server-sent event stream of the tenant's changes the
+	// role may see, and "someone is editing" presence.
+	s.handle("GET /api/v1/events", s.eventStream)
+	s.handle("POST /api/v1/events/editing", s.editing)
+	s.handle("DELETE /api/v1/events/editing", s.editing)
+
 	// Anything else under /api is an API miss: a problem document, never
 	// the app's index page.
 	s.mux.HandleFunc(apiMiss, s.apiNotFound)

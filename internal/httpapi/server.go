@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/portico/portico/internal/access"
+	"github.com/portico/portico/internal/events"
 	"github.com/portico/portico/internal/feedback"
 	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/records"
@@ -100,6 +101,12 @@ type Options struct {
 	// PublicURL is the origin users reach the portal at; an https one
 	// adds Strict-Transport-Security to every answer.
 	PublicURL string
+	// Events is the live-update hub behind GET /api/v1/events and
+	// presence; nil answers those 503.
+	Events *events.Hub
+	// EventsHeartbeat is how often an idle event stream gets a ping and
+	// its session is checked again; zero means 15 s.
+	EventsHeartbeat time.Duration
 }
 
 // DefaultDBTimeout is the database time a request's store call gets when
@@ -129,6 +136,8 @@ type Server struct {
 	writeMetrics func(context.Context, io.Writer) error
 	equipment    EquipmentCharges
 	hsts         bool
+	events       *events.Hub
+	heartbeat    time.Duration
 	// private lists the patterns behind withAuth, for the test that proves
 	// every route but the public ones is guarded.
 	private []string
@@ -162,6 +171,10 @@ func NewServer(o Options) (*Server, error) {
 		limits:    o.RateLimits, dbTimeout: o.DBTimeout, trustedProxies: o.TrustedProxies,
 		requests: newRequestMetrics(o.Instance),
 		hsts:     strings.HasPrefix(o.PublicURL, "https://"),
+		events:   o.Events, heartbeat: o.EventsHeartbeat,
+	}
+	if s.heartbeat <= 0 {
+		s.heartbeat = 15 * time.Second
 	}
 	if o.Tenants != nil {
 		s.tenants = func(t portal.TenantID) TenantStore { return boundedStore{o.Tenants(t), o.DBTimeout} }

@@ -1,0 +1,165 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/portico/portico/internal/events"
+	"github.com/portico/portico/internal/portal"
+	"github.com/portico/portico/internal/records"
+)
+
+var ping = []byte(": ping\n\n")
+
+// editingFor is how long a presence announcement lasts unless renewed
+// (the app renews it every 10 s while an edit form is open).
+const editingFor = 30 * time.Second
+
+// eventStream is GET /api/v1/events: a server-sent event stream of the
+// tenant's changes the caller's role may see (package events). It opens
+// with "retry: 3000"; resumes after Last-Event-ID (or ?lastEventId=), or
+// sends "event: reset" first when that id is no longer kept; pings
+// (": ping") every heartbeat, when it also checks the session again, and
+// ends with "event: end" (data {"status":511}) once the session has.
+func (s *Server) eventStream(w http.ResponseWriter, r *http.Request) {
+	if s.events == nil {
+		s.writeError(w, r, portal.Errorf(portal.CodeNotFound, "Live updates are off on this server."))
+		return
+	}
+	ctx := r.Context()
+	p := caller(r)
+	role := p.Role
+	conn, err := s.events.Connect(ctx, p.Tenant, events.Viewer{UserID: p.User.ID, RoleID: role.ID, May: func(kind string) bool {
+		k, ok := records.Lookup(kind)
+		return ok && role.Can(k.Route+".view")
+	}})
+	if err != nil {
+		s.writeError(w, r, portal.Wrap(portal.CodeUnavailable, err, "Live updates are not available right now."))
+		return
+	}
+	defer conn.Close()
+
+	rc := http.NewResponseController(w)
+	rc.SetWriteDeadline(time.Time{}) // the server's write timeout is for answers, not streams
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	write := func(b []byte) error {
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+		return rc.Flush()
+	}
+	send := func(e *events.Event) error {
+		b := make([]byte, 0, 32+len(e.Type)+len(e.Data))
+		if e.ID != 0 {
+			b = append(b, "id: "...)
+			b = strconv.AppendInt(b, e.ID, 10)
+			b = append(b, '\n')
+		}
+		b = append(b, "event: "...)
+		b = append(b, e.Type...)
+		b = append(b, "\ndata: "...)
+		b = append(b, e.Data...)
+		return write(append(b, "\n\n"...))
+	}
+	if err := write([]byte("retry: 3000\n\n")); err != nil {
+		return
+	}
+	last := r.Header.Get("Last-Event-ID")
+	if last == "" {
+		last = q(r, "lastEventId")
+	}
+	if err := conn.Resume(ctx, last, send); err != nil {
+		s.log.Info("events: resume failed", "request_id", requestID(ctx), "err", err)
+		return
+	}
+	tick := time.NewTicker(s.heartbeat)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case e := <-conn.C:
+			if err := conn.Take(ctx, e, send); err != nil {
+				return
+			}
+		case <-tick.C:
+			if status := s.streamEnded(ctx, p); status != 0 {
+				send(&events.Event{Type: "end", Data: []byte(`{"status":` + strconv.Itoa(status) + `}`)})
+				return
+			}
+			if err := write(ping); err != nil {
+				return
+			}
+		}
+	}
+}
+
+// streamEnded checks the session of a stream again, as withAuth would: it
+// returns 511 when the session (or the user) has ended, 403 when the user
+// no longer holds the role, else 0 (a database that does not answer ends
+// nothing: the next heartbeat checks again).
+func (s *Server) streamEnded(ctx context.Context, p principal) int {
+	now := time.Now()
+	sess, user, cached := s.sessionCache.get(p.Tenant, p.Session.SessionID, now)
+	if !cached {
+		var err error
+		sess, user, err = s.tenants(p.Tenant).SessionUser(ctx, p.Session.SessionID)
+		if portal.IsNotFound(err) {
+			return http.StatusNetworkAuthenticationRequired
+		}
+		if err != nil {
+			return 0
+		}
+		s.sessionCache.put(p.Tenant, sess, user, now)
+	}
+	if s.sessions.Check(p.Session, sess) != nil || user.Disabled {
+		return http.StatusNetworkAuthenticationRequired
+	}
+	if _, err := user.Role(p.Role.ID); err != nil {
+		return http.StatusForbidden
+	}
+	return 0
+}
+
+// editing is POST (an edit form is open: for editingFor) and DELETE (it
+// closed) /api/v1/events/editing?type=&id=: the tenant's other streams
+// whose role may see the kind get "event: editing". The caller's role must
+// be allowed to edit the kind. 204.
+func (s *Server) editing(w http.ResponseWriter, r *http.Request) {
+	if s.events == nil {
+		s.writeError(w, r, portal.Errorf(portal.CodeNotFound, "Live updates are off on this server."))
+		return
+	}
+	k, err := s.kind(r, q(r, "type"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	p := caller(r)
+	if !k.CanEdit || !p.Role.Can(k.Route+".edit") {
+		s.writeError(w, r, portal.Errorf(portal.CodeForbidden, "Your role may not edit %s.", strings.ToLower(k.Plural)))
+		return
+	}
+	id, ok := records.ParseID(q(r, "id"))
+	if !ok {
+		s.writeError(w, r, portal.Invalid("A record id is required.", portal.FieldError{Field: "id", Message: "A positive number."}))
+		return
+	}
+	until := time.Now().UTC().Truncate(time.Second)
+	if r.Method == http.MethodPost {
+		until = until.Add(editingFor)
+	}
+	if err := s.events.Editing(r.Context(), p.Tenant, events.EditingData{Kind: k.Name, ID: id, UserID: p.User.ID,
+		User: p.User.FullName, Until: until}); err != nil {
+		s.writeError(w, r, portal.Wrap(portal.CodeUnavailable, err, "Live updates are not available right now."))
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
