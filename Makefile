@@ -13,7 +13,7 @@ BIN         := bin/portico
 GO_SOURCES  := $(shell find cmd internal web -name '*.go' -o -name '*.sql' 2>/dev/null) go.mod go.sum
 WEB_SOURCES := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json web/tsconfig.json web/package-lock.json
 
-.PHONY: help run test test-go test-web test-e2e lint bench bench-mixed bench-drivers build ui deps chromium clean
+.PHONY: help run test test-go test-web test-e2e lint bench bench-mixed bench-events bench-drivers build ui deps chromium clean
 
 help: ## list the targets
 	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -46,10 +46,14 @@ bench: web/dist ## the records API and search under load (1M projects, built onc
 	$(GO) run ./bench
 	$(GO) run ./bench/sync
 	$(GO) run ./bench/mixed
+	$(GO) run ./bench/events
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./internal/...
 
 bench-mixed: web/dist ## reads, search, creates and edits at 100 connections on SQLite, PostgreSQL (127.0.0.1:5432) and 3 instances behind a proxy; checks every acknowledged write is stored once
 	$(GO) run ./bench/mixed
+
+bench-events: web/dist ## live updates: 1,000 event streams and one edit a second on SQLite and on 3 instances on PostgreSQL (127.0.0.1:5432); delivery p50/p99, memory per stream, CPU
+	$(GO) run ./bench/events
 
 bench-drivers: ## the SQLite driver comparison (modernc vs mattn, cgo) behind the README's choice
 	$(GO) test -tags driverbench -run '^$$' -bench ListPage -count 5 ./internal/sqlstore/
