@@ -13,7 +13,8 @@ export interface RecordEvent {
   /** Who changed them, as a name to show. */
   by: string;
   at: string;
-  writeState?: WriteState;
+  /** For `write-state`: where the record's last write stands now. */
+  writeState?: WriteState['state'];
 }
 
 /** A saved list or report of a kind was created, changed or shared with the role. */

@@ -71,7 +71,7 @@ describe('WriteStateNotice', () => {
     stored = view({ state: '' });
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     expect(reads()).toHaveLength(1);
-    const data = { kind: 'customer', ids: [7], action: 'write-state', byUserId: 1, by: 'Ada Admin', at: '', writeState: { state: '' } };
+    const data = { kind: 'customer', ids: [7], action: 'write-state', byUserId: 1, by: 'Ada Admin', at: '', writeState: '' };
     applyEvent(queryClient, { event: 'record', id: '5', data: JSON.stringify(data) }, 1);
     await waitFor(() => expect(screen.queryByTestId('write-state')).not.toBeInTheDocument());
     expect(reads()).toHaveLength(2);
