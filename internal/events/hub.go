@@ -76,7 +76,8 @@ func (v Viewer) sees(e *Event) bool {
 	return v.May(e.Kind)
 }
 
-// Conn is one open stream. Its events arrive on C; pass each to Take.
+// Conn is one open stream: Begin, Backlog, then pass each event arriving
+// on C to Take.
 type Conn struct {
 	// C carries the stream's live events, closed never; nil events are
 	// wake-ups (catch up from the log).
@@ -91,7 +92,7 @@ type Conn struct {
 }
 
 // Connect opens a stream of tenant's events for v. The stream has sent
-// nothing yet: call Resume before reading C. Close it when done.
+// nothing yet: call Begin and Backlog before reading C. Close it when done.
 func (h *Hub) Connect(ctx context.Context, tenant portal.TenantID, v Viewer) (*Conn, error) {
 	h.mu.Lock()
 	th := h.tenants[tenant]
@@ -269,30 +270,32 @@ func (h *Hub) Editing(ctx context.Context, tenant portal.TenantID, d EditingData
 // Send writes one event to the stream's client.
 type Send func(*Event) error
 
-// Resume sends what the stream missed: when lastID (the client's
-// Last-Event-ID, "" for a new stream) is an id the log still has the
-// events after, every one of them the viewer may see; else (too old,
-// unknown, not a number) a reset event first, and nothing before now.
-func (c *Conn) Resume(ctx context.Context, lastID string, send Send) error {
-	lg := c.hub.logs(c.th.id)
-	oldest, last, err := lg.EventBounds(ctx)
+// Begin fixes where the stream starts, before it sends anything: when
+// lastID (the client's Last-Event-ID, "" for a new stream) is an id the
+// log still has the events after, after it; else (too old, unknown, not a
+// number) at the log's end, and reset is true: the client must be told
+// (event "reset") and refetch everything. Then call Backlog.
+func (c *Conn) Begin(ctx context.Context, lastID string) (reset bool, err error) {
+	oldest, last, err := c.hub.logs(c.th.id).EventBounds(ctx)
 	if err != nil {
-		return err
+		return false, err
 	}
+	c.last = last
 	if lastID == "" {
-		c.last = last
-		return nil
+		return false, nil
 	}
 	after, err := strconv.ParseInt(lastID, 10, 64)
 	// Kept: every event after it is still in the log (ids have no gaps).
 	kept := err == nil && after >= 0 && after <= last && (after == last || (oldest != 0 && after >= oldest-1))
 	if !kept {
-		c.last = last
-		return send(&Event{Type: TypeReset, Data: []byte("{}")})
+		return true, nil
 	}
 	c.last = after
-	return c.catchUp(ctx, send)
+	return false, nil
 }
+
+// Backlog sends the events the viewer may see after where Begin started.
+func (c *Conn) Backlog(ctx context.Context, send Send) error { return c.catchUp(ctx, send) }
 
 // catchUp sends the events after the last sent, from the log.
 func (c *Conn) catchUp(ctx context.Context, send Send) error {

@@ -135,7 +135,14 @@ func TestResumeResetsWhenTheIDIsNotKept(t *testing.T) {
 			t.Fatal(err)
 		}
 		var got collect
-		if err := c.Resume(context.Background(), last, got.send); err != nil {
+		reset, err := c.Begin(context.Background(), last)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if reset {
+			got.send(&Event{Type: TypeReset})
+		}
+		if err := c.Backlog(context.Background(), got.send); err != nil {
 			t.Fatal(err)
 		}
 		s := ""
@@ -173,8 +180,8 @@ func TestSlowStreamCatchesUp(t *testing.T) {
 	}
 	defer mayNot.Close()
 	var got, other collect
-	slow.Resume(ctx, "", got.send)
-	mayNot.Resume(ctx, "", other.send)
+	slow.Begin(ctx, "")
+	mayNot.Begin(ctx, "")
 	const n = 5 * connBuffer
 	for i := range n {
 		kind := "customer"

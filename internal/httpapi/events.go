@@ -41,9 +41,23 @@ func (s *Server) eventStream(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer conn.Close()
+	last := r.Header.Get("Last-Event-ID")
+	if last == "" {
+		last = q(r, "lastEventId")
+	}
+	// Where the stream starts is fixed before it answers: from its first
+	// byte on, no change is missed.
+	reset, err := conn.Begin(ctx, last)
+	if err != nil {
+		s.writeError(w, r, portal.Wrap(portal.CodeUnavailable, err, "Live updates are not available right now."))
+		return
+	}
 
 	rc := http.NewResponseController(w)
-	rc.SetWriteDeadline(time.Time{}) // the server's write timeout is for answers, not streams
+	// The server's read and write timeouts are for answers, not streams
+	// (an expired read deadline would cancel the request's context).
+	rc.SetReadDeadline(time.Time{})
+	rc.SetWriteDeadline(time.Time{})
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-store")
@@ -71,12 +85,13 @@ func (s *Server) eventStream(w http.ResponseWriter, r *http.Request) {
 	if err := write([]byte("retry: 3000\n\n")); err != nil {
 		return
 	}
-	last := r.Header.Get("Last-Event-ID")
-	if last == "" {
-		last = q(r, "lastEventId")
+	if reset {
+		if err := send(&events.Event{Type: events.TypeReset, Data: []byte("{}")}); err != nil {
+			return
+		}
 	}
-	if err := conn.Resume(ctx, last, send); err != nil {
-		s.log.Info("events: resume failed", "request_id", requestID(ctx), "err", err)
+	if err := conn.Backlog(ctx, send); err != nil {
+		s.log.Info("events: backlog failed", "request_id", requestID(ctx), "err", err)
 		return
 	}
 	tick := time.NewTicker(s.heartbeat)

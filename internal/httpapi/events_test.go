@@ -73,7 +73,10 @@ func newEventsInstance(t *testing.T, store *sqlstore.Store) *eventsInstance {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(srv)
+	ts := httptest.NewUnstartedServer(srv)
+	// Short server timeouts: a stream must outlive them.
+	ts.Config.ReadTimeout, ts.Config.WriteTimeout = 500*time.Millisecond, 500*time.Millisecond
+	ts.Start()
 	t.Cleanup(ts.Close)
 	return &eventsInstance{authEnv: &authEnv{srv: srv, store: store, logs: &logs}, url: ts.URL}
 }
