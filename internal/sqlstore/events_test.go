@@ -60,11 +60,22 @@ func TestConformanceEventLog(t *testing.T) {
 		if err := ten.ApplyPull(ctx, "customer", many, nil, erpsync.State{Kind: "customer"}); err != nil {
 			t.Fatal(err)
 		}
-		if err := ten.ApplyPull(ctx, "customer", many[:2], nil, erpsync.State{Kind: "customer"}); err != nil {
+		// The overlap's re-reads and deletions of what is not stored are no
+		// change: one re-read changed, one not; one deletion of a stored
+		// record, one of an unknown id.
+		changed := many[0]
+		changed.ModifiedAt = changed.ModifiedAt.Add(time.Minute)
+		if err := ten.ApplyPull(ctx, "customer", []records.Record{changed, many[1]}, []int64{many[2].ID, 99999},
+			erpsync.State{Kind: "customer"}); err != nil {
 			t.Fatal(err)
 		}
-		if err := ten.ApplyPull(ctx, "customer", nil, nil, erpsync.State{Kind: "customer"}); err != nil {
-			t.Fatal(err)
+		for _, pull := range []struct {
+			recs    []records.Record
+			deleted []int64
+		}{{nil, nil}, {many[3:5], nil}, {nil, []int64{99999}}} {
+			if err := ten.ApplyPull(ctx, "customer", pull.recs, pull.deleted, erpsync.State{Kind: "customer"}); err != nil {
+				t.Fatal(err)
+			}
 		}
 
 		evs, err := ten.EventsAfter(ctx, 0, 100)
@@ -86,7 +97,7 @@ func TestConformanceEventLog(t *testing.T) {
 		if d := recordData(t, evs[2]); d.Action != events.ActionSync || d.IDs != nil || d.Count != events.MaxIDs+1 || d.ByUserID != 0 {
 			t.Errorf("a large pull: %s", evs[2].Data)
 		}
-		if d := recordData(t, evs[3]); len(d.IDs) != 2 || d.Count != 0 {
+		if d := recordData(t, evs[3]); len(d.IDs) != 2 || d.IDs[0] != changed.ID || d.IDs[1] != many[2].ID || d.Count != 0 {
 			t.Errorf("a small pull: %s", evs[3].Data)
 		}
 		if evs, _ := ten.EventsAfter(ctx, 2, 1); len(evs) != 1 || evs[0].ID != 3 {

@@ -180,6 +180,12 @@ func (t *Tenant) applyPull(ctx context.Context, l *erpsync.Lease, kind string, r
 		if err := tx.fence(ctx, l); err != nil {
 			return err
 		}
+		// What the batch changes, for its live-update event: the overlap's
+		// re-reads and deletions already applied change nothing.
+		changed, err := tx.pullChanges(ctx, kind, recs, deleted)
+		if err != nil {
+			return err
+		}
 		if err := tx.putRecords(ctx, recs); err != nil {
 			return err
 		}
@@ -201,20 +207,62 @@ func (t *Tenant) applyPull(ctx context.Context, l *erpsync.Lease, kind string, r
 		if err := tx.saveSyncState(ctx, st); err != nil {
 			return err
 		}
-		if len(recs)+len(deleted) == 0 {
+		if len(changed) == 0 {
 			return nil
 		}
-		ids := make([]int64, 0, min(len(recs)+len(deleted), events.MaxIDs+1))
-		for _, r := range recs {
-			ids = append(ids, r.ID)
-		}
-		ids = append(ids, deleted...)
-		var err error
-		logged, err = tx.logEvents(ctx, events.RecordChange(kind, events.ActionSync, ids, 0, time.Now(), ""))
+		logged, err = tx.logEvents(ctx, events.RecordChange(kind, events.ActionSync, changed, 0, time.Now(), ""))
 		return err
 	})
 	t.announce(ctx, err == nil && logged)
 	return err
+}
+
+// pullChanges returns the ids of recs that are new or differ in their
+// modification time from the stored record, and of deleted that are
+// stored (and would go).
+func (t *Tenant) pullChanges(ctx context.Context, kind string, recs []records.Record, deleted []int64) ([]int64, error) {
+	stored := map[int64]int64{} // id → modified_at
+	ids := make([]int64, 0, len(recs)+len(deleted))
+	for _, r := range recs {
+		ids = append(ids, r.ID)
+	}
+	ids = append(ids, deleted...)
+	for start := 0; start < len(ids); start += deleteBatch {
+		batch := ids[start:min(start+deleteBatch, len(ids))]
+		args := []any{kind}
+		for _, id := range batch {
+			args = append(args, id)
+		}
+		in := strings.Repeat("?, ", len(batch)-1) + "?"
+		rows, err := t.query(ctx, scope(`SELECT id, modified_at FROM records WHERE tenant_id = :tenant AND kind = ? AND id IN (`+in+`)`), args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var id, mod int64
+			if err := rows.Scan(&id, &mod); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			stored[id] = mod
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	var changed []int64
+	for _, r := range recs {
+		if mod, ok := stored[r.ID]; !ok || mod != r.ModifiedAt.UnixMilli() {
+			changed = append(changed, r.ID)
+		}
+	}
+	for _, id := range deleted {
+		if _, ok := stored[id]; ok {
+			changed = append(changed, id)
+		}
+	}
+	return changed, nil
 }
 
 var (
