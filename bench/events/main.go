@@ -52,11 +52,12 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/portico/portico/bench/internal/harness"
 )
 
 type options struct {
@@ -119,8 +120,8 @@ func run(ctx context.Context, o options) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	rev := revision()
-	progress("building ./cmd/portico (%s)", rev)
+	rev := harness.Revision()
+	harness.Progress("building ./cmd/portico (%s)", rev)
 	bin := filepath.Join(tmp, "portico")
 	if out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/portico").CombinedOutput(); err != nil {
 		return fmt.Errorf("go build ./cmd/portico: %v\n%s", err, out)
@@ -145,48 +146,33 @@ func run(ctx context.Context, o options) error {
 // runConfig prepares c's database, starts its instances, connects the
 // streams, measures, and removes the database again.
 func runConfig(ctx context.Context, o options, bin string, c config) (*result, error) {
-	d, err := newDatabase(c.engine, o.databaseURL)
+	d, err := harness.NewDatabase(c.engine, o.databaseURL, outDir, "portico_bench_events")
 	if err != nil {
 		return nil, err
 	}
 	defer func() {
-		if err := d.remove(context.WithoutCancel(ctx)); err != nil {
-			progress("remove the %s database: %v", c.engine, err)
+		if err := d.Remove(context.WithoutCancel(ctx)); err != nil {
+			harness.Progress("remove the %s database: %v", c.engine, err)
 		}
 	}()
-	if err := d.seed(ctx, bin); err != nil {
+	if err := seed(ctx, d, bin); err != nil {
 		return nil, err
 	}
-	callers, err := signIn(ctx, d)
+	callers, err := harness.SignIn(ctx, d)
 	if err != nil {
 		return nil, fmt.Errorf("%s: sign in: %w", c.name, err)
 	}
-	progress("%s: starting %d instance(s)", c.name, c.instances)
+	harness.Progress("%s: starting %d instance(s)", c.name, c.instances)
 	instances, err := startInstances(ctx, bin, d, c)
 	if err != nil {
 		return nil, err
 	}
 	res, err := measure(ctx, o, c, instances, callers)
-	stopInstances(instances)
+	harness.Stop(instances)
 	if res != nil {
 		res.notes = append(res.notes, instanceNotes(instances)...)
 	}
 	return res, err
-}
-
-// revision names the code measured: the commit, and whether the server's
-// sources have changes not committed.
-func revision() string {
-	head, err := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
-	if err != nil {
-		return "(revision unknown)"
-	}
-	rev := strings.TrimSpace(string(head))
-	dirty, _ := exec.Command("git", "status", "--porcelain", "--", "cmd", "internal", "web/embed.go", "go.mod", "go.sum").Output()
-	if len(dirty) > 0 {
-		rev += " + uncommitted changes"
-	}
-	return rev
 }
 
 // raiseFileLimit lifts this process's open-file limit to its hard limit
@@ -207,20 +193,4 @@ func raiseFileLimit() string {
 		return fmt.Sprintf("open files: %d", l.Cur)
 	}
 	return fmt.Sprintf("open files: %d, raised from %d", l.Cur, was)
-}
-
-func describeMachine() string {
-	host, _ := os.Hostname()
-	return fmt.Sprintf("host %s, %d CPUs", host, runtime.NumCPU())
-}
-
-func progress(format string, args ...any) {
-	fmt.Fprintf(os.Stderr, "  "+format+"\n", args...)
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/portico/portico/bench/internal/harness"
 )
 
 // editPool is how many projects the edits rename, each once (the demo has
@@ -45,23 +47,23 @@ type result struct {
 // stream is one event stream held open.
 type stream struct {
 	inst int
-	who  caller
+	who  harness.Caller
 	conn net.Conn
 	got  map[int64]time.Time // project id → first record event naming it
 	err  error               // why it ended before the benchmark closed it
 }
 
-func measure(ctx context.Context, o options, c config, instances []*instance, callers []caller) (*result, error) {
+func measure(ctx context.Context, o options, c config, instances []*harness.Instance, callers []harness.Caller) (*result, error) {
 	res := &result{config: c, streamErrors: map[string]int{}}
 	editor := callers[1]
-	base := "http://" + instances[0].addr + "/api/v1/netsuite/"
+	base := "http://" + instances[0].Addr + "/api/v1/netsuite/"
 	if _, err := version(ctx, base, editor, 1); err != nil {
 		return res, fmt.Errorf("%s: preflight: %w", c.name, err)
 	}
 	time.Sleep(time.Second)
 	res.rssBefore = sumRSS(instances)
 
-	progress("%s: connecting %d streams", c.name, o.clients)
+	harness.Progress("%s: connecting %d streams", c.name, o.clients)
 	sctx, closeStreams := context.WithCancel(ctx)
 	defer closeStreams()
 	streams := make([]*stream, o.clients)
@@ -70,9 +72,9 @@ func measure(ctx context.Context, o options, c config, instances []*instance, ca
 		s := &stream{inst: i % len(instances), who: callers[i%len(callers)], got: map[int64]time.Time{}}
 		streams[i] = s
 		ready := make(chan error, 1)
-		wg.Go(func() { s.run(sctx, instances[s.inst].addr, ready) })
+		wg.Go(func() { s.run(sctx, instances[s.inst].Addr, ready) })
 		if err := <-ready; err != nil { // one at a time: a stream is connected in about a millisecond
-			res.streamErrors["connect: "+truncate(err.Error(), 200)]++
+			res.streamErrors["connect: "+harness.Truncate(err.Error(), 200)]++
 		} else {
 			res.streams++
 		}
@@ -85,7 +87,7 @@ func measure(ctx context.Context, o options, c config, instances []*instance, ca
 	time.Sleep(3 * time.Second) // idle, connected
 	res.rssIdle = sumRSS(instances)
 
-	progress("%s: %g edits a second for %s", c.name, o.rate, o.duration)
+	harness.Progress("%s: %g edits a second for %s", c.name, o.rate, o.duration)
 	cpu0, t0 := cpuTimes(instances), time.Now()
 	type edit struct {
 		id   int64
@@ -135,7 +137,7 @@ func measure(ctx context.Context, o options, c config, instances []*instance, ca
 			continue
 		}
 		if s.err != nil {
-			res.streamErrors["ended early: "+truncate(s.err.Error(), 200)]++
+			res.streamErrors["ended early: "+harness.Truncate(s.err.Error(), 200)]++
 		}
 		for _, e := range edits {
 			res.pairs++
@@ -169,7 +171,7 @@ func (s *stream) run(ctx context.Context, addr string, ready chan<- error) {
 	}
 	defer conn.Close()
 	fmt.Fprintf(conn, "GET /api/v1/events HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\nX-Role-Id: %d\r\nAccept: text/event-stream\r\n\r\n",
-		addr, s.who.token, s.who.role)
+		addr, s.who.Token, s.who.Role)
 	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
 	br := bufio.NewReaderSize(conn, 2048)
 	resp, err := http.ReadResponse(br, nil)
@@ -235,7 +237,7 @@ func (s *stream) record(data []byte) {
 }
 
 // version reads a project's version, as the edit form does.
-func version(ctx context.Context, base string, who caller, id int64) (json.RawMessage, error) {
+func version(ctx context.Context, base string, who harness.Caller, id int64) (json.RawMessage, error) {
 	var view struct {
 		Data struct{ Version json.RawMessage }
 	}
@@ -243,15 +245,15 @@ func version(ctx context.Context, base string, who caller, id int64) (json.RawMe
 }
 
 // rename saves a project's new name based on version v.
-func rename(ctx context.Context, base string, who caller, id int64, v json.RawMessage, name string) error {
+func rename(ctx context.Context, base string, who harness.Caller, id int64, v json.RawMessage, name string) error {
 	body, _ := json.Marshal(map[string]any{"fields": map[string]string{"companyname": name}, "version": v})
 	return call(ctx, "PUT", base+"portal-crud?type=project&id="+strconv.FormatInt(id, 10), who, body, nil)
 }
 
-func call(ctx context.Context, method, url string, who caller, body []byte, into any) error {
+func call(ctx context.Context, method, url string, who harness.Caller, body []byte, into any) error {
 	req, _ := http.NewRequestWithContext(ctx, method, url, bytes.NewReader(body))
-	req.Header.Set("Authorization", "Bearer "+who.token)
-	req.Header.Set("X-Role-Id", strconv.FormatInt(who.role, 10))
+	req.Header.Set("Authorization", "Bearer "+who.Token)
+	req.Header.Set("X-Role-Id", strconv.FormatInt(who.Role, 10))
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
@@ -276,10 +278,10 @@ func call(ctx context.Context, method, url string, who caller, body []byte, into
 const clockTicks = 100
 
 // cpuTimes is each instance's utime+stime, in clock ticks.
-func cpuTimes(instances []*instance) []int64 {
+func cpuTimes(instances []*harness.Instance) []int64 {
 	out := make([]int64, len(instances))
 	for i, in := range instances {
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", in.cmd.Process.Pid))
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", in.Pid()))
 		if err != nil {
 			continue
 		}
@@ -296,10 +298,10 @@ func cpuTimes(instances []*instance) []int64 {
 }
 
 // sumRSS is the instances' resident set, in kB.
-func sumRSS(instances []*instance) int64 {
+func sumRSS(instances []*harness.Instance) int64 {
 	var total int64
 	for _, in := range instances {
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", in.cmd.Process.Pid))
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", in.Pid()))
 		if err != nil {
 			continue
 		}
@@ -329,7 +331,7 @@ func ms(d time.Duration) string {
 // report prints the table, the targets and the notes.
 func report(o options, rev, files string, results []*result, notes []string) {
 	fmt.Printf("\nLive updates: portico %s, %d streams, %g edit(s)/s for %s; %s; %s\n\n",
-		rev, o.clients, o.rate, o.duration, describeMachine(), files)
+		rev, o.clients, o.rate, o.duration, harness.DescribeMachine(), files)
 	fmt.Printf("%-11s %7s %5s %7s %6s %9s %9s %9s %14s %10s %10s %11s %6s\n",
 		"config", "streams", "edits", "pairs", "missed", "p50", "p99", "max", "p99 cross-inst", "RSS before", "RSS idle", "per stream", "CPU")
 	var targets []string

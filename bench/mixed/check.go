@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/portico/portico/bench/internal/harness"
 )
 
 // checkRow is the exactly-once check of one configuration's write mix
@@ -35,7 +37,7 @@ func (r *checkRow) problem(format string, args ...any) {
 // with marker.
 func check(ctx context.Context, d *database, s *stats, cfg, marker string) (checkRow, error) {
 	r := checkRow{config: cfg}
-	db, err := d.open()
+	db, err := d.Open()
 	if err != nil {
 		return r, err
 	}
@@ -51,8 +53,8 @@ func check(ctx context.Context, d *database, s *stats, cfg, marker string) (chec
 
 // checkCreates finds every create's marker among the records' titles.
 func (r *checkRow) checkCreates(ctx context.Context, db *sql.DB, d *database, creates []create, marker string) error {
-	rows, err := db.QueryContext(ctx, d.rebind(`SELECT kind, id, title FROM records WHERE tenant_id = ? AND title LIKE ?`),
-		string(tenant), marker+"%")
+	rows, err := db.QueryContext(ctx, d.Rebind(`SELECT kind, id, title FROM records WHERE tenant_id = ? AND title LIKE ?`),
+		string(harness.Tenant), marker+"%")
 	if err != nil {
 		return err
 	}
@@ -167,8 +169,8 @@ func (r *checkRow) checkFinal(id int64, e edit, p storedProject, audited map[str
 }
 
 func editedProjects(ctx context.Context, db *sql.DB, d *database) (map[int64]storedProject, error) {
-	rows, err := db.QueryContext(ctx, d.rebind(`SELECT id, title, modified_at FROM records WHERE tenant_id = ? AND kind = 'project' AND id <= ?`),
-		string(tenant), editPool)
+	rows, err := db.QueryContext(ctx, d.Rebind(`SELECT id, title, modified_at FROM records WHERE tenant_id = ? AND kind = 'project' AND id <= ?`),
+		string(harness.Tenant), editPool)
 	if err != nil {
 		return nil, err
 	}
@@ -188,9 +190,9 @@ func editedProjects(ctx context.Context, db *sql.DB, d *database) (map[int64]sto
 // auditedNames counts the audit log's project edits by the name they set,
 // for names starting with marker.
 func auditedNames(ctx context.Context, db *sql.DB, d *database, marker string) (map[string]int, error) {
-	rows, err := db.QueryContext(ctx, d.rebind(`SELECT detail FROM audit_log
+	rows, err := db.QueryContext(ctx, d.Rebind(`SELECT detail FROM audit_log
 		WHERE tenant_id = ? AND event = 'record_edit' AND kind = 'project' AND record_id <= ? AND detail LIKE ?`),
-		string(tenant), editPool, "%"+marker+"%")
+		string(harness.Tenant), editPool, "%"+marker+"%")
 	if err != nil {
 		return nil, err
 	}
@@ -205,7 +207,7 @@ func auditedNames(ctx context.Context, db *sql.DB, d *database, marker string) (
 			Changes map[string]struct{ After any }
 		}
 		if err := json.Unmarshal([]byte(detail), &dd); err != nil {
-			return nil, fmt.Errorf("audit detail %q: %w", truncate(detail, 100), err)
+			return nil, fmt.Errorf("audit detail %q: %w", harness.Truncate(detail, 100), err)
 		}
 		if name, _ := dd.Changes["companyname"].After.(string); strings.HasPrefix(name, marker) {
 			out[name]++

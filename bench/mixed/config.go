@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/portico/portico/bench/internal/harness"
 )
 
 // configResult is what one configuration gave: the check of its write mix
@@ -19,7 +21,7 @@ type configResult struct {
 // write mix, prints their rows, stops the instances and checks the writes.
 func runConfig(ctx context.Context, o options, bin string, c config, d *database, marker string) (configResult, error) {
 	var res configResult
-	progress("%s: starting %d instance(s)", c.name, c.instances)
+	harness.Progress("%s: starting %d instance(s)", c.name, c.instances)
 	instances, notes, err := startInstances(ctx, bin, d, c)
 	res.notes = notes
 	if err != nil {
@@ -28,12 +30,12 @@ func runConfig(ctx context.Context, o options, bin string, c config, d *database
 	stopped := false
 	stop := func() {
 		if !stopped {
-			stopInstances(instances)
+			harness.Stop(instances)
 			stopped = true
 		}
 	}
 	defer stop()
-	w := &workload{base: instances[0].url, callers: d.callers, projects: o.projects, marker: marker}
+	w := &workload{base: instances[0].URL, callers: d.callers, projects: o.projects, marker: marker}
 	var p *proxy
 	if c.instances > 1 {
 		var srv *http.Server
@@ -49,7 +51,7 @@ func runConfig(ctx context.Context, o options, bin string, c config, d *database
 	var measured []*stats
 	for _, percent := range mixes(o.writePercent) {
 		w.writePercent = percent
-		progress("%s: %s for %s", c.name, mixName(percent), o.duration)
+		harness.Progress("%s: %s for %s", c.name, mixName(percent), o.duration)
 		s := w.run(ctx, o.conns, o.duration)
 		if ctx.Err() != nil {
 			return res, ctx.Err()
@@ -84,19 +86,4 @@ func mixName(writePercent int) string {
 		return "read-only"
 	}
 	return fmt.Sprintf("%d%% writes", writePercent)
-}
-
-// instanceNotes reports stopped instances' failed exits and logged
-// warnings and errors.
-func instanceNotes(instances []*instance) []string {
-	var out []string
-	for _, in := range instances {
-		if in.err != nil {
-			out = append(out, fmt.Sprintf("%s exited: %v", in.name, in.err))
-		}
-		if n := in.logNote(); n != "" {
-			out = append(out, n)
-		}
-	}
-	return out
 }

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/portico/portico/bench/internal/harness"
 	"github.com/portico/portico/internal/records"
 )
 
@@ -64,7 +65,7 @@ func searchPath(q string) string { return "portal?method=search&query=" + url.Qu
 // workload is what one mix's connections do.
 type workload struct {
 	base         string // the instance or the proxy
-	callers      []caller
+	callers      []harness.Caller
 	projects     int
 	writePercent int
 	marker       string // the title prefix of this configuration's writes
@@ -103,7 +104,7 @@ func newStats() *stats { return &stats{errors: map[string]int{}, examples: map[s
 
 func (s *stats) fail(what, example string) {
 	if s.errors[what]++; s.errors[what] == 1 {
-		s.examples[what] = truncate(strings.TrimSpace(example), 300)
+		s.examples[what] = harness.Truncate(strings.TrimSpace(example), 300)
 	}
 }
 
@@ -192,7 +193,7 @@ type conn struct {
 	client *http.Client
 	id     int
 	n      int // writes made, for unique markers
-	who    caller
+	who    harness.Caller
 	rng    *rand.Rand
 	s      *stats
 }
@@ -227,7 +228,7 @@ func (c *conn) read() {
 // a marker unique to this attempt, with an Idempotency-Key.
 func (c *conn) create() {
 	c.n++
-	kind := c.who.creates[c.rng.IntN(len(c.who.creates))]
+	kind := c.who.Creates[c.rng.IntN(len(c.who.Creates))]
 	marker := fmt.Sprintf("%sc%d-%d", c.w.marker, c.id, c.n)
 	body, _ := json.Marshal(map[string]any{"fields": createFields(kind, marker)})
 	var ans struct{ Data struct{ ID int64 } }
@@ -261,8 +262,8 @@ func (c *conn) edit() {
 // into when given. It returns the status, 0 when no answer came.
 func (c *conn) do(method, path string, body []byte, idempotencyKey string, into any) int {
 	req, _ := http.NewRequest(method, c.w.base+api+path, bytes.NewReader(body))
-	req.Header.Set("Authorization", "Bearer "+c.who.token)
-	req.Header.Set("X-Role-Id", fmt.Sprint(c.who.role))
+	req.Header.Set("Authorization", "Bearer "+c.who.Token)
+	req.Header.Set("X-Role-Id", fmt.Sprint(c.who.Role))
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
@@ -338,8 +339,8 @@ func (w *workload) preflight(ctx context.Context) error {
 	for _, who := range w.callers {
 		for _, p := range paths {
 			req, _ := http.NewRequestWithContext(ctx, "GET", w.base+api+p, nil)
-			req.Header.Set("Authorization", "Bearer "+who.token)
-			req.Header.Set("X-Role-Id", fmt.Sprint(who.role))
+			req.Header.Set("Authorization", "Bearer "+who.Token)
+			req.Header.Set("X-Role-Id", fmt.Sprint(who.Role))
 			resp, err := http.DefaultClient.Do(req)
 			if err != nil {
 				return err
@@ -347,7 +348,7 @@ func (w *workload) preflight(ctx context.Context) error {
 			text, _ := io.ReadAll(resp.Body)
 			resp.Body.Close()
 			if resp.StatusCode != http.StatusOK {
-				return fmt.Errorf("preflight %s as role %d: %s: %s", p, who.role, resp.Status, truncate(string(text), 300))
+				return fmt.Errorf("preflight %s as role %d: %s: %s", p, who.Role, resp.Status, harness.Truncate(string(text), 300))
 			}
 		}
 	}

@@ -79,11 +79,12 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/portico/portico/bench/internal/harness"
 )
 
 // options are the command line's flags.
@@ -148,8 +149,8 @@ func run(ctx context.Context, o options) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	rev := revision()
-	progress("building ./cmd/portico (%s)", rev)
+	rev := harness.Revision()
+	harness.Progress("building ./cmd/portico (%s)", rev)
 	bin := filepath.Join(tmp, "portico")
 	if out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/portico").CombinedOutput(); err != nil {
 		return fmt.Errorf("go build ./cmd/portico: %v\n%s", err, out)
@@ -158,8 +159,8 @@ func run(ctx context.Context, o options) error {
 	if !o.keep {
 		defer func() {
 			for _, d := range dbs {
-				if err := d.remove(context.WithoutCancel(ctx)); err != nil {
-					progress("remove the %s database: %v", d.engine, err)
+				if err := d.Remove(context.WithoutCancel(ctx)); err != nil {
+					harness.Progress("remove the %s database: %v", d.Engine, err)
 				}
 			}
 		}()
@@ -174,7 +175,7 @@ func run(ctx context.Context, o options) error {
 func measure(ctx context.Context, o options, rev, bin string, chosen []config, dbs map[string]*database) error {
 	runID := randomHex(3)
 	fmt.Printf("\nMixed load: portico %s, %d projects, %d connections, %s per mix, %d%% writes; %s\n\n",
-		rev, o.projects, o.conns, o.duration, o.writePercent, describeMachine())
+		rev, o.projects, o.conns, o.duration, o.writePercent, harness.DescribeMachine())
 	printLoadHeader()
 	var checks []checkRow
 	var targets, notes []string
@@ -213,34 +214,8 @@ func choose(only string) ([]config, error) {
 	return out, nil
 }
 
-// revision names the code measured: the commit, and whether the server's
-// sources have changes not committed.
-func revision() string {
-	head, err := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
-	if err != nil {
-		return "(revision unknown)"
-	}
-	rev := strings.TrimSpace(string(head))
-	dirty, _ := exec.Command("git", "status", "--porcelain", "--", "cmd", "internal", "web/embed.go", "go.mod", "go.sum").Output()
-	if len(dirty) > 0 {
-		rev += " + uncommitted changes"
-	}
-	return rev
-}
-
-func describeMachine() string {
-	host, _ := os.Hostname()
-	return fmt.Sprintf("host %s, %d CPUs", host, runtime.NumCPU())
-}
-
 func randomHex(n int) string {
 	b := make([]byte, n)
 	rand.Read(b)
 	return hex.EncodeToString(b)
-}
-
-// progress reports what the benchmark is doing on stderr, away from the
-// tables on stdout.
-func progress(format string, args ...any) {
-	fmt.Fprintf(os.Stderr, "  "+format+"\n", args...)
 }

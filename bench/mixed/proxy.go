@@ -11,6 +11,8 @@ import (
 	"net/url"
 	"sync/atomic"
 	"time"
+
+	"github.com/portico/portico/bench/internal/harness"
 )
 
 // proxy is the small reverse proxy in front of several instances, as an
@@ -28,13 +30,13 @@ type proxy struct {
 }
 
 // startProxy serves a proxy in front of the instances on a loopback port.
-func startProxy(instances []*instance, conns int) (*proxy, *http.Server, string, error) {
+func startProxy(instances []*harness.Instance, conns int) (*proxy, *http.Server, string, error) {
 	p := &proxy{transport: &http.Transport{
 		MaxIdleConnsPerHost: conns,
 		DialContext:         (&net.Dialer{Timeout: 2 * time.Second}).DialContext,
 	}}
 	for _, in := range instances {
-		u, err := url.Parse(in.url)
+		u, err := url.Parse(in.URL)
 		if err != nil {
 			return nil, nil, "", err
 		}
