@@ -1,7 +1,6 @@
 import { lazy, Suspense, useEffect, type MouseEvent } from 'react';
 import { Button, Container, Stack, Text, Title } from '@mantine/core';
 import { Outlet, isRouteErrorResponse, useRouteError } from 'react-router';
-import { LiveEvents } from '../events/LiveEvents';
 import { useIsAuthenticated } from '../session';
 import { AlertArea } from '../shell/AlertArea';
 import { LoadingOverlay } from '../shell/LoadingOverlay';
@@ -12,6 +11,8 @@ import classes from './RootLayout.module.css';
 
 // The navbar (menus, popovers) is its own chunk: the sign-in page never needs it.
 const Navbar = lazy(() => import('../shell/Navbar').then((m) => ({ default: m.Navbar })));
+// The live event stream (and the record queries it refreshes) loads once signed in.
+const LiveEvents = lazy(() => import('../events/LiveEvents').then((m) => ({ default: m.LiveEvents })));
 
 /** Id of the routed view: the skip link's target. */
 export const MAIN_CONTENT_ID = 'main-content';
@@ -54,7 +55,11 @@ export function RootLayout() {
   return (
     <div className={withNavbar ? classes.withNavbar : classes.bare} data-layout={withNavbar ? 'navbar' : 'bare'}>
       <SkipLink />
-      {authenticated && <LiveEvents />}
+      {authenticated && (
+        <Suspense fallback={null}>
+          <LiveEvents />
+        </Suspense>
+      )}
       {withNavbar && (
         <Suspense fallback={<NavbarPlaceholder />}>
           <Navbar />
