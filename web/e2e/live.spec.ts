@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Page, type TestInfo } from '@playwright/test';
+import { expect, test, type Browser, type Page, type Response, type TestInfo } from '@playwright/test';
 import { signIn, users, watchProblems } from './support';
 
 // Live updates (issue 18): two browsers signed in as different users. Ada (an administrator,
@@ -23,6 +23,11 @@ async function mark(page: Page) {
 }
 async function stillMarked(page: Page) {
   return page.evaluate(() => (window as unknown as { __live?: boolean }).__live === true);
+}
+
+/** The response that opens a page's live event stream (its headers arrive at connect). */
+function isEventStream(r: Response): boolean {
+  return new URL(r.url()).pathname === '/api/v1/events' && r.request().method() === 'GET';
 }
 
 test('a client edited in one browser: the other sees who is editing, then the new name on its list and record page', async ({ browser }, info) => {
@@ -53,13 +58,18 @@ test('a client edited in one browser: the other sees who is editing, then the ne
     const list = await b.newPage();
     const problemsList = await watchProblems(list);
     await signIn(list, users.pete.email, users.pete.fullName);
+    const listStream = list.waitForResponse(isEventStream);
     await list.goto('/customer/list');
     await list.getByRole('searchbox', { name: 'Search clients' }).fill(name);
     await expect(listTable(list).getByRole('link', { name, exact: true })).toHaveAttribute('href', viewPath);
     const record = await b.newPage();
     const problemsRecord = await watchProblems(record);
+    const recordStream = record.waitForResponse(isEventStream);
     await record.goto(viewPath);
     await expect(record.getByRole('heading', { level: 1, name, exact: true })).toBeVisible();
+    // Presence is not stored: Pete's pages must be listening before Ada opens the form.
+    await listStream;
+    await recordStream;
     await mark(list);
     await mark(record);
     const notice = record.getByRole('status').filter({ hasText: `${users.ada.fullName} is editing` });
