@@ -112,6 +112,12 @@ func (f Field) Doc() bool {
 // reference, {"id", "refName"}, shown by its refName.
 func (f Field) Named() bool { return f.named || f.Type == TypeStatus || f.Type == TypeRef }
 
+// UserEmployeeField links portal users to the ERP's employees: a user's
+// employee record is the employee whose document field of this name (the
+// employee's e-mail address) equals the user's e-mail address, compared
+// without case. With a kind's Owner it finds a user's own records.
+const UserEmployeeField = "email"
+
 // BaseCurrency is the currency of the account's amounts (a one-currency
 // account's base currency): money fields carry it as Field.Currency.
 const BaseCurrency = "USD"
@@ -161,6 +167,10 @@ type Kind struct {
 	// the record API, the demo data), listed, filtered, sorted and shown
 	// like the others. /kinds serves AllFields as "fields".
 	Document []Field `json:"-"`
+	// Owner, when set, names the kind's reference to the employee who
+	// manages or owns a record (a project's manager): "my" records are
+	// those whose Owner is the user's employee record (UserEmployeeField).
+	Owner string `json:"owner,omitempty"`
 	// DefaultSort is the order of a list that asks for none:
 	// transactions newest first by their date, the others by name.
 	DefaultSort SortSpec `json:"defaultSort"`
@@ -270,6 +280,9 @@ func init() {
 		}
 		if k.DefaultSort.Field == "" {
 			k.DefaultSort = SortSpec{Field: k.Fields[0].Name, Dir: "asc"}
+		}
+		if f, ok := k.FieldNamed(k.Owner); k.Owner != "" && (!ok || f.Type != TypeRef || f.Ref != "employee") {
+			panic(fmt.Sprintf("records: %s's owner %q is not a reference to an employee", k.Name, k.Owner))
 		}
 		if f, ok := k.FieldNamed(k.DefaultSort.Field); !ok || !f.Sortable {
 			panic(fmt.Sprintf("records: %s sorts by default by %q, not a sortable field", k.Name, k.DefaultSort.Field))

@@ -105,6 +105,7 @@ var registry = []*Kind{
 			doc("custentity_res_huc", "HUC", TypeText), doc("custentity_res_permit_number", "Permit number", TypeText),
 			inactiveField, currencyField,
 		},
+		Owner: "projectmanager",
 		Tabs: []Tab{
 			{Name: "billing", Label: "Billing", Source: TabCustom, Kind: "billing"},
 			{Name: "credits", Label: "Credits", Source: TabCustom, Kind: "creditledger"},
@@ -129,6 +130,7 @@ var registry = []*Kind{
 			doc("custrecord_res_pr_due", "Response due", TypeDate), doc("custrecord_res_pr_county", "County", TypeText),
 			doc("custrecord_res_pr_description", "Description", TypeText).noSort(),
 		},
+		Owner:     "owner",
 		Tabs:      []Tab{notesTab, historyTab},
 		CanCreate: true, CanEdit: true,
 	},
@@ -144,6 +146,7 @@ var registry = []*Kind{
 			emailField, phoneField, doc("url", "Website", TypeURL), docRef("salesrep", "Sales rep", "employee"),
 			list("custentity_res_client_type", "Client type"), termsField, addressField, inactiveField, currencyField,
 		},
+		Owner: "salesrep",
 		Tabs: []Tab{
 			filesTab, related("projects", "Projects", "project"), related("invoices", "Invoices", "invoice"),
 			related("opportunities", "Opportunities", "customrecord_res_opportunity"), notesTab, historyTab,
@@ -300,7 +303,8 @@ var registry = []*Kind{
 			doc("custrecord_res_bud_variance", "Variance", TypeMoney).readOnly(),
 			docRef("custrecord_res_bud_owner", "Owner", "employee"),
 		},
-		Tabs: []Tab{notesTab},
+		Owner: "custrecord_res_bud_owner",
+		Tabs:  []Tab{notesTab},
 	},
 	{
 		Name: "creditledger", Route: "creditledger", Label: "Credit ledger", Plural: "Credit ledger",
@@ -353,6 +357,7 @@ var registry = []*Kind{
 			list("custrecord_res_opp_credit_type", "Credit type"),
 			doc("custrecord_res_opp_credits_needed", "Credits needed", TypeQuantity),
 		},
+		Owner: "custrecord_res_opp_salesrep",
 		Tabs: []Tab{
 			filesTab, Tab{Name: "communication", Label: "Communication", Source: TabSublist},
 			Tab{Name: "credits", Label: "Client's credits", Source: TabCustom, Kind: "creditledger", Through: ColParent}, notesTab,
