@@ -183,4 +183,3 @@ func nullID(id int64) any {
 	}
 	return id
 }
-
