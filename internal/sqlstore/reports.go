@@ -107,4 +107,3 @@ func (t *Tenant) GroupRecords(ctx context.Context, q records.GroupQuery) ([]reco
 	}
 	return out, rows.Err()
 }
-
