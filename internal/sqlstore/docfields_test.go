@@ -62,7 +62,11 @@ func textKey(name string) func(records.Record) any {
 }
 
 func refNameKey(name string) func(records.Record) any {
-	return func(r records.Record) any { m, _ := docOf(r, name).(map[string]any); s, _ := m["refName"].(string); return s }
+	return func(r records.Record) any {
+		m, _ := docOf(r, name).(map[string]any)
+		s, _ := m["refName"].(string)
+		return s
+	}
 }
 
 func numberKey(name string) func(records.Record) any {
@@ -70,14 +74,14 @@ func numberKey(name string) func(records.Record) any {
 }
 
 var sortCases = []sortCase{
-	{"invoice", "entity", func(r records.Record) any { return r.ParentName }},    // a reference, by name
-	{"invoice", "job", func(r records.Record) any { return r.ProjectName }},      // the project, by name
-	{"invoice", "duedate", textKey("duedate")},                                   // a document date
-	{"invoice", "amountremaining", numberKey("amountremaining")},                 // money in the document
-	{"invoice", "terms", refNameKey("terms")},                                    // a list value, by its text
-	{"invoice", "otherrefnum", textKey("otherrefnum")},                           // text
-	{"project", "projectmanager", refNameKey("projectmanager")},                  // a reference in the document
-	{"project", "percentcomplete", numberKey("percentcomplete")},                 // a percent
+	{"invoice", "entity", func(r records.Record) any { return r.ParentName }}, // a reference, by name
+	{"invoice", "job", func(r records.Record) any { return r.ProjectName }},   // the project, by name
+	{"invoice", "duedate", textKey("duedate")},                                // a document date
+	{"invoice", "amountremaining", numberKey("amountremaining")},              // money in the document
+	{"invoice", "terms", refNameKey("terms")},                                 // a list value, by its text
+	{"invoice", "otherrefnum", textKey("otherrefnum")},                        // text
+	{"project", "projectmanager", refNameKey("projectmanager")},               // a reference in the document
+	{"project", "percentcomplete", numberKey("percentcomplete")},              // a percent
 	{"project", "isinactive", func(r records.Record) any { b, _ := docOf(r, "isinactive").(bool); return map[bool]float64{true: 1}[b] }},
 }
 
