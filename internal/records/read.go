@@ -51,7 +51,7 @@ type ListPage struct {
 	NextCursor      *string            `json:"nextCursor"`
 	Total           *int64             `json:"total,omitempty"`
 	TotalEstimated  bool               `json:"totalEstimated,omitempty"`
-	Totals          map[string]float64 `json:"totals,omitempty"`
+	Totals          map[string]float64 `json:"totals,omitzero"` // {} when totals were asked for and no column is summable
 	TotalsEstimated *bool              `json:"totalsEstimated,omitempty"`
 }
 
