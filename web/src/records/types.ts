@@ -93,6 +93,8 @@ export interface Kind {
   fields: KindField[];
   /** The order its lists take when none is asked for: transactions newest first, others by name. */
   defaultSort?: { field: string; dir: SortDir };
+  /** Its reference to the employee who manages or owns a record (a project's manager), if any. */
+  owner?: string;
   tabs: KindTab[];
   erpLink?: string;
   canCreate: boolean;
@@ -118,6 +120,10 @@ export interface ListColumn {
   label: string;
   type: FieldType;
   sortable?: boolean;
+  /** Lists can total it (money and quantity). */
+  summable?: boolean;
+  /** Money: the ISO 4217 code of its amounts. */
+  currency?: string;
 }
 
 export type SortDir = 'asc' | 'desc';
