@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/portico/portico/internal/access"
 	"github.com/portico/portico/internal/events"
@@ -22,14 +23,13 @@ var (
 		ON CONFLICT (tenant_id, name) DO UPDATE
 		SET last = CASE WHEN s.last + 1 > excluded.last THEN s.last + 1 ELSE excluded.last END
 		RETURNING last`)
-	// claimKey stores a write's Idempotency-Key with the record it edits
-	// (0 for a create, set by keyRecord once it has its id), unless the
-	// user has the key already from the last IdempotencyTTL (then no row
-	// changes). An older row is taken over.
+	// claimKey stores a create's Idempotency-Key, unless the user has it
+	// already from the last IdempotencyTTL (then no row changes). An
+	// older row is taken over.
 	claimKey = scope(`INSERT INTO idempotency_keys AS k (tenant_id, user_id, key, fingerprint, kind, record_id, created_at)
-		VALUES (:tenant, ?, ?, ?, ?, ?, ?)
+		VALUES (:tenant, ?, ?, ?, ?, 0, ?)
 		ON CONFLICT (tenant_id, user_id, key) DO UPDATE
-		SET fingerprint = excluded.fingerprint, kind = excluded.kind, record_id = excluded.record_id, created_at = excluded.created_at
+		SET fingerprint = excluded.fingerprint, kind = excluded.kind, record_id = 0, created_at = excluded.created_at
 		WHERE k.created_at < ?`)
 	keptKey      = scope(`SELECT fingerprint, record_id FROM idempotency_keys WHERE tenant_id = :tenant AND user_id = ? AND key = ?`)
 	keyRecord    = scope(`UPDATE idempotency_keys SET record_id = ? WHERE tenant_id = :tenant AND user_id = ? AND key = ?`)
@@ -53,8 +53,13 @@ func (t *Tenant) SaveRecord(ctx context.Context, w records.Write) (records.Recor
 		if w.Idempotency != nil {
 			// First, so a repeat of this write waits here for this
 			// transaction, and nothing else is written for a repeat.
-			if err := tx.claimKey(ctx, w.By.UserID, r, w.Idempotency); err != nil {
+			if err := tx.claimKey(ctx, w.By.UserID, r.Kind, w.Idempotency, r.ModifiedAt); err != nil {
 				return err
+			}
+			if r.ID != 0 { // an edit's key names its record now; a create's below
+				if _, err := tx.exec(ctx, keyRecord, r.ID, w.By.UserID, w.Idempotency.Key); err != nil {
+					return err
+				}
 			}
 		}
 		event := "record_edit"
@@ -121,17 +126,16 @@ func (t *Tenant) SaveRecord(ctx context.Context, w records.Write) (records.Recor
 	return r, nil
 }
 
-// claimKey keeps the Idempotency-Key of a write of r (a create when r.ID
-// is 0) for user, or fails with *records.Replayed when the user sent it
-// with the same request in the last IdempotencyTTL, or with ErrKeyReused
-// when with another. It also forgets the tenant's keys older than that.
-func (t *Tenant) claimKey(ctx context.Context, user int64, r records.Record, k *records.Idempotency) error {
-	now := r.ModifiedAt
+// claimKey keeps a write's Idempotency-Key for user, or fails with
+// *records.Replayed when the user sent it with the same request in the
+// last IdempotencyTTL, or with ErrKeyReused when with another. It also
+// forgets the tenant's keys older than that.
+func (t *Tenant) claimKey(ctx context.Context, user int64, kind string, k *records.Idempotency, now time.Time) error {
 	cutoff := now.Add(-records.IdempotencyTTL).UnixMilli()
 	if _, err := t.exec(ctx, expireKeys, cutoff); err != nil {
 		return err
 	}
-	res, err := t.exec(ctx, claimKey, user, k.Key, k.Fingerprint, r.Kind, r.ID, now.UnixMilli(), cutoff)
+	res, err := t.exec(ctx, claimKey, user, k.Key, k.Fingerprint, kind, now.UnixMilli(), cutoff)
 	if err != nil {
 		return err
 	}
