@@ -43,6 +43,7 @@ var (
 		"oauthIdToken": {max: 16 << 10},
 		"filter":       {max: 16 << 10}, // the filter grammar bounds its own terms
 		"columns":      {max: 4 << 10},
+		"ids":          {max: 4 << 10}, // a selection: records.MaxBulk ids
 		"cursor":       {max: 2 << 10},
 		"q":            {max: 200},
 		"query":        {max: search.MaxQuery},

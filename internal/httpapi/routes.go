@@ -27,6 +27,9 @@ func (s *Server) routes() {
 	s.handle("GET "+erp+"/"+s.product+"-file", s.files)
 	s.handle("POST "+erp+"/"+s.product+"-crud", s.saveRecord)
 	s.handle("PUT "+erp+"/"+s.product+"-crud", s.saveRecord)
+	// A selection of records: its CSV (GET), one field set on all (POST).
+	s.handle("GET "+erp+"/"+s.product+"-bulk", s.bulkExport)
+	s.handle("POST "+erp+"/"+s.product+"-bulk", s.bulkEdit)
 	s.handle("GET "+erp+"/"+s.product, s.searchRecords)
 	s.handle("GET "+erp+"/listConfiguration", s.lists)
 	s.handle("POST "+erp+"/listConfiguration", s.saveList)
