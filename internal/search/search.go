@@ -218,16 +218,16 @@ func Search(ctx context.Context, idx Index, q Query, visible []*records.Kind) ([
 	})
 	out := make([]Result, 0, min(len(all), Limit))
 	for _, r := range all[:min(len(all), Limit)] {
-		k := byName[r.Kind]
-		out = append(out, Result{
-			Name:   r.Name,
-			Domain: ViewPath(k, r.ID),
-			Type:   k.Name,
-			ID:     r.ID,
-			Detail: detail(k.Label, r.Code, r.Status),
-		})
+		out = append(out, ResultFor(byName[r.Kind], r.ID, r.Name, r.Code, r.Status))
 	}
 	return out, nil
+}
+
+// ResultFor is the link to record id of kind k, as search answers it:
+// its name, view page, kind and id, and as detail the kind's label, the
+// record's number and status.
+func ResultFor(k *records.Kind, id int64, name, code, status string) Result {
+	return Result{Name: name, Domain: ViewPath(k, id), Type: k.Name, ID: id, Detail: detail(k.Label, code, status)}
 }
 
 // ViewPath is a record's view page in the portal (SPEC §2): /<route>/view?id=<id>.
