@@ -27,7 +27,9 @@ func (f *fakeStore) ShortlistRemove(_ context.Context, _ int64, shelf Shelf, kin
 	return f.err
 }
 
-func (f *fakeStore) Shortlist(context.Context, int64, Shelf) ([]Entry, error) { return f.entries, f.err }
+func (f *fakeStore) Shortlist(context.Context, int64, Shelf) ([]Entry, error) {
+	return f.entries, f.err
+}
 
 func kind(t *testing.T, name string) *records.Kind {
 	t.Helper()
