@@ -180,6 +180,17 @@ func decodeJSON(r *http.Request, v any) error {
 	return nil
 }
 
+// noBody refuses a request that carries a body to a call that takes none
+// (its input is all in the address): such a body is a client's mistake,
+// never silently ignored.
+func noBody(r *http.Request) error {
+	if n, _ := r.Body.Read(make([]byte, 1)); n > 0 {
+		return portal.Invalid("This call takes no request body: its input is in the address.",
+			portal.FieldError{Field: "body", Message: "Must be empty."})
+	}
+	return nil
+}
+
 // walkJSON checks every string in v; field is the member it is the value
 // of (array elements take their array's name).
 func walkJSON(v any, field string, errs *[]portal.FieldError) {
