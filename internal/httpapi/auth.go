@@ -13,6 +13,7 @@ import (
 	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/search"
 	"github.com/portico/portico/internal/session"
+	"github.com/portico/portico/internal/shortlist"
 )
 
 // Verifier checks identity-service tokens.
@@ -25,6 +26,7 @@ type TenantStore interface {
 	access.Store
 	RecordStore
 	search.Index
+	shortlist.Store
 	UserByID(ctx context.Context, id int64) (access.User, error)
 	// SessionUser reads a session and its user with roles in one query
 	// (the request guard's only database call).

@@ -63,13 +63,8 @@ func (s *Server) serveSave(w http.ResponseWriter, r *http.Request, kind string) 
 		}
 		e.ID, e.Version = id, *body.Version
 	}
-	p := caller(r)
-	sy := s.syncer(r)
-	mode := records.Standalone
-	if sy != nil {
-		mode = records.Queued
-	}
-	rec, err := k.Save(r.Context(), s.recordStore(r), e, records.Author{UserID: p.User.ID, RoleID: p.Role.ID, IP: clientIP(r)}, time.Now(), mode)
+	by, mode, sy := s.writer(r)
+	rec, err := k.Save(r.Context(), s.recordStore(r), e, by, time.Now(), mode)
 	if err != nil {
 		s.writeError(w, r, err)
 		return

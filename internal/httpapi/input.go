@@ -43,6 +43,7 @@ var (
 		"oauthIdToken": {max: 16 << 10},
 		"filter":       {max: 16 << 10}, // the filter grammar bounds its own terms
 		"columns":      {max: 4 << 10},
+		"ids":          {max: 4 << 10}, // a selection: records.MaxBulk ids
 		"cursor":       {max: 2 << 10},
 		"q":            {max: 200},
 		"query":        {max: search.MaxQuery},
@@ -175,6 +176,17 @@ func decodeJSON(r *http.Request, v any) error {
 	}
 	if dec.More() {
 		return portal.Errorf(portal.CodeInvalid, "The request body has data after the JSON value.")
+	}
+	return nil
+}
+
+// noBody refuses a request that carries a body to a call that takes none
+// (its input is all in the address): such a body is a client's mistake,
+// never silently ignored.
+func noBody(r *http.Request) error {
+	if n, _ := r.Body.Read(make([]byte, 1)); n > 0 {
+		return portal.Invalid("This call takes no request body: its input is in the address.",
+			portal.FieldError{Field: "body", Message: "Must be empty."})
 	}
 	return nil
 }

@@ -1,6 +1,10 @@
 package httpapi
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/portico/portico/internal/shortlist"
+)
 
 // routes registers the whole HTTP surface. Read this file to know the API.
 // Routes added with s.public need no session; everything else goes through
@@ -27,6 +31,9 @@ func (s *Server) routes() {
 	s.handle("GET "+erp+"/"+s.product+"-file", s.files)
 	s.handle("POST "+erp+"/"+s.product+"-crud", s.saveRecord)
 	s.handle("PUT "+erp+"/"+s.product+"-crud", s.saveRecord)
+	// A selection of records: its CSV (GET), one field set on all (POST).
+	s.handle("GET "+erp+"/"+s.product+"-bulk", s.bulkExport)
+	s.handle("POST "+erp+"/"+s.product+"-bulk", s.bulkEdit)
 	s.handle("GET "+erp+"/"+s.product, s.searchRecords)
 	s.handle("GET "+erp+"/listConfiguration", s.lists)
 	s.handle("POST "+erp+"/listConfiguration", s.saveList)
@@ -42,6 +49,14 @@ func (s *Server) routes() {
 	s.handle("GET /api/v1/projectRequests", s.listOf("projectrequest"))
 	s.handle("POST /api/v1/projectRequests", s.saveOf("projectrequest"))
 	s.handle("PUT /api/v1/projectRequests", s.saveOf("projectrequest"))
+
+	// The caller's own shortlists: the records they opened last (the app
+	// posts each record page it shows) and their favourites.
+	s.handle("GET /api/v1/me/recent", s.shelf(shortlist.Recent))
+	s.handle("POST /api/v1/me/recent", s.visited)
+	s.handle("GET /api/v1/me/favourites", s.shelf(shortlist.Favourites))
+	s.handle("PUT /api/v1/me/favourites", s.favourite)
+	s.handle("DELETE /api/v1/me/favourites", s.favourite)
 
 	// Reports: saved lists with grouping and a chart.
 	s.handle("GET /api/v1/reports", s.needs("reports.view", s.reports))

@@ -13,7 +13,10 @@ import (
 // of the kinds the role may see, best first, each with its name and domain
 // (its view page). An optional &type= limits it to one kind (the record
 // lookups of filters and forms). Text too short to search answers no
-// results; text too long is a 400.
+// results; text too long is a 400. With &groups=true the answer is
+// {results, groups, text} (search.Grouped): the results, and how many
+// records of each kind the kind's list finds for the same text, for the
+// app's groups and their "see all".
 func (s *Server) searchRecords(w http.ResponseWriter, r *http.Request) {
 	if m := q(r, "method"); m != "search" {
 		s.writeError(w, r, portal.Invalid("Unknown method: this path answers method=search.",
@@ -34,7 +37,15 @@ func (s *Server) searchRecords(w http.ResponseWriter, r *http.Request) {
 		}
 		kinds = []*records.Kind{k}
 	}
-	found, err := search.Search(r.Context(), s.recordStore(r), query, kinds)
+	var found any
+	switch g := q(r, "groups"); g {
+	case "", "false":
+		found, err = search.Search(r.Context(), s.recordStore(r), query, kinds)
+	case "true":
+		found, err = search.SearchGrouped(r.Context(), s.recordStore(r), s.recordStore(r), query, kinds)
+	default:
+		err = portal.Invalid("groups is true or false.", portal.FieldError{Field: "groups", Message: "true or false."})
+	}
 	if err != nil {
 		s.writeError(w, r, err)
 		return

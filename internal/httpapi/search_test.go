@@ -135,3 +135,46 @@ func TestSearchBadInput(t *testing.T) {
 		}
 	}
 }
+
+// groups=true counts each kind's matches as its list counts them: a
+// group's count is what "see all" (the list filtered by the same text)
+// finds.
+func TestSearchGroupsCountWhatTheListsFind(t *testing.T) {
+	e, tok := recordsEnv(t)
+	var rs []records.Record
+	for i, name := range []string{"Old Quokka Study", "Quokka", "Quokkaland Plan", "Bigquokka Repair", "New Quokka Study"} {
+		rs = append(rs, records.Record{Kind: "project", ID: int64(9000 + i), Title: name, Status: "Active",
+			ModifiedAt: time.Now().UTC(), Fields: []byte(`{}`)})
+	}
+	rs = append(rs, records.Record{Kind: "customer", ID: 9100, Title: "Quokka Partners", ModifiedAt: time.Now().UTC(), Fields: []byte(`{}`)})
+	if err := e.store.Tenant("acme").PutRecords(context.Background(), rs); err != nil {
+		t.Fatal(err)
+	}
+	var a struct{ Data search.Grouped }
+	if code := e.getJSON(t, tok, 10, "/api/v1/netsuite/portal?method=search&groups=true&query="+url.QueryEscape(" all: quokka "), &a); code != 200 {
+		t.Fatalf("grouped search: %d", code)
+	}
+	if a.Data.Text != "quokka" || len(a.Data.Results) != 6 || a.Data.Results[0].Name != "Quokka" {
+		t.Fatalf("text %q, results %+v", a.Data.Text, a.Data.Results)
+	}
+	want := []search.Group{{Type: "project", Count: 5}, {Type: "customer", Count: 1}}
+	if len(a.Data.Groups) != 2 || a.Data.Groups[0] != want[0] || a.Data.Groups[1] != want[1] {
+		t.Fatalf("groups %+v, want %+v", a.Data.Groups, want)
+	}
+	for _, g := range a.Data.Groups {
+		k, _ := records.Lookup(g.Type)
+		var p listPage
+		e.getJSON(t, tok, 10, "/api/v1/netsuite/portal-list?type="+g.Type+"&list="+k.DefaultList+"&q=quokka&count=true", &p)
+		if p.Data.Total == nil || *p.Data.Total != int64(g.Count) {
+			t.Errorf("%s: the group counts %d, the list %v", g.Type, g.Count, p.Data.Total)
+		}
+	}
+	// The accountant's groups are the kinds the role may see.
+	e.getJSON(t, tok, 11, "/api/v1/netsuite/portal?method=search&groups=true&query=quokka", &a)
+	if len(a.Data.Groups) != 0 || len(a.Data.Results) != 0 {
+		t.Fatalf("accountant: %+v", a.Data)
+	}
+	if code := e.getJSON(t, tok, 10, "/api/v1/netsuite/portal?method=search&groups=yes&query=quokka", nil); code != 400 {
+		t.Fatalf("groups=yes: %d", code)
+	}
+}

@@ -22,6 +22,7 @@ import (
 	"github.com/portico/portico/internal/records"
 	"github.com/portico/portico/internal/search"
 	"github.com/portico/portico/internal/session"
+	"github.com/portico/portico/internal/shortlist"
 )
 
 // Pinger reports whether the database answers.
@@ -329,6 +330,18 @@ func (b boundedStore) SearchCandidates(ctx context.Context, text string, kinds [
 	return bounded(b, ctx, func(c context.Context) ([]search.Entry, error) {
 		return b.TenantStore.SearchCandidates(c, text, kinds, limit)
 	})
+}
+
+func (b boundedStore) ShortlistAdd(ctx context.Context, userID int64, shelf shortlist.Shelf, kind string, id int64, at time.Time) error {
+	return boundedErr(b, ctx, func(c context.Context) error { return b.TenantStore.ShortlistAdd(c, userID, shelf, kind, id, at) })
+}
+
+func (b boundedStore) ShortlistRemove(ctx context.Context, userID int64, shelf shortlist.Shelf, kind string, id int64) error {
+	return boundedErr(b, ctx, func(c context.Context) error { return b.TenantStore.ShortlistRemove(c, userID, shelf, kind, id) })
+}
+
+func (b boundedStore) Shortlist(ctx context.Context, userID int64, shelf shortlist.Shelf) ([]shortlist.Entry, error) {
+	return bounded(b, ctx, func(c context.Context) ([]shortlist.Entry, error) { return b.TenantStore.Shortlist(c, userID, shelf) })
 }
 
 func (b boundedStore) UserByID(ctx context.Context, id int64) (access.User, error) {

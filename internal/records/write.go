@@ -39,18 +39,19 @@ type Write struct {
 	// queues it in the same transaction as the record, and a create gets
 	// a provisional id (from ProvisionalBase) until the ERP gives its own.
 	Outbound *Outbound
-	// Idempotency, when set on a create, makes it land once (see
+	// Idempotency, when set, makes the write land once (see
 	// Idempotency).
 	Idempotency *Idempotency
 }
 
-// Idempotency is a create's Idempotency-Key and the fingerprint of what
+// Idempotency is a write's Idempotency-Key and the fingerprint of what
 // was sent with it. The store keeps the key, per tenant and user, for
-// IdempotencyTTL beside the record the create made, in the create's own
-// transaction; a later create with the same key and fingerprint stores
-// nothing and fails with *Replayed naming that record (a repeat arriving
-// while the first is still being stored waits for it), and one with the
-// same key and another fingerprint fails with ErrKeyReused.
+// IdempotencyTTL beside the record the write made or changed, in the
+// write's own transaction; a later write with the same key and fingerprint
+// stores nothing and fails with *Replayed naming that record (a repeat
+// arriving while the first is still being stored waits for it), and one
+// with the same key and another fingerprint fails with ErrKeyReused. A
+// write that fails keeps no key, so its repeat is tried afresh.
 type Idempotency struct {
 	Key         string
 	Fingerprint string
@@ -59,13 +60,13 @@ type Idempotency struct {
 // IdempotencyTTL is how long a create's Idempotency-Key is remembered.
 const IdempotencyTTL = 24 * time.Hour
 
-// Replayed is the store's answer to a create whose Idempotency-Key made
-// record ID already.
+// Replayed is the store's answer to a write whose Idempotency-Key made or
+// changed record ID already.
 type Replayed struct{ ID int64 }
 
 func (r *Replayed) Error() string { return fmt.Sprintf("records: create already made record %d", r.ID) }
 
-// ErrKeyReused answers a create whose Idempotency-Key was used for a
+// ErrKeyReused answers a write whose Idempotency-Key was used for a
 // different request.
 var ErrKeyReused = portal.Errorf(portal.CodeUnprocessable,
 	"This Idempotency-Key was already used for a different request. Send a new key for a new request.")
@@ -130,9 +131,10 @@ type Edit struct {
 	Fields map[string]json.RawMessage
 	// Version is the record's modifiedAt when the form was opened (edits).
 	Version time.Time
-	// IdempotencyKey, on a create, is the client's Idempotency-Key: a
-	// repeat with the same key and fields answers the first create's
-	// record (as it is now) instead of making another.
+	// IdempotencyKey is the client's Idempotency-Key: a repeat with the
+	// same key and fields answers the record the first write made or
+	// changed (as it is now) instead of writing again. Keys are per user,
+	// so an edit's key names its record (see BulkEdit).
 	IdempotencyKey string
 }
 
@@ -185,7 +187,7 @@ func (k *Kind) Save(ctx context.Context, st WriteStore, e Edit, by Author, now t
 	rec.Write = WriteState{State: WriteSynced}
 	changes := k.Diff(base, rec)
 	w := Write{Record: rec, Base: base.ModifiedAt, Changes: changes, Result: "saved", By: by}
-	if creating && e.IdempotencyKey != "" {
+	if e.IdempotencyKey != "" {
 		w.Idempotency = &Idempotency{Key: e.IdempotencyKey, Fingerprint: k.fingerprint(e.Fields)}
 	}
 	if mode == Queued {
@@ -207,7 +209,7 @@ func (k *Kind) Save(ctx context.Context, st WriteStore, e Edit, by Author, now t
 	return saved, err
 }
 
-// fingerprint identifies a create's request for its Idempotency-Key: the
+// fingerprint identifies a write's request for its Idempotency-Key: the
 // kind and the submitted fields, in a canonical form (keys sorted, values
 // compacted), so the same request sent again matches byte for byte.
 func (k *Kind) fingerprint(fields map[string]json.RawMessage) string {

@@ -218,16 +218,89 @@ func Search(ctx context.Context, idx Index, q Query, visible []*records.Kind) ([
 	})
 	out := make([]Result, 0, min(len(all), Limit))
 	for _, r := range all[:min(len(all), Limit)] {
-		k := byName[r.Kind]
-		out = append(out, Result{
-			Name:   r.Name,
-			Domain: ViewPath(k, r.ID),
-			Type:   k.Name,
-			ID:     r.ID,
-			Detail: detail(k.Label, r.Code, r.Status),
-		})
+		out = append(out, ResultFor(byName[r.Kind], r.ID, r.Name, r.Code, r.Status))
 	}
 	return out, nil
+}
+
+// GroupCap bounds the count of a kind's matches in a grouped search: a
+// kind with more says "at least GroupCap" (Group.More).
+const GroupCap = 100
+
+// Lister answers a page of a kind's list. A grouped search counts each
+// kind's matches with the lists' own text filter, so a group's "see all"
+// (the kind's list filtered by the same text) shows what the group counts.
+type Lister interface {
+	ListRecords(ctx context.Context, q records.ListQuery) (records.Page, error)
+}
+
+// Group is the matches of one kind: Count of them, or at least Count when
+// More.
+type Group struct {
+	Type  string `json:"type"`
+	Count int    `json:"count"`
+	More  bool   `json:"more"`
+}
+
+// Grouped is a search answer with its results' kinds: Results as Search
+// answers them; Groups, every kind searched that has a match, those among
+// the results first (in the order of their best result), then the others
+// in registry order; Text, the text searched (without the prefix), which
+// the kinds' lists are filtered by.
+type Grouped struct {
+	Results []Result `json:"results"`
+	Groups  []Group  `json:"groups"`
+	Text    string   `json:"text"`
+}
+
+// SearchGrouped is Search with each searched kind's matches counted: one
+// list query per kind, each reading at most GroupCap+1 rows, so its cost
+// is bounded whatever the text matches.
+func SearchGrouped(ctx context.Context, idx Index, lists Lister, q Query, visible []*records.Kind) (Grouped, error) {
+	results, err := Search(ctx, idx, q, visible)
+	if err != nil {
+		return Grouped{}, err
+	}
+	out := Grouped{Results: results, Groups: []Group{}, Text: q.Text}
+	if !q.Searchable() {
+		return out, nil
+	}
+	kinds := q.Kinds(visible)
+	rank := make(map[string]int, len(kinds))
+	for _, r := range results {
+		if _, seen := rank[r.Type]; !seen {
+			rank[r.Type] = len(rank)
+		}
+	}
+	for _, k := range kinds {
+		page, err := lists.ListRecords(ctx, records.ListQuery{Kind: k.Name, Text: q.Text, Limit: GroupCap})
+		if err != nil {
+			return Grouped{}, err
+		}
+		if n := len(page.Records); n > 0 {
+			out.Groups = append(out.Groups, Group{Type: k.Name, Count: n, More: page.HasMore})
+		} else if _, shown := rank[k.Name]; shown {
+			// Found by the search, not by the list's filter (which
+			// compares text more strictly): a group still, of no count.
+			out.Groups = append(out.Groups, Group{Type: k.Name})
+		}
+	}
+	sort.SliceStable(out.Groups, func(i, j int) bool {
+		ri, iShown := rank[out.Groups[i].Type]
+		rj, jShown := rank[out.Groups[j].Type]
+		if iShown != jShown {
+			return iShown
+		}
+		return iShown && ri < rj
+	})
+	return out, nil
+}
+
+// ResultFor is the link to record id of kind k, as search answers it:
+// its name, view page, kind and id, and as detail the kind's label, the
+// record's number and status.
+func ResultFor(k *records.Kind, id int64, name, code, status string) Result {
+	return Result{Name: name, Domain: ViewPath(k, id), Type: k.Name, ID: id, Detail: detail(k.Label, code, status)}
 }
 
 // ViewPath is a record's view page in the portal (SPEC §2): /<route>/view?id=<id>.

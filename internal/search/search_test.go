@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -154,6 +155,69 @@ func TestSearchShortTextAndErrors(t *testing.T) {
 	q, _ = Parse("abcd")
 	if _, err := Search(context.Background(), idx, q, records.All()); err == nil {
 		t.Fatal("index error swallowed")
+	}
+}
+
+// fakeLister answers, per kind, n records and whether there are more;
+// it remembers the kinds it was asked about.
+type fakeLister struct {
+	counts map[string]int
+	asked  []string
+	err    error
+}
+
+func (f *fakeLister) ListRecords(_ context.Context, q records.ListQuery) (records.Page, error) {
+	f.asked = append(f.asked, q.Kind)
+	if q.Text != "pond" || q.Limit != GroupCap {
+		return records.Page{}, fmt.Errorf("asked %+v", q)
+	}
+	n := f.counts[q.Kind]
+	return records.Page{Records: make([]records.Record, min(n, q.Limit)), HasMore: n > q.Limit}, f.err
+}
+
+func TestSearchGroupedCountsEachKind(t *testing.T) {
+	idx := &fakeIndex{entries: []Entry{
+		{Kind: "customer", ID: 99, Name: "Pond"},
+		{Kind: "project", ID: 1, Name: "Pond survey"},
+		{Kind: "vendor", ID: 5, Name: "Pond Supplies Ltd"},
+	}}
+	// Projects: more than the cap; invoices: matched by the list's
+	// filter only (none among the results); vendors: among the results,
+	// not matched by the list's filter.
+	lists := &fakeLister{counts: map[string]int{"project": 250, "customer": 3, "invoice": 4}}
+	q, _ := Parse("  pond ")
+	got, err := SearchGrouped(context.Background(), idx, lists, q, records.All())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Text != "pond" || len(got.Results) != 3 || got.Results[0].Type != "customer" {
+		t.Fatalf("text %q, results %+v", got.Text, got.Results)
+	}
+	want := []Group{{"customer", 3, false}, {"project", GroupCap, true}, {"vendor", 0, false}, {"invoice", 4, false}}
+	if !slices.Equal(got.Groups, want) {
+		t.Fatalf("groups %+v, want %+v", got.Groups, want)
+	}
+	if len(lists.asked) != len(records.All()) {
+		t.Fatalf("counted %d kinds, want every kind searched (%d)", len(lists.asked), len(records.All()))
+	}
+
+	// A prefix counts its kinds only; short text counts nothing.
+	lists.asked = nil
+	q, _ = Parse("cus: pond")
+	if got, err := SearchGrouped(context.Background(), idx, lists, q, records.All()); err != nil ||
+		!slices.Equal(lists.asked, []string{"customer"}) || !slices.Equal(got.Groups, []Group{{"customer", 3, false}}) {
+		t.Fatalf("cus: groups %+v, asked %v, %v", got.Groups, lists.asked, err)
+	}
+	lists.asked = nil
+	q, _ = Parse("po")
+	if got, err := SearchGrouped(context.Background(), idx, lists, q, records.All()); err != nil || len(lists.asked) != 0 ||
+		got.Groups == nil || len(got.Groups) != 0 || got.Results == nil {
+		t.Fatalf("short text: %+v, asked %v, %v", got, lists.asked, err)
+	}
+	lists.err = errors.New("disk on fire")
+	q, _ = Parse("pond")
+	if _, err := SearchGrouped(context.Background(), idx, lists, q, records.All()); err == nil {
+		t.Fatal("list error swallowed")
 	}
 }
 

@@ -50,11 +50,16 @@ func (t *Tenant) SaveRecord(ctx context.Context, w records.Write) (records.Recor
 	r := w.Record
 	var logged bool
 	err := t.inTx(ctx, func(tx *Tenant) error {
-		if r.ID == 0 && w.Idempotency != nil {
-			// First, so a repeat of this create waits here for this
+		if w.Idempotency != nil {
+			// First, so a repeat of this write waits here for this
 			// transaction, and nothing else is written for a repeat.
 			if err := tx.claimKey(ctx, w.By.UserID, r.Kind, w.Idempotency, r.ModifiedAt); err != nil {
 				return err
+			}
+			if r.ID != 0 { // an edit's key names its record now; a create's below
+				if _, err := tx.exec(ctx, keyRecord, r.ID, w.By.UserID, w.Idempotency.Key); err != nil {
+					return err
+				}
 			}
 		}
 		event := "record_edit"
@@ -121,7 +126,7 @@ func (t *Tenant) SaveRecord(ctx context.Context, w records.Write) (records.Recor
 	return r, nil
 }
 
-// claimKey keeps a create's Idempotency-Key for user, or fails with
+// claimKey keeps a write's Idempotency-Key for user, or fails with
 // *records.Replayed when the user sent it with the same request in the
 // last IdempotencyTTL, or with ErrKeyReused when with another. It also
 // forgets the tenant's keys older than that.

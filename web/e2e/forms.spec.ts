@@ -6,9 +6,9 @@ function listTable(page: Page) {
   return page.getByRole('table', { name: /, page \d+$/ });
 }
 
-/** The app's alert (success and failure messages). */
+/** The app's alert (success messages are a polite status, failures an alert). */
 function appAlert(page: Page) {
-  return page.getByTestId('alert-area').getByRole('alert');
+  return page.getByTestId('alert-area').getByRole('status').or(page.getByTestId('alert-area').getByRole('alert'));
 }
 
 /** Opens the edit page of the first project of the list; answers its name. */

@@ -64,9 +64,10 @@ export async function submitPassword(page: Page, email: string, password = PASSW
   await form.submit.click();
 }
 
-/** The user menu button, named with the user's full name. */
+/** The user menu button, named by what it shows: the user's full name, then the current role. */
 export function userButton(page: Page, fullName: string) {
-  return page.getByRole('banner').getByRole('button', { name: fullName, exact: true });
+  const name = new RegExp(`^${fullName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( |$)`);
+  return page.getByRole('banner').getByRole('button', { name });
 }
 
 /** Signs in from /login and waits for the dashboard. */

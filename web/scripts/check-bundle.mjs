@@ -14,9 +14,13 @@
  * The login route must also stay free of list, table, form and chart code: no module of
  * src/records/ and no page but the sign-in page.
  *
+ * Also prints what each route's first load weighs on the wire (JavaScript, CSS and
+ * index.html): raw, and as served to a browser that accepts gzip or brotli — the stored
+ * variants scripts/compress.mjs wrote beside the files (a file without one goes out as it is).
+ *
  * Prints a table and exits 1 when a budget is exceeded or the graph is missing pieces.
  */
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -83,6 +87,19 @@ function rootChunk(root) {
   return chunk.file;
 }
 
+/** A file's size as served with a coding: its stored variant (.gz, .br) or, without one, the file. */
+function servedSize(file, suffix) {
+  const full = path.join(dist, file);
+  return statSync(existsSync(full + suffix) ? full + suffix : full).size;
+}
+
+/** The first load's bytes on the wire: raw, gzip and brotli. index.html is gzipped by the server per request. */
+function wire(files) {
+  const sum = (suffix) => files.reduce((total, file) => total + servedSize(file, suffix), 0);
+  const index = readFileSync(path.join(dist, 'index.html'));
+  return { raw: sum('') + index.length, gzip: sum('.gz') + gzipSync(index).length, br: sum('.br') + gzipSync(index).length };
+}
+
 const kb = (bytes) => `${(bytes / KB).toFixed(1)} kB`;
 const results = new Map();
 let failed = false;
@@ -94,11 +111,14 @@ for (const route of routes) {
   rows.sort((a, b) => b.gzip - a.gzip);
   const total = rows.reduce((sum, r) => sum + r.gzip, 0);
   results.set(route.name, { files, total });
-  const css = [...new Set(rows.flatMap((r) => byFile.get(r.file).css))].reduce((sum, file) => sum + gzipSize(file), 0);
+  const cssFiles = [...new Set(rows.flatMap((r) => byFile.get(r.file).css))];
+  const css = cssFiles.reduce((sum, file) => sum + gzipSize(file), 0);
+  const onWire = wire([...files, ...cssFiles]);
 
   console.log(
     `\n${route.name} route: ${kb(total)} of ${kb(route.budget)} (JS, gzip)${route.includes ? `, including the ${route.includes} route` : ''}; CSS ${kb(css)} (not budgeted)`,
   );
+  console.log(`  first load on the wire (JS, CSS, index.html): raw ${kb(onWire.raw)}, gzip ${kb(onWire.gzip)}, brotli ${kb(onWire.br)}`);
   for (const row of rows) console.log(`  ${kb(row.gzip).padStart(9)}  ${row.file}`);
 
   if (total > route.budget) {

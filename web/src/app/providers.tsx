@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { readStyleNonce } from './config';
-import { theme } from './theme';
+import { cssVariablesResolver, theme } from './theme';
 
 /**
  * Mantine injects <style> elements (CSS variables, responsive style props); under the
@@ -14,7 +14,7 @@ const getStyleNonce = styleNonce ? () => styleNonce : undefined;
 export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
   return (
     // Dark mode follows the system: "auto" tracks prefers-color-scheme, live.
-    <MantineProvider theme={theme} defaultColorScheme="auto" getStyleNonce={getStyleNonce}>
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto" getStyleNonce={getStyleNonce}>
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
     </MantineProvider>
   );

@@ -26,6 +26,35 @@ describe('AlertArea', () => {
   });
 });
 
+describe('success alerts', () => {
+  afterEach(() => resetAppStore());
+
+  it('are a polite status, errors an alert; pointing at one holds it', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      renderWithProviders(<AlertArea />);
+      act(() => useAppStore.getState().raiseAlert({ title: 'Project saved', message: '“Cedar Run” is saved.', type: 'alert-success' }));
+      const status = screen.getByRole('status');
+      expect(status).toHaveTextContent('Project saved');
+      expect(status).toHaveAttribute('aria-live', 'polite');
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+
+      act(() => void status.dispatchEvent(new MouseEvent('mouseover', { bubbles: true })));
+      act(() => void vi.advanceTimersByTime(10_000));
+      expect(screen.getByRole('status')).toHaveTextContent('Project saved');
+      act(() => void status.dispatchEvent(new MouseEvent('mouseout', { bubbles: true })));
+      act(() => void vi.advanceTimersByTime(4_000));
+      expect(screen.queryByRole('status')).not.toBeInTheDocument();
+
+      act(() => useAppStore.getState().raiseAlert({ title: '503', message: 'Try again.', type: 'alert-danger' }));
+      expect(screen.getByRole('alert')).toHaveTextContent('Try again.');
+      expect(screen.queryByRole('status')).not.toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe('alert classes', () => {
   afterEach(() => resetAppStore());
 

@@ -81,14 +81,20 @@ export function GlobalSearch() {
           size="sm"
           radius="md"
           leftSection={<SearchIcon />}
-          rightSection={search.query ? null : <Kbd size="xs" aria-hidden="true">{SHORTCUT}</Kbd>}
+          rightSection={
+            search.query ? null : (
+              <Kbd size="xs" aria-hidden="true" className={classes.shortcutHint}>
+                {SHORTCUT}
+              </Kbd>
+            )
+          }
           rightSectionWidth={64}
           rightSectionPointerEvents="none"
           value={search.query}
           onChange={(event) => change(event.currentTarget.value)}
           onKeyDown={onKeyDown}
           onBlur={onBlur}
-          classNames={{ input: classes.searchInput }}
+          classNames={{ wrapper: classes.searchWrapper, input: classes.searchInput }}
         />
         {expanded && (
           <div className={searchClasses.panel}>

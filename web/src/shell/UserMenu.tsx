@@ -19,16 +19,18 @@ export function roleOptions(roles: Role[] | undefined, currentId: number | undef
 }
 
 /**
- * The user menu (SPEC §2): a button named with the user's full name that also shows the
- * current role; its menu lists every role, the current one checked (menuitemradio with
- * aria-checked), and "Log out". Choosing another role switches to it.
+ * The user menu (SPEC §2): a button showing the user's full name and current role, named by
+ * that visible text (WCAG 2.5.3: "Ada Admin Administrator"; the name alone where the role is
+ * hidden on narrow screens); its menu, named with the full name, lists every role, the
+ * current one checked (menuitemradio with aria-checked), and "Log out". Choosing another
+ * role switches to it.
  */
 export function UserMenu() {
   const user = useSessionStore((s) => s.user);
   const currentRole = useSessionStore((s) => s.currentRole);
   const navigate = useNavigate();
   const location = useLocation();
-  const roleTextId = useId();
+  const nameId = useId();
   if (!user) return null;
 
   const roles = roleOptions(user.roles, currentRole?.id);
@@ -41,20 +43,22 @@ export function UserMenu() {
   return (
     <Menu position="bottom-end" offset={6} shadow="md" width={280} withinPortal checkIcon={<CheckIcon />}>
       <Menu.Target>
-        <UnstyledButton className={classes.userButton} aria-label={user.fullName} aria-describedby={roleTextId}>
+        <UnstyledButton className={classes.userButton}>
           <Avatar color="indigo" radius="xl" size={34} aria-hidden="true">
             {initials(user.fullName)}
           </Avatar>
           <span className={classes.userText}>
-            <span className={classes.userName}>{user.fullName}</span>
-            <span className={classes.userRole} id={roleTextId}>
+            <span className={classes.userName} id={nameId}>
+              {user.fullName}
+            </span>{' '}
+            <span className={classes.userRole}>
               {currentRole?.name ?? 'No role'}
             </span>
           </span>
           <ChevronDownIcon className={classes.userChevron} />
         </UnstyledButton>
       </Menu.Target>
-      <Menu.Dropdown>
+      <Menu.Dropdown aria-labelledby={nameId}>
         <div className={classes.userHeader}>
           <Text fw={600} size="sm" truncate="end">
             {user.fullName}

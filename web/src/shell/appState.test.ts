@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   ALERT_AUTO_HIDE_MS,
   DEFAULT_ALERT_CLASS,
+  SUCCESS_ALERT_MS,
   resetAppStore,
   selectAlertClass,
   selectAlertMessage,
@@ -94,6 +95,44 @@ describe('app state store', () => {
     vi.advanceTimersByTime(1000);
     expect(store().alert?.message).toBe('second');
     expect(store().showAlert).toBe(true);
+  });
+
+  it('a success alert goes after 4 s by default; errors and warnings keep the 60 s', () => {
+    expect(SUCCESS_ALERT_MS).toBe(4_000);
+    store().raiseAlert({ title: 'Project saved', message: '“Cedar Run” is saved.', type: 'alert-success' });
+    vi.advanceTimersByTime(3_999);
+    expect(store().showAlert).toBe(true);
+    vi.advanceTimersByTime(1);
+    expect(store().showAlert).toBe(false);
+
+    for (const type of ['alert-danger', 'alert-warning', 'alert-info', 'text-primary']) {
+      store().raiseAlert({ message: 'Something', type });
+      vi.advanceTimersByTime(59_999);
+      expect(store().showAlert, type).toBe(true);
+      vi.advanceTimersByTime(1);
+      expect(store().showAlert, type).toBe(false);
+    }
+    // A given duration wins over the success default.
+    store().raiseAlert({ message: 'Sent', type: 'alert-success', duration: 10_000 });
+    vi.advanceTimersByTime(9_999);
+    expect(store().showAlert).toBe(true);
+  });
+
+  it('a held alert stays; let go, it gets its full time again', () => {
+    store().raiseAlert({ message: 'Saved', type: 'alert-success' });
+    vi.advanceTimersByTime(3_000);
+    store().holdAlert();
+    vi.advanceTimersByTime(120_000);
+    expect(store().showAlert).toBe(true);
+    store().releaseAlert();
+    vi.advanceTimersByTime(3_999);
+    expect(store().showAlert).toBe(true);
+    vi.advanceTimersByTime(1);
+    expect(store().showAlert).toBe(false);
+    // Letting go when nothing is shown schedules nothing.
+    store().releaseAlert();
+    vi.advanceTimersByTime(10_000);
+    expect(store().alert).toBeNull();
   });
 
   it('hide clears the alert at once', () => {

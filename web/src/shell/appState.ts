@@ -4,6 +4,20 @@ import { readDefaultLists, saveDefaultLists } from '../session/persist';
 /** Default time an alert stays up (SPEC §9). */
 export const ALERT_AUTO_HIDE_MS = 60_000;
 
+/**
+ * Time a success alert ("Project saved") stays up by default: long enough to read, short
+ * enough not to linger over the page; a pointer or keyboard focus on it holds it.
+ */
+export const SUCCESS_ALERT_MS = 4_000;
+
+/** The alert class of success messages: short-lived, announced politely (role="status"). */
+export const SUCCESS_ALERT_CLASS = 'alert-success';
+
+/** Whether an alert class is a success message's. */
+export function isSuccessAlert(alertClass: AlertClass): boolean {
+  return alertClass.trim().split(/\s+/)[0] === SUCCESS_ALERT_CLASS;
+}
+
 /** Style class used when an alert names none (SPEC §4: the primary text class). */
 export const DEFAULT_ALERT_CLASS = 'text-primary';
 
@@ -33,7 +47,10 @@ export interface ShowAlertOptions {
   title?: string;
   message: string;
   type?: AlertClass;
-  /** Auto-hide after this many ms; {@link ALERT_AUTO_HIDE_MS} by default. */
+  /**
+   * Auto-hide after this many ms; by default {@link SUCCESS_ALERT_MS} for a success alert,
+   * else {@link ALERT_AUTO_HIDE_MS}.
+   */
   duration?: number;
 }
 
@@ -56,6 +73,10 @@ export interface AppActions {
   raiseAlert(options: ShowAlertOptions): void;
   /** Clears the alert at once. */
   hideAlert(): void;
+  /** Keeps the alert up while the user points at it or has focus in it (no auto-hide). */
+  holdAlert(): void;
+  /** Lets a held alert go: it hides after its full duration from now. */
+  releaseAlert(): void;
   /**
    * Remembers the default saved list for a record type, in UI state and in local storage
    * under `defaultLists` (SPEC §4).
@@ -76,6 +97,8 @@ export const initialAppState: AppState = {
 };
 
 let autoHideTimer: ReturnType<typeof setTimeout> | undefined;
+/** How long the alert on screen stays up, for a restart after a hold. */
+let shownFor = ALERT_AUTO_HIDE_MS;
 
 function clearAutoHide(): void {
   if (autoHideTimer !== undefined) clearTimeout(autoHideTimer);
@@ -89,25 +112,34 @@ export const useAppStore = create<AppStore>()((set, get) => ({
 
   stopLoading: () => set({ isLoading: false }),
 
-  raiseAlert: ({ title = '', message, type, duration = ALERT_AUTO_HIDE_MS }) => {
+  raiseAlert: ({ title = '', message, type, duration }) => {
     const alert: AlertMessage = {
       title,
       message,
       type: type || DEFAULT_ALERT_CLASS,
       timestamp: Date.now(),
     };
-    clearAutoHide();
     set({ alert, showAlert: true, isLoading: false });
-    autoHideTimer = setTimeout(() => {
-      autoHideTimer = undefined;
-      // Only if no newer alert replaced this one in the meantime.
-      if (get().alert === alert) get().hideAlert();
-    }, duration);
+    shownFor = duration ?? (isSuccessAlert(alert.type) ? SUCCESS_ALERT_MS : ALERT_AUTO_HIDE_MS);
+    get().releaseAlert();
   },
 
   hideAlert: () => {
     clearAutoHide();
     set({ showAlert: false, alert: null });
+  },
+
+  holdAlert: () => clearAutoHide(),
+
+  releaseAlert: () => {
+    const alert = get().alert;
+    clearAutoHide();
+    if (!alert) return;
+    autoHideTimer = setTimeout(() => {
+      autoHideTimer = undefined;
+      // Only if no newer alert replaced this one in the meantime.
+      if (get().alert === alert) get().hideAlert();
+    }, shownFor);
   },
 
   setDefaultList: (recordType, listId) => {

@@ -1,0 +1,221 @@
+package records
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/portico/portico/internal/portal"
+)
+
+// MaxBulk is the most records one bulk edit or export of a selection may
+// name: a page of the largest size lists offer.
+const MaxBulk = 200
+
+// bulkAttempts is how often a bulk edit tries a record that others keep
+// changing under it before it reports the record as not saved.
+const bulkAttempts = 3
+
+// BulkEdit sets one field to one value on some records of a kind, each
+// through Save (validation, audit, the ERP outbox), as if each had been
+// edited on its own form.
+type BulkEdit struct {
+	IDs   []int64
+	Field string
+	Value json.RawMessage
+	// IdempotencyKey is the client's Idempotency-Key. Each record's write
+	// keeps it (as "bulk:<key>:<id>"), so a repeat of the request (a
+	// retry after a lost answer, or after the first stopped half-way)
+	// writes no record twice: the records already written answer as they
+	// are now, the others are tried.
+	IdempotencyKey string
+}
+
+// BulkOutcome is what became of one record of a bulk edit.
+type BulkOutcome struct {
+	ID    int64  `json:"id"`
+	Title string `json:"title,omitempty"`
+	// Saved: the record has the value now (written by this request, or by
+	// the first request with its Idempotency-Key).
+	Saved bool `json:"saved"`
+	// Write is where the record's write stands with the ERP (pending in
+	// an ERP-backed portal until the ERP takes it).
+	Write *WriteState `json:"write,omitempty"`
+	// Message says why the record was not saved, in words for the user.
+	Message string `json:"message,omitempty"`
+	// Err is the cause when it is not the user's to fix (for the log).
+	Err error `json:"-"`
+}
+
+// BulkResult is a bulk edit's answer: one outcome per record asked for, in
+// the order asked.
+type BulkResult struct {
+	Field   string        `json:"field"`
+	Saved   int           `json:"saved"`
+	Failed  int           `json:"failed"`
+	Results []BulkOutcome `json:"results"`
+}
+
+// CheckSelection checks the ids of a selection (a bulk edit's, an
+// export's): 1 to MaxBulk distinct record ids. The error is a 422 on field.
+func CheckSelection(ids []int64, field string) error {
+	msg := ""
+	seen := make(map[int64]bool, len(ids))
+	switch {
+	case len(ids) == 0:
+		msg = "Select at least one record."
+	case len(ids) > MaxBulk:
+		msg = fmt.Sprintf("Select at most %d records at a time.", MaxBulk)
+	}
+	for _, id := range ids {
+		if msg != "" {
+			break
+		}
+		if id <= 0 {
+			msg = "Record ids are positive numbers."
+		} else if seen[id] {
+			msg = fmt.Sprintf("Record %d is named twice.", id)
+		}
+		seen[id] = true
+	}
+	if msg == "" {
+		return nil
+	}
+	return &portal.Error{Code: portal.CodeUnprocessable, Message: msg, Fields: []portal.FieldError{{Field: field, Message: msg}}}
+}
+
+// checkBulk refuses, before any record is touched, what no record could
+// take: a bad selection, a field that is not on the kind's form, a value
+// the field refuses.
+func (k *Kind) checkBulk(b BulkEdit) error {
+	if err := CheckSelection(b.IDs, "ids"); err != nil {
+		return err
+	}
+	if _, ok := k.FieldNamed(b.Field); !ok {
+		msg := fmt.Sprintf("%s have no field %q.", k.Plural, b.Field)
+		return &portal.Error{Code: portal.CodeUnprocessable, Message: msg, Fields: []portal.FieldError{{Field: "field", Message: msg}}}
+	}
+	if _, errs := k.ParseInput(map[string]json.RawMessage{b.Field: b.Value}, false); len(errs) > 0 {
+		msgs := make([]string, len(errs))
+		for i, e := range errs {
+			msgs[i] = e.Message
+		}
+		msg := strings.Join(msgs, " ")
+		return &portal.Error{Code: portal.CodeUnprocessable, Message: msg, Fields: []portal.FieldError{{Field: "value", Message: msg}}}
+	}
+	return nil
+}
+
+// Bulk applies a bulk edit: every record is read, then saved through Save
+// with the field set, one after the other, in Standalone or Queued mode
+// like a form's edit. A record that changed between its read and its save
+// is read again (bulkAttempts in all). What cannot be saved — a record
+// gone, a value a record refuses, a record others keep changing — is
+// reported on its own outcome and the rest go on: one record never stops
+// the others, and what was saved stays saved. The error is for a request
+// no record could take (a 422), or a context ended before the first record.
+func (k *Kind) Bulk(ctx context.Context, st WriteStore, b BulkEdit, by Author, now time.Time, mode Mode) (BulkResult, error) {
+	if len(b.Value) == 0 {
+		b.Value = json.RawMessage("null") // no value: the field is cleared
+	}
+	if err := k.checkBulk(b); err != nil {
+		return BulkResult{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return BulkResult{}, err
+	}
+	fields := map[string]json.RawMessage{b.Field: b.Value}
+	res := BulkResult{Field: b.Field, Results: make([]BulkOutcome, 0, len(b.IDs))}
+	for _, id := range b.IDs {
+		o := k.bulkOne(ctx, st, id, fields, b.IdempotencyKey, by, now, mode)
+		if o.Saved {
+			res.Saved++
+		} else {
+			res.Failed++
+		}
+		res.Results = append(res.Results, o)
+	}
+	return res, nil
+}
+
+// bulkOne saves one record of a bulk edit.
+func (k *Kind) bulkOne(ctx context.Context, st WriteStore, id int64, fields map[string]json.RawMessage, key string,
+	by Author, now time.Time, mode Mode) BulkOutcome {
+	o := BulkOutcome{ID: id}
+	for attempt := 1; ; attempt++ {
+		if err := ctx.Err(); err != nil {
+			return notSaved(o, err)
+		}
+		base, err := st.RecordSummary(ctx, k.Name, id)
+		if err != nil {
+			return notSaved(o, err)
+		}
+		o.Title = base.Title
+		e := Edit{ID: id, Fields: fields, Version: base.ModifiedAt}
+		if key != "" {
+			e.IdempotencyKey = fmt.Sprintf("bulk:%s:%d", key, id)
+		}
+		saved, err := k.Save(ctx, st, e, by, now, mode)
+		if portal.ErrorCode(err) == portal.CodeConflict && attempt < bulkAttempts {
+			continue
+		}
+		if err != nil {
+			return notSaved(o, err)
+		}
+		write := saved.Write
+		o.Saved, o.Title, o.Write = true, saved.Title, &write
+		return o
+	}
+}
+
+// notSaved is o with the reason its record was not saved: the message of
+// a portal error (its field's message when it names one), else a general
+// one, keeping the cause for the log.
+func notSaved(o BulkOutcome, err error) BulkOutcome {
+	var pe *portal.Error
+	switch {
+	case errors.As(err, &pe) && pe.Code == portal.CodeNotFound:
+		o.Message = "This record no longer exists."
+	case errors.As(err, &pe) && pe.Code == portal.CodeConflict:
+		o.Message = "Others kept changing this record; it was left as they made it. Try it again."
+	case errors.As(err, &pe) && len(pe.Fields) > 0:
+		o.Message = pe.Fields[0].Message
+	case errors.As(err, &pe) && pe.Code != portal.CodeInternal:
+		o.Message = pe.Message
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		o.Message = "Not saved: the request ended first. Send it again to finish."
+	default:
+		o.Message, o.Err = "Could not be saved. Try it again.", err
+	}
+	return o
+}
+
+// RecordReader reads one record, document included.
+type RecordReader interface {
+	Record(ctx context.Context, kind string, id int64) (Record, error)
+}
+
+// Selected reads the records of a selection (1 to MaxBulk distinct ids,
+// else a 422 on "ids") in the order given, for an export of what a user
+// selected. Records that no longer exist, or are not the tenant's, are
+// left out.
+func (k *Kind) Selected(ctx context.Context, st RecordReader, ids []int64) ([]Record, error) {
+	if err := CheckSelection(ids, "ids"); err != nil {
+		return nil, err
+	}
+	out := make([]Record, 0, len(ids))
+	for _, id := range ids {
+		rec, err := st.Record(ctx, k.Name, id)
+		if portal.IsNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rec)
+	}
+	return out, nil
+}
