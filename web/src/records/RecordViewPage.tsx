@@ -19,6 +19,7 @@ import { fieldOnColumn, kindOfPath, useRouteKind } from './kinds';
 import { FieldGroups } from './FieldGroups';
 import { editPathOf } from './form/links';
 import { WriteStateNotice } from './form/WriteStateNotice';
+import { RecordShortlist } from '../shortlist/RecordShortlist';
 import { recordIdOf } from './recordId';
 import { listPath, viewPath } from './links';
 import { kindsQuery, recordKey, recordQuery } from './queries';
@@ -169,6 +170,7 @@ function RecordView({ kind, kinds, id }: { kind: Kind; kinds: Kind[]; id: number
             {data.title || `${kind.label} ${id}`}
           </Title>
           <Group gap="xs">
+            <RecordShortlist kind={kind.name} id={id} />
             {editPath && (
               <Button component={Link} to={editPath}>
                 Edit
