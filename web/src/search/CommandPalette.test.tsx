@@ -2,11 +2,8 @@ import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSessionStore } from '../session/store';
 import type { MenuItem } from '../session/types';
-import type { ShelfItem } from '../shortlist/api';
+import { heron, ibis } from '../shortlist/testing';
 import { acme, fakeSearch, renderSearch, signIn, type FakeSearch } from './testing';
-
-const heron: ShelfItem = { name: 'Heron Marsh', domain: '/project/view?id=7', type: 'project', id: 7, detail: 'Project · PRJ-7 · Active', at: '2026-05-01T10:00:00Z' };
-const ibis: ShelfItem = { name: 'Ibis Holdings', domain: '/customer/view?id=9', type: 'customer', id: 9, detail: 'Client', at: '2026-05-02T10:00:00Z' };
 
 const leaf = (text: string, href: string): MenuItem => ({ text, href, iconCss: '', items: [], separator: false });
 const menu: MenuItem[] = [
