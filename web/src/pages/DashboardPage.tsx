@@ -14,6 +14,7 @@ import { statusColor } from '../records/status';
 import type { CellValue, Kind, Row } from '../records/types';
 import { useSessionStore } from '../session';
 import { useAppStore } from '../shell/appState';
+import { ShortlistCards } from '../shortlist/ShortlistCards';
 import { CREDIT_POOLS_LIMIT, dashboardPlan, type DashboardPlan, type StatusCount } from './DashboardPage.queries';
 import classes from './DashboardPage.module.css';
 
@@ -374,6 +375,7 @@ export default function DashboardPage() {
           </Text>
         </Paper>
       )}
+      <ShortlistCards />
     </div>
   );
 }

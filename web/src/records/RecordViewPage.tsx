@@ -21,6 +21,7 @@ import { editPathOf } from './form/links';
 import { WriteStateNotice } from './form/WriteStateNotice';
 import { LineItems } from './lineitems/LineItems';
 import { lineItemTabs, sectionTabs } from './lineitems/lineItems';
+import { RecordShortlist } from '../shortlist/RecordShortlist';
 import { recordIdOf } from './recordId';
 import { listPath, printPath, viewPath } from './links';
 import { kindsQuery, recordKey, recordQuery } from './queries';
@@ -157,6 +158,7 @@ function RecordView({ kind, kinds, id }: { kind: Kind; kinds: Kind[]; id: number
             {data.title || `${kind.label} ${id}`}
           </Title>
           <Group gap="xs">
+            <RecordShortlist kind={kind.name} id={id} />
             {editPath && (
               <Button component={Link} to={editPath}>
                 Edit

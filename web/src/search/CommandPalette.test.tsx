@@ -2,6 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSessionStore } from '../session/store';
 import type { MenuItem } from '../session/types';
+import { heron, ibis } from '../shortlist/testing';
 import { acme, fakeSearch, renderSearch, signIn, type FakeSearch } from './testing';
 
 const leaf = (text: string, href: string): MenuItem => ({ text, href, iconCss: '', items: [], separator: false });
@@ -64,12 +65,39 @@ describe('CommandPalette', () => {
     await user.type(input, 'acme');
     expect(within(dialog).queryByRole('group', { name: 'Records' })).not.toBeInTheDocument();
     await user.type(input, ' ltd');
-    const records = await within(dialog).findByRole('group', { name: 'Records' }, { timeout: 3000 });
+    const records = await within(dialog).findByRole('group', { name: 'Clients · 1' }, { timeout: 3000 });
     expect(server.calls.map((q) => q.get('query'))).toEqual(['acme ltd']);
     expect(within(dialog).queryByRole('group', { name: 'Go to' })).not.toBeInTheDocument();
+    expect(within(records).getAllByRole('option').map((o) => o.textContent)).toEqual(['Acme LtdClient C-0012 · Active', 'See all clients1 matching “acme”']);
 
     await user.click(within(records).getByRole('option', { name: /Acme Ltd/ }));
     expect(open).toHaveBeenCalledExactlyOnceWith('/customer/view?id=12', '_blank', 'noopener');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('lists the favourites, then the recent records, before "Go to"; Enter opens one in the app', async () => {
+    server = fakeSearch([acme], { favourites: [heron], recent: [ibis, heron] });
+    const { user, router } = renderSearch();
+    const { dialog, input } = await openPalette(user);
+    const favourites = await within(dialog).findByRole('group', { name: 'Favourites' });
+    expect(within(favourites).getAllByRole('option').map((o) => o.textContent)).toEqual(['Heron MarshProject · PRJ-7 · Active']);
+    const recent = within(dialog).getByRole('group', { name: 'Recent' });
+    expect(within(recent).getAllByRole('option').map((o) => o.textContent)).toEqual(['Ibis HoldingsClient', 'Heron MarshProject · PRJ-7 · Active']);
+    expect(within(dialog).getAllByRole('group').map((g) => g.getAttribute('aria-label'))).toEqual(['Favourites', 'Recent', 'Go to']);
+
+    await user.keyboard('{ArrowDown}{ArrowDown}{Enter}');
+    expect(router.state.location.pathname + router.state.location.search).toBe('/customer/view?id=9');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(input).not.toBeInTheDocument();
+  });
+
+  it('the text narrows the favourites and recent records too', async () => {
+    server = fakeSearch([acme], { favourites: [heron], recent: [ibis, heron] });
+    const { user } = renderSearch();
+    const { dialog, input } = await openPalette(user);
+    await within(dialog).findByRole('group', { name: 'Favourites' });
+    await user.type(input, 'ibis');
+    expect(within(dialog).queryByRole('group', { name: 'Favourites' })).not.toBeInTheDocument();
+    expect(within(within(dialog).getByRole('group', { name: 'Recent' })).getAllByRole('option').map((o) => o.textContent)).toEqual(['Ibis HoldingsClient']);
   });
 });

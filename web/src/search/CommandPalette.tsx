@@ -1,15 +1,23 @@
 import { Modal, TextInput } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { useId, useMemo, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { SearchIcon } from '../shell/icons';
 import { useMenuItems } from '../shell/menu';
-import { filterGoTo, goToOptions, type GoToOption } from './menuEntries';
+import { shelfOptions } from '../shortlist/options';
+import { shelfQuery } from '../shortlist/queries';
+import type { SearchOption } from './groups';
+import { filterByWords, goToOptions, type GoToOption } from './menuEntries';
 import { OptionList, optionId, useActiveOption, type OptionSection } from './OptionList';
-import { openResult, resultOptions, SearchStatus, type ResultOption } from './results';
+import { SearchStatus } from './results';
+import { useGroupedResults } from './useGroupedResults';
 import { useRecordSearch } from './useRecordSearch';
 import classes from './Search.module.css';
 
-type PaletteOption = GoToOption | ResultOption;
+type PaletteOption = GoToOption | SearchOption;
+
+/** How many favourites and recent records the palette lists (the dashboard shows more). */
+export const PALETTE_SHELF_SIZE = 8;
 
 export interface CommandPaletteProps {
   opened: boolean;
@@ -18,27 +26,40 @@ export interface CommandPaletteProps {
 
 /**
  * The command palette (Ctrl+K / ⌘K), a dialog named "Command palette": one combobox
- * whose list holds "Go to" entries, the current role's menu items matching the text
- * (navigating in-app; external links open a new tab), and "Records", the global search
- * with the navbar box's behaviour and thresholds (results open in a new tab). Arrows
- * move, Enter chooses, Escape closes; choosing closes the palette and clears its text.
+ * whose list holds the user's "Favourites" and "Recent" records, "Go to" entries (the
+ * current role's menu items), all filtered by the text, and then the global search's
+ * results grouped by kind, each group with its count and a "See all" entry (the navbar
+ * box's behaviour and thresholds). Favourites, recent records, menu items and "See all"
+ * navigate in the app (external links open a new tab); search results open in a new tab.
+ * Arrows move, Enter chooses, Escape closes; choosing closes the palette and clears its
+ * text.
  */
 export function CommandPalette({ opened, onClose }: CommandPaletteProps) {
   const search = useRecordSearch();
+  const results = useGroupedResults(search);
   const navigate = useNavigate();
   const categories = useMenuItems();
+  const favourites = useQuery(shelfQuery('favourites'));
+  const recent = useQuery(shelfQuery('recent'));
   const listId = useId();
 
   const entries = useMemo(() => goToOptions(categories), [categories]);
-  const goTo = useMemo(() => filterGoTo(entries, search.query), [entries, search.query]);
-  const records = useMemo(() => (search.showsResults ? resultOptions(search.results) : []), [search.showsResults, search.results]);
-  const options = useMemo<PaletteOption[]>(() => [...goTo, ...records], [goTo, records]);
-  const cursor = useActiveOption(options);
+  const goTo = useMemo(() => filterByWords(entries, search.query), [entries, search.query]);
+  const favouriteOptions = useMemo(() => filterByWords(shelfOptions('favourites', favourites.data ?? []), search.query).slice(0, PALETTE_SHELF_SIZE), [favourites.data, search.query]);
+  const recentOptions = useMemo(() => filterByWords(shelfOptions('recent', recent.data ?? []), search.query).slice(0, PALETTE_SHELF_SIZE), [recent.data, search.query]);
+  const found = useMemo(() => (search.showsResults ? results.sections.map((s) => ({ ...s, name: s.name ?? 'Records' })) : []), [search.showsResults, results.sections]);
 
-  const sections: OptionSection<PaletteOption>[] = [
-    { name: 'Go to', options: goTo },
-    { name: 'Records', options: records },
-  ].filter((section) => section.options.length > 0);
+  const sections = useMemo(() => {
+    const all: OptionSection<PaletteOption>[] = [
+      { name: 'Favourites', options: favouriteOptions },
+      { name: 'Recent', options: recentOptions },
+      { name: 'Go to', options: goTo },
+      ...found,
+    ];
+    return all.filter((section) => section.options.length > 0);
+  }, [favouriteOptions, recentOptions, goTo, found]);
+  const options = useMemo(() => sections.flatMap((s) => s.options), [sections]);
+  const cursor = useActiveOption(options);
 
   const close = () => {
     search.clear();
@@ -46,7 +67,8 @@ export function CommandPalette({ opened, onClose }: CommandPaletteProps) {
   };
 
   const choose = (option: PaletteOption) => {
-    if ('result' in option) openResult(option.result);
+    if ('result' in option) results.open(option);
+    else if ('to' in option) void navigate(option.to);
     else if (option.target.kind === 'internal') void navigate(option.target.to);
     else window.open(option.target.href, '_blank', 'noopener');
     close();
@@ -76,7 +98,7 @@ export function CommandPalette({ opened, onClose }: CommandPaletteProps) {
       />
       <div className={classes.paletteList}>
         <OptionList id={listId} label="Commands" sections={sections} active={cursor.active} onHighlight={cursor.setActive} onChoose={choose} />
-        {search.showsResults && <SearchStatus loading={search.loading} count={records.length} />}
+        {search.showsResults && <SearchStatus loading={search.loading} count={search.results.length} />}
       </div>
     </Modal>
   );

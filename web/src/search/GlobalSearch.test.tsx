@@ -2,7 +2,7 @@ import { act, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSessionStore } from '../session/store';
 import { searchPath } from './api';
-import { acme, acmeProject, fakeSearch, hanging, installFakeTimers, json, renderSearch, signIn, type FakeSearch } from './testing';
+import { acme, acmeProject, fakeSearch, grouped, hanging, installFakeTimers, json, renderSearch, signIn, type FakeSearch } from './testing';
 
 let server: FakeSearch;
 
@@ -76,7 +76,7 @@ describe('GlobalSearch', () => {
     await typeAndSettle(user, 'f');
     expect(server.calls).toHaveLength(2);
     expect(box()).toHaveAttribute('aria-expanded', 'true');
-    expect(within(listbox()).getAllByRole('option')).toHaveLength(2);
+    expect(within(listbox()).getAllByRole('option')).toHaveLength(4); // two results, each group's "See all"
   });
 
   it('debounces by 1000 ms after the last change', async () => {
@@ -102,11 +102,13 @@ describe('GlobalSearch', () => {
     await typeAndSettle(user, 'acme l');
     expect(within(listbox()).getAllByRole('option').map((o) => o.textContent)).toEqual([
       'Acme LtdClient C-0012 · Active',
+      'See all clients1 matching “acme”',
       'Acme wetland surveyProject P-0042 · Active',
+      'See all projects1 matching “acme”',
     ]);
     expect(screen.queryByText('Searching…')).not.toBeInTheDocument();
 
-    server.answer(() => json({ data: [] }));
+    server.answer(() => grouped([]));
     await user.type(box(), 't');
     expect(within(listbox()).queryAllByRole('option')).toHaveLength(0);
     expect(screen.getByRole('status')).toHaveTextContent('Searching…');
@@ -120,11 +122,11 @@ describe('GlobalSearch', () => {
     server.answer(hanging);
     await typeAndSettle(user, 'abcdef');
     expect(server.signals[0]!.aborted).toBe(false);
-    server.answer(() => json({ data: [acme] }));
+    server.answer(() => grouped([acme]));
     await user.type(box(), 'g');
     expect(server.signals[0]!.aborted).toBe(true);
     await wait(1000);
-    expect(within(listbox()).getAllByRole('option')).toHaveLength(1);
+    expect(within(listbox()).getAllByRole('option').map((o) => o.textContent)).toEqual(['Acme LtdClient C-0012 · Active', 'See all clients1 matching “acme”']);
     expect(screen.queryByText('Searching…')).not.toBeInTheDocument();
   });
 
@@ -132,7 +134,7 @@ describe('GlobalSearch', () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     const { user } = renderSearch({ fakeTimers: true });
     await typeAndSettle(user, 'abcdef');
-    expect(within(listbox()).getAllByRole('option')).toHaveLength(2);
+    expect(within(listbox()).getAllByRole('option')).toHaveLength(4);
 
     server.answer(() => json({ detail: 'Search is down' }, 500));
     await typeAndSettle(user, 'g');
@@ -165,7 +167,9 @@ describe('GlobalSearch', () => {
     const open = vi.spyOn(window, 'open').mockReturnValue(null);
     const { user } = renderSearch({ fakeTimers: true });
     await typeAndSettle(user, 'abcdef');
-    const [first, second] = within(listbox()).getAllByRole('option') as [HTMLElement, HTMLElement];
+    const options = within(listbox()).getAllByRole('option');
+    const [first, second] = options as [HTMLElement, HTMLElement];
+    const last = options[options.length - 1]!;
     expect(box()).not.toHaveAttribute('aria-activedescendant');
 
     await user.keyboard('{ArrowDown}');
@@ -174,10 +178,12 @@ describe('GlobalSearch', () => {
     expect(second).toHaveAttribute('aria-selected', 'false');
     await user.keyboard('{ArrowDown}');
     expect(box()).toHaveAttribute('aria-activedescendant', second.id);
+    await user.keyboard('{ArrowDown}{ArrowDown}');
+    expect(box()).toHaveAttribute('aria-activedescendant', last.id);
     await user.keyboard('{ArrowDown}');
     expect(box()).toHaveAttribute('aria-activedescendant', first.id);
     await user.keyboard('{ArrowUp}');
-    expect(box()).toHaveAttribute('aria-activedescendant', second.id);
+    expect(box()).toHaveAttribute('aria-activedescendant', last.id);
     expect(box()).toHaveFocus();
 
     await user.keyboard('{Escape}');
@@ -189,15 +195,48 @@ describe('GlobalSearch', () => {
     expect(box()).toHaveValue('');
 
     await typeAndSettle(user, 'abcdef');
-    await user.keyboard('{ArrowUp}{Enter}');
+    await user.keyboard('{ArrowDown}{ArrowDown}{ArrowDown}{Enter}');
     expect(open).toHaveBeenCalledExactlyOnceWith(acmeProject.domain, '_blank', 'noopener');
     expect(box()).toHaveValue('');
     expect(acme.domain).toBe('/customer/view?id=12');
   });
 
+  it('groups the results by kind, each group named with its count and ending with "See all"', async () => {
+    server.answer(() => grouped([acmeProject, acme], 'acme wet', { project: { count: 100, more: true } }));
+    const { user } = renderSearch({ fakeTimers: true });
+    await typeAndSettle(user, 'proj: acme wet');
+    const groups = within(listbox()).getAllByRole('group');
+    expect(groups.map((g) => g.getAttribute('aria-label'))).toEqual(['Projects · 100+', 'Clients · 1']);
+    expect(within(groups[0]!).getAllByRole('option').map((o) => o.textContent)).toEqual([
+      'Acme wetland surveyProject P-0042 · Active',
+      'See all projects100+ matching “acme wet”',
+    ]);
+    expect(within(groups[1]!).getAllByRole('option').map((o) => o.textContent)).toEqual(['Acme LtdClient C-0012 · Active', 'See all clients1 matching “acme wet”']);
+    expect(server.calls[0]!.get('groups')).toBe('true');
+  });
+
+  it('"See all" opens the kind\'s list, every record of it, filtered by the searched text, in the app', async () => {
+    const open = vi.spyOn(window, 'open').mockReturnValue(null);
+    server.answer(() => grouped([acmeProject], 'acme wet'));
+    const { user, router } = renderSearch({ fakeTimers: true });
+    await typeAndSettle(user, 'proj: acme wet');
+    await user.keyboard('{ArrowDown}{ArrowDown}{Enter}');
+    expect(open).not.toHaveBeenCalled();
+    expect(router.state.location.pathname).toBe('/project/list');
+    expect(Object.fromEntries(new URLSearchParams(router.state.location.search))).toEqual({ list: 'customsearch_res_project_list', q: 'acme wet' });
+  });
+
+  it('a kind the list does not find (count 0) keeps its results, without "See all"', async () => {
+    server.answer(() => grouped([acme], 'acme', { customer: { count: 0 } }));
+    const { user } = renderSearch({ fakeTimers: true });
+    await typeAndSettle(user, 'abcdef');
+    const group = within(listbox()).getByRole('group', { name: 'Clients' });
+    expect(within(group).getAllByRole('option').map((o) => o.textContent)).toEqual(['Acme LtdClient C-0012 · Active']);
+  });
+
   it('asks the search path of the configured ERP and product', async () => {
     const { user } = renderSearch({ fakeTimers: true });
     await typeAndSettle(user, 'abcd');
-    expect(vi.mocked(fetch).mock.calls[0]![0]).toBe(`/api/v1${searchPath()}?method=search&query=abcd`);
+    expect(vi.mocked(fetch).mock.calls[0]![0]).toBe(`/api/v1${searchPath()}?method=search&query=abcd&groups=true`);
   });
 });

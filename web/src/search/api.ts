@@ -40,3 +40,30 @@ export async function searchRecords(query: string, options: SearchOptions = {}):
   });
   return answer.data;
 }
+
+/**
+ * How many records of one kind match (`count`, or at least `count` when `more`: the server
+ * stops counting at 100), counted as that kind's list counts the same text, so its "See
+ * all" shows what the group says.
+ */
+export interface SearchGroup {
+  type: string;
+  count: number;
+  more: boolean;
+}
+
+/** A grouped search answer: the results, each searched kind that has matches, and the searched text (without the prefix). */
+export interface GroupedSearch {
+  results: SearchResult[];
+  groups: SearchGroup[];
+  text: string;
+}
+
+/** {@link searchRecords} with each kind's matches counted (the navbar box and the command palette). */
+export async function searchGrouped(query: string, options: Pick<SearchOptions, 'signal'> = {}): Promise<GroupedSearch> {
+  const answer = await api.get<{ data: GroupedSearch }>(searchPath(), {
+    query: { method: 'search', query, groups: true },
+    signal: options.signal,
+  });
+  return answer.data;
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MenuItem } from '../session/types';
 import { menuFromRegistry } from '../shell/menu';
-import { filterGoTo, goToOptions } from './menuEntries';
+import { filterByWords, goToOptions } from './menuEntries';
 
 const leaf = (text: string, href: string): MenuItem => ({ text, href, iconCss: '', items: [], separator: false });
 const separator: MenuItem = { text: '', href: '', iconCss: '', items: [], separator: true };
@@ -45,7 +45,7 @@ describe('go-to entries of the command palette', () => {
 
   it('keeps the entries whose name or categories hold every word of the text', () => {
     const all = goToOptions(menuFromRegistry(menu, kinds));
-    const names = (query: string) => filterGoTo(all, query).map((o) => o.name);
+    const names = (query: string) => filterByWords(all, query).map((o) => o.name);
     expect(names('')).toHaveLength(5);
     expect(names('  INV ')).toEqual(['Invoices']);
     expect(names('finance')).toEqual(['Invoices', 'ERP', 'Budgets']);

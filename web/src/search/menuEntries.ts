@@ -26,9 +26,10 @@ export function goToOptions(items: readonly MenuItem[], trail: readonly string[]
 
 /**
  * The entries matching `query`: every word of it (case-insensitive) is found in the
- * entry's name or categories. An empty query matches all.
+ * entry's name or detail (a menu item's categories, a record's kind and number). An empty
+ * query matches all.
  */
-export function filterGoTo(options: readonly GoToOption[], query: string): GoToOption[] {
+export function filterByWords<T extends ListOption>(options: readonly T[], query: string): T[] {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   return options.filter((option) => {
     const text = `${option.name} ${option.detail ?? ''}`.toLowerCase();

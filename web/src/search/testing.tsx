@@ -9,7 +9,9 @@ import { useSessionStore } from '../session/store';
 import type { MenuItem, Role } from '../session/types';
 import { GlobalSearch } from '../shell/GlobalSearch';
 import { renderWithProviders } from '../test/render';
-import type { SearchResult } from './api';
+import { kinds } from '../records/testing';
+import type { Shelf, ShelfItem } from '../shortlist/api';
+import type { SearchGroup, SearchResult } from './api';
 
 const role: Role = { _id: 'role-admin', id: 1001, name: 'Administrator', type: 'admin', layout: 'admin', permissions: [] };
 
@@ -43,9 +45,25 @@ export function json(data: unknown, status = 200): Response {
   return new Response(JSON.stringify(data), { status, headers: { 'Content-Type': 'application/json' } });
 }
 
-/** Installs a fake `fetch`: GET /api/v1/{erp}/{product} answers `results`. */
-export function fakeSearch(results: SearchResult[] = [acme, acmeProject]): FakeSearch {
-  let answer: Answer = () => json({ data: results });
+/**
+ * A grouped search answer (`groups=true`) of `results`: one group per kind, in the order of
+ * their first result, counting the kind's results unless `counts` says otherwise.
+ */
+export function grouped(results: SearchResult[], text = 'acme', counts: Record<string, Partial<SearchGroup>> = {}): Response {
+  const groups: SearchGroup[] = [];
+  for (const r of results) {
+    if (groups.some((g) => g.type === r.type)) continue;
+    groups.push({ type: r.type, count: results.filter((x) => x.type === r.type).length, more: false, ...counts[r.type] });
+  }
+  return json({ data: { results, groups, text } });
+}
+
+/**
+ * Installs a fake `fetch`: GET /api/v1/{erp}/{product} answers `results` (grouped),
+ * /api/v1/kinds the kinds of the record tests, /api/v1/me/{recent,favourites} `shelves`.
+ */
+export function fakeSearch(results: SearchResult[] = [acme, acmeProject], shelves: Partial<Record<Shelf, ShelfItem[]>> = {}): FakeSearch {
+  let answer: Answer = () => grouped(results);
   const fake: FakeSearch = {
     calls: [],
     signals: [],
@@ -55,6 +73,9 @@ export function fakeSearch(results: SearchResult[] = [acme, acmeProject]): FakeS
     'fetch',
     vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
       const url = new URL(String(input), 'http://portico.test');
+      if (url.pathname === '/api/v1/kinds') return json({ data: kinds });
+      const shelf = /^\/api\/v1\/me\/(recent|favourites)$/.exec(url.pathname)?.[1] as Shelf | undefined;
+      if (shelf && (init?.method ?? 'GET') === 'GET') return json({ data: shelves[shelf] ?? [] });
       if (url.searchParams.get('method') !== 'search') return json({ detail: `No fake for ${url.pathname}` }, 404);
       fake.calls.push(url.searchParams);
       fake.signals.push(init?.signal ?? undefined);

@@ -1,12 +1,18 @@
 import { useEffect, useRef, useState } from 'react';
 import { useDebouncer } from '../components/ui/DebouncedInput';
-import { searchRecords, type SearchResult } from './api';
+import { searchGrouped, type GroupedSearch, type SearchGroup, type SearchResult } from './api';
 import { SEARCH_DEBOUNCE_MS, searchFires, searchShowsResults } from './thresholds';
+
+const nothing: GroupedSearch = { results: [], groups: [], text: '' };
 
 export interface RecordSearch {
   query: string;
   /** The answer to the newest search; [] while typing, searching, or after a failure. */
   results: SearchResult[];
+  /** The kinds of the newest answer with their counts; [] like `results`. */
+  groups: SearchGroup[];
+  /** The text the newest answer searched (the query without its prefix). */
+  text: string;
   /** A search is waiting for its debounce or for the server. */
   loading: boolean;
   /** Whether the results (or the spinner, or "No Results") are to be shown (SPEC §5). */
@@ -26,7 +32,7 @@ export interface RecordSearch {
  */
 export function useRecordSearch(): RecordSearch {
   const [query, setQuery] = useState('');
-  const [results, setResults] = useState<SearchResult[]>([]);
+  const [answer, setAnswer] = useState<GroupedSearch>(nothing);
   const [loading, setLoading] = useState(false);
   const running = useRef<AbortController | null>(null);
 
@@ -39,18 +45,18 @@ export function useRecordSearch(): RecordSearch {
     abort();
     const controller = new AbortController();
     running.current = controller;
-    searchRecords(value.trim(), { signal: controller.signal }).then(
+    searchGrouped(value.trim(), { signal: controller.signal }).then(
       (found) => {
         if (controller.signal.aborted) return;
         running.current = null;
-        setResults(found);
+        setAnswer(found);
         setLoading(false);
       },
       (error: unknown) => {
         if (controller.signal.aborted) return;
         running.current = null;
         console.error('Global search failed:', error);
-        setResults([]);
+        setAnswer(nothing);
         setLoading(false);
       },
     );
@@ -63,12 +69,12 @@ export function useRecordSearch(): RecordSearch {
   const change = (value: string) => {
     abort();
     setQuery(value);
-    setResults([]);
+    setAnswer(nothing);
     const fires = searchFires(value);
     setLoading(fires);
     if (fires) debouncer.handle(value, undefined);
     else debouncer.cancel();
   };
 
-  return { query, results, loading, showsResults: searchShowsResults(query), change, clear: () => change('') };
+  return { query, ...answer, loading, showsResults: searchShowsResults(query), change, clear: () => change('') };
 }

@@ -1,8 +1,10 @@
 import { Kbd, TextInput } from '@mantine/core';
 import { useHotkeys } from '@mantine/hooks';
-import { lazy, Suspense, useId, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent } from 'react';
+import { lazy, Suspense, useId, useRef, useState, type FocusEvent, type KeyboardEvent } from 'react';
 import { OptionList, optionId, useActiveOption } from '../search/OptionList';
-import { openResult, resultOptions, SearchStatus, type ResultOption } from '../search/results';
+import type { SearchOption } from '../search/groups';
+import { SearchStatus } from '../search/results';
+import { useGroupedResults } from '../search/useGroupedResults';
 import { useRecordSearch } from '../search/useRecordSearch';
 import searchClasses from '../search/Search.module.css';
 import { SearchIcon } from './icons';
@@ -16,8 +18,9 @@ const SHORTCUT = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navi
 /**
  * The global record search box of the navbar (SPEC §2, §4 "Search", §5, §8), an ARIA
  * combobox: typing searches (thresholds and debounce in search/thresholds.ts), the
- * results drop down as a listbox; ArrowDown/ArrowUp highlight a result, Enter or a click
- * opens it in a new tab and clears the query, Escape closes the list (a second Escape
+ * results drop down as a listbox, grouped by kind, each group ending with "See all" (its
+ * list filtered by the text); ArrowDown/ArrowUp highlight an entry, Enter or a click opens
+ * it (a result in a new tab) and clears the query, Escape closes the list (a second Escape
  * clears the query). Leaving the box for anything outside it clears the query.
  *
  * Ctrl+K (⌘K on a Mac), from anywhere, opens the command palette (loaded on first use):
@@ -25,7 +28,7 @@ const SHORTCUT = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navi
  */
 export function GlobalSearch() {
   const search = useRecordSearch();
-  const options = useMemo(() => resultOptions(search.results), [search.results]);
+  const { sections, options, open } = useGroupedResults(search);
   const cursor = useActiveOption(options);
   const [dismissed, setDismissed] = useState(false);
   const [palette, setPalette] = useState({ loaded: false, opened: false });
@@ -41,8 +44,8 @@ export function GlobalSearch() {
     search.change(value);
   };
 
-  const choose = (option: ResultOption) => {
-    openResult(option.result);
+  const choose = (option: SearchOption) => {
+    open(option);
     change('');
   };
 
@@ -101,12 +104,12 @@ export function GlobalSearch() {
             <OptionList
               id={listId}
               label="Search results"
-              sections={[{ options }]}
+              sections={sections}
               active={cursor.active}
               onHighlight={cursor.setActive}
               onChoose={choose}
             />
-            <SearchStatus loading={search.loading} count={options.length} />
+            <SearchStatus loading={search.loading} count={search.results.length} />
           </div>
         )}
       </div>
