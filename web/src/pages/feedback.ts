@@ -5,7 +5,9 @@
  * judges an attachment's type from its bytes, which the client cannot, so its 422 field
  * errors show on the same fields.
  */
+import { matchRoutes, type RouteObject } from 'react-router';
 import { api } from '../api';
+import { mergeRouteMeta } from '../app/meta';
 import type { Download } from '../records/api';
 import type { Envelope } from '../records/types';
 import { download } from '../records/api';
@@ -101,6 +103,62 @@ export function pageCameFrom(search: URLSearchParams, referrer: string, origin: 
     // no referrer, or not a URL
   }
   return '';
+}
+
+/**
+ * Re-checks, after an edit, only the fields that show a problem: a problem fixed goes at
+ * once (and one still there keeps its current text); fields not yet complained about stay
+ * quiet until the form is sent.
+ */
+export function recheckFeedback(form: FeedbackForm, shown: FeedbackErrors): FeedbackErrors {
+  const now = validateFeedback(form);
+  const next: FeedbackErrors = {};
+  for (const key of Object.keys(shown) as (keyof FeedbackErrors)[]) {
+    if (!shown[key]) continue;
+    // The server's own word on a field (or the form) stands until the next send.
+    if (key === 'form') next.form = shown.form;
+    else if (now[key]) next[key] = now[key];
+  }
+  return next;
+}
+
+/** The label of a category ("Something is broken"), or undefined for an unknown value. */
+export function categoryLabel(value: string): string | undefined {
+  return FEEDBACK_CATEGORIES.find((c) => c.value === value)?.label;
+}
+
+/**
+ * The thank-you sentence once sent: "Thanks — your report “Something is broken” was sent
+ * with 1 attachment (screen.png)."
+ */
+export function sentText(sent: Pick<Submission, 'category' | 'fileName'>): string {
+  const label = categoryLabel(sent.category);
+  const what = label ? `your report “${label}”` : 'your feedback';
+  const attachment = sent.fileName ? ` with 1 attachment (${sent.fileName})` : '';
+  return `Thanks — ${what} was sent${attachment}.`;
+}
+
+/**
+ * The title of the app page at `path` (a path with its query), as its tab shows it: the
+ * route's title, or for a record's page the record's name when `recordName` knows it.
+ * Undefined when no route of `routes` has a title for it.
+ */
+export function pageTitle(path: string, routes: RouteObject[], recordName?: (model: string, id: number) => string | undefined): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(path, 'http://portal.invalid');
+  } catch {
+    return undefined;
+  }
+  const matches = matchRoutes(routes, url.pathname);
+  if (!matches) return undefined;
+  const meta = mergeRouteMeta(matches.map((m) => ({ handle: m.route.handle as unknown })));
+  const id = Number(url.searchParams.get('id'));
+  if (meta.isView && meta.model && Number.isSafeInteger(id) && id > 0) {
+    const name = recordName?.(meta.model, id);
+    if (name) return name;
+  }
+  return meta.title;
 }
 
 /** One piece of feedback, as the server answers it. */
