@@ -41,6 +41,7 @@ type RecordStore interface {
 	Feedback(ctx context.Context, limit int) ([]feedback.Submission, error)
 	FeedbackFile(ctx context.Context, id int64) (feedback.Submission, error)
 	AuditEvents(ctx context.Context, f access.AuditFilter) ([]access.AuditEvent, error)
+	AuditUsers(ctx context.Context) ([]access.User, error)
 	GroupRecords(ctx context.Context, q records.GroupQuery) ([]records.Group, error)
 }
 

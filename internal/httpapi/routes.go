@@ -56,6 +56,7 @@ func (s *Server) routes() {
 	s.handle("GET /api/v1/feedback", s.needs("feedback.admin", s.feedbackList))
 	s.handle("GET /api/v1/feedback/{id}/attachment", s.needs("feedback.admin", s.feedbackAttachment))
 	s.handle("GET /api/v1/audit", s.needs("audit.view", s.auditLog))
+	s.handle("GET /api/v1/audit/users", s.needs("audit.view", s.auditUsers))
 
 	// The ERP sync: its status and runs for administrators; retrying or
 	// discarding a change the ERP refused for those who may edit it.

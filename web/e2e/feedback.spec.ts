@@ -54,7 +54,7 @@ test.describe('feedback', () => {
     await page.getByLabel('Event', { exact: true }).selectOption('feedback');
     const events = page.getByTestId('audit-row');
     await expect(events.first()).toContainText('Sent feedback');
-    await expect(events.first()).toContainText('category: bug');
+    await expect(events.first()).toContainText('“Something is broken”');
 
     expect(await problems()).toEqual([]);
   });
