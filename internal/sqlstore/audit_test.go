@@ -25,7 +25,7 @@ func TestConformanceAuditNames(t *testing.T) {
 			{Event: "login", UserID: 1, RoleID: 11, Detail: map[string]any{"provider": "password"}},
 			{Event: "role_switch", UserID: 1, RoleID: 10, Detail: map[string]any{"from": 11, "to": 10}},
 			{Event: "record_edit", UserID: 1, RoleID: 10, Kind: "project", RecordID: 7, Detail: map[string]any{"changes": map[string]any{}}},
-			{Event: "record_edit", UserID: 1, RoleID: 10, Kind: "project", RecordID: 8}, // not in the replica
+			{Event: "record_edit", UserID: 1, RoleID: 10, Kind: "project", RecordID: 8},                 // not in the replica
 			{Event: "role_switch", UserID: 1, RoleID: 10, Detail: map[string]any{"from": 99, "to": 10}}, // a role since removed
 		} {
 			e.At = at
