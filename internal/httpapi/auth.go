@@ -258,6 +258,9 @@ func (s *Server) layout(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	items := l.Items
+	if s.syncer(r) == nil {
+		items = withoutSyncPage(items) // no ERP, no sync page
+	}
 	if items == nil {
 		items = []access.MenuItem{}
 	}
