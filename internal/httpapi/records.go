@@ -390,6 +390,9 @@ type tabAnswer struct {
 	Columns []records.ColumnInfo `json:"columns"`
 	Rows    []records.Row        `json:"rows"`
 	HasMore bool                 `json:"hasMore"`
+	// Totals, on a tab of records with a status and an amount, are the
+	// amounts by status over all the tab's records.
+	Totals *records.StatusTotals `json:"totals,omitempty"`
 }
 
 // recordTab answers one tab: related records of another kind (the
@@ -431,14 +434,19 @@ func (s *Server) recordTab(w http.ResponseWriter, r *http.Request, k *records.Ki
 		writeData(w, http.StatusOK, tabAnswer{Columns: rk.Columns(rk.BuiltInList().Columns), Rows: []records.Row{}})
 		return
 	}
-	page, err := s.recordStore(r).ListRecords(r.Context(), records.ListQuery{Kind: rk.Name, Limit: 200,
-		Filter: records.Filter{Any: [][]records.Cond{{{Column: col, Op: records.OpEq, Value: id}}}}})
+	filter := records.Filter{Any: [][]records.Cond{{{Column: col, Op: records.OpEq, Value: id}}}}
+	page, err := s.recordStore(r).ListRecords(r.Context(), records.ListQuery{Kind: rk.Name, Limit: 200, Filter: filter})
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	totals, err := rk.TotalsByStatus(r.Context(), s.recordStore(r), filter)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	cols := rk.Columns(rk.BuiltInList().Columns)
-	ans := tabAnswer{Columns: cols, Rows: make([]records.Row, 0, len(page.Records)), HasMore: page.HasMore}
+	ans := tabAnswer{Columns: cols, Rows: make([]records.Row, 0, len(page.Records)), HasMore: page.HasMore, Totals: totals}
 	for _, rr := range page.Records {
 		ans.Rows = append(ans.Rows, rk.Row(rr, cols))
 	}

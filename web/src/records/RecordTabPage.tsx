@@ -21,6 +21,7 @@ import { kindsQuery, recordFilesQuery, recordQuery, recordTabQuery } from './que
 import { FieldGroups } from './FieldGroups';
 import { recordIdOf } from './recordId';
 import { EmptyBlock, ErrorBlock, LoadingBlock, RecordErrorBoundary } from './States';
+import { StatusTotalsTable } from './StatusTotals';
 import type { FileInfo, Kind, KindTab } from './types';
 import classes from './records.module.css';
 
@@ -96,9 +97,13 @@ function RowsTab({ kind, kinds, id, tab }: { kind: Kind; kinds: Kind[]; id: numb
       </>
     );
   }
+  // Records with a status and an amount are totalled by status over all of them, by the
+  // server; the table's own total row would add up statuses and count only the rows shown.
+  const totals = rows.data.totals;
   return (
     <Stack gap="xs">
-      <DataTable caption={tab.label} columns={rows.data.columns} rows={rows.data.rows} kind={rowKind} kinds={kinds} totals />
+      {totals && <StatusTotalsTable totals={totals} kind={rowKind} what={label} />}
+      <DataTable caption={tab.label} columns={rows.data.columns} rows={rows.data.rows} kind={rowKind} kinds={kinds} totals={!totals} />
       {rows.data.hasMore && (
         <Text size="sm" c="dimmed">
           Showing the first {rows.data.rows.length} {label}.

@@ -1,11 +1,11 @@
 /**
- * How values show: money in USD, quantities with up to two decimals, dates from the
+ * How values show: money in USD, quantities with two decimals (1.20, 34.00, 463.20), dates from the
  * API's yyyy-mm-dd without a time-zone shift, file sizes in KB/MB.
  */
 import type { CellValue, FieldType, RefValue } from './types';
 
 const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
-const quantity = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+const quantity = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const dateFormat = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
 const dateTimeFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
