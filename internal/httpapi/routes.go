@@ -19,6 +19,8 @@ func (s *Server) routes() {
 	s.handle("POST /api/v1/auth/role", s.switchRole)
 	s.handle("GET /api/v1/layout/configurations/{layoutId}", s.layout)
 	s.handle("GET /api/v1/kinds", s.kinds)
+	// The user's dashboard: each part only for a role that may see it.
+	s.handle("GET /api/v1/dashboard", s.dashboard)
 
 	// Records (SPEC §7 base paths), under /api/v1/{erp}/... .
 	erp := "/api/v1/" + s.erp
