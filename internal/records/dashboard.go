@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -30,6 +31,11 @@ type Card struct {
 	Amount string    `json:"amount,omitempty"`
 	Total  *float64  `json:"total,omitempty"`
 	Type   FieldType `json:"type,omitempty"`
+	// Columns and Sort, when set, are how the list it opens shows the
+	// records (aging: with the due date and amount remaining, the
+	// oldest due first); else the kind's built-in list's.
+	Columns []string  `json:"columns,omitempty"`
+	Sort    *SortSpec `json:"sort,omitempty"`
 }
 
 // Dashboard is a user's dashboard in one role.
@@ -342,6 +348,15 @@ func aging(ctx context.Context, st DashboardStore, k *Kind, label string, asOf t
 	cards, err := tally(ctx, st, k, open, remaining, cards...)
 	if err != nil {
 		return Aging{}, err
+	}
+	cols := k.BuiltInList().Columns
+	for _, f := range []string{dueField, remainingField} {
+		if !slices.Contains(cols, f) {
+			cols = append(cols, f)
+		}
+	}
+	for i := range cards {
+		cards[i].Columns, cards[i].Sort = cols, &SortSpec{Field: dueField, Dir: "asc"}
 	}
 	a := Aging{Kind: k.Name, Label: label, Outstanding: cards[0], Overdue: cards[1], Buckets: cards[2:]}
 	a.Undated = a.Outstanding.Count

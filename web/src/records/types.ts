@@ -61,6 +61,8 @@ export interface Kind {
   fields: KindField[];
   tabs: KindTab[];
   erpLink?: string;
+  /** The field naming the employee who manages or owns a record (a project's manager), when the kind has one. */
+  owner?: string;
   canCreate: boolean;
   canEdit: boolean;
 }
