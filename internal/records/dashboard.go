@@ -36,6 +36,9 @@ type Card struct {
 	// oldest due first); else the kind's built-in list's.
 	Columns []string  `json:"columns,omitempty"`
 	Sort    *SortSpec `json:"sort,omitempty"`
+	// Estimated says Count and Total are estimates: the records are too
+	// many to count at bounded cost (see Summary); the list says so too.
+	Estimated bool `json:"estimated,omitempty"`
 }
 
 // Dashboard is a user's dashboard in one role.
@@ -98,15 +101,18 @@ type Aging struct {
 }
 
 // DashboardStore is what the dashboard reads: tallies of filtered
-// records, and pages of them.
+// records, the lists' bounded counts and totals, and pages of records.
 type DashboardStore interface {
-	Tally(ctx context.Context, q TallyQuery) ([]Tally, error)
+	// Tally answers exact=false (and no tallies) when q's scope has more
+	// than SummaryExact records.
+	Tally(ctx context.Context, q TallyQuery) (ts []Tally, exact bool, err error)
+	Summarizer
 	ListRecords(ctx context.Context, q ListQuery) (Page, error)
 }
 
-// TallyQuery asks for the records of Kind matching Filter: per bucket
-// (a filter of its own, on top of Filter), how many there are and the
-// total of the Sum column (none when ""). Buckets may overlap.
+// TallyQuery asks for the records of Kind matching Filter (the scope):
+// per bucket (a filter of its own, on top of Filter), how many there are
+// and the total of the Sum column (none when ""). Buckets may overlap.
 type TallyQuery struct {
 	Kind    string
 	Filter  Filter
@@ -367,10 +373,13 @@ func aging(ctx context.Context, st DashboardStore, k *Kind, label string, asOf t
 }
 
 // tally counts (and totals amt over, when amt is a field) the records of
-// k matching each card's filter, in one store query over the records
-// matching scope, and fills in the cards. Each card's filter is the whole
-// filter a list of k is opened with, and must select records within
-// scope: scope only bounds what the query reads (an indexed condition).
+// k matching each card's filter, as a list of k with that filter counts
+// and totals them, and fills in the cards. Each card's filter is the
+// whole filter the list is opened with, and must select records within
+// scope: scope only bounds what is read (an indexed condition). Within
+// SummaryExact records of scope that is one store query, exact (as the
+// list's count is); beyond, each card is the list's own bounded summary
+// (Summarize), estimated as the list's is.
 func tally(ctx context.Context, st DashboardStore, k *Kind, scope string, amt Field, cards ...Card) ([]Card, error) {
 	bf, err := ParseFilter(k, scope)
 	if err != nil {
@@ -384,22 +393,61 @@ func tally(ctx context.Context, st DashboardStore, k *Kind, scope string, amt Fi
 		}
 		q.Buckets = append(q.Buckets, f)
 	}
-	ts, err := st.Tally(ctx, q)
+	ts, exact, err := st.Tally(ctx, q)
 	if err != nil {
 		return nil, err
 	}
-	if len(ts) != len(cards) {
+	if exact && len(ts) != len(cards) {
 		return nil, fmt.Errorf("records: tally of %s answered %d buckets for %d", k.Name, len(ts), len(cards))
 	}
 	for i := range cards {
 		c := &cards[i]
-		c.Kind, c.Count = k.Name, ts[i].Count
+		c.Kind = k.Name
+		var total float64
+		if exact {
+			c.Count, total = ts[i].Count, float64(ts[i].Sum)/100
+		} else {
+			sq := SummaryQuery{List: ListQuery{Kind: k.Name, Filter: q.Buckets[i]}, Count: true}
+			if amt.Column != "" {
+				sq.Sum = []Field{amt}
+			}
+			s, err := st.Summarize(ctx, sq)
+			if err != nil {
+				return nil, err
+			}
+			c.Count, total, c.Estimated = s.Total, s.Totals[amt.Name], s.TotalEstimated || s.TotalsEstimated
+		}
 		if amt.Column != "" {
-			total := float64(ts[i].Sum) / 100
 			c.Amount, c.Total, c.Type = amt.Name, &total, amt.Type
 		}
 	}
 	return cards, nil
+}
+
+// KindField is a field of a kind.
+type KindField struct {
+	Kind  *Kind
+	Field Field
+}
+
+// IndexedFilters are the fields the dashboard's cards filter on whose
+// filter needs an index of its own (beyond the sort indexes): each
+// kind's owner (by its id) and the amount remaining of the kinds it
+// ages. The store keeps one per field, so "mine" and open balances are
+// index ranges.
+func IndexedFilters() []KindField {
+	var out []KindField
+	for _, k := range All() {
+		if f, ok := k.FieldNamed(k.Owner); ok && k.Owner != "" {
+			out = append(out, KindField{k, f})
+		}
+	}
+	for _, a := range agingKinds {
+		k, _ := Lookup(a.kind)
+		f, _ := k.FieldNamed(remainingField)
+		out = append(out, KindField{k, f})
+	}
+	return out
 }
 
 // filterCond writes one condition of the list filter grammar: `field op

@@ -1,13 +1,11 @@
 package records
 
-import (
-	"context"
-	"slices"
-)
+import "context"
 
-// Grouper groups a kind's records (sqlstore's GroupRecords).
-type Grouper interface {
-	GroupRecords(ctx context.Context, q GroupQuery) ([]Group, error)
+// Summarizer counts and totals a list's whole result at bounded cost
+// (sqlstore's Summarize; see Summary).
+type Summarizer interface {
+	Summarize(ctx context.Context, q SummaryQuery) (Summary, error)
 }
 
 // StatusTotals are the totals of a set of records by status: the credits
@@ -23,44 +21,36 @@ type StatusTotals struct {
 	Groups      []StatusTotal `json:"groups"`      // in the order of the status's choices; only statuses with records
 }
 
-// StatusTotal is one status's count of records and total amount.
+// StatusTotal is one status's count of records and total amount;
+// Estimated when the set was too large to count exactly (see Summary).
 type StatusTotal struct {
-	Status string  `json:"status"`
-	Count  int64   `json:"count"`
-	Total  float64 `json:"total"`
+	Status    string  `json:"status"`
+	Count     int64   `json:"count"`
+	Total     float64 `json:"total"`
+	Estimated bool    `json:"estimated,omitempty"`
 }
 
-// TotalsByStatus totals k's records matching f by status, over all of
-// them (not a page): one grouped query, at the cost of reading the
-// matching records (callers narrow f to one record's tab). It returns nil
-// for a kind without both a status and an amount.
-func (k *Kind) TotalsByStatus(ctx context.Context, g Grouper, f Filter) (*StatusTotals, error) {
-	st, ok := k.Field(ColStatus)
+// TotalsByStatus totals k's records matching f for each of its status's
+// choices, as a list with that filter and status would count and total
+// them (Summarize: one bounded query per status). It returns nil for a
+// kind without both a status and a summable amount.
+func (k *Kind) TotalsByStatus(ctx context.Context, st Summarizer, f Filter) (*StatusTotals, error) {
+	status, ok := k.Field(ColStatus)
 	amt, ok2 := k.Field(ColAmount)
-	if !ok || !ok2 {
+	if !ok || !ok2 || !amt.Summable {
 		return nil, nil
 	}
-	groups, err := g.GroupRecords(ctx, GroupQuery{Kind: k.Name, Filter: f, GroupBy: ColStatus, Fns: []string{AggCount, AggSum},
-		Limit: maxStatuses})
-	if err != nil {
-		return nil, err
-	}
-	out := &StatusTotals{Field: st.Name, Label: st.Label, Amount: amt.Name, AmountLabel: amt.Label, Type: amt.Type, Groups: []StatusTotal{}}
-	rank := func(status string) int {
-		for i, c := range st.Choices {
-			if c == status {
-				return i
-			}
+	out := &StatusTotals{Field: status.Name, Label: status.Label, Amount: amt.Name, AmountLabel: amt.Label, Type: amt.Type, Groups: []StatusTotal{}}
+	for _, c := range status.Choices {
+		is := Filter{Any: [][]Cond{{{Column: ColStatus, Type: TypeStatus, Op: OpEq, Value: c}}}}
+		s, err := st.Summarize(ctx, SummaryQuery{List: ListQuery{Kind: k.Name, Filter: f.And(is)}, Count: true, Sum: []Field{amt}})
+		if err != nil {
+			return nil, err
 		}
-		return len(st.Choices) // a status the registry does not list: last
+		if s.Total > 0 {
+			out.Groups = append(out.Groups, StatusTotal{Status: c, Count: s.Total, Total: s.Totals[amt.Name],
+				Estimated: s.TotalEstimated || s.TotalsEstimated})
+		}
 	}
-	for _, gr := range groups {
-		out.Groups = append(out.Groups, StatusTotal{Status: gr.Key, Count: int64(gr.Values[0]), Total: gr.Values[1]})
-	}
-	slices.SortStableFunc(out.Groups, func(a, b StatusTotal) int { return rank(a.Status) - rank(b.Status) })
 	return out, nil
 }
-
-// maxStatuses bounds the statuses a total reads: a kind's choices, and
-// any others the ERP sent, are far fewer.
-const maxStatuses = 100

@@ -2,100 +2,98 @@ package sqlstore
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"strings"
 
-	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/records"
 )
 
 // Tally implements records.DashboardStore: for the records of q.Kind
-// matching q.Filter, per bucket, how many match the bucket's filter too
-// and the total of q.Sum over them (hundredths). One statement, one pass
-// over the records q.Filter selects; every filter compiles as a list's
-// does (filterSQL), so a bucket counts exactly the records a list with
-// that filter shows.
-func (t *Tenant) Tally(ctx context.Context, q records.TallyQuery) ([]records.Tally, error) {
-	if len(q.Buckets) == 0 {
-		return nil, nil
+// matching q.Filter (the scope), per bucket, how many match the bucket's
+// filter too and the total of q.Sum over them (hundredths), in one
+// statement. Every filter compiles as a list's does (filterSQL) and
+// totals as Summarize's (summableValue). Like Summarize's probe it reads
+// at most records.SummaryExact+1 rows of the scope: for a larger scope it
+// answers exact=false and no tallies, and the caller asks Summarize per
+// bucket, as the lists do.
+func (t *Tenant) Tally(ctx context.Context, q records.TallyQuery) ([]records.Tally, bool, error) {
+	k, err := listKind(q.Kind)
+	if err != nil {
+		return nil, false, err
 	}
-	sum := "0"
+	value := "0"
 	if q.Sum != "" {
-		expr, err := tallySumExpr(q.Kind, q.Sum)
-		if err != nil {
-			return nil, err
-		}
-		sum = "COALESCE(" + expr + ", 0)"
+		value = t.d.summableValue(q.Sum)
 	}
-	var cols []string
+	cols := []string{"COUNT(*)"}
 	var args []any
 	for _, b := range q.Buckets {
 		if err := b.CheckCost(); err != nil {
-			return nil, err
+			return nil, false, err
 		}
-		pred, bargs, err := predicateSQL(b)
-		if err != nil {
-			return nil, err
+		pred, pargs := "1 = 1", []any(nil)
+		for i, part := range b.Parts() {
+			sql, fargs, err := filterSQL(t.d, k, part)
+			if err != nil {
+				return nil, false, err
+			}
+			if i == 0 {
+				pred = sql
+			} else {
+				pred += " AND " + sql
+			}
+			pargs = append(pargs, fargs...)
 		}
-		cols = append(cols, "SUM(CASE WHEN "+pred+" THEN 1 ELSE 0 END)",
-			"CAST(SUM(CASE WHEN "+pred+" THEN "+sum+" ELSE 0 END) AS BIGINT)")
-		args = append(args, bargs...)
-		args = append(args, bargs...)
+		// The predicate twice, so its arguments twice, in order.
+		cols = append(cols, "COALESCE(SUM(CASE WHEN "+pred+" THEN 1 ELSE 0 END), 0)",
+			"COALESCE(SUM(CASE WHEN "+pred+" THEN v ELSE 0 END), 0)")
+		args = append(append(args, pargs...), pargs...)
 	}
-	where, wargs, err := whereClause(records.ListQuery{Kind: q.Kind, Filter: q.Filter}, predicate{})
+	where, wargs, err := whereClause(t.d, k, records.ListQuery{Kind: q.Kind, Filter: q.Filter}, predicate{})
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	st := scope(fmt.Sprintf(`SELECT %s FROM records WHERE %s`, strings.Join(cols, ", "), strings.Join(where, " AND ")))
-	vals := make([]*int64, len(cols))
+	st := scope(fmt.Sprintf(`SELECT %s FROM (SELECT *, %s AS v FROM records WHERE %s LIMIT %d) p`,
+		strings.Join(cols, ", "), value, strings.Join(where, " AND "), records.SummaryExact+1))
+	vals := make([]int64, len(cols))
 	dest := make([]any, len(cols))
 	for i := range vals {
 		dest[i] = &vals[i]
 	}
+	// The buckets' placeholders come first in the text, then the scope's.
 	if err := t.queryRow(ctx, st, append(args, wargs...)...).Scan(dest...); err != nil {
-		return nil, fmt.Errorf("tally %s: %w", q.Kind, err)
+		return nil, false, fmt.Errorf("tally %s: %w", q.Kind, err)
+	}
+	if vals[0] > records.SummaryExact {
+		return nil, false, nil
 	}
 	out := make([]records.Tally, len(q.Buckets))
 	for i := range out {
-		if vals[2*i] != nil { // SUM over no rows is NULL
-			out[i].Count = *vals[2*i]
-		}
-		if vals[2*i+1] != nil {
-			out[i].Sum = *vals[2*i+1]
-		}
+		out[i] = records.Tally{Count: vals[1+2*i], Sum: vals[2+2*i]}
 	}
-	return out, nil
+	return out, true, nil
 }
 
-// predicateSQL compiles a whole filter, every part ANDed, to one
-// predicate; the zero filter is true.
-func predicateSQL(f records.Filter) (string, []any, error) {
-	var ands []string
-	var args []any
-	for _, part := range f.Parts() {
-		sql, pargs, err := filterSQL(part)
+// filterIndexes are the indexes the dashboard's cards need beyond the
+// sort indexes (docIndexes includes them): for each field the dashboard
+// filters on (records.IndexedFilters), (tenant, the field's filter
+// expression, id) over its kind's rows, so that "mine" (an owner's id)
+// and open balances (an amount remaining above zero) are index ranges.
+// The expression is the filter's own SQL (conditionSQL), so the index is
+// the one the filter can use.
+func (d dialect) filterIndexes() map[string]string {
+	out := map[string]string{}
+	for _, kf := range records.IndexedFilters() {
+		sql, _, err := conditionSQL(d, kf.Kind, records.Cond{Column: kf.Field.Column, Type: kf.Field.Type, Op: records.OpEq, Value: int64(0)})
 		if err != nil {
-			return "", nil, err
+			panic(fmt.Sprintf("sqlstore: the dashboard filters on %s.%s, which has no filter SQL: %v", kf.Kind.Name, kf.Field.Name, err))
 		}
-		ands, args = append(ands, sql), append(args, pargs...)
+		expr := strings.TrimSuffix(sql, " = ?")
+		ddl := fmt.Sprintf("ON records (tenant_id, (%s), id) WHERE %s", expr, kindIs(kf.Kind))
+		sum := sha256.Sum256([]byte(ddl))
+		name := fmt.Sprintf("%s%x", docIndexPrefix, sum[:8])
+		out[name] = "CREATE INDEX IF NOT EXISTS " + name + " " + ddl
 	}
-	if len(ands) == 0 {
-		return "1 = 1", nil, nil
-	}
-	return "(" + strings.Join(ands, " AND ") + ")", args, nil
-}
-
-// tallySumExpr is the SQL of an amount column in hundredths, as filters
-// compare it: the promoted amount, or a money or quantity document field.
-func tallySumExpr(kind string, c records.Column) (string, error) {
-	if name, doc := c.DocField(); doc {
-		for _, f := range accountFields(kind) {
-			if f.Name == name && (f.Type == records.TypeMoney || f.Type == records.TypeQuantity) {
-				return docFilterExpr(name, f.Type), nil
-			}
-		}
-	} else if c == records.ColAmount {
-		return filterColumns[c], nil
-	}
-	return "", portal.Errorf(portal.CodeInvalid, "Cannot total %q.", c)
+	return out
 }
