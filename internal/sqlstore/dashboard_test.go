@@ -66,10 +66,10 @@ func dashboardFixture(t *testing.T, s *Store) *Tenant {
 	}{
 		{"2026-12-10", 100}, {"2026-11-25", 50}, // current: due later, due today
 		{"2026-11-24", 10}, {"2026-10-26", 20}, // 1 and 30 days past due
-		{"2026-10-25", 30},                     // 31
-		{"2026-08-27", 40},                     // 90
-		{"2026-08-26", 1000.5},                 // 91
-		{"2026-01-01", 0},                      // paid
+		{"2026-10-25", 30},     // 31
+		{"2026-08-27", 40},     // 90
+		{"2026-08-26", 1000.5}, // 91
+		{"2026-01-01", 0},      // paid
 	} {
 		rs = append(rs, docRecord("invoice", int64(200+i), fmt.Sprintf("Invoice %d", i), "Open",
 			map[string]any{"duedate": inv.due, "amountremaining": inv.remaining}))
