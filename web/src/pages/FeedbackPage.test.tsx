@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeApi, json, problem, renderRoutes, role, type FakeApi } from '../records/testing';
+import { billingKind, fakeApi, json, problem, projectKind, renderRoutes, role, type FakeApi } from '../records/testing';
 import { resetAppStore, useAppStore } from '../shell/appState';
 import { useSessionStore } from '../session/store';
 import { routes as appRoutes } from '../app/routes';
@@ -79,12 +79,16 @@ describe('feedback rules', () => {
   });
 
   it('names the page to go back to by its title', () => {
-    expect(pageTitle('/creditledger/list', appRoutes)).toBe('Credit ledger');
-    expect(pageTitle('/project/list?filter=x', appRoutes)).toBe('Projects');
-    expect(pageTitle('/', appRoutes)).toBe('Dashboard');
-    expect(pageTitle('/audit', appRoutes)).toBe('Audit log');
-    expect(pageTitle('/project/view?id=42', appRoutes, (model, id) => (model === 'project' && id === 42 ? 'Wetland restoration' : undefined))).toBe('Wetland restoration');
-    expect(pageTitle('/project/view?id=43', appRoutes, () => undefined)).toBe('Project');
+    const ledger = { ...billingKind, name: 'creditledger', route: 'creditledger', label: 'Credit ledger', plural: 'Credit ledger' };
+    const kinds = [projectKind, ledger];
+    expect(pageTitle('/creditledger/list', appRoutes, kinds)).toBe('Credit ledger');
+    expect(pageTitle('/project/list?filter=x', appRoutes, kinds)).toBe('Projects');
+    expect(pageTitle('/', appRoutes, kinds)).toBe('Dashboard');
+    expect(pageTitle('/audit', appRoutes, kinds)).toBe('Audit log');
+    expect(pageTitle('/project/view?id=42', appRoutes, kinds, (kind, id) => (kind === 'project' && id === 42 ? 'Wetland restoration' : undefined))).toBe('Wetland restoration');
+    expect(pageTitle('/project/view/billing?id=43', appRoutes, kinds, () => undefined)).toBe('Project');
+    // A kind the role does not have: no title, the path stays.
+    expect(pageTitle('/vendor/list', appRoutes, kinds)).toBeUndefined();
   });
 
   it('prefills the page from the from parameter, else a same-origin referrer', () => {

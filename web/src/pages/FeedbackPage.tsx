@@ -6,13 +6,14 @@
  * and a thank-you replace the form.
  */
 import { Alert, Button, Group, Input, NativeSelect, Paper, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '../app/paths';
 import { routes } from '../app/routes';
 import { formatBytes } from '../records/format';
-import { recordQuery } from '../records/queries';
+import { recordName } from '../records/KindPages';
+import { kindsQuery, recordQuery } from '../records/queries';
 import { RecordErrorBoundary } from '../records/States';
 import { useAppStore } from '../shell/appState';
 import {
@@ -56,6 +57,7 @@ function FeedbackFormPage() {
   const [sent, setSent] = useState<Submission | null>(null);
   const fileRef = useRef<HTMLInputElement>(null);
   const queryClient = useQueryClient();
+  const kinds = useQuery(kindsQuery());
   /** Applies an edit; a problem shown on the form goes as soon as it is fixed. */
   const set = (patch: Partial<FeedbackForm>) => {
     const next = { ...form, ...patch };
@@ -110,8 +112,7 @@ function FeedbackFormPage() {
 
   if (sent) {
     const back = form.page.trim() || paths.home;
-    const backTitle =
-      pageTitle(back, routes, (model, id) => queryClient.getQueryData(recordQuery(model, id).queryKey)?.title) ?? (back === paths.home ? 'Dashboard' : back);
+    const backTitle = pageTitle(back, routes, kinds.data, (kind, id) => recordName(queryClient.getQueryData(recordQuery(kind, id).queryKey))) ?? back;
     return (
       <Stack gap="md" maw={720}>
         <Title order={1}>Feedback</Title>

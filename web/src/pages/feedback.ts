@@ -8,8 +8,12 @@
 import { matchRoutes, type RouteObject } from 'react-router';
 import { api } from '../api';
 import { mergeRouteMeta } from '../app/meta';
+import { KIND_PARAM } from '../app/paths';
 import type { Download } from '../records/api';
-import type { Envelope } from '../records/types';
+import { recordPageTitle } from '../records/KindPages';
+import { kindByRoute } from '../records/kinds';
+import { recordIdOf } from '../records/recordId';
+import type { Envelope, Kind } from '../records/types';
 import { download } from '../records/api';
 import { fieldProblems } from '../reports/http';
 
@@ -139,11 +143,17 @@ export function sentText(sent: Pick<Submission, 'category' | 'fileName'>): strin
 }
 
 /**
- * The title of the app page at `path` (a path with its query), as its tab shows it: the
- * route's title, or for a record's page the record's name when `recordName` knows it.
- * Undefined when no route of `routes` has a title for it.
+ * The title of the app page at `path` (a path with its query), as its tab shows it: a
+ * record kind's page by the kind (its plural on a list), a record's page by the record's
+ * name when `recordName` knows it, any other page by its route's title. Undefined when
+ * no route of `routes` has a title for it.
  */
-export function pageTitle(path: string, routes: RouteObject[], recordName?: (model: string, id: number) => string | undefined): string | undefined {
+export function pageTitle(
+  path: string,
+  routes: RouteObject[],
+  kinds: readonly Kind[] | undefined,
+  recordName?: (kind: string, id: number) => string | undefined,
+): string | undefined {
   let url: URL;
   try {
     url = new URL(path, 'http://portal.invalid');
@@ -153,12 +163,13 @@ export function pageTitle(path: string, routes: RouteObject[], recordName?: (mod
   const matches = matchRoutes(routes, url.pathname);
   if (!matches) return undefined;
   const meta = mergeRouteMeta(matches.map((m) => ({ handle: m.route.handle as unknown })));
-  const id = Number(url.searchParams.get('id'));
-  if (meta.isView && meta.model && Number.isSafeInteger(id) && id > 0) {
-    const name = recordName?.(meta.model, id);
-    if (name) return name;
-  }
-  return meta.title;
+  const segment = matches.at(-1)?.params[KIND_PARAM];
+  if (segment === undefined) return meta.title;
+  const kind = kindByRoute(kinds, segment);
+  if (!kind) return undefined;
+  const id = recordIdOf(url.searchParams);
+  const name = id !== null && (meta.isView || meta.isEdit) ? recordName?.(kind.name, id) : undefined;
+  return recordPageTitle(kind, meta, name)[0];
 }
 
 /** One piece of feedback, as the server answers it. */
