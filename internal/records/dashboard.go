@@ -257,6 +257,11 @@ func mine(ctx context.Context, st DashboardStore, k *Kind, employee int64) (Mine
 	if err != nil {
 		return Mine{}, err
 	}
+	// The list shows whose they are.
+	cols := withColumns(k, k.Owner)
+	for i := range cards {
+		cards[i].Columns = cols
+	}
 	m := Mine{Kind: k.Name, All: cards[0], ByStatus: []Card{}}
 	for _, c := range cards[1:] {
 		if c.Count > 0 {
@@ -279,7 +284,7 @@ func projectsOf(ctx context.Context, st DashboardStore, v Viewer, k *Kind, emplo
 	if err != nil {
 		return nil, err
 	}
-	all, err := tally(ctx, st, k, filter, Field{}, Card{Label: "My active " + strings.ToLower(k.Plural), Filter: filter})
+	all, err := tally(ctx, st, k, filter, Field{}, Card{Label: "My active " + strings.ToLower(k.Plural), Filter: filter, Columns: withColumns(k, k.Owner)})
 	if err != nil {
 		return nil, err
 	}
@@ -355,12 +360,7 @@ func aging(ctx context.Context, st DashboardStore, k *Kind, label string, asOf t
 	if err != nil {
 		return Aging{}, err
 	}
-	cols := k.BuiltInList().Columns
-	for _, f := range []string{dueField, remainingField} {
-		if !slices.Contains(cols, f) {
-			cols = append(cols, f)
-		}
-	}
+	cols := withColumns(k, dueField, remainingField)
 	for i := range cards {
 		cards[i].Columns, cards[i].Sort = cols, &SortSpec{Field: dueField, Dir: "asc"}
 	}
@@ -422,6 +422,18 @@ func tally(ctx context.Context, st DashboardStore, k *Kind, scope string, amt Fi
 		}
 	}
 	return cards, nil
+}
+
+// withColumns is k's built-in list's columns and fields, those not there
+// already.
+func withColumns(k *Kind, fields ...string) []string {
+	cols := k.BuiltInList().Columns
+	for _, f := range fields {
+		if !slices.Contains(cols, f) {
+			cols = append(cols, f)
+		}
+	}
+	return cols
 }
 
 // KindField is a field of a kind.
