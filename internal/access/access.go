@@ -139,10 +139,21 @@ type AuditEvent struct {
 	// Kind and RecordID name the record a record_create or record_edit is about.
 	Kind     string `json:"kind,omitempty"`
 	RecordID int64  `json:"recordId,omitempty"`
-	// User and Role are the names, filled when the log is read.
-	User string `json:"user"`
-	Role string `json:"role"`
+	// User and Role are the names, filled when the log is read; Record
+	// is the name of the record (as it is now), when the portal has it.
+	User   string `json:"user"`
+	Role   string `json:"role"`
+	Record string `json:"record,omitempty"`
+	// DetailNames, filled when the log is read, names the roles Detail
+	// refers to by id, by detail key (DetailRoleKeys): "from" →
+	// "Accountant".
+	DetailNames map[string]string `json:"detailNames,omitempty"`
 }
+
+// DetailRoleKeys are the members of an audit event's Detail that hold a
+// role id: a sign-in's role (older events; newer ones carry RoleID) and a
+// role switch's from and to.
+var DetailRoleKeys = []string{"role", "from", "to"}
 
 // AuditFilter narrows a read of the audit log; zero values do not filter.
 // Before pages: only events with a smaller ID.

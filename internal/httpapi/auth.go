@@ -156,8 +156,8 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 			role = held
 		}
 	}
-	s.audit(ctx, ts, access.AuditEvent{Event: "login", IP: ip, UserID: user.ID,
-		Detail: map[string]any{"provider": claims.Provider, "role": role.ID}})
+	s.audit(ctx, ts, access.AuditEvent{Event: "login", IP: ip, UserID: user.ID, RoleID: role.ID,
+		Detail: map[string]any{"provider": claims.Provider}})
 	writeData(w, http.StatusOK, loginData{Token: tokens.Access, TokenExpiresAt: tokens.AccessExpires,
 		RefreshToken: tokens.Refresh, User: &user, CurrentRole: &role})
 }
@@ -236,7 +236,7 @@ func (s *Server) switchRole(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.audit(r.Context(), s.tenants(p.Tenant), access.AuditEvent{Event: "role_switch", IP: clientIP(r), UserID: p.User.ID,
-		Detail: map[string]any{"from": p.Role.ID, "to": role.ID}})
+		RoleID: role.ID, Detail: map[string]any{"from": p.Role.ID, "to": role.ID}})
 	writeData(w, http.StatusOK, struct {
 		CurrentRole access.Role `json:"currentRole"`
 	}{role})
@@ -260,6 +260,9 @@ func (s *Server) layout(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	items := l.Items
+	if s.syncer(r) == nil {
+		items = withoutSyncPage(items) // no ERP, no sync page
+	}
 	if items == nil {
 		items = []access.MenuItem{}
 	}

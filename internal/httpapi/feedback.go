@@ -94,8 +94,30 @@ func (s *Server) feedbackAttachment(w http.ResponseWriter, r *http.Request) {
 	writeDownload(w, f.FileName, f.FileType, f.File)
 }
 
+// auditUsers answers the tenant's users (id, name, email), by name: the
+// audit log's user filter offers them.
+func (s *Server) auditUsers(w http.ResponseWriter, r *http.Request) {
+	users, err := s.recordStore(r).AuditUsers(r.Context())
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	type person struct {
+		ID       int64  `json:"id"`
+		FullName string `json:"fullName"`
+		Email    string `json:"email"`
+	}
+	out := make([]person, 0, len(users))
+	for _, u := range users {
+		out = append(out, person{u.ID, u.FullName, u.Email})
+	}
+	writeData(w, http.StatusOK, out)
+}
+
 // auditLog answers the tenant's audit log, newest first, for
 // administrators: ?event=, ?userId=, ?kind= filter; ?before=<id> pages.
+// Each event names its user, role and record, and the roles its detail
+// refers to.
 func (s *Server) auditLog(w http.ResponseWriter, r *http.Request) {
 	f := access.AuditFilter{Event: q(r, "event"), Kind: q(r, "kind"), Limit: 100}
 	for name, dst := range map[string]*int64{"userId": &f.UserID, "before": &f.Before} {

@@ -123,13 +123,39 @@ func TestAuditLogAPI(t *testing.T) {
 		if ev.Event != "login" {
 			t.Fatalf("filter: %+v", ev)
 		}
+		// A sign-in carries the role it started in.
+		if ev.RoleID != 10 || ev.Role != "Project Manager" {
+			t.Errorf("sign-in without its role: %+v", ev)
+		}
+	}
+	// A role switch names both roles.
+	if w := e.call("POST", "/api/v1/auth/role", tok, 10, `{"roleId":11}`); w.Code != 200 {
+		t.Fatalf("switch: %d %s", w.Code, w.Body)
+	}
+	e.getJSON(t, tok, 10, "/api/v1/audit?event=role_switch&userId=1", &events)
+	if len(events.Data) != 1 || events.Data[0].Role != "Accountant" || events.Data[0].DetailNames["from"] != "Project Manager" ||
+		events.Data[0].DetailNames["to"] != "Accountant" {
+		t.Errorf("role switch: %+v", events.Data)
 	}
 	if w := e.call("GET", "/api/v1/audit?userId=abc", tok, 10, ""); w.Code != 400 {
 		t.Errorf("bad filter: %d", w.Code)
 	}
+	// The user filter's choices: the tenant's users by name, not another tenant's.
+	var users struct {
+		Data []struct {
+			ID              int64
+			FullName, Email string
+		}
+	}
+	if code := e.getJSON(t, tok, 10, "/api/v1/audit/users", &users); code != 200 || len(users.Data) != len(acmeAccess.Users) ||
+		users.Data[0].FullName != "Ada Admin" || users.Data[0].Email != "ada@acme.test" {
+		t.Errorf("users: %d %+v", code, users.Data)
+	}
 	vic, _ := e.login(t, "acme", "uid-vic", "vic@acme.test")
-	if w := e.call("GET", "/api/v1/audit", vic.Data.Token, 14, ""); w.Code != 403 {
-		t.Errorf("audit without permission: %d", w.Code)
+	for _, path := range []string{"/api/v1/audit", "/api/v1/audit/users"} {
+		if w := e.call("GET", path, vic.Data.Token, 14, ""); w.Code != 403 {
+			t.Errorf("%s without permission: %d", path, w.Code)
+		}
 	}
 }
 

@@ -38,7 +38,9 @@ type RecordStore interface {
 	Feedback(ctx context.Context, limit int) ([]feedback.Submission, error)
 	FeedbackFile(ctx context.Context, id int64) (feedback.Submission, error)
 	AuditEvents(ctx context.Context, f access.AuditFilter) ([]access.AuditEvent, error)
+	AuditUsers(ctx context.Context) ([]access.User, error)
 	GroupRecords(ctx context.Context, q records.GroupQuery) ([]records.Group, error)
+	Tally(ctx context.Context, q records.TallyQuery) ([]records.Tally, bool, error)
 }
 
 // kind reads the record type from ?type= (a record-type name or a route

@@ -23,6 +23,8 @@ func (s *Server) routes() {
 	s.handle("POST /api/v1/auth/role", s.switchRole)
 	s.handle("GET /api/v1/layout/configurations/{layoutId}", s.layout)
 	s.handle("GET /api/v1/kinds", s.kinds)
+	// The user's dashboard: each part only for a role that may see it.
+	s.handle("GET /api/v1/dashboard", s.dashboard)
 
 	// Records (SPEC §7 base paths), under /api/v1/{erp}/... .
 	erp := "/api/v1/" + s.erp
@@ -71,6 +73,7 @@ func (s *Server) routes() {
 	s.handle("GET /api/v1/feedback", s.needs("feedback.admin", s.feedbackList))
 	s.handle("GET /api/v1/feedback/{id}/attachment", s.needs("feedback.admin", s.feedbackAttachment))
 	s.handle("GET /api/v1/audit", s.needs("audit.view", s.auditLog))
+	s.handle("GET /api/v1/audit/users", s.needs("audit.view", s.auditUsers))
 
 	// The ERP sync: its status and runs for administrators; retrying or
 	// discarding a change the ERP refused for those who may edit it.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/portico/portico/internal/access"
 	"github.com/portico/portico/internal/erpsync"
 	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/records"
@@ -51,14 +52,29 @@ func (s *Server) syncer(r *http.Request) Syncer {
 	return s.syncs(caller(r).Tenant)
 }
 
-// noERP is the answer of the sync routes for a standalone tenant.
-var noERP = portal.Errorf(portal.CodeNotFound, "This portal is not connected to an ERP: its own database is the system of record.")
+// noERPText says why a standalone tenant has no sync.
+const noERPText = "This portal is not connected to an ERP: its own database is the system of record."
+
+// noERP is the answer of the sync actions for a standalone tenant.
+var noERP = portal.Errorf(portal.CodeNotFound, noERPText)
+
+// syncAnswer is the sync's status: whether the tenant has an ERP at all
+// (a standalone tenant's status is that it has none, with why), and where
+// its sync stands when it has.
+type syncAnswer struct {
+	Connected bool   `json:"connected"`
+	Message   string `json:"message,omitempty"`
+	*erpsync.Status
+	// Names are the names of the open entries' records, by entry id
+	// (a record the portal no longer has is left out).
+	Names map[int64]string `json:"names,omitempty"`
+}
 
 // syncStatus answers GET /api/v1/sync/status.
 func (s *Server) syncStatus(w http.ResponseWriter, r *http.Request) {
 	sy := s.syncer(r)
 	if sy == nil {
-		s.writeError(w, r, noERP)
+		writeData(w, http.StatusOK, syncAnswer{Message: noERPText})
 		return
 	}
 	st, err := sy.Status(r.Context())
@@ -66,7 +82,46 @@ func (s *Server) syncStatus(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	writeData(w, http.StatusOK, st)
+	names := map[int64]string{}
+	for _, e := range st.Open { // at most a hundred, each a key lookup
+		rec, err := s.recordStore(r).RecordSummary(r.Context(), e.Kind, e.RecordID)
+		switch {
+		case err == nil:
+			names[e.ID] = rec.Title
+		case !portal.IsNotFound(err):
+			s.writeError(w, r, err)
+			return
+		}
+	}
+	writeData(w, http.StatusOK, syncAnswer{Connected: true, Status: &st, Names: names})
+}
+
+// syncPage is the app's path of the ERP sync page, as menus link it.
+const syncPage = "/sync"
+
+// withoutSyncPage drops the menu items that open the ERP sync page, for a
+// tenant without an ERP: there is nothing to see there. A group left
+// empty goes too, and so do separators left first, last or doubled.
+func withoutSyncPage(items []access.MenuItem) []access.MenuItem {
+	out := make([]access.MenuItem, 0, len(items))
+	for _, it := range items {
+		if strings.TrimRight(it.Href, "/") == syncPage {
+			continue
+		}
+		if len(it.Items) > 0 {
+			if it.Items = withoutSyncPage(it.Items); len(it.Items) == 0 && it.Href == "" {
+				continue
+			}
+		}
+		if it.Separator && (len(out) == 0 || out[len(out)-1].Separator) {
+			continue
+		}
+		out = append(out, it)
+	}
+	for len(out) > 0 && out[len(out)-1].Separator {
+		out = out[:len(out)-1]
+	}
+	return out
 }
 
 // syncRun answers POST /api/v1/sync/run?kind=&full=true: a pull starts

@@ -9,21 +9,54 @@ import (
 	"testing"
 	"time"
 
+	"github.com/portico/portico/internal/access"
 	"github.com/portico/portico/internal/erpsync"
 	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/records"
 )
 
 type syncStatusAnswer struct {
-	Data erpsync.Status
+	Data struct {
+		Connected bool
+		Message   string
+		erpsync.Status
+		Names map[int64]string
+	}
 }
 
 func TestStandaloneTenantHasNoSync(t *testing.T) {
 	e, tok := recordsEnv(t)
-	w := e.call("GET", "/api/v1/sync/status", tok, 10, "")
-	if w.Code != 404 || !json.Valid(w.Body.Bytes()) {
-		t.Fatalf("status of a standalone tenant: %d %s", w.Code, w.Body)
+	// Not an error: the status of a portal without an ERP is that it has none.
+	var st syncStatusAnswer
+	if code := e.getJSON(t, tok, 10, "/api/v1/sync/status", &st); code != 200 || st.Data.Connected ||
+		!strings.Contains(st.Data.Message, "not connected to an ERP") || st.Data.Kinds != nil {
+		t.Fatalf("status of a standalone tenant: %d %+v", code, st.Data)
 	}
+	// Its menus do not offer the sync page.
+	ctx := context.Background()
+	ten := e.store.Tenant("acme")
+	file, err := ten.ExportAccess(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file.Layouts[0].Items = append(file.Layouts[0].Items, access.MenuItem{Text: "Admin", Items: []access.MenuItem{
+		{Text: "Audit log", Href: "/audit"}, {Separator: true}, {Text: "ERP sync", Href: "/sync"}}})
+	if err := ten.ImportAccess(ctx, file); err != nil {
+		t.Fatal(err)
+	}
+	var menu struct {
+		Data struct{ Items []access.MenuItem }
+	}
+	e.getJSON(t, tok, 10, "/api/v1/layout/configurations/"+file.Layouts[0].ID, &menu)
+	if b, _ := json.Marshal(menu.Data.Items); strings.Contains(string(b), "/sync") || !strings.Contains(string(b), "/audit") {
+		t.Fatalf("menu of a standalone tenant: %s", b)
+	}
+	e.syncs = map[portal.TenantID]Syncer{"acme": erpsync.New(nil, ten, erpsync.Options{})}
+	e.getJSON(t, tok, 10, "/api/v1/layout/configurations/"+file.Layouts[0].ID, &menu)
+	if b, _ := json.Marshal(menu.Data.Items); !strings.Contains(string(b), "/sync") {
+		t.Fatalf("menu of a tenant with an ERP: %s", b)
+	}
+	e.syncs = nil
 	// Writes are done at once: the portal's store is the system of record.
 	k, _ := records.Lookup("customer")
 	code, v, p := e.save(t, tok, 10, "POST", "/api/v1/netsuite/portal-crud?type=customer", map[string]any{"fields": validFields(k, "Standalone Co")})
@@ -54,7 +87,8 @@ func TestQueuedWritesAndTheirStatus(t *testing.T) {
 	}
 	var st syncStatusAnswer
 	e.getJSON(t, tok, 10, "/api/v1/sync/status", &st)
-	if st.Data.Outbox[erpsync.EntryPending] != 1 || len(st.Data.Open) != 1 || st.Data.Open[0].RecordID != v.Data.ID ||
+	if !st.Data.Connected || st.Data.Outbox[erpsync.EntryPending] != 1 || len(st.Data.Open) != 1 || st.Data.Open[0].RecordID != v.Data.ID ||
+		st.Data.Names[st.Data.Open[0].ID] != "Queued Co" ||
 		len(st.Data.Kinds) != len(records.All()) || st.Data.Kinds[0].LagSeconds != -1 {
 		t.Fatalf("status: %+v", st.Data)
 	}
@@ -118,5 +152,22 @@ func TestMetricsNeedTheirToken(t *testing.T) {
 	if w.Code != 200 || !strings.Contains(w.Body.String(), "portico_sync_pulled_records_total 7") ||
 		!strings.HasPrefix(w.Header().Get("Content-Type"), "text/plain; version=0.0.4") {
 		t.Fatalf("metrics: %d %q %s", w.Code, w.Header().Get("Content-Type"), w.Body)
+	}
+}
+
+func TestWithoutSyncPage(t *testing.T) {
+	sep := access.MenuItem{Separator: true}
+	items := []access.MenuItem{
+		{Text: "Dashboard", Href: "/"},
+		{Text: "Admin", Items: []access.MenuItem{{Text: "Audit log", Href: "/audit"}, sep, {Text: "ERP sync", Href: "/sync"}}},
+		{Text: "Sync", Items: []access.MenuItem{{Text: "ERP sync", Href: "/sync/"}}},
+		{Text: "Tools", Items: []access.MenuItem{{Text: "ERP sync", Href: "/sync"}, sep, {Text: "Reports", Href: "/reports/list"}}},
+	}
+	got, _ := json.Marshal(withoutSyncPage(items))
+	want := `[{"text":"Dashboard","iconCss":"","href":"/","items":null,"separator":false},` +
+		`{"text":"Admin","iconCss":"","href":"","items":[{"text":"Audit log","iconCss":"","href":"/audit","items":null,"separator":false}],"separator":false},` +
+		`{"text":"Tools","iconCss":"","href":"","items":[{"text":"Reports","iconCss":"","href":"/reports/list","items":null,"separator":false}],"separator":false}]`
+	if string(got) != want {
+		t.Errorf("menu without the sync page:\n%s\nwant\n%s", got, want)
 	}
 }

@@ -244,6 +244,9 @@ type TabPage struct {
 	Columns []ColumnInfo `json:"columns"`
 	Rows    []Row        `json:"rows"`
 	HasMore bool         `json:"hasMore"`
+	// Totals, on a related tab of records with a status and an amount,
+	// are the amounts by status over all the tab's records (TotalsByStatus).
+	Totals *StatusTotals `json:"totals,omitempty"`
 }
 
 // TabLimit is the most rows a related tab shows.
@@ -270,7 +273,11 @@ func (k *Kind) Related(ctx context.Context, st ReadStore, rec Record, tab Tab, l
 	if err != nil {
 		return TabPage{}, err
 	}
-	return TabPage{Columns: cols, Rows: listed.Rows(page.Records, cols), HasMore: page.HasMore}, nil
+	totals, err := listed.TotalsByStatus(ctx, st, lq.Filter)
+	if err != nil {
+		return TabPage{}, err
+	}
+	return TabPage{Columns: cols, Rows: listed.Rows(page.Records, cols), HasMore: page.HasMore, Totals: totals}, nil
 }
 
 // Encode is the cursor as a list call's cursor parameter.

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -37,6 +38,7 @@ func (d dialect) docIndexes() map[string]string {
 			out[name] = "CREATE INDEX IF NOT EXISTS " + name + " " + ddl
 		}
 	}
+	maps.Copy(out, d.filterIndexes()) // the dashboard's (dashboard.go)
 	return out
 }
 

@@ -36,7 +36,8 @@ test.describe('feedback', () => {
     await page.screenshot({ path: '/tmp/feedback-form.png', fullPage: true });
     await page.getByRole('button', { name: 'Send feedback' }).click();
 
-    await expect(page.getByTestId('feedback-thanks')).toContainText('with screen.png');
+    await expect(page.getByTestId('feedback-thanks')).toContainText('Thanks — your report “Something is broken” was sent with 1 attachment (screen.png).');
+    await expect(page.getByRole('link', { name: 'Back to Projects' })).toBeVisible();
     await expect(page.getByText('Thank you: your feedback reached the portal team.')).toBeVisible();
 
     // The administrator sees it, with the attachment.
@@ -53,7 +54,7 @@ test.describe('feedback', () => {
     await page.getByLabel('Event', { exact: true }).selectOption('feedback');
     const events = page.getByTestId('audit-row');
     await expect(events.first()).toContainText('Sent feedback');
-    await expect(events.first()).toContainText('category: bug');
+    await expect(events.first()).toContainText('“Something is broken”');
 
     expect(await problems()).toEqual([]);
   });

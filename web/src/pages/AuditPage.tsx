@@ -1,9 +1,10 @@
 /**
  * /audit: the tenant's audit log for roles with audit.view — when, what, who (in which
- * role, from where) and about what — newest first, filtered by event, user and record
- * kind, 100 more at a time with "Load more".
+ * role, from where) and about which record, in words: names rather than ids, an edit's
+ * fields as "before → after". Newest first, narrowed by event, user (picked by name) and
+ * record kind, 100 more at a time with "Load more".
  */
-import { Anchor, Button, Group, NativeSelect, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { Anchor, Button, Group, NativeSelect, Select, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -12,7 +13,8 @@ import { kindByName } from '../records/kinds';
 import { viewPath } from '../records/links';
 import { kindsQuery } from '../records/queries';
 import { EmptyBlock, ErrorBlock, LoadingBlock, RecordErrorBoundary } from '../records/States';
-import { AUDIT_EVENTS, auditPageQuery, detailText, nextCursor, type AuditFilter } from './audit';
+import type { Kind } from '../records/types';
+import { AUDIT_EVENTS, auditChanges, auditPageQuery, auditSummary, auditUsersQuery, eventLabel, nextCursor, type AuditEvent, type AuditFilter } from './audit';
 import { RequirePermission } from './RequirePermission';
 import recordClasses from '../records/records.module.css';
 import classes from './AdminPages.module.css';
@@ -27,14 +29,12 @@ export default function AuditPage() {
   );
 }
 
-const eventLabel = (event: string) => AUDIT_EVENTS.find((e) => e.value === event)?.label ?? event;
-
 function AuditLog() {
   const [filter, setFilter] = useState<AuditFilter>({ event: '', userId: '', kind: '' });
   // Where each page shown starts: the newest events, then before the last event of each.
   const [cursors, setCursors] = useState<(number | undefined)[]>([undefined]);
-  const [userText, setUserText] = useState('');
   const kinds = useQuery(kindsQuery());
+  const users = useQuery(auditUsersQuery());
   const pages = useQueries({ queries: cursors.map((before) => auditPageQuery(filter, before)) });
   const first = pages[0]!;
   const last = pages[pages.length - 1]!;
@@ -43,13 +43,8 @@ function AuditLog() {
     setFilter((f) => ({ ...f, ...patch }));
     setCursors([undefined]);
   };
-  const userProblem = userText.trim() !== '' && !/^[1-9]\d*$/.test(userText.trim()) ? 'A user id is a positive number.' : undefined;
   const events = pages.flatMap((p) => p.data ?? []);
-
-  function filterUser(id: string) {
-    setUserText(id);
-    set({ userId: id });
-  }
+  const userChoices = (users.data ?? []).map((u) => ({ value: String(u.id), label: u.fullName || u.email }));
 
   let body;
   if (first.error) body = <ErrorBlock error={first.error} what="the audit log" onRetry={() => void first.refetch()} />;
@@ -69,38 +64,36 @@ function AuditLog() {
               <Table.Th scope="col">User</Table.Th>
               <Table.Th scope="col">Role</Table.Th>
               <Table.Th scope="col">Record</Table.Th>
-              <Table.Th scope="col">Detail</Table.Th>
+              <Table.Th scope="col">What happened</Table.Th>
               <Table.Th scope="col">IP address</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {events.map((e) => {
-              const kind = kindByName(kinds.data, e.kind);
-              const recordLink = kind && e.recordId ? viewPath(kind, e.recordId) : undefined;
-              return (
-                <Table.Tr key={e.id} data-testid="audit-row">
-                  <Table.Td className={classes.nowrap}>{formatDateTime(e.at)}</Table.Td>
-                  <Table.Td>{eventLabel(e.event)}</Table.Td>
-                  <Table.Td>
-                    {e.userId ? (
-                      <Anchor component="button" type="button" size="sm" onClick={() => filterUser(String(e.userId))} title={`Only events of user ${e.userId}`}>
-                        {e.user || `User ${e.userId}`}
-                      </Anchor>
-                    ) : (
-                      <Text span size="sm" c="dimmed">
-                        Unknown
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td>{e.role}</Table.Td>
-                  <Table.Td>
-                    {e.kind && e.recordId ? recordLink ? <Link to={recordLink}>{`${kind?.label ?? e.kind} ${e.recordId}`}</Link> : `${e.kind} ${e.recordId}` : ''}
-                  </Table.Td>
-                  <Table.Td className={classes.long}>{detailText(e.detail)}</Table.Td>
-                  <Table.Td>{e.ip}</Table.Td>
-                </Table.Tr>
-              );
-            })}
+            {events.map((e) => (
+              <Table.Tr key={e.id} data-testid="audit-row">
+                <Table.Td className={classes.nowrap}>{formatDateTime(e.at)}</Table.Td>
+                <Table.Td>{eventLabel(e.event)}</Table.Td>
+                <Table.Td>
+                  {e.userId ? (
+                    <Anchor component="button" type="button" size="sm" onClick={() => set({ userId: String(e.userId) })} title={`Only the events of ${e.user || 'this user'}`}>
+                      {e.user || 'A removed user'}
+                    </Anchor>
+                  ) : (
+                    <Text span size="sm" c="dimmed">
+                      Unknown
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td>{e.role}</Table.Td>
+                <Table.Td>
+                  <RecordCell event={e} kind={kindByName(kinds.data, e.kind)} />
+                </Table.Td>
+                <Table.Td className={classes.long}>
+                  <EventDetail event={e} kind={kindByName(kinds.data, e.kind)} kinds={kinds.data} />
+                </Table.Td>
+                <Table.Td>{e.ip}</Table.Td>
+              </Table.Tr>
+            ))}
           </Table.Tbody>
         </Table>
       </div>
@@ -111,18 +104,17 @@ function AuditLog() {
       <Title order={1}>Audit log</Title>
       <Group gap="sm" align="flex-start" role="search" aria-label="Filter the audit log">
         <NativeSelect label="Event" value={filter.event} data={[{ value: '', label: 'Every event' }, ...AUDIT_EVENTS]} onChange={(e) => set({ event: e.currentTarget.value })} />
-        <TextInput
-          label="User id"
-          inputMode="numeric"
-          placeholder="Any user"
-          value={userText}
-          onChange={(e) => {
-            const text = e.currentTarget.value;
-            setUserText(text);
-            if (text.trim() === '' || /^[1-9]\d*$/.test(text.trim())) set({ userId: text.trim() });
-          }}
-          error={userProblem}
-          autoComplete="off"
+        <Select
+          label="User"
+          placeholder={users.isError ? 'Users could not be loaded' : 'Every user'}
+          data={userChoices}
+          value={filter.userId || null}
+          onChange={(value) => set({ userId: value ?? '' })}
+          searchable
+          clearable
+          nothingFoundMessage="No user by that name"
+          disabled={users.isError}
+          w={240}
         />
         <NativeSelect
           label="Record kind"
@@ -146,6 +138,55 @@ function AuditLog() {
             </Text>
           )}
         </Group>
+      )}
+    </Stack>
+  );
+}
+
+/** The record an event is about: its name, linked to its page, with its kind. */
+function RecordCell({ event, kind }: { event: AuditEvent; kind: Kind | undefined }) {
+  if (!event.kind || !event.recordId) return null;
+  const label = kind?.label ?? event.kind;
+  const name = event.record || `${label} ${event.recordId}`;
+  const link = kind ? viewPath(kind, event.recordId) : undefined;
+  return (
+    <Stack gap={0}>
+      {link ? <Link to={link}>{name}</Link> : <Text span size="sm">{name}</Text>}
+      {event.record && (
+        <Text span size="xs" c="dimmed">
+          {label}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+/** What happened: a sentence, and for a create or edit each changed field as "before → after". */
+function EventDetail({ event, kind, kinds }: { event: AuditEvent; kind: Kind | undefined; kinds: Kind[] | undefined }) {
+  const summary = auditSummary(event, kinds);
+  const changes = auditChanges(event, kind);
+  return (
+    <Stack gap={2}>
+      {summary && <Text size="sm">{summary}</Text>}
+      {changes.length > 0 && (
+        <ul className={classes.changes} aria-label="Changed fields">
+          {changes.map((c) => (
+            <li key={c.field}>
+              <Text span size="sm" fw={600}>
+                {c.label}:
+              </Text>{' '}
+              <Text span size="sm">
+                {event.event === 'record_create' ? (
+                  c.after
+                ) : (
+                  <>
+                    {c.before} <span aria-hidden="true">→</span> <VisuallyHidden>changed to</VisuallyHidden> {c.after}
+                  </>
+                )}
+              </Text>
+            </li>
+          ))}
+        </ul>
       )}
     </Stack>
   );

@@ -1,80 +1,117 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Kind } from '../records/types';
 import { useSessionStore } from '../session/store';
 import type { Role } from '../session/types';
-import { resetAppStore, useAppStore } from '../shell/appState';
 import { renderWithProviders } from '../test/render';
-import DashboardPage, { firstName } from './DashboardPage';
-import { canView, dashboardPlan } from './DashboardPage.queries';
+import DashboardPage, { countOf, firstName } from './DashboardPage';
+import { cardPath, type Dashboard, type DashboardCard } from './DashboardPage.queries';
+import { canView } from './RequirePermission';
+
+const kind = (name: string, label: string, plural: string, fields: Kind['fields'], owner?: string): Kind => ({
+  name,
+  route: name,
+  label,
+  plural,
+  erpType: name,
+  defaultList: `customsearch_res_${name}_list`,
+  fields,
+  tabs: [],
+  canCreate: false,
+  canEdit: false,
+  ...(owner ? { owner } : {}),
+});
 
 const kinds: Kind[] = [
-  {
-    name: 'project',
-    route: 'project',
-    label: 'Project',
-    plural: 'Projects',
-    erpType: 'job',
-    defaultList: 'customsearch_res_project_list',
-    fields: [
+  kind(
+    'project',
+    'Project',
+    'Projects',
+    [
       { name: 'companyname', label: 'Project name', column: 'title', type: 'text' },
-      { name: 'entityid', label: 'Project ID', column: 'code', type: 'text' },
       { name: 'entitystatus', label: 'Status', column: 'status', type: 'status', choices: ['Planning', 'Active', 'Closed'] },
-      { name: 'customer', label: 'Client', column: 'parent_id', type: 'reference', ref: 'customer' },
-      { name: 'startdate', label: 'Start date', column: 'occurred_on', type: 'date' },
+      { name: 'projectmanager', label: 'Project manager', column: 'fields.projectmanager', type: 'reference', ref: 'employee' },
     ],
-    tabs: [],
-    canCreate: false,
-    canEdit: true,
-  },
-  {
-    name: 'invoice',
-    route: 'invoice',
-    label: 'Invoice',
-    plural: 'Invoices',
-    erpType: 'invoice',
-    defaultList: 'customsearch_res_invoice_list',
-    fields: [
-      { name: 'memo', label: 'Description', column: 'title', type: 'text' },
-      { name: 'status', label: 'Status', column: 'status', type: 'status', choices: ['Open', 'Paid in full', 'Overdue', 'Voided'] },
-    ],
-    tabs: [],
-    canCreate: false,
-    canEdit: false,
-  },
-  {
-    name: 'creditavailability',
-    route: 'creditavailability',
-    label: 'Credit availability',
-    plural: 'Credit availability',
-    erpType: 'customrecord_res_credit_availability',
-    defaultList: 'customsearch_res_creditavailability_list',
-    fields: [
-      { name: 'name', label: 'Credit pool', column: 'title', type: 'text' },
-      { name: 'custrecord_res_ca_available', label: 'Available credits', column: 'amount', type: 'quantity' },
-    ],
-    tabs: [],
-    canCreate: false,
-    canEdit: false,
-  },
+    'projectmanager',
+  ),
+  kind('billing', 'Billing', 'Billing', [{ name: 'name', label: 'Milestone', column: 'title', type: 'text' }]),
+  kind('invoice', 'Invoice', 'Invoices', [
+    { name: 'memo', label: 'Description', column: 'title', type: 'text' },
+    { name: 'duedate', label: 'Due date', column: 'fields.duedate', type: 'date' },
+    { name: 'amountremaining', label: 'Amount remaining', column: 'fields.amountremaining', type: 'money' },
+  ]),
+  kind('creditavailability', 'Credit availability', 'Credit availability', [
+    { name: 'name', label: 'Credit pool', column: 'title', type: 'text' },
+    { name: 'custrecord_res_ca_available', label: 'Available credits', column: 'amount', type: 'quantity' },
+  ]),
 ];
 
-const everything: Role = {
-  _id: 'a',
-  id: 1001,
-  name: 'Administrator',
-  type: 'admin',
-  layout: 'admin',
-  permissions: ['project.view', 'invoice.view', 'creditavailability.view'],
+const card = (patch: Partial<DashboardCard> & Pick<DashboardCard, 'label' | 'kind' | 'filter' | 'count'>): DashboardCard => patch;
+const money = (label: string, filter: string, count: number, total: number): DashboardCard =>
+  card({
+    label,
+    kind: 'invoice',
+    filter,
+    count,
+    amount: 'amountremaining',
+    total,
+    type: 'money',
+    columns: ['memo', 'duedate', 'amountremaining'],
+    sort: { field: 'duedate', dir: 'asc' },
+  });
+
+const open = 'amountremaining gt 0';
+const pete: Dashboard = {
+  asOf: '2026-11-25',
+  employee: { id: 2, refName: 'Pete Manager' },
+  mine: [
+    {
+      kind: 'project',
+      all: card({ label: 'My projects', kind: 'project', filter: 'projectmanager eq 2', count: 3 }),
+      byStatus: [
+        card({ label: 'Active', kind: 'project', filter: 'projectmanager eq 2 and entitystatus eq Active', count: 2 }),
+        card({ label: 'Closed', kind: 'project', filter: 'projectmanager eq 2 and entitystatus eq Closed', count: 1 }),
+      ],
+    },
+  ],
+  projects: {
+    all: card({ label: 'My active projects', kind: 'project', filter: 'projectmanager eq 2 and entitystatus eq Active', count: 2 }),
+    rows: [
+      {
+        id: 42,
+        name: 'Willow Creek restoration',
+        client: { id: 3, refName: 'Acme & Co' },
+        open: [card({ label: 'Milestones to bill', kind: 'billing', filter: 'custrecord_res_bil_project eq 42 and custrecord_res_bil_status eq Scheduled', count: 4 })],
+      },
+      { id: 43, name: 'Heron Marsh', open: [] },
+    ],
+  },
+  aging: [],
 };
 
-const counts: Record<string, number> = {
-  'project|entitystatus eq Planning': 4,
-  'project|entitystatus eq Active': 12,
-  'project|entitystatus eq Closed': 9,
-  'invoice|status eq Open': 7,
-  'invoice|status eq Overdue': 3,
+const accountant: Dashboard = {
+  asOf: '2026-11-25',
+  employee: null,
+  mine: [],
+  aging: [
+    {
+      kind: 'invoice',
+      label: 'Receivables',
+      outstanding: money('Outstanding', open, 5, 235878.48),
+      overdue: money('Overdue', `${open} and duedate lt 2026-11-25`, 4, 217525.56),
+      buckets: [
+        money('Current', `${open} and duedate ge 2026-11-25`, 1, 18352.92),
+        money('1–30 days', `${open} and duedate le 2026-11-24 and duedate ge 2026-10-26`, 1, 1821.05),
+        money('31–60 days', `${open} and duedate le 2026-10-25 and duedate ge 2026-09-26`, 0, 0),
+        money('61–90 days', `${open} and duedate le 2026-09-25 and duedate ge 2026-08-27`, 1, 2501.12),
+        money('Over 90 days', `${open} and duedate le 2026-08-26`, 2, 213203.39),
+      ],
+      undated: 0,
+    },
+  ],
+  credits: card({ label: 'Credits available', kind: 'creditavailability', filter: '', count: 1000, amount: 'custrecord_res_ca_available', total: 115888.5, type: 'quantity' }),
 };
 
 function json(body: unknown, status = 200) {
@@ -82,53 +119,22 @@ function json(body: unknown, status = 200) {
 }
 
 const fetchMock = vi.fn<typeof fetch>();
-let listFails = false;
+let answer: Dashboard | 'fail' = pete;
 
 function requests(): URL[] {
   return fetchMock.mock.calls.map(([url]) => new URL(String(url), 'http://portico.test'));
 }
 
 beforeEach(() => {
-  listFails = false;
+  answer = pete;
   fetchMock.mockImplementation(async (input) => {
     const url = new URL(String(input), 'http://portico.test');
-    if (url.pathname === '/api/v1/kinds') return json({ data: kinds });
-    if (url.pathname !== '/api/v1/netsuite/portal-list') return json({ title: 'Not Found', status: 404 }, 404);
-    if (listFails) return json({ title: 'Internal Server Error', status: 500, detail: 'internal error (request 7)' }, 500);
-    const q = url.searchParams;
-    const type = q.get('type')!;
-    if (type === 'creditavailability') {
-      return json({
-        data: {
-          list: { id: 'x', name: 'All' },
-          columns: [{ name: 'custrecord_res_ca_available', label: 'Available credits', type: 'quantity', sortable: true }],
-          rows: [
-            { id: 1, custrecord_res_ca_available: 120.5 },
-            { id: 2, custrecord_res_ca_available: 30 },
-          ],
-          hasMore: false,
-          nextCursor: null,
-          total: 2,
-        },
-      });
-    }
-    if (q.get('pageSize') === '8') {
-      return json({
-        data: {
-          list: { id: q.get('list') ?? 'customsearch_res_project_list', name: q.get('list') ? 'My projects' : 'All projects' },
-          columns: [
-            { name: 'companyname', label: 'Project name', type: 'text', sortable: true },
-            { name: 'entitystatus', label: 'Status', type: 'status', sortable: true },
-            { name: 'customer', label: 'Client', type: 'reference', sortable: true },
-            { name: 'startdate', label: 'Start date', type: 'date', sortable: true },
-          ],
-          rows: [{ id: 42, companyname: 'Willow Creek restoration', entitystatus: 'Active', customer: { id: 3, refName: 'Acme &amp; Co' }, startdate: '2024-03-04' }],
-          hasMore: false,
-          nextCursor: null,
-        },
-      });
-    }
-    return json({ data: { list: { id: 'x', name: 'All' }, columns: [], rows: [], hasMore: true, nextCursor: 'c', total: counts[`${type}|${q.get('filter')}`] ?? 0 } });
+    // The server answers the kinds the role may see.
+    const role = useSessionStore.getState().currentRole;
+    if (url.pathname === '/api/v1/kinds') return json({ data: kinds.filter((k) => canView(role, k)) });
+    if (url.pathname !== '/api/v1/dashboard') return json({ title: 'Not Found', status: 404 }, 404);
+    if (answer === 'fail') return json({ title: 'Internal Server Error', status: 500, detail: 'internal error (request 7)' }, 500);
+    return json({ data: answer });
   });
   vi.stubGlobal('fetch', fetchMock);
 });
@@ -137,126 +143,129 @@ afterEach(() => {
   vi.unstubAllGlobals();
   fetchMock.mockReset();
   useSessionStore.getState().clearSession();
-  resetAppStore();
 });
 
-function renderAs(role: Role) {
+const pm: Role = { _id: 'pm', id: 1002, name: 'Project Manager', type: 'staff', layout: 'pm', permissions: ['project.view', 'billing.view'] };
+
+function renderAs(role: Role, fullName = 'Pete Manager') {
   useSessionStore.getState().setSession({
     token: 't',
     refreshToken: 'r',
-    user: { id: 1, email: 'ada@x.test', fullName: 'Ada Admin', roles: [role] },
+    user: { id: 2, email: 'pete@x.test', fullName, roles: [role] },
     currentRole: role,
   });
   const router = createMemoryRouter([{ path: '/', Component: DashboardPage }], { initialEntries: ['/'] });
   renderWithProviders(<RouterProvider router={router} />);
 }
 
+/** The query string a list link carries, decoded. */
+const searchOf = (href: string | null) => Object.fromEntries(new URL(href ?? '', 'http://portico.test').searchParams);
+
 describe('DashboardPage', () => {
-  it('greets the user and shows the figures the role may see', async () => {
-    renderAs(everything);
-    expect(screen.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeInTheDocument();
-    expect(screen.getByText('Welcome, Ada.')).toBeInTheDocument();
-    expect(screen.getByText('You are working as Administrator.')).toBeInTheDocument();
+  it('shows a project manager their own projects, by status, each opening the list with the same filter', async () => {
+    renderAs(pm);
+    expect(screen.getByText('Welcome, Pete.')).toBeInTheDocument();
+    expect(screen.getByText('You are working as Project Manager.')).toBeInTheDocument();
 
-    const active = await screen.findByTestId('kpi-active-projects');
-    await waitFor(() => expect(within(active).getByText('12')).toBeInTheDocument());
-    expect(active).toHaveTextContent('of 25 projects');
-    expect(within(active).getByRole('link', { name: 'View active projects' })).toHaveAttribute(
-      'href',
-      '/project/list?filter=entitystatus+eq+Active',
-    );
+    const mine = await screen.findByTestId('kpi-mine-project');
+    expect(within(mine).getByTestId('kpi-value')).toHaveTextContent('3');
+    const all = within(mine).getByRole('link', { name: 'View my projects' });
+    expect(all.getAttribute('href')).toMatch(/^\/project\/list\?/);
+    expect(searchOf(all.getAttribute('href'))).toEqual({ list: 'customsearch_res_project_list', filter: 'projectmanager eq 2' });
+    const active = within(within(mine).getByRole('list', { name: 'My projects by status' })).getByRole('link', { name: '2 active' });
+    expect(searchOf(active.getAttribute('href')).filter).toBe('projectmanager eq 2 and entitystatus eq Active');
 
-    const invoices = screen.getByTestId('kpi-invoices');
-    await waitFor(() => expect(within(invoices).getByText('10')).toBeInTheDocument());
-    const badges = within(invoices).getByRole('list', { name: 'Outstanding invoices by status' });
-    expect(within(badges).getByRole('link', { name: '7 open' })).toHaveAttribute('href', '/invoice/list?filter=status+eq+Open');
-    expect(within(badges).getByRole('link', { name: '3 overdue' })).toHaveAttribute('href', '/invoice/list?filter=status+eq+Overdue');
+    const table = screen.getByRole('region', { name: 'My active projects' });
+    const rows = within(table).getAllByTestId('my-project');
+    expect(rows.map((r) => within(r).getAllByRole('link')[0]!.textContent)).toEqual(['Willow Creek restoration', 'Heron Marsh']);
+    expect(within(rows[0]!).getByRole('link', { name: 'Willow Creek restoration' })).toHaveAttribute('href', '/project/view?id=42');
+    expect(rows[0]).toHaveTextContent('Acme & Co');
+    const items = within(rows[0]!).getByRole('link', { name: '4 milestones to bill' });
+    expect(items.getAttribute('href')).toMatch(/^\/billing\/list\?/);
+    expect(searchOf(items.getAttribute('href')).filter).toBe('custrecord_res_bil_project eq 42 and custrecord_res_bil_status eq Scheduled');
+    expect(rows[1]).toHaveTextContent('Nothing open');
+    expect(searchOf(within(table).getByRole('link', { name: 'View all 2' }).getAttribute('href')).filter).toBe('projectmanager eq 2 and entitystatus eq Active');
 
+    // One request for the figures: no count per status, no capped fetch of rows.
+    expect(requests().map((u) => u.pathname)).toEqual(['/api/v1/kinds', '/api/v1/dashboard']);
+    expect(screen.queryByTestId('no-employee')).not.toBeInTheDocument();
+  });
+
+  it('shows an accountant what is owed, its aging and the exact credits, each opening its list', async () => {
+    answer = accountant;
+    renderAs({ ...pm, name: 'Accountant', permissions: ['invoice.view', 'creditavailability.view'] }, 'Ann Counter');
+    const outstanding = await screen.findByTestId('kpi-invoice-outstanding');
+    expect(within(outstanding).getByTestId('kpi-value')).toHaveTextContent('$235,878.48');
+    expect(outstanding).toHaveTextContent('5 invoices with an amount remaining');
+    const overdue = screen.getByTestId('kpi-invoice-overdue');
+    expect(within(overdue).getByTestId('kpi-value')).toHaveTextContent('4');
+    expect(overdue).toHaveTextContent('$217,525.56 past due');
+    expect(searchOf(within(overdue).getByRole('link', { name: 'View overdue invoices' }).getAttribute('href'))).toEqual({
+      list: 'customsearch_res_invoice_list',
+      filter: 'amountremaining gt 0 and duedate lt 2026-11-25',
+      sort: 'duedate',
+      dir: 'asc',
+      cols: 'memo,duedate,amountremaining',
+    });
+
+    const aging = screen.getByRole('region', { name: 'Receivables aging' });
+    const buckets = within(aging).getAllByTestId('aging-bucket');
+    expect(buckets.map((b) => [within(b).getByRole('link').textContent, within(b).getByTestId('aging-amount').textContent])).toEqual([
+      ['Current', '$18,352.92'],
+      ['1–30 days', '$1,821.05'],
+      ['31–60 days', '$0.00'],
+      ['61–90 days', '$2,501.12'],
+      ['Over 90 days', '$213,203.39'],
+    ]);
+    expect(buckets[1]).toHaveTextContent('1 invoice');
+    expect(searchOf(within(buckets[1]!).getByRole('link').getAttribute('href')).filter).toBe('amountremaining gt 0 and duedate le 2026-11-24 and duedate ge 2026-10-26');
+
+    // The server's exact sum: no "≥", no "largest".
     const credits = screen.getByTestId('kpi-credits');
-    await waitFor(() => expect(within(credits).getByText('150.5')).toBeInTheDocument());
-    expect(credits).toHaveTextContent('across 2 credit pools');
+    expect(within(credits).getByTestId('kpi-value')).toHaveTextContent(/^115,888\.50$/);
+    expect(credits).toHaveTextContent('across 1,000 credit pools');
+    expect(credits).not.toHaveTextContent(/largest|≥/);
 
-    const byStatus = screen.getByRole('region', { name: 'Projects by status' });
-    await waitFor(() => expect(within(byStatus).getByRole('progressbar', { name: 'Active: 12 of 25' })).toBeInTheDocument());
-    expect(within(byStatus).getByRole('link', { name: 'Closed' })).toHaveAttribute('href', '/project/list?filter=entitystatus+eq+Closed');
-
-    const table = await screen.findByRole('region', { name: 'Your active projects' });
-    expect(await within(table).findByRole('link', { name: 'Willow Creek restoration' })).toHaveAttribute('href', '/project/view?id=42');
-    const items = within(within(table).getByRole('list', { name: 'Your active projects' })).getAllByRole('listitem');
-    expect(items).toHaveLength(1);
-    // Client and start date under the name; every row is active, so no status.
-    expect(items[0]).toHaveTextContent('Acme & Co · started Mar 4, 2024');
-    expect(items[0]).not.toHaveTextContent('Active');
-    expect(table).toHaveTextContent('from your list “All projects”');
+    expect(screen.queryByTestId('kpi-mine-project')).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'My active projects' })).not.toBeInTheDocument();
+    // The accountant sees no kind with an owner: nothing to say about an employee record.
+    expect(screen.queryByTestId('no-employee')).not.toBeInTheDocument();
   });
 
-  it('counts through the built-in lists, and shows active projects through the user’s own default list', async () => {
-    useAppStore.setState({ defaultLists: { project: 'my-list' } });
-    renderAs(everything);
-    const table = await screen.findByRole('region', { name: 'Your active projects' });
-    await within(table).findByText('from your list “My projects”', { exact: false });
-    const lists = requests().filter((u) => u.pathname.endsWith('portal-list'));
-    const tableCall = lists.find((u) => u.searchParams.get('pageSize') === '8')!;
-    expect(tableCall.searchParams.get('list')).toBe('my-list');
-    expect(tableCall.searchParams.get('sort')).toBe('startdate');
-    expect(tableCall.searchParams.get('dir')).toBe('desc');
-    for (const call of lists.filter((u) => u.searchParams.get('count') === 'true')) {
-      expect(call.searchParams.get('list'), call.search).toMatch(/^customsearch_res_/);
-    }
-    expect(within(table).getByRole('link', { name: 'View all' })).toHaveAttribute('href', '/project/list?list=my-list&filter=entitystatus+eq+Active');
-  });
-
-  it('asks only for what the role may see', async () => {
-    renderAs({ ...everything, name: 'Field Lead', permissions: ['project.view'] });
-    await screen.findByTestId('kpi-active-projects');
-    expect(screen.queryByTestId('kpi-invoices')).not.toBeInTheDocument();
-    expect(screen.queryByTestId('kpi-credits')).not.toBeInTheDocument();
-    await waitFor(() => expect(within(screen.getByTestId('kpi-active-projects')).getByText('12')).toBeInTheDocument());
-    const types = new Set(requests().map((u) => u.searchParams.get('type')).filter(Boolean));
-    expect([...types]).toEqual(['project']);
+  it('says why there is nothing of the user’s own when their sign-in is not an employee', async () => {
+    answer = { ...pete, employee: null, mine: [], projects: undefined } as Dashboard;
+    renderAs(pm);
+    expect(await screen.findByTestId('no-employee')).toHaveTextContent('not linked to an employee record');
   });
 
   it('says so plainly when the role may see none of it', async () => {
-    renderAs({ ...everything, name: 'Visitor', permissions: [] });
-    expect(await screen.findByTestId('dashboard-empty')).toHaveTextContent('The Visitor role may not see projects, invoices or credits.');
-    expect(requests().filter((u) => u.pathname.endsWith('portal-list'))).toHaveLength(0);
+    answer = { asOf: '2026-11-25', employee: null, mine: [], aging: [] };
+    renderAs({ ...pm, name: 'Visitor', permissions: [] });
+    expect(await screen.findByTestId('dashboard-empty')).toHaveTextContent('The Visitor role sees no projects, balances or credits.');
   });
 
-  it('shows a failure where it happened, with a way to try again', async () => {
-    listFails = true;
-    renderAs(everything);
-    const active = await screen.findByTestId('kpi-active-projects');
-    expect(await within(active).findByText('internal error (request 7)')).toBeInTheDocument();
-    listFails = false;
-    within(active).getByRole('button', { name: 'Try again' }).click();
-    await waitFor(() => expect(within(active).getByText('12')).toBeInTheDocument());
-  });
-
-  it('shows an error when the kind registry cannot be read', async () => {
-    fetchMock.mockImplementation(async () => json({ title: 'Service Unavailable', status: 503 }, 503));
-    renderAs(everything);
-    expect(await screen.findByTestId('load-error')).toHaveTextContent('Service Unavailable');
+  it('shows a failure with a way to try again', async () => {
+    answer = 'fail';
+    renderAs(pm);
+    expect(await screen.findByText('internal error (request 7)')).toBeInTheDocument();
+    answer = pete;
+    await userEvent.setup().click(screen.getByRole('button', { name: /try again/i }));
+    await waitFor(() => expect(screen.getByTestId('kpi-mine-project')).toBeInTheDocument());
   });
 });
 
 describe('dashboard helpers', () => {
-  it('first names and permissions', () => {
+  it('first names, counts in words and permissions', () => {
     expect(firstName('Ada Admin')).toBe('Ada');
     expect(firstName(undefined)).toBe('');
-    expect(canView(everything, { route: 'invoice' })).toBe(true);
-    expect(canView({ permissions: [] }, { route: 'invoice' })).toBe(false);
+    expect(countOf(1, kinds[2])).toBe('1 invoice');
+    expect(countOf(1234, kinds[2])).toBe('1,234 invoices');
+    expect(canView(pm, { route: 'project' })).toBe(true);
     expect(canView(null, { route: 'invoice' })).toBe(false);
   });
 
-  it('plans only what the registry supports', () => {
-    const plan = dashboardPlan(kinds, everything, {});
-    expect(plan.projects?.statuses.map((s) => s.filter)).toEqual([
-      'entitystatus eq Planning',
-      'entitystatus eq Active',
-      'entitystatus eq Closed',
-    ]);
-    expect(plan.invoices?.outstanding.map((s) => s.status)).toEqual(['Open', 'Overdue']);
-    expect(plan.credits?.field.name).toBe('custrecord_res_ca_available');
-    expect(dashboardPlan([], everything, {})).toEqual({});
+  it('opens a card as the built-in list with its filter', () => {
+    expect(cardPath(kinds[0]!, pete.mine[0]!.all)).toBe('/project/list?list=customsearch_res_project_list&filter=projectmanager+eq+2');
+    expect(cardPath(kinds[3]!, accountant.credits!)).toBe('/creditavailability/list?list=customsearch_res_creditavailability_list');
   });
 });

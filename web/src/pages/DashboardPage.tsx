@@ -1,21 +1,18 @@
-import { Anchor, Button, Group, Paper, Progress, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { useQueries, useQuery, type UseQueryResult } from '@tanstack/react-query';
-import { useId, useMemo, type ReactNode } from 'react';
+import { Anchor, Group, Paper, Progress, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { ApiError } from '../api';
-import { viewPath } from '../app/paths';
 import { BadgeList, type BadgeItem } from '../components/ui/BadgeList';
-import { formatQuantity, formatValue } from '../records/format';
-import { listPath } from '../records/links';
-import { listSearchString } from '../records/listState';
-import { kindsQuery, listPageQuery } from '../records/queries';
+import { formatValue } from '../records/format';
+import { kindByName } from '../records/kinds';
+import { viewPath } from '../records/links';
+import { kindsQuery } from '../records/queries';
 import { ErrorBlock } from '../records/States';
 import { statusColor } from '../records/status';
-import type { CellValue, Kind, Row } from '../records/types';
+import type { Kind } from '../records/types';
 import { useSessionStore } from '../session';
-import { useAppStore } from '../shell/appState';
 import { ShortlistCards } from '../shortlist/ShortlistCards';
-import { CREDIT_POOLS_LIMIT, dashboardPlan, type DashboardPlan, type StatusCount } from './DashboardPage.queries';
+import { cardPath, dashboardQuery, type AgingSection, type Dashboard, type DashboardCard, type MineSection, type MyProject } from './DashboardPage.queries';
 import classes from './DashboardPage.module.css';
 
 /** "Ada Admin" → "Ada". */
@@ -25,33 +22,18 @@ export function firstName(fullName: string | undefined): string {
 
 const countFormat = new Intl.NumberFormat('en-US');
 
-/** A list page of `kind` narrowed by `filter` (and shown through saved list `list`). */
-function filteredList(kind: Kind, filter: string, list?: string): string {
-  return listPath(kind, listSearchString({ filter, list, after: [], hide: [] }));
+/** "1 invoice", "12 invoices": a count of records of a kind, in words. */
+export function countOf(n: number, kind: Pick<Kind, 'label' | 'plural'> | undefined): string {
+  const noun = kind ? (n === 1 ? kind.label : kind.plural).toLowerCase() : n === 1 ? 'record' : 'records';
+  return `${countFormat.format(n)} ${noun}`;
 }
 
-function errorText(error: unknown): string {
-  if (error instanceof ApiError && error.status === 403) return 'Not available to your role.';
-  return error instanceof Error ? error.message : String(error);
+/** A card's total as its type shows it ("$1,250.00", "34.00"); "" when it has none. */
+function totalOf(card: DashboardCard): string {
+  return card.total === undefined ? '' : formatValue(card.total, card.type);
 }
 
-/** A small failure note with a retry, inside a card. */
-function InlineError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
-  return (
-    <Group gap="xs" className={classes.inlineError} data-state="error">
-      <Text size="sm" c="red.7">
-        {errorText(error)}
-      </Text>
-      {!(error instanceof ApiError && error.status === 403) && (
-        <Button size="compact-xs" variant="light" color="red" onClick={onRetry}>
-          Try again
-        </Button>
-      )}
-    </Group>
-  );
-}
-
-function Card({ title, children, action, testId }: { title: string; children: ReactNode; action?: ReactNode; testId?: string }) {
+function Section({ title, children, action, testId }: { title: string; children: ReactNode; action?: ReactNode; testId?: string }) {
   const headingId = useId();
   return (
     <Paper component="section" withBorder radius="md" p="md" className={classes.card} aria-labelledby={headingId} data-testid={testId}>
@@ -66,47 +48,18 @@ function Card({ title, children, action, testId }: { title: string; children: Re
   );
 }
 
-/** One key figure: label, big value, a line of detail, an optional link. */
-function Kpi({
-  label,
-  value,
-  detail,
-  link,
-  state,
-  error,
-  onRetry,
-  testId,
-}: {
-  label: string;
-  value: string;
-  detail?: ReactNode;
-  link?: { to: string; text: string };
-  state: 'pending' | 'error' | 'success';
-  error?: unknown;
-  onRetry?: () => void;
-  testId: string;
-}) {
+/** One key figure: label, big value, a line of detail, a link to the list behind it. */
+function Kpi({ label, value, detail, link, testId }: { label: string; value: string; detail?: ReactNode; link?: { to: string; text: string }; testId: string }) {
   const labelId = useId();
   return (
     <Paper component="section" withBorder radius="md" p="md" className={classes.kpi} aria-labelledby={labelId} data-testid={testId}>
-      <Text id={labelId} size="sm" fw={600} c="dimmed" className={classes.kpiLabel}>
+      <Text id={labelId} size="sm" fw={600} className={classes.kpiLabel}>
         {label}
       </Text>
-      {state === 'pending' && (
-        <Stack gap={8} mt={6} aria-busy="true">
-          <Skeleton height={34} width="45%" radius="sm" />
-          <Skeleton height={14} width="70%" radius="sm" />
-        </Stack>
-      )}
-      {state === 'error' && <InlineError error={error} onRetry={onRetry ?? (() => {})} />}
-      {state === 'success' && (
-        <>
-          <Text className={classes.kpiValue} data-state="ready">
-            {value}
-          </Text>
-          {detail && <div className={classes.kpiDetail}>{detail}</div>}
-        </>
-      )}
+      <Text className={classes.kpiValue} data-state="ready" data-testid="kpi-value">
+        {value}
+      </Text>
+      {detail && <div className={classes.kpiDetail}>{detail}</div>}
       {link && (
         <Anchor component={Link} to={link.to} size="sm" className={classes.kpiLink}>
           {link.text}
@@ -116,221 +69,242 @@ function Kpi({
   );
 }
 
-/** The combined state of several queries. */
-function combined(results: UseQueryResult<unknown>[]) {
-  const failed = results.find((r) => r.isError);
-  return {
-    state: failed ? ('error' as const) : results.some((r) => r.isPending) ? ('pending' as const) : ('success' as const),
-    error: failed?.error,
-    retry: () => results.filter((r) => r.isError).forEach((r) => void r.refetch()),
-  };
-}
-
-function useCounts(counts: readonly StatusCount[]) {
-  return useQueries({ queries: counts.map((c) => c.query) });
-}
-
-function ActiveProjectsKpi({ projects }: { projects: NonNullable<DashboardPlan['projects']> }) {
-  const results = useCounts(projects.statuses);
-  const { state, error, retry } = combined(results);
-  const active = projects.active!;
-  const index = projects.statuses.findIndex((s) => s.status === active.status);
-  const activeCount = results[index]?.data ?? 0;
-  const total = results.reduce((sum, r) => sum + (r.data ?? 0), 0);
-  return (
-    <Kpi
-      testId="kpi-active-projects"
-      label="Active projects"
-      value={countFormat.format(activeCount)}
-      detail={
-        <Text size="sm" c="dimmed">
-          of {countFormat.format(total)} {total === 1 ? 'project' : 'projects'}
-        </Text>
-      }
-      link={{ to: filteredList(projects.kind, active.filter), text: 'View active projects' }}
-      state={state}
-      error={error}
-      onRetry={retry}
-    />
-  );
-}
-
-function InvoicesKpi({ invoices }: { invoices: NonNullable<DashboardPlan['invoices']> }) {
-  const results = useCounts(invoices.outstanding);
-  const { state, error, retry } = combined(results);
-  const total = results.reduce((sum, r) => sum + (r.data ?? 0), 0);
-  const badges: BadgeItem[] = invoices.outstanding.map((s, i) => ({
-    text: `${countFormat.format(results[i]?.data ?? 0)} ${s.status.toLowerCase()}`,
-    color: statusColor(s.status, invoices.statusField.choices),
-    to: filteredList(invoices.kind, s.filter),
+/** The user's records of one kind: how many, by status, each opening its list. */
+function MineKpi({ mine, kind }: { mine: MineSection; kind: Kind }) {
+  const status = kind.fields.find((f) => f.column === 'status');
+  const badges: BadgeItem[] = mine.byStatus.map((c) => ({
+    text: `${countFormat.format(c.count)} ${c.label.toLowerCase()}`,
+    color: statusColor(c.label, status?.choices),
+    to: cardPath(kind, c),
   }));
   return (
     <Kpi
-      testId="kpi-invoices"
-      label="Invoices outstanding"
-      value={countFormat.format(total)}
-      detail={<BadgeList badges={badges} mini aria-label="Outstanding invoices by status" />}
-      link={{ to: listPath(invoices.kind), text: 'View invoices' }}
-      state={state}
-      error={error}
-      onRetry={retry}
+      testId={`kpi-mine-${kind.route}`}
+      label={mine.all.label}
+      value={countFormat.format(mine.all.count)}
+      detail={badges.length > 0 && <BadgeList badges={badges} mini aria-label={`${mine.all.label} by ${status?.label.toLowerCase() ?? 'status'}`} />}
+      link={{ to: cardPath(kind, mine.all), text: `View ${mine.all.label.toLowerCase()}` }}
     />
   );
 }
 
-function CreditsKpi({ credits }: { credits: NonNullable<DashboardPlan['credits']> }) {
-  const result = useQuery(credits.query);
-  const data = result.data;
-  const value = data ? `${data.complete ? '' : '≥ '}${formatQuantity(data.sum)}` : '';
-  const pools = data ? countFormat.format(data.pools) : '';
+/** Open balances of one kind: the amount outstanding and what is overdue. */
+function AgingKpis({ aging, kind }: { aging: AgingSection; kind: Kind }) {
+  const { outstanding, overdue } = aging;
   return (
-    <Kpi
-      testId="kpi-credits"
-      label="Credits available"
-      value={value}
-      detail={
-        data && (
+    <>
+      <Kpi
+        testId={`kpi-${kind.route}-outstanding`}
+        label={`${aging.label} outstanding`}
+        value={totalOf(outstanding)}
+        detail={
           <Text size="sm" c="dimmed">
-            {data.complete
-              ? `across ${pools} credit ${data.pools === 1 ? 'pool' : 'pools'}`
-              : `in the ${countFormat.format(CREDIT_POOLS_LIMIT)} largest of ${pools} pools`}
+            {countOf(outstanding.count, kind)} with an amount remaining
           </Text>
-        )
-      }
-      link={{ to: listPath(credits.kind), text: 'View credit availability' }}
-      state={result.isError ? 'error' : result.isPending ? 'pending' : 'success'}
-      error={result.error}
-      onRetry={() => void result.refetch()}
-    />
+        }
+        link={{ to: cardPath(kind, outstanding), text: `View outstanding ${kind.plural.toLowerCase()}` }}
+      />
+      <Kpi
+        testId={`kpi-${kind.route}-overdue`}
+        label={`${aging.label} overdue`}
+        value={countFormat.format(overdue.count)}
+        detail={
+          <Text size="sm" c="dimmed">
+            {overdue.count === 0 ? 'Nothing past its due date' : `${totalOf(overdue)} past due`}
+          </Text>
+        }
+        link={{ to: cardPath(kind, overdue), text: `View overdue ${kind.plural.toLowerCase()}` }}
+      />
+    </>
   );
 }
 
-function ProjectsByStatus({ projects }: { projects: NonNullable<DashboardPlan['projects']> }) {
-  const results = useCounts(projects.statuses);
-  const { state, error, retry } = combined(results);
-  const total = results.reduce((sum, r) => sum + (r.data ?? 0), 0);
+/** The outstanding amount by days past due, each bucket opening its list. */
+function AgingBuckets({ aging, kind }: { aging: AgingSection; kind: Kind }) {
+  const whole = aging.outstanding.total ?? 0;
   return (
-    <Card title="Projects by status" testId="projects-by-status">
-      {state === 'error' && <InlineError error={error} onRetry={retry} />}
-      <ul className={classes.statusList}>
-        {projects.statuses.map((s, i) => {
-          const count = results[i]?.data;
-          const share = total > 0 && count !== undefined ? (count / total) * 100 : 0;
+    <Section title={`${aging.label} aging`} testId={`aging-${kind.route}`}>
+      <ul className={classes.statusList} aria-label={`${aging.label} by days past due`}>
+        {aging.buckets.map((b) => {
+          const share = whole > 0 && b.total ? (b.total / whole) * 100 : 0;
           return (
-            <li key={s.status} className={classes.statusRow}>
+            <li key={b.label} className={classes.statusRow} data-testid="aging-bucket">
               <Group justify="space-between" gap="xs" wrap="nowrap">
-                <Anchor component={Link} to={filteredList(projects.kind, s.filter)} size="sm" className={classes.statusName}>
-                  {s.status}
+                <Anchor component={Link} to={cardPath(kind, b)} size="sm" className={classes.statusName}>
+                  {b.label}
                 </Anchor>
-                {count === undefined ? (
-                  <Skeleton height={14} width={32} radius="sm" />
-                ) : (
-                  <Text size="sm" fw={600} className={classes.statusCount}>
-                    {countFormat.format(count)}
+                <Text size="sm" className={classes.statusCount}>
+                  <Text span size="sm" c="dimmed">
+                    {countOf(b.count, kind)} ·{' '}
                   </Text>
-                )}
+                  <Text span size="sm" fw={600} data-testid="aging-amount">
+                    {totalOf(b)}
+                  </Text>
+                </Text>
               </Group>
-              <Progress
-                value={share}
-                color={statusColor(s.status, projects.statusField.choices)}
-                size="sm"
-                radius="xl"
-                aria-label={`${s.status}: ${count === undefined ? 'loading' : `${countFormat.format(count)} of ${countFormat.format(total)}`}`}
-              />
+              <Progress value={share} color={b.label === 'Current' ? 'teal' : share > 0 ? 'orange' : 'gray'} size="sm" radius="xl" aria-label={`${b.label}: ${totalOf(b)} of ${totalOf(aging.outstanding)}`} />
             </li>
           );
         })}
       </ul>
-    </Card>
+      {aging.undated > 0 && (
+        <Text size="sm" c="dimmed" mt="sm">
+          {countOf(aging.undated, kind)} outstanding without a due date are in no bucket.
+        </Text>
+      )}
+    </Section>
   );
 }
 
-/** Reads a row's value for the kind's field on `column`, if the list has that column. */
-function cellOn(kind: Kind, row: Row, columns: readonly string[], column: string): { value: CellValue; type: string } | undefined {
-  const field = kind.fields.find((f) => f.column === column);
-  if (!field || !columns.includes(field.name)) return undefined;
-  const value = row[field.name];
-  return value === null || value === undefined || value === '' ? undefined : { value, type: field.type };
-}
-
-function ActiveProjects({ projects }: { projects: NonNullable<DashboardPlan['projects']> }) {
-  const active = projects.active!;
-  const page = useQuery(listPageQuery(active.table));
-  const viewAll = filteredList(projects.kind, active.filter, active.table.list);
-  const columns = page.data?.columns.map((c) => c.name) ?? [];
+/** The user's active projects, each with its open items. */
+function MyProjects({ projects, kinds }: { projects: NonNullable<Dashboard['projects']>; kinds: Kind[] }) {
+  const project = kindByName(kinds, projects.all.kind);
   return (
-    <Card
-      title="Your active projects"
+    <Section
+      title="My active projects"
       testId="active-projects"
       action={
-        <Anchor component={Link} to={viewAll} size="sm" className={classes.noWrap}>
-          View all
-        </Anchor>
+        project && (
+          <Anchor component={Link} to={cardPath(project, projects.all)} size="sm" className={classes.noWrap}>
+            View all {countFormat.format(projects.all.count)}
+          </Anchor>
+        )
       }
     >
-      {page.data?.list && (
-        <Text size="xs" c="dimmed" mt={-8} mb="sm">
-          Most recent first, from your list “{page.data.list.name}”
+      {projects.rows.length === 0 ? (
+        <Text size="sm" c="dimmed" py="md" ta="center" data-state="ready">
+          You manage no active projects.
         </Text>
-      )}
-      {page.isPending && (
-        <Stack gap={8} aria-busy="true">
-          {Array.from({ length: 5 }, (_, i) => (
-            <Skeleton key={i} height={36} radius="sm" />
+      ) : (
+        <ul className={classes.projectList} data-state="ready" aria-label="My active projects">
+          {projects.rows.map((p) => (
+            <ProjectRow key={p.id} project={p} kinds={kinds} projectKind={project} />
           ))}
-        </Stack>
-      )}
-      {page.isError && <InlineError error={page.error} onRetry={() => void page.refetch()} />}
-      {page.data && page.data.rows.length === 0 && (
-        <Text size="sm" c="dimmed" py="md" ta="center">
-          No active projects in this list.
-        </Text>
-      )}
-      {page.data && page.data.rows.length > 0 && (
-        <ul className={classes.projectList} data-state="ready" aria-label="Your active projects">
-          {page.data.rows.map((row) => {
-            const title = cellOn(projects.kind, row, columns, 'title');
-            const client = cellOn(projects.kind, row, columns, 'parent_id');
-            const start = cellOn(projects.kind, row, columns, 'occurred_on');
-            const value = cellOn(projects.kind, row, columns, 'amount');
-            const code = cellOn(projects.kind, row, columns, 'code');
-            const name = title ? formatValue(title.value, title.type) : code ? formatValue(code.value, code.type) : `#${row.id}`;
-            const meta = [client && formatValue(client.value, client.type), start && `started ${formatValue(start.value, start.type)}`].filter(Boolean);
-            return (
-              <li key={row.id} className={classes.projectRow}>
-                <div className={classes.projectMain}>
-                  <Anchor component={Link} to={viewPath('project', row.id)} fw={600} size="sm" className={classes.projectName}>
-                    {name}
-                  </Anchor>
-                  {meta.length > 0 && (
-                    <Text size="xs" c="dimmed" className={classes.projectMeta}>
-                      {meta.join(' · ')}
-                    </Text>
-                  )}
-                </div>
-                {value && (
-                  <Text size="sm" fw={600} className={classes.projectValue}>
-                    {formatValue(value.value, value.type)}
-                  </Text>
-                )}
-              </li>
-            );
-          })}
         </ul>
       )}
-    </Card>
+      {projects.rows.length > 0 && projects.all.count > projects.rows.length && (
+        <Text size="xs" c="dimmed" mt="xs">
+          The first {projects.rows.length} by name.
+        </Text>
+      )}
+    </Section>
   );
 }
 
-/** Dashboard (SPEC §2 `/`, model project): the user's active projects and a few key figures. */
+function ProjectRow({ project, kinds, projectKind }: { project: MyProject; kinds: Kind[]; projectKind: Kind | undefined }) {
+  const href = projectKind ? viewPath(projectKind, project.id) : undefined;
+  const badges: BadgeItem[] = project.open.flatMap((c) => {
+    const kind = kindByName(kinds, c.kind);
+    return kind ? [{ key: c.kind, text: `${countFormat.format(c.count)} ${c.label.toLowerCase()}`, color: 'orange', to: cardPath(kind, c) }] : [];
+  });
+  return (
+    <li className={classes.projectRow} data-testid="my-project">
+      <div className={classes.projectMain}>
+        {href ? (
+          <Anchor component={Link} to={href} fw={600} size="sm" className={classes.projectName}>
+            {project.name}
+          </Anchor>
+        ) : (
+          <Text fw={600} size="sm">
+            {project.name}
+          </Text>
+        )}
+        {project.client && (
+          <Text size="xs" c="dimmed" className={classes.projectMeta}>
+            {project.client.refName}
+          </Text>
+        )}
+      </div>
+      {badges.length > 0 ? (
+        <BadgeList badges={badges} mini aria-label={`Open items of ${project.name}`} />
+      ) : (
+        <Text size="xs" c="dimmed" className={classes.noWrap}>
+          Nothing open
+        </Text>
+      )}
+    </li>
+  );
+}
+
+function DashboardBody({ data, kinds, roleName }: { data: Dashboard; kinds: Kind[]; roleName: string | undefined }) {
+  const kpis: ReactNode[] = [];
+  for (const mine of data.mine) {
+    const kind = kindByName(kinds, mine.kind);
+    if (kind) kpis.push(<MineKpi key={`mine-${kind.name}`} mine={mine} kind={kind} />);
+  }
+  for (const aging of data.aging) {
+    const kind = kindByName(kinds, aging.kind);
+    if (kind) kpis.push(<AgingKpis key={`aging-${kind.name}`} aging={aging} kind={kind} />);
+  }
+  const credits = data.credits;
+  const creditKind = credits && kindByName(kinds, credits.kind);
+  if (credits && creditKind) {
+    kpis.push(
+      <Kpi
+        key="credits"
+        testId="kpi-credits"
+        label={credits.label}
+        value={totalOf(credits)}
+        detail={
+          <Text size="sm" c="dimmed">
+            across {countFormat.format(credits.count)} credit {credits.count === 1 ? 'pool' : 'pools'}
+          </Text>
+        }
+        link={{ to: cardPath(creditKind, credits), text: `View ${creditKind.plural.toLowerCase()}` }}
+      />,
+    );
+  }
+  // Kinds with an owner the role may see: "mine" needs the user's employee record.
+  const ownsSomething = kinds.some((k) => k.owner);
+  const agingSections = data.aging.flatMap((a) => {
+    const kind = kindByName(kinds, a.kind);
+    return kind ? [<AgingBuckets key={a.kind} aging={a} kind={kind} />] : [];
+  });
+  return (
+    <>
+      {!data.employee && ownsSomething && (
+        <Paper withBorder radius="md" p="md" data-testid="no-employee">
+          <Text size="sm">
+            Your sign-in is not linked to an employee record (by e-mail address), so the dashboard cannot show the records you manage or own.
+          </Text>
+        </Paper>
+      )}
+      {kpis.length > 0 && (
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: Math.min(kpis.length, 4) }} spacing="md">
+          {kpis}
+        </SimpleGrid>
+      )}
+      {(data.projects || agingSections.length > 0) && (
+        <div className={classes.split}>
+          {data.projects && <MyProjects projects={data.projects} kinds={kinds} />}
+          {agingSections}
+        </div>
+      )}
+      {kpis.length === 0 && !data.projects && (
+        <Paper withBorder radius="md" p="xl" className={classes.empty} data-testid="dashboard-empty">
+          <Text fw={600}>Nothing to show for this role yet.</Text>
+          <Text size="sm" c="dimmed">
+            {roleName ? `The ${roleName} role sees no projects, balances or credits.` : 'Choose a role in the user menu.'} Use the menu to open what it may see.
+          </Text>
+        </Paper>
+      )}
+    </>
+  );
+}
+
+/**
+ * Dashboard (SPEC §2 `/`): the user's own. What they manage or own, their active projects
+ * with open items, receivables and payables with their aging, the credits available —
+ * each part only for a role that may see it. Every figure opens the list with the same
+ * filter, so the list shows the same number.
+ */
 export default function DashboardPage() {
   const fullName = useSessionStore((s) => s.user?.fullName);
   const role = useSessionStore((s) => s.currentRole);
-  const defaultLists = useAppStore((s) => s.defaultLists);
   const kinds = useQuery(kindsQuery());
-  const plan = useMemo(() => (kinds.data ? dashboardPlan(kinds.data, role, defaultLists) : null), [kinds.data, role, defaultLists]);
+  const dashboard = useQuery(dashboardQuery());
   const name = firstName(fullName);
-  const kpis = plan ? [plan.projects?.active, plan.invoices, plan.credits].filter(Boolean).length : 0;
+  const failed = kinds.error ?? dashboard.error;
 
   return (
     <div className={classes.page}>
@@ -343,37 +317,26 @@ export default function DashboardPage() {
           </Text>
         )}
       </div>
-
-      {kinds.isPending && (
-        <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md" aria-busy="true" data-testid="dashboard-loading">
-          {[0, 1, 2].map((i) => (
-            <Skeleton key={i} height={132} radius="md" />
-          ))}
-        </SimpleGrid>
-      )}
-      {kinds.isError && <ErrorBlock error={kinds.error} what="the dashboard" onRetry={() => void kinds.refetch()} />}
-
-      {plan && kpis > 0 && (
-        <SimpleGrid cols={{ base: 1, sm: Math.min(kpis, 3) }} spacing="md">
-          {plan.projects?.active && <ActiveProjectsKpi projects={plan.projects} />}
-          {plan.invoices && <InvoicesKpi invoices={plan.invoices} />}
-          {plan.credits && <CreditsKpi credits={plan.credits} />}
-        </SimpleGrid>
-      )}
-      {plan?.projects && (
-        <div className={plan.projects.active ? classes.split : undefined}>
-          <ProjectsByStatus projects={plan.projects} />
-          {plan.projects.active && <ActiveProjects projects={plan.projects} />}
-        </div>
-      )}
-      {plan && !plan.projects && !plan.invoices && !plan.credits && (
-        <Paper withBorder radius="md" p="xl" className={classes.empty} data-testid="dashboard-empty">
-          <Text fw={600}>Nothing to show for this role yet.</Text>
-          <Text size="sm" c="dimmed">
-            {role ? `The ${role.name} role may not see projects, invoices or credits.` : 'Choose a role in the user menu.'} Use the
-            menu to open what it may see.
-          </Text>
-        </Paper>
+      {failed ? (
+        <ErrorBlock
+          error={failed}
+          what="the dashboard"
+          onRetry={() => {
+            if (kinds.isError) void kinds.refetch();
+            if (dashboard.isError) void dashboard.refetch();
+          }}
+        />
+      ) : kinds.data && dashboard.data ? (
+        <DashboardBody data={dashboard.data} kinds={kinds.data} roleName={role?.name} />
+      ) : (
+        <Stack gap="md" aria-busy="true" data-testid="dashboard-loading">
+          <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
+            {[0, 1, 2].map((i) => (
+              <Skeleton key={i} height={132} radius="md" />
+            ))}
+          </SimpleGrid>
+          <Skeleton height={220} radius="md" />
+        </Stack>
       )}
       <ShortlistCards />
     </div>

@@ -1,10 +1,11 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeApi, json, problem, renderRoutes, role, type FakeApi } from '../records/testing';
+import { billingKind, fakeApi, json, problem, projectKind, renderRoutes, role, type FakeApi } from '../records/testing';
 import { resetAppStore, useAppStore } from '../shell/appState';
 import { useSessionStore } from '../session/store';
-import { attachmentProblem, MAX_ATTACHMENT, pageCameFrom, validateFeedback } from './feedback';
+import { routes as appRoutes } from '../app/routes';
+import { attachmentProblem, MAX_ATTACHMENT, pageCameFrom, pageTitle, recheckFeedback, sentText, validateFeedback } from './feedback';
 import FeedbackPage from './FeedbackPage';
 
 const routes = [{ path: '/feedback', Component: FeedbackPage }];
@@ -61,6 +62,35 @@ describe('feedback rules', () => {
     expect(validateFeedback({ category: 'idea', message: 'Hi', page: '/project/list', attachment: png() })).toEqual({});
   });
 
+  it('clears a problem as soon as it is fixed, and keeps quiet about fields not yet sent', () => {
+    const shown = validateFeedback({ category: '', message: '', page: '', attachment: null });
+    expect(recheckFeedback({ category: 'bug', message: '', page: '', attachment: null }, shown)).toEqual({ message: 'Write a message.' });
+    expect(recheckFeedback({ category: 'bug', message: 'Hi', page: '', attachment: null }, shown)).toEqual({});
+    // A field never complained about stays quiet while it is being typed.
+    expect(recheckFeedback({ category: '', message: '', page: 'proj', attachment: null }, { category: 'Choose a category.' })).toEqual({ category: 'Choose a category.' });
+    // The server's word on the form stays until the next send.
+    expect(recheckFeedback({ category: 'bug', message: 'Hi', page: '', attachment: null }, { form: 'Too many requests.' })).toEqual({ form: 'Too many requests.' });
+  });
+
+  it('says what was sent in words', () => {
+    expect(sentText({ category: 'bug', fileName: 'report-view.png' })).toBe('Thanks — your report “Something is broken” was sent with 1 attachment (report-view.png).');
+    expect(sentText({ category: 'idea' })).toBe('Thanks — your report “An idea” was sent.');
+    expect(sentText({ category: 'unknown' })).toBe('Thanks — your feedback was sent.');
+  });
+
+  it('names the page to go back to by its title', () => {
+    const ledger = { ...billingKind, name: 'creditledger', route: 'creditledger', label: 'Credit ledger', plural: 'Credit ledger' };
+    const kinds = [projectKind, ledger];
+    expect(pageTitle('/creditledger/list', appRoutes, kinds)).toBe('Credit ledger');
+    expect(pageTitle('/project/list?filter=x', appRoutes, kinds)).toBe('Projects');
+    expect(pageTitle('/', appRoutes, kinds)).toBe('Dashboard');
+    expect(pageTitle('/audit', appRoutes, kinds)).toBe('Audit log');
+    expect(pageTitle('/project/view?id=42', appRoutes, kinds, (kind, id) => (kind === 'project' && id === 42 ? 'Wetland restoration' : undefined))).toBe('Wetland restoration');
+    expect(pageTitle('/project/view/billing?id=43', appRoutes, kinds, () => undefined)).toBe('Project');
+    // A kind the role does not have: no title, the path stays.
+    expect(pageTitle('/vendor/list', appRoutes, kinds)).toBeUndefined();
+  });
+
   it('prefills the page from the from parameter, else a same-origin referrer', () => {
     const origin = 'http://portico.test';
     expect(pageCameFrom(new URLSearchParams('from=/project/list?x=1'), '', origin)).toBe('/project/list?x=1');
@@ -89,16 +119,35 @@ describe('feedback form', () => {
     expect(screen.getByLabelText(/^Message/)).toHaveValue('The list is slow');
 
     await user.selectOptions(screen.getByLabelText(/^Category/), 'bug');
+    // Fixed, so no longer red: at once, not on the next send.
+    expect(screen.queryByText('Choose a category.')).not.toBeInTheDocument();
+    expect(screen.getByLabelText(/^Category/)).not.toHaveAttribute('aria-invalid', 'true');
     await user.upload(screen.getByLabelText(/^Attachment/), png());
     await waitFor(() => expect(screen.queryByText(/Attach a screenshot/)).not.toBeInTheDocument());
     await user.click(screen.getByRole('button', { name: 'Send feedback' }));
 
-    expect(await screen.findByTestId('feedback-thanks')).toHaveTextContent('with screen.png');
+    expect(await screen.findByTestId('feedback-thanks')).toHaveTextContent('Thanks — your report “Something is broken” was sent with 1 attachment (screen.png).');
+    expect(screen.getByRole('link', { name: 'Back to Projects' })).toHaveAttribute('href', '/project/list');
     expect(sent?.get('category')).toBe('bug');
     expect(sent?.get('message')).toBe('The list is slow');
     expect(sent?.get('page')).toBe('/project/list');
     expect((sent?.get('attachment') as File).name).toBe('screen.png');
     expect(useAppStore.getState().alert).toMatchObject({ type: 'alert-success', title: 'Feedback sent' });
+  });
+
+  it('clears “Write a message.” as soon as a message is written', async () => {
+    const user = userEvent.setup();
+    renderRoutes(routes, '/feedback');
+    await user.click(screen.getByRole('button', { name: 'Send feedback' }));
+    expect(await screen.findByText('Write a message.')).toBeInTheDocument();
+    await user.type(screen.getByLabelText(/^Message/), 'H');
+    expect(screen.queryByText('Write a message.')).not.toBeInTheDocument();
+    expect(screen.getByText('Choose a category.')).toBeInTheDocument();
+    // Emptied again: quiet until the next send, which says so again.
+    await user.clear(screen.getByLabelText(/^Message/));
+    expect(screen.queryByText('Write a message.')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Send feedback' }));
+    expect(await screen.findByText('Write a message.')).toBeInTheDocument();
   });
 
   it('shows the server’s field errors on their fields and keeps the input', async () => {

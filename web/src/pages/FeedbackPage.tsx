@@ -6,10 +6,14 @@
  * and a thank-you replace the form.
  */
 import { Alert, Button, Group, Input, NativeSelect, Paper, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '../app/paths';
+import { routes } from '../app/routes';
 import { formatBytes } from '../records/format';
+import { recordName } from '../records/KindPages';
+import { kindsQuery, recordQuery } from '../records/queries';
 import { RecordErrorBoundary } from '../records/States';
 import { useAppStore } from '../shell/appState';
 import {
@@ -19,7 +23,10 @@ import {
   attachmentProblem,
   feedbackServerErrors,
   pageCameFrom,
+  pageTitle,
+  recheckFeedback,
   sendFeedback,
+  sentText,
   validateFeedback,
   type FeedbackCategory,
   type FeedbackErrors,
@@ -49,17 +56,24 @@ function FeedbackFormPage() {
   const [sending, setSending] = useState(false);
   const [sent, setSent] = useState<Submission | null>(null);
   const fileRef = useRef<HTMLInputElement>(null);
-  const set = (patch: Partial<FeedbackForm>) => setForm((f) => ({ ...f, ...patch }));
+  const queryClient = useQueryClient();
+  const kinds = useQuery(kindsQuery());
+  /** Applies an edit; a problem shown on the form goes as soon as it is fixed. */
+  const set = (patch: Partial<FeedbackForm>) => {
+    const next = { ...form, ...patch };
+    setForm(next);
+    setErrors((shown) => recheckFeedback(next, shown));
+  };
 
   function chooseFile(event: ChangeEvent<HTMLInputElement>) {
     const file = event.currentTarget.files?.[0] ?? null;
     set({ attachment: file });
+    // An attachment is checked as soon as it is chosen, not only when sent.
     setErrors((e) => ({ ...e, attachment: (file && attachmentProblem(file)) ?? undefined }));
   }
 
   function clearFile() {
     set({ attachment: null });
-    setErrors((e) => ({ ...e, attachment: undefined }));
     if (fileRef.current) fileRef.current.value = '';
   }
 
@@ -97,6 +111,8 @@ function FeedbackFormPage() {
   }
 
   if (sent) {
+    const back = form.page.trim() || paths.home;
+    const backTitle = pageTitle(back, routes, kinds.data, (kind, id) => recordName(queryClient.getQueryData(recordQuery(kind, id).queryKey))) ?? back;
     return (
       <Stack gap="md" maw={720}>
         <Title order={1}>Feedback</Title>
@@ -105,14 +121,11 @@ function FeedbackFormPage() {
             <Title order={2} size="h3">
               Thank you
             </Title>
-            <Text>
-              Your {FEEDBACK_CATEGORIES.find((c) => c.value === sent.category)?.label.toLowerCase() ?? 'feedback'} was sent
-              {sent.fileName ? ` with ${sent.fileName}` : ''}. The portal team reads every message.
-            </Text>
+            <Text>{sentText(sent)} The portal team reads every message.</Text>
             <Group gap="sm" mt="xs">
               <Button onClick={again}>Send more feedback</Button>
-              <Button component={Link} to={form.page.trim() || paths.home} variant="default">
-                Back to {form.page.trim() || 'the dashboard'}
+              <Button component={Link} to={back} variant="default">
+                Back to {backTitle}
               </Button>
             </Group>
           </Stack>

@@ -18,8 +18,7 @@ import { EDIT_PARAM, ReportList } from '../reports/ReportList';
 import { ReportView } from '../reports/ReportView';
 import type { Report } from '../reports/types';
 import { useSessionStore } from '../session/store';
-import { canView } from './DashboardPage.queries';
-import { RequirePermission } from './RequirePermission';
+import { canView, RequirePermission } from './RequirePermission';
 
 export const ErrorBoundary = RecordErrorBoundary;
 

@@ -6,7 +6,14 @@ import { Alert, Anchor, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../app/paths';
+import type { Kind } from '../records/types';
 import { useSessionStore } from '../session/store';
+import type { Role } from '../session/types';
+
+/** Whether a role may see a kind: the server's `<route>.view` permission. */
+export function canView(role: Pick<Role, 'permissions'> | null | undefined, kind: Pick<Kind, 'route'>): boolean {
+  return !!role?.permissions.includes(`${kind.route}.view`);
+}
 
 /** Whether the current role holds `permission`. */
 export function useCan(permission: string): boolean {

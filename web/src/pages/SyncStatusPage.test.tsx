@@ -35,7 +35,9 @@ const kindStatus = (patch: Partial<SyncKind>): SyncKind => ({
   ...patch,
 });
 
-const status: SyncStatus = {
+const status: SyncStatus & { connected: true; names: Record<string, string> } = {
+  connected: true,
+  names: { '8': 'Wetland restoration' },
   intervalSeconds: 60,
   kinds: [
     kindStatus({ lastRun: '2026-11-22T10:00:00Z', lastSuccess: '2026-11-22T10:00:00Z', pulledTotal: 1234, lastPulled: 12, lagSeconds: 12 }),
@@ -156,7 +158,7 @@ describe('SyncStatusPage', () => {
     expect(rows[0]).toHaveTextContent('Failed');
     expect(rows[0]).toHaveTextContent('Invalid entity status.');
     expect(rows[0]).toHaveTextContent('Waits for a retry');
-    expect(within(rows[1]!).getByRole('link', { name: 'Project 42' })).toHaveAttribute('href', '/project/view?id=42');
+    expect(within(rows[1]!).getByRole('link', { name: 'Wetland restoration' })).toHaveAttribute('href', '/project/view?id=42');
     expect(rows[1]).toHaveTextContent('Pending');
   });
 
@@ -255,7 +257,7 @@ describe('SyncStatusPage', () => {
   });
 
   it('says so, without an error, when the portal has no ERP', async () => {
-    api.on('GET /sync/status', () => problem(404, 'This portal is not connected to an ERP: its own database is the system of record.'));
+    api.on('GET /sync/status', () => json({ data: { connected: false, message: 'This portal is not connected to an ERP: its own database is the system of record.' } }));
     renderRoutes(routes, '/sync');
     expect(await screen.findByTestId('not-connected')).toHaveTextContent('This portal is not connected to an ERP: its own database is the system of record.');
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();

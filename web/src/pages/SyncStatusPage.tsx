@@ -11,7 +11,6 @@ import { Alert, Badge, Button, Group, Modal, Stack, Table, Text, Title, Visually
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { ApiError } from '../api';
 import { formatDateTime } from '../records/format';
 import { kindByName } from '../records/kinds';
 import { viewPath } from '../records/links';
@@ -75,8 +74,9 @@ function SyncStatusView() {
     else run.mutate(next);
   }
 
-  // The server answers 404 when the portal has no ERP: its own database is the system of record.
-  const notConnected = status.error instanceof ApiError && status.error.status === 404 ? status.error : null;
+  // A portal without an ERP has no sync: its own database is the system of record.
+  const notConnected = status.data && !status.data.connected ? status.data : null;
+  const connected = status.data?.connected ? status.data : null;
   let body;
   if (notConnected) {
     body = (
@@ -86,17 +86,17 @@ function SyncStatusView() {
     );
   } else if (status.error) {
     body = <ErrorBlock error={status.error} what="the sync status" onRetry={() => void status.refetch()} />;
-  } else if (status.isPending) {
+  } else if (!connected) {
     body = <LoadingBlock label="Loading the sync status…" rows={6} />;
   } else {
-    body = <StatusBody status={status.data} kinds={kinds.data} isAdmin={isAdmin} busy={run.isPending} onRun={request} fetching={status.isFetching} />;
+    body = <StatusBody status={connected} kinds={kinds.data} isAdmin={isAdmin} busy={run.isPending} onRun={request} fetching={status.isFetching} />;
   }
 
   return (
     <Stack gap="md">
       <Group justify="space-between" align="flex-end" gap="sm">
         <Title order={1}>ERP sync</Title>
-        {isAdmin && !notConnected && status.data && (
+        {isAdmin && connected && (
           <Group gap="xs">
             <Button onClick={() => request({ label: 'all kinds', full: false })} disabled={run.isPending}>
               Sync all kinds now
@@ -144,7 +144,7 @@ function SyncStatusView() {
 }
 
 interface StatusBodyProps {
-  status: SyncStatus;
+  status: SyncStatus & { names?: Record<string, string> };
   kinds: Kind[] | undefined;
   isAdmin: boolean;
   busy: boolean;
@@ -215,7 +215,7 @@ function StatusBody({ status, kinds, isAdmin, busy, fetching, onRun }: StatusBod
         {status.open.length === 0 ? (
           <EmptyBlock title="Nothing waiting: every change made here is in NetSuite" />
         ) : (
-          <OpenEntries entries={status.open} kinds={kinds} syncKinds={status.kinds} />
+          <OpenEntries entries={status.open} names={status.names ?? {}} kinds={kinds} syncKinds={status.kinds} />
         )}
       </Stack>
     </Stack>
@@ -306,7 +306,8 @@ const BADGE: Record<KindState, { text: string; color: string }> = {
   ok: { text: 'OK', color: 'green' },
 };
 
-function OpenEntries({ entries, kinds, syncKinds }: { entries: OutboxEntry[]; kinds: Kind[] | undefined; syncKinds: SyncKind[] }) {
+/** The changes on their way to NetSuite or refused by it; each record by its name (its kind and id only when the portal no longer has it). */
+function OpenEntries({ entries, names, kinds, syncKinds }: { entries: OutboxEntry[]; names: Record<string, string>; kinds: Kind[] | undefined; syncKinds: SyncKind[] }) {
   return (
     <div className={recordClasses.tableWrap}>
       <Table verticalSpacing={6} horizontalSpacing="sm">
@@ -329,7 +330,7 @@ function OpenEntries({ entries, kinds, syncKinds }: { entries: OutboxEntry[]; ki
             const kind = kindByName(kinds, e.kind);
             const kindLabel = kind?.label ?? syncKinds.find((k) => k.kind === e.kind)?.label ?? e.kind;
             const link = kind ? viewPath(kind, e.recordId) : undefined;
-            const recordText = `${kindLabel} ${e.recordId}`;
+            const recordText = names[String(e.id)] ?? `${kindLabel} ${e.recordId}`;
             return (
               <Table.Tr key={e.id} data-testid="outbox-row">
                 <Table.Td>{kindLabel}</Table.Td>

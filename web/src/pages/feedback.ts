@@ -5,9 +5,15 @@
  * judges an attachment's type from its bytes, which the client cannot, so its 422 field
  * errors show on the same fields.
  */
+import { matchRoutes, type RouteObject } from 'react-router';
 import { api } from '../api';
+import { mergeRouteMeta } from '../app/meta';
+import { KIND_PARAM } from '../app/paths';
 import type { Download } from '../records/api';
-import type { Envelope } from '../records/types';
+import { recordPageTitle } from '../records/KindPages';
+import { kindByRoute } from '../records/kinds';
+import { recordIdOf } from '../records/recordId';
+import type { Envelope, Kind } from '../records/types';
 import { download } from '../records/api';
 import { fieldProblems } from '../reports/http';
 
@@ -101,6 +107,69 @@ export function pageCameFrom(search: URLSearchParams, referrer: string, origin: 
     // no referrer, or not a URL
   }
   return '';
+}
+
+/**
+ * Re-checks, after an edit, only the fields that show a problem: a problem fixed goes at
+ * once (and one still there keeps its current text); fields not yet complained about stay
+ * quiet until the form is sent.
+ */
+export function recheckFeedback(form: FeedbackForm, shown: FeedbackErrors): FeedbackErrors {
+  const now = validateFeedback(form);
+  const next: FeedbackErrors = {};
+  for (const key of Object.keys(shown) as (keyof FeedbackErrors)[]) {
+    if (!shown[key]) continue;
+    // The server's own word on a field (or the form) stands until the next send.
+    if (key === 'form') next.form = shown.form;
+    else if (now[key]) next[key] = now[key];
+  }
+  return next;
+}
+
+/** The label of a category ("Something is broken"), or undefined for an unknown value. */
+export function categoryLabel(value: string): string | undefined {
+  return FEEDBACK_CATEGORIES.find((c) => c.value === value)?.label;
+}
+
+/**
+ * The thank-you sentence once sent: "Thanks — your report “Something is broken” was sent
+ * with 1 attachment (screen.png)."
+ */
+export function sentText(sent: Pick<Submission, 'category' | 'fileName'>): string {
+  const label = categoryLabel(sent.category);
+  const what = label ? `your report “${label}”` : 'your feedback';
+  const attachment = sent.fileName ? ` with 1 attachment (${sent.fileName})` : '';
+  return `Thanks — ${what} was sent${attachment}.`;
+}
+
+/**
+ * The title of the app page at `path` (a path with its query), as its tab shows it: a
+ * record kind's page by the kind (its plural on a list), a record's page by the record's
+ * name when `recordName` knows it, any other page by its route's title. Undefined when
+ * no route of `routes` has a title for it.
+ */
+export function pageTitle(
+  path: string,
+  routes: RouteObject[],
+  kinds: readonly Kind[] | undefined,
+  recordName?: (kind: string, id: number) => string | undefined,
+): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(path, 'http://portal.invalid');
+  } catch {
+    return undefined;
+  }
+  const matches = matchRoutes(routes, url.pathname);
+  if (!matches) return undefined;
+  const meta = mergeRouteMeta(matches.map((m) => ({ handle: m.route.handle as unknown })));
+  const segment = matches.at(-1)?.params[KIND_PARAM];
+  if (segment === undefined) return meta.title;
+  const kind = kindByRoute(kinds, segment);
+  if (!kind) return undefined;
+  const id = recordIdOf(url.searchParams);
+  const name = id !== null && (meta.isView || meta.isEdit) ? recordName?.(kind.name, id) : undefined;
+  return recordPageTitle(kind, meta, name)[0];
 }
 
 /** One piece of feedback, as the server answers it. */

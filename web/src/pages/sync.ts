@@ -51,6 +51,12 @@ export interface OutboxEntry {
   created: string;
 }
 
+/**
+ * The sync's status. A portal without an ERP has none: `connected` is false, `message`
+ * says so, and nothing else is there.
+ */
+export type SyncAnswer = ({ connected: true; names?: Record<string, string> } & SyncStatus) | { connected: false; message: string };
+
 export interface SyncStatus {
   intervalSeconds: number;
   kinds: SyncKind[];
@@ -63,8 +69,8 @@ export interface SyncStatus {
 /** How often the page refetches the status while a run it started goes on. */
 export const SYNC_POLL_MS = 5_000;
 
-export async function fetchSyncStatus(signal?: AbortSignal): Promise<SyncStatus> {
-  return (await api.get<Envelope<SyncStatus>>('/sync/status', { signal })).data;
+export async function fetchSyncStatus(signal?: AbortSignal): Promise<SyncAnswer> {
+  return (await api.get<Envelope<SyncAnswer>>('/sync/status', { signal })).data;
 }
 
 export function syncStatusQuery() {

@@ -20,6 +20,7 @@ import { kindByName, kindOfPath, useRouteKind } from './kinds';
 import { kindsQuery, recordFilesQuery, recordQuery, recordTabQuery } from './queries';
 import { recordIdOf } from './recordId';
 import { EmptyBlock, ErrorBlock, LoadingBlock, RecordErrorBoundary } from './States';
+import { StatusTotalsTable } from './StatusTotals';
 import type { FileInfo, Kind, KindTab } from './types';
 import classes from './records.module.css';
 
@@ -92,9 +93,13 @@ function RowsTab({ kind, kinds, id, tab }: { kind: Kind; kinds: Kind[]; id: numb
       </>
     );
   }
+  // Records with a status and an amount are totalled by status over all of them, by the
+  // server; the table's own total row would add up statuses and count only the rows shown.
+  const totals = rows.data.totals;
   return (
     <Stack gap="xs">
-      <DataTable caption={tab.label} columns={rows.data.columns} rows={rows.data.rows} kind={rowKind} kinds={kinds} totals />
+      {totals && <StatusTotalsTable totals={totals} kind={rowKind} what={label} />}
+      <DataTable caption={tab.label} columns={rows.data.columns} rows={rows.data.rows} kind={rowKind} kinds={kinds} totals={!totals} />
       {rows.data.hasMore && (
         <Text size="sm" c="dimmed">
           Showing the first {rows.data.rows.length} {label}.

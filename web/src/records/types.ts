@@ -97,6 +97,8 @@ export interface Kind {
   owner?: string;
   tabs: KindTab[];
   erpLink?: string;
+  /** The field naming the employee who manages or owns a record (a project's manager), when the kind has one. */
+  owner?: string;
   canCreate: boolean;
   canEdit: boolean;
 }
@@ -245,6 +247,24 @@ export interface TabRows {
   hasMore?: boolean;
   /** The project's cost-details tab only, when the equipment-charge service is configured. */
   equipment?: EquipmentSection;
+  /** For records with a status and an amount: the amounts by status over all the tab's records. */
+  totals?: StatusTotals;
+}
+
+/**
+ * Totals of a set of records by status (a project's credits by transaction type, its
+ * invoices by status). Different statuses are never added together.
+ */
+export interface StatusTotals {
+  /** The status field's name and label ("Transaction"). */
+  field: string;
+  label: string;
+  /** The amount field's name, label ("Credits") and type. */
+  amount: string;
+  amountLabel: string;
+  type: FieldType;
+  /** In the order of the status's choices; only statuses with records. */
+  groups: { status: string; count: number; total: number }[];
 }
 
 /**

@@ -1,0 +1,56 @@
+package records
+
+import "context"
+
+// Summarizer counts and totals a list's whole result at bounded cost
+// (sqlstore's Summarize; see Summary).
+type Summarizer interface {
+	Summarize(ctx context.Context, q SummaryQuery) (Summary, error)
+}
+
+// StatusTotals are the totals of a set of records by status: the credits
+// of a project by transaction type, its invoices by status. Amounts of
+// different statuses are never added together (released, sold and
+// retired credits are not one quantity; a voided invoice is not owed).
+type StatusTotals struct {
+	Field       string        `json:"field"`       // the status field's name
+	Label       string        `json:"label"`       // and its label: "Transaction"
+	Amount      string        `json:"amount"`      // the amount field's name
+	AmountLabel string        `json:"amountLabel"` // and its label: "Credits"
+	Type        FieldType     `json:"type"`        // the amount's type: money or quantity
+	Groups      []StatusTotal `json:"groups"`      // in the order of the status's choices; only statuses with records
+}
+
+// StatusTotal is one status's count of records and total amount;
+// Estimated when the set was too large to count exactly (see Summary).
+type StatusTotal struct {
+	Status    string  `json:"status"`
+	Count     int64   `json:"count"`
+	Total     float64 `json:"total"`
+	Estimated bool    `json:"estimated,omitempty"`
+}
+
+// TotalsByStatus totals k's records matching f for each of its status's
+// choices, as a list with that filter and status would count and total
+// them (Summarize: one bounded query per status). It returns nil for a
+// kind without both a status and a summable amount.
+func (k *Kind) TotalsByStatus(ctx context.Context, st Summarizer, f Filter) (*StatusTotals, error) {
+	status, ok := k.Field(ColStatus)
+	amt, ok2 := k.Field(ColAmount)
+	if !ok || !ok2 || !amt.Summable {
+		return nil, nil
+	}
+	out := &StatusTotals{Field: status.Name, Label: status.Label, Amount: amt.Name, AmountLabel: amt.Label, Type: amt.Type, Groups: []StatusTotal{}}
+	for _, c := range status.Choices {
+		is := Filter{Any: [][]Cond{{{Column: ColStatus, Type: TypeStatus, Op: OpEq, Value: c}}}}
+		s, err := st.Summarize(ctx, SummaryQuery{List: ListQuery{Kind: k.Name, Filter: f.And(is)}, Count: true, Sum: []Field{amt}})
+		if err != nil {
+			return nil, err
+		}
+		if s.Total > 0 {
+			out.Groups = append(out.Groups, StatusTotal{Status: c, Count: s.Total, Total: s.Totals[amt.Name],
+				Estimated: s.TotalEstimated || s.TotalsEstimated})
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,86 @@
+import { screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { useSessionStore } from '../session/store';
+import RecordTabPage from './RecordTabPage';
+import { fakeApi, json, projectKind, renderRoutes, signIn } from './testing';
+import type { Kind } from './types';
+
+const creditLedger: Kind = {
+  name: 'creditledger',
+  route: 'creditledger',
+  label: 'Credit ledger',
+  plural: 'Credit ledger',
+  erpType: 'customrecord_res_credit_ledger',
+  defaultList: 'customsearch_res_creditledger_list',
+  fields: [
+    { name: 'name', label: 'Entry', column: 'title', type: 'text' },
+    { name: 'custrecord_res_cl_type', label: 'Transaction', column: 'status', type: 'status', choices: ['Released', 'Reserved', 'Sold', 'Retired'] },
+    { name: 'custrecord_res_cl_credits', label: 'Credits', column: 'amount', type: 'quantity' },
+  ],
+  tabs: [],
+  canCreate: false,
+  canEdit: false,
+};
+
+const project: Kind = { ...projectKind, tabs: [{ name: 'credits', label: 'Credits', source: 'custom', kind: 'creditledger' }] };
+
+const routes = [{ path: '/project', handle: { model: 'project' }, children: [{ path: 'view/:tab', Component: RecordTabPage }] }];
+
+beforeEach(() => {
+  signIn();
+  const api = fakeApi();
+  api.on('GET /kinds', () => json({ data: [project, creditLedger] }));
+  api.on('GET /netsuite/portal-record', (url) => {
+    if (url.searchParams.get('tab') !== 'credits') return json({ data: { id: 42, type: 'project', title: 'Bank', tabs: project.tabs, groups: [], related: [] } });
+    return json({
+      data: {
+        columns: [
+          { name: 'name', label: 'Entry', type: 'text', sortable: true },
+          { name: 'custrecord_res_cl_type', label: 'Transaction', type: 'status', sortable: true },
+          { name: 'custrecord_res_cl_credits', label: 'Credits', type: 'quantity', sortable: true },
+        ],
+        rows: [
+          { id: 1, name: 'Release 1', custrecord_res_cl_type: 'Released', custrecord_res_cl_credits: 34 },
+          { id: 2, name: 'Sale 1', custrecord_res_cl_type: 'Sold', custrecord_res_cl_credits: 1.2 },
+          { id: 3, name: 'Retire 1', custrecord_res_cl_type: 'Retired', custrecord_res_cl_credits: 463.2 },
+        ],
+        hasMore: false,
+        totals: {
+          field: 'custrecord_res_cl_type',
+          label: 'Transaction',
+          amount: 'custrecord_res_cl_credits',
+          amountLabel: 'Credits',
+          type: 'quantity',
+          groups: [
+            { status: 'Released', count: 1, total: 34 },
+            { status: 'Sold', count: 1, total: 1.2 },
+            { status: 'Retired', count: 1, total: 463.2 },
+          ],
+        },
+      },
+    });
+  });
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  useSessionStore.getState().clearSession();
+});
+
+describe('a credits tab', () => {
+  it('totals credits by transaction type, with two decimals, and never adds them together', async () => {
+    renderRoutes(routes, '/project/view/credits?id=42');
+    const totals = await screen.findByRole('table', { name: 'Credits by transaction, over all credits' });
+    const rows = within(totals).getAllByTestId('status-total').map((r) => Array.from(r.querySelectorAll('th, td')).map((c) => c.textContent));
+    expect(rows).toEqual([
+      ['Released', '1', '34.00'],
+      ['Sold', '1', '1.20'],
+      ['Retired', '1', '463.20'],
+    ]);
+    const entries = screen.getByRole('table', { name: 'Credits' });
+    expect(within(entries).getByText('463.20')).toBeInTheDocument();
+    // No grand total adding released, sold and retired credits.
+    expect(within(entries).queryByText('Total')).toBeNull();
+    expect(screen.queryByText('498.40')).toBeNull();
+  });
+});

@@ -1,0 +1,57 @@
+/**
+ * A tab's totals by status: for records with a status and an amount (a project's credits
+ * by transaction type, its invoices by status), each status's count and total over all
+ * the tab's records, from the server. Statuses are never added together: released, sold
+ * and retired credits are not one quantity, so there is no grand total.
+ */
+import { Badge, Table, VisuallyHidden } from '@mantine/core';
+import { formatValue } from './format';
+import { fieldOf } from './kinds';
+import { statusColor } from './status';
+import type { Kind, StatusTotals } from './types';
+import classes from './records.module.css';
+
+const countFormat = new Intl.NumberFormat('en-US');
+
+export function StatusTotalsTable({ totals, kind, what }: { totals: StatusTotals; kind?: Kind; what: string }) {
+  if (totals.groups.length === 0) return null;
+  const choices = fieldOf(kind, totals.field)?.choices;
+  const caption = `${totals.amountLabel} by ${totals.label.toLowerCase()}`;
+  return (
+    <div className={classes.tableWrap} data-testid="status-totals">
+      <Table className={classes.table} verticalSpacing={4} horizontalSpacing="sm" w="auto">
+        <caption>
+          <VisuallyHidden>{`${caption}, over all ${what}`}</VisuallyHidden>
+        </caption>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th scope="col">{totals.label}</Table.Th>
+            <Table.Th scope="col" className={classes.numeric}>
+              Entries
+            </Table.Th>
+            <Table.Th scope="col" className={classes.numeric}>
+              {totals.amountLabel}
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {totals.groups.map((g) => (
+            <Table.Tr key={g.status} data-testid="status-total">
+              <Table.Th scope="row" fw="normal">
+                {g.status ? (
+                  <Badge variant="light" radius="sm" size="sm" className={classes.statusBadge} color={statusColor(g.status, choices)}>
+                    {g.status}
+                  </Badge>
+                ) : (
+                  'No status'
+                )}
+              </Table.Th>
+              <Table.Td className={classes.numeric}>{countFormat.format(g.count)}</Table.Td>
+              <Table.Td className={classes.numeric}>{formatValue(g.total, totals.type)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </div>
+  );
+}
