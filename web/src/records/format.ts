@@ -46,8 +46,14 @@ export function formatDateTime(value: string): string {
   return Number.isNaN(instant) ? value : dateTimeFormat.format(instant);
 }
 
-/** A record count: "1 record", "12,345 records". */
-export function formatCount(n: number): string {
+const compactCount = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
+
+/**
+ * A record count: "1 record", "12,345 records"; an estimate reads "≈ 1.2M records" (its
+ * last digits mean nothing).
+ */
+export function formatCount(n: number, estimated = false): string {
+  if (estimated) return `≈ ${compactCount.format(n)} records`;
   return `${n.toLocaleString('en-US')} ${n === 1 ? 'record' : 'records'}`;
 }
 

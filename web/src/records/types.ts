@@ -3,7 +3,19 @@
  * `-record`, `-file`, `listConfiguration`). Every answer is wrapped in `{ data }`.
  */
 
-export type FieldType = 'text' | 'status' | 'reference' | 'money' | 'quantity' | 'date';
+export type FieldType =
+  | 'text'
+  | 'status'
+  | 'reference'
+  | 'money'
+  | 'quantity'
+  | 'date'
+  | 'percent'
+  | 'number'
+  | 'boolean'
+  | 'email'
+  | 'phone'
+  | 'url';
 
 /**
  * A field of the kind: what lists show, sort and filter on, record pages show and forms
@@ -25,10 +37,21 @@ export interface KindField {
   ref?: string;
   /** For statuses: the values it may take. */
   choices?: string[];
-  /** Lists may sort on it. */
+  /** Lists may sort on it (the server walks an index for it; others it refuses). */
   sortable?: boolean;
+  /** Lists may filter on it; absent means yes. */
+  filterable?: boolean;
   /** Create and edit forms must give it a value. */
   required?: boolean;
+  /**
+   * A system field (ids and numbers the ERP assigns, balances, computed values): shown,
+   * never sent by a form or a bulk edit.
+   */
+  readOnly?: boolean;
+  /** Money and quantities: lists can total it (`totals=true`). */
+  summable?: boolean;
+  /** Money fields: the ISO currency code of their amounts. */
+  currency?: string;
   /** A field the ERP account adds (see above): text, status, money, quantity or date. */
   account?: boolean;
 }
@@ -63,6 +86,8 @@ export interface Kind {
   erpLink?: string;
   canCreate: boolean;
   canEdit: boolean;
+  /** The order of its lists when none is asked for (transactions newest first). */
+  defaultSort?: { field: string; dir: SortDir };
 }
 
 /** A reference to another record. */
@@ -97,6 +122,57 @@ export interface ListPage {
   nextCursor: string | null;
   /** How many records match, when the request asked (`count=true`). */
   total?: number;
+  /** `total` is an estimate (a big list is not counted row by row). */
+  totalEstimated?: boolean;
+  /**
+   * With `totals=true`: the sums of the summable columns over every matching record (not
+   * only this page), by field name.
+   */
+  totals?: Record<string, number | null>;
+  /** `totals` are estimates. */
+  totalsEstimated?: boolean;
+}
+
+/** How many records a list matches (`count=true`). */
+export interface ListCount {
+  total: number;
+  /** An estimate (a big list is not counted row by row). */
+  estimated: boolean;
+}
+
+/** Sums over every record a list matches, by column name (`totals=true`). */
+export interface ListTotals {
+  values: Record<string, number | null | undefined>;
+  /** The sums are estimates. */
+  estimated: boolean;
+}
+
+/** A bulk edit: one field set to one value on some records (`POST {product}-bulk`). */
+export interface BulkEditInput {
+  ids: number[];
+  field: string;
+  /** As a save sends it (see {@link SaveFields}); null clears the field. */
+  value: string | number | boolean | null;
+}
+
+/** What became of one record of a bulk edit. */
+export interface BulkOutcome {
+  id: number;
+  title?: string;
+  /** The record has the value now. */
+  saved: boolean;
+  /** Where its write stands with the ERP. */
+  write?: WriteState;
+  /** Why it was not saved. */
+  message?: string;
+}
+
+/** A bulk edit's answer: one outcome per record, in the order sent. */
+export interface BulkResult {
+  field: string;
+  saved: number;
+  failed: number;
+  results: BulkOutcome[];
 }
 
 export type Visibility = 'private' | 'role';
