@@ -71,22 +71,23 @@ type ListQuery struct {
 	Text   string // when set, only records whose title or code contains it
 	After  *Cursor
 	Limit  int // 1..500
+	// Fields names the document fields whose values the page reads into
+	// each record's Extra; nil reads every one of the kind's.
+	Fields []string
 }
 
 // ColModified is the last-modified time, sortable like a promoted column.
 const ColModified Column = "modified_at"
 
-// Sortable reports whether lists may sort on c. Each promoted such column
-// has an index on (tenant, kind, column, id), so every sorted page is an
-// index range; references are filters, not sort keys. Account fields
-// (document values) sort too, on an index of their own
-// (sqlstore's IndexAccountFields).
+// Sortable reports whether lists may sort on promoted column c. Each such
+// column has an index on (tenant, kind, column, id), so every sorted page
+// is an index range; a reference sorts by the referenced record's name
+// (parent_name, project_name), which the records table keeps beside its
+// id. Document fields sort on an index of their own per kind (sqlstore's
+// IndexDocumentFields): Field.Sortable says which.
 func Sortable(c Column) bool {
-	if _, doc := c.DocField(); doc {
-		return true // an account field: sorted on its document value
-	}
 	switch c {
-	case ColTitle, ColCode, ColStatus, ColDate, ColAmount, ColModified:
+	case ColTitle, ColCode, ColStatus, ColDate, ColAmount, ColModified, ColParent, ColProject:
 		return true
 	}
 	return false
@@ -104,3 +105,25 @@ type Page struct {
 	HasMore bool
 	Next    *Cursor
 }
+
+// SummaryQuery asks what a list's whole result counts and adds up.
+type SummaryQuery struct {
+	List  ListQuery // its kind, filter and text; its sort and page do not matter
+	Count bool      // count the records
+	Sum   []Field   // total these summable fields
+}
+
+// Summary is a list's whole result counted and totalled at bounded cost:
+// exact for a list without filter or text (the store keeps each kind's
+// count and sums) and for a result of at most SummaryExact records, else
+// estimated from a sample of the kind's records and marked so.
+type Summary struct {
+	Total           int64
+	TotalEstimated  bool
+	Totals          map[string]float64 // by field name, in units (not hundredths)
+	TotalsEstimated bool
+}
+
+// SummaryExact is the most records a filtered list's count and totals
+// are exact for; a larger result is estimated.
+const SummaryExact = 2000

@@ -32,10 +32,11 @@ func TestListQueryPlansUseIndexes(t *testing.T) {
 					if status != "" && sort != records.ColTitle && sort != records.ColStatus {
 						continue // status filters pair with the (status, title) index
 					}
-					st, args, _, err := listStatement(sqlite, q, predicate{})
+					plan, err := listStatement(sqlite, q, predicate{})
 					if err != nil {
 						t.Fatal(err)
 					}
+					st, args := plan.st, plan.args
 					p := queryPlan(t, s, st, args...)
 					if strings.Contains(p, "TEMP B-TREE") || !strings.Contains(p, "USING INDEX") {
 						t.Errorf("%+v: plan %q", q, p)

@@ -43,7 +43,11 @@ func (t *Tenant) GroupRecords(ctx context.Context, q records.GroupQuery) ([]reco
 		}
 		cols = append(cols, sql)
 	}
-	where, args, err := whereClause(records.ListQuery{Kind: q.Kind, Filter: q.Filter}, predicate{})
+	k, err := listKind(q.Kind)
+	if err != nil {
+		return nil, err
+	}
+	where, args, err := whereClause(t.d, k, records.ListQuery{Kind: q.Kind, Filter: q.Filter}, predicate{})
 	if err != nil {
 		return nil, err
 	}
