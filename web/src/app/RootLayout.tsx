@@ -1,12 +1,12 @@
-import { lazy, Suspense, useEffect, type MouseEvent } from 'react';
+import { lazy, Suspense, type MouseEvent } from 'react';
 import { Button, Container, Stack, Text, Title } from '@mantine/core';
 import { Outlet, isRouteErrorResponse, useRouteError } from 'react-router';
 import { useIsAuthenticated } from '../session';
 import { AlertArea } from '../shell/AlertArea';
 import { LoadingOverlay } from '../shell/LoadingOverlay';
 import { NavbarPlaceholder } from '../shell/NavbarPlaceholder';
-import { config } from './config';
 import { useRouteMeta } from './meta';
+import { useDocumentTitle } from './title';
 import classes from './RootLayout.module.css';
 
 // The navbar (menus, popovers) is its own chunk: the sign-in page never needs it.
@@ -48,9 +48,7 @@ export function RootLayout() {
   const withNavbar = !!routeMeta.showNavbar && authenticated;
   const mayRender = authenticated || !routeMeta.requiresAuth;
 
-  useEffect(() => {
-    document.title = routeMeta.title ? `${routeMeta.title} · ${config.productName}` : config.productName;
-  }, [routeMeta.title]);
+  useDocumentTitle(routeMeta.title);
 
   return (
     <div className={withNavbar ? classes.withNavbar : classes.bare} data-layout={withNavbar ? 'navbar' : 'bare'}>
@@ -60,12 +58,15 @@ export function RootLayout() {
           <LiveEvents />
         </Suspense>
       )}
-      {withNavbar && (
-        <Suspense fallback={<NavbarPlaceholder />}>
-          <Navbar />
-        </Suspense>
-      )}
-      <AlertArea />
+      {/* The app's chrome: on paper only the page shows. */}
+      <div className={classes.chrome}>
+        {withNavbar && (
+          <Suspense fallback={<NavbarPlaceholder />}>
+            <Navbar />
+          </Suspense>
+        )}
+        <AlertArea />
+      </div>
       <main id={MAIN_CONTENT_ID} tabIndex={-1} className={classes.main}>
         {mayRender && <Outlet />}
       </main>

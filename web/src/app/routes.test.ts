@@ -1,9 +1,9 @@
 import { matchRoutes } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { namedActions, resolveAction, resolveHref } from './actions';
+import { actionPath, namedActions, resolveAction, resolveHref, type KindRoutes } from './actions';
 import { requireAuth } from './guard';
 import { mergeRouteMeta, type RouteMeta } from './meta';
-import { createPath, editPath, listPath, loginPath, paths, recordRoutes, recordViewPath, reportPath, viewPath } from './paths';
+import { createPath, editPath, listPath, loginPath, paths, printPath, reportPath, viewPath } from './paths';
 import { routes } from './routes';
 
 /** The matched routes of a path (pathname only; `?id=` is not part of matching). */
@@ -60,90 +60,50 @@ describe('route table (SPEC §2)', () => {
     expect(metaOf('/sync')).toMatchObject({ ...authed, title: 'ERP sync' });
   });
 
-  // SPEC §2's table, row by row: the pages of each kind and the model its parent carries.
-  const table: Array<[string, string, Array<'list' | 'view' | 'create' | 'edit'>]> = [
-    ['genericresource', 'genericresource', ['list']],
-    ['employee', 'employee', ['list']],
-    ['vendor', 'vendor', ['list', 'view']],
-    ['vendorquestionnaire', 'customrecord_res_vendor_questions', ['list', 'view']],
-    ['customer', 'customer', ['list', 'view', 'create', 'edit']],
-    ['invoice', 'invoice', ['list', 'view']],
-    ['vendorbill', 'vendorbill', ['list', 'view']],
-    ['project', 'project', ['list', 'view', 'edit']],
-    ['projectrequest', 'projectrequest', ['list', 'create', 'view', 'edit']],
-    ['billing', 'billing', ['list']],
-    ['billing-summary', 'billing_summary', ['list']],
-    ['budget', 'budget', ['list']],
-    ['creditledger', 'creditledger', ['list']],
-    ['creditavailability', 'creditavailability', ['list']],
-    ['opportunity', 'customrecord_res_opportunity', ['list', 'view', 'create', 'edit']],
-  ];
+  // Every kind's pages come from one parameterised route: the app has no table of kinds.
+  const pages = { list: 'isList', view: 'isView', create: 'isCreate', edit: 'isEdit' } as const;
 
-  it.each(table)('/%s/*: model %s, pages %j', (segment, model, pages) => {
-    const flag = { list: 'isList', view: 'isView', create: 'isCreate', edit: 'isEdit' } as const;
-    for (const page of ['list', 'view', 'create', 'edit'] as const) {
+  it.each(['project', 'billing-summary', 'vendorquestionnaire', 'a-kind-added-later'])('/%s/*: every page of any kind segment', (segment) => {
+    for (const [page, flag] of Object.entries(pages)) {
       const path = `/${segment}/${page}`;
-      if (!pages.includes(page)) {
-        expect(isNotFound(path), `${path} is not in the table`).toBe(true);
-        continue;
-      }
       const meta = metaOf(path);
-      expect(meta, path).toMatchObject({ ...authed, model, [flag[page]]: true });
-      for (const other of Object.values(flag)) if (other !== flag[page]) expect(meta[other], `${path} ${other}`).toBeFalsy();
-      // The model sits on the parent route, once for all of its pages.
+      expect(meta, path).toMatchObject({ ...authed, [flag]: true });
+      for (const other of Object.values(pages)) if (other !== flag) expect(meta[other], `${path} ${other}`).toBeFalsy();
+      // The kind is the parent's parameter, resolved against the registry when the page renders.
       const parent = match(path).at(-2)!;
-      expect(parent.route.path).toBe(`/${segment}`);
-      expect(parent.route.handle).toEqual({ model });
+      expect(parent.route.id).toBe('records');
+      expect(parent.params.kind).toBe(segment);
     }
     expect(isNotFound(`/${segment}`), `/${segment} alone`).toBe(true);
   });
 
-  // Sub-tabs: named child paths, and the catch-all /<kind>/view/:tab where SPEC has one.
-  const tabs: Array<[string, string[], boolean]> = [
-    ['/vendor/view', ['files'], true],
-    ['/vendorquestionnaire/view', [], true],
-    ['/customer/view', ['files'], true],
-    ['/invoice/view', ['files'], false],
-    ['/vendorbill/view', ['files'], false],
-    ['/project/view', ['billing', 'credits', 'budget', 'ecometrics', 'costdetails', 'files'], true],
-    ['/projectrequest/view', [], true],
-    ['/projectrequest/create', [], true],
-    ['/projectrequest/edit', [], true],
-    ['/opportunity/view', ['files', 'communication'], true],
-    ['/opportunity/create', ['credits'], true],
-    ['/opportunity/edit', ['credits', 'files'], true],
-    ['/customer/create', [], false],
-    ['/customer/edit', [], false],
-    ['/project/edit', [], false],
-  ];
-
-  it.each(tabs)('%s: tabs %j, catch-all %s', (page, named, catchAll) => {
+  it.each(['/project/view', '/opportunity/create', '/customer/edit'])('%s/<tab>: any sub-tab, one level deep', (page) => {
     const pageMeta = metaOf(page);
-    for (const tab of named) {
-      const last = leaf(`${page}/${tab}`);
-      expect(last.route.path, `${page}/${tab}`).toBe(tab);
-      expect(metaOf(`${page}/${tab}`), `${page}/${tab}`).toMatchObject({ ...pageMeta, tab });
-    }
-    const other = leaf(`${page}/notes`);
-    if (catchAll) {
-      expect(other.route.path).toBe(':tab');
-      expect(other.params.tab).toBe('notes');
-      expect(metaOf(`${page}/notes`)).toMatchObject(pageMeta);
-    } else {
-      expect(isNotFound(`${page}/notes`)).toBe(true);
-    }
-    // One level only: anything deeper is unknown.
+    const tab = leaf(`${page}/notes`);
+    expect(tab.route.path).toBe(':tab');
+    expect(tab.params.tab).toBe('notes');
+    expect(metaOf(`${page}/notes`)).toMatchObject(pageMeta);
     expect(isNotFound(`${page}/notes/extra`)).toBe(true);
   });
 
-  it('sends unknown paths to /404', () => {
-    for (const path of ['/nope', '/project/list/extra', '/vendor/create', '/reports', '/dashboard', '/login/x']) {
-      expect(isNotFound(path), path).toBe(true);
-    }
+  it('serves the printable document of a record without the navbar', () => {
+    const print = leaf('/invoice/view/print');
+    expect(print.route.path).toBe('view/print');
+    expect(metaOf('/invoice/view/print')).toMatchObject({ requiresAuth: true, isView: true, showNavbar: false });
+    expect(printPath('invoice', 42)).toBe('/invoice/view/print?id=42');
   });
 
-  it('has a route for every record route spec', () => {
-    for (const spec of recordRoutes) expect(isNotFound(listPath(spec.segment)), spec.segment).toBe(false);
+  it('ranks the fixed paths above a kind segment', () => {
+    expect(leaf('/list/edit').route.path).toBe(paths.listEdit);
+    expect(leaf('/reports/list').route.path).toBe('list');
+    expect(match('/reports/list').some((m) => m.route.id === 'records')).toBe(false);
+    expect(leaf('/feedback/submissions').route.path).toBe(paths.feedbackSubmissions);
+  });
+
+  it('sends unknown paths to /404', () => {
+    for (const path of ['/nope', '/project/list/extra', '/project/print', '/reports', '/dashboard', '/login/x']) {
+      expect(isNotFound(path), path).toBe(true);
+    }
   });
 });
 
@@ -157,59 +117,84 @@ describe('paths, defined once', () => {
     expect(editPath('customer', '7')).toBe('/customer/edit?id=7');
     expect(editPath('opportunity', 7, 'files')).toBe('/opportunity/edit/files?id=7');
     expect(reportPath('q3 sales')).toBe('/reports/q3%20sales');
-    expect(recordViewPath('customrecord_res_opportunity', 5)).toBe('/opportunity/view?id=5');
-    expect(recordViewPath('billing', 5)).toBeUndefined(); // billing has no view page
     expect(loginPath('/project/view?id=42')).toBe('/login?redirect=%2Fproject%2Fview%3Fid%3D42');
     expect(paths).toMatchObject({ home: '/', login: '/login', notFound: '/404', listEdit: '/list/edit', feedback: '/feedback' });
   });
 });
 
+/** The registry's record types and route segments, as GET /api/v1/kinds answers them (a test fixture). */
+const kinds: KindRoutes = [
+  { name: 'project', route: 'project' },
+  { name: 'genericresource', route: 'genericresource' },
+  { name: 'billing', route: 'billing' },
+  { name: 'budget', route: 'budget' },
+  { name: 'employee', route: 'employee' },
+  { name: 'billing_summary', route: 'billing-summary' },
+  { name: 'vendor', route: 'vendor' },
+  { name: 'customer', route: 'customer' },
+  { name: 'invoice', route: 'invoice' },
+  { name: 'vendorbill', route: 'vendorbill' },
+  { name: 'projectrequest', route: 'projectrequest' },
+  { name: 'customrecord_res_vendor_questions', route: 'vendorquestionnaire' },
+  { name: 'customrecord_res_opportunity', route: 'opportunity' },
+  { name: 'creditledger', route: 'creditledger' },
+  { name: 'creditavailability', route: 'creditavailability' },
+];
+
 describe('named actions (SPEC §2)', () => {
   it('resolve every action to its screen, record type and a served route', () => {
-    const expected: Record<string, [string, string | undefined]> = {
-      dashboard: ['Dashboard', undefined],
-      report: ['Report', undefined],
-      'project-list': ['ProjectList', 'project'],
-      'gr-list': ['GenericResourceList', 'genericresource'],
-      'billing-list': ['BillingList', 'billing'],
-      'budget-list': ['BudgetList', 'budget'],
-      'employee-list': ['EmployeeList', 'employee'],
-      'billing-summary-list': ['BillingSummaryList', 'billing_summary'],
-      feedback: ['Feedback', undefined],
-      'list-view': ['ListView', undefined],
-      'vendor-list': ['VendorList', 'vendor'],
-      'client-list': ['ClientList', 'customer'],
-      'invoice-list': ['InvoiceList', 'invoice'],
-      'bill-list': ['VendorBillList', 'vendorbill'],
-      'projectrequest-list': ['ProjectRequestList', 'projectrequest'],
-      'projectrequest-create': ['ProjectRequestCreate', 'projectrequest'],
-      'project-edit': ['ProjectEdit', undefined],
-      'vendor-questionnaire-list': ['VendorQuestionnaireList', 'customrecord_res_vendor_questions'],
-      'opportunity-list': ['OpportunityList', 'customrecord_res_opportunity'],
-      'creditledger-list': ['CreditLedgerList', 'creditledger'],
-      'creditavailability-list': ['CreditAvailabilityList', 'creditavailability'],
+    const expected: Record<string, [string, string | undefined, string]> = {
+      dashboard: ['Dashboard', undefined, '/'],
+      report: ['Report', undefined, '/reports/list'],
+      'project-list': ['ProjectList', 'project', '/project/list'],
+      'gr-list': ['GenericResourceList', 'genericresource', '/genericresource/list'],
+      'billing-list': ['BillingList', 'billing', '/billing/list'],
+      'budget-list': ['BudgetList', 'budget', '/budget/list'],
+      'employee-list': ['EmployeeList', 'employee', '/employee/list'],
+      'billing-summary-list': ['BillingSummaryList', 'billing_summary', '/billing-summary/list'],
+      feedback: ['Feedback', undefined, '/feedback'],
+      'list-view': ['ListView', undefined, '/list/edit'],
+      'vendor-list': ['VendorList', 'vendor', '/vendor/list'],
+      'client-list': ['ClientList', 'customer', '/customer/list'],
+      'invoice-list': ['InvoiceList', 'invoice', '/invoice/list'],
+      'bill-list': ['VendorBillList', 'vendorbill', '/vendorbill/list'],
+      'projectrequest-list': ['ProjectRequestList', 'projectrequest', '/projectrequest/list'],
+      'projectrequest-create': ['ProjectRequestCreate', 'projectrequest', '/projectrequest/create'],
+      'project-edit': ['ProjectEdit', undefined, '/project/edit'],
+      'vendor-questionnaire-list': ['VendorQuestionnaireList', 'customrecord_res_vendor_questions', '/vendorquestionnaire/list'],
+      'opportunity-list': ['OpportunityList', 'customrecord_res_opportunity', '/opportunity/list'],
+      'creditledger-list': ['CreditLedgerList', 'creditledger', '/creditledger/list'],
+      'creditavailability-list': ['CreditAvailabilityList', 'creditavailability', '/creditavailability/list'],
     };
     expect(Object.keys(namedActions).sort()).toEqual(Object.keys(expected).sort());
-    for (const [name, [screen, recordType]] of Object.entries(expected)) {
+    for (const [name, [screen, recordType, path]] of Object.entries(expected)) {
       const action = resolveAction(name)!;
       expect(action.screen, name).toBe(screen);
-      expect((action as { recordType?: string }).recordType, name).toBe(recordType);
-      expect(isNotFound(action.path), `${name} → ${action.path}`).toBe(false);
-      // A list action's record type is the model of the route it opens.
-      if (recordType) expect(metaOf(action.path).model, name).toBe(recordType);
+      expect(action.recordType, name).toBe(recordType);
+      expect(actionPath(action, kinds), name).toBe(path);
+      expect(isNotFound(path), `${name} → ${path}`).toBe(false);
     }
     expect(resolveAction('nope')).toBeUndefined();
+  });
+
+  it('open a record screen only once the registry names its kind', () => {
+    expect(actionPath(namedActions['client-list'], undefined)).toBeUndefined();
+    expect(actionPath(namedActions['client-list'], kinds.filter((k) => k.name !== 'customer'))).toBeUndefined();
+    // The route segment is the registry's, whatever it is.
+    expect(actionPath(namedActions['client-list'], [{ name: 'customer', route: 'clients' }])).toBe('/clients/list');
+    expect(actionPath(namedActions.feedback, undefined)).toBe('/feedback');
   });
 
   it('menu hrefs: paths, external links, and actions by name', () => {
     expect(resolveHref('/project/list')).toEqual({ kind: 'internal', to: '/project/list' });
     expect(resolveHref('project/list')).toEqual({ kind: 'internal', to: '/project/list' });
     expect(resolveHref('https://erp.example.com/app')).toEqual({ kind: 'external', href: 'https://erp.example.com/app' });
-    expect(resolveHref('action:client-list')).toEqual({ kind: 'internal', to: '/customer/list' });
-    expect(resolveHref('action:project-edit?id=42')).toEqual({ kind: 'internal', to: '/project/edit?id=42' });
+    expect(resolveHref('action:client-list', kinds)).toEqual({ kind: 'internal', to: '/customer/list' });
+    expect(resolveHref('action:project-edit?id=42', kinds)).toEqual({ kind: 'internal', to: '/project/edit?id=42' });
     expect(resolveHref('dashboard')).toEqual({ kind: 'internal', to: '/' });
-    expect(resolveHref('vendor-questionnaire-list')).toEqual({ kind: 'internal', to: '/vendorquestionnaire/list' });
-    expect(resolveHref('action:unknown')).toEqual({ kind: 'none' });
+    expect(resolveHref('vendor-questionnaire-list', kinds)).toEqual({ kind: 'internal', to: '/vendorquestionnaire/list' });
+    expect(resolveHref('action:client-list')).toEqual({ kind: 'none' });
+    expect(resolveHref('action:unknown', kinds)).toEqual({ kind: 'none' });
     expect(resolveHref('')).toEqual({ kind: 'none' });
     expect(resolveHref(undefined)).toEqual({ kind: 'none' });
   });

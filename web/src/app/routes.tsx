@@ -3,7 +3,7 @@ import type { ComponentType } from 'react';
 import { PageSpinner } from '../shell/LoadingOverlay';
 import { hideAlertOnNavigation, requireAuth, revalidateGuard, revalidateOnNavigation } from './guard';
 import { meta, TAB_PARAM, type RouteMeta } from './meta';
-import { paths, recordRoutes, type RecordRoute, type TabSet } from './paths';
+import { KIND_PARAM, paths, PRINT_SEGMENT } from './paths';
 import { prefetchDashboard } from './prefetch';
 import { RootErrorBoundary, RootLayout } from './RootLayout';
 
@@ -27,41 +27,45 @@ function page(load: () => Promise<PageModule>): RouteObject['lazy'] {
   };
 }
 
-// The record pages are generic, driven by the kind registry (src/records); the route's
-// meta tells them which kind (`model`) and which page (isList/isView/isCreate/isEdit).
+// The record pages are generic, driven by the kind registry (GET /api/v1/kinds): one
+// parameterised route serves every kind, its `:kind` the kind's route segment. The
+// parent (records/KindPages) resolves it against the cached registry: an unknown kind is
+// the not-found page; it also names the page in the document title. The route's meta
+// says which page it is (isList/isView/isCreate/isEdit).
+const kindPages = page(() => import('../records/KindPages'));
 const recordList = page(() => import('../records/RecordListPage'));
 const recordView = page(() => import('../records/RecordViewPage'));
 const recordTab = page(() => import('../records/RecordTabPage'));
 const recordForm = page(() => import('../records/RecordFormPage'));
+const recordPrint = page(() => import('../records/print/RecordPrintPage'));
 const reports = page(() => import('../pages/ReportsPage'));
 
 /** Redirects to /404: for paths that only exist as parents (/project alone). */
 const toNotFound = () => redirect(paths.notFound);
 
-/** Sub-tab routes of a view/create/edit page: named child paths, then the catch-all. */
-function tabRoutes(set: TabSet): RouteObject[] {
-  const named: RouteObject[] = set.named.map((tab) => ({ path: tab, handle: meta({ tab }), lazy: recordTab }));
-  return set.catchAll ? [...named, { path: `:${TAB_PARAM}`, lazy: recordTab }] : named;
+/** A record page with its sub-tabs (/project/view/billing): any tab the record has. */
+function tabbedPage(path: string, flags: RouteMeta, lazy: RouteObject['lazy']): RouteObject {
+  return { path, handle: meta(flags), lazy, children: [{ path: `:${TAB_PARAM}`, lazy: recordTab }] };
 }
 
-function recordPage(path: string, flags: RouteMeta, lazy: RouteObject['lazy'], set?: TabSet): RouteObject {
-  const route: RouteObject = { path, handle: meta(flags), lazy };
-  if (set && (set.named.length > 0 || set.catchAll)) route.children = tabRoutes(set);
-  return route;
-}
-
-/** One record kind: a parent route carrying `model`, with its list/view/create/edit pages. */
-function recordRouteObject(spec: RecordRoute): RouteObject {
-  const label = spec.label.toLowerCase();
-  const children: RouteObject[] = [
+/**
+ * Every record kind's pages (SPEC §2 route shapes): /<route>/list, /<route>/view?id=,
+ * /<route>/view/<tab>?id=, /<route>/create[/<tab>], /<route>/edit[/<tab>]?id=, and the
+ * printable document /<route>/view/print?id= (no navbar).
+ */
+export const recordRoutes: RouteObject = {
+  id: 'records',
+  path: `:${KIND_PARAM}`,
+  lazy: kindPages,
+  children: [
     { index: true, loader: toNotFound },
-    recordPage('list', { isList: true, title: spec.plural }, recordList),
-  ];
-  if (spec.view) children.push(recordPage('view', { isView: true, title: spec.label }, recordView, spec.view));
-  if (spec.create) children.push(recordPage('create', { isCreate: true, title: `New ${label}` }, recordForm, spec.create));
-  if (spec.edit) children.push(recordPage('edit', { isEdit: true, title: `Edit ${label}` }, recordForm, spec.edit));
-  return { id: `records:${spec.segment}`, path: `/${spec.segment}`, handle: meta({ model: spec.model }), children };
-}
+    { path: 'list', handle: meta({ isList: true }), lazy: recordList },
+    tabbedPage('view', { isView: true }, recordView),
+    { path: `view/${PRINT_SEGMENT}`, handle: meta({ isView: true, showNavbar: false }), lazy: recordPrint },
+    tabbedPage('create', { isCreate: true }, recordForm),
+    tabbedPage('edit', { isEdit: true }, recordForm),
+  ],
+};
 
 /**
  * The route table (SPEC §2): every path of the app, its meta flags and its guard.
@@ -69,9 +73,10 @@ function recordRouteObject(spec: RecordRoute): RouteObject {
  * - The root route runs guard step 1 (hide any alert) on every navigation.
  * - Public routes (no navbar) sit directly under the root: step 2, login is always allowed.
  * - Everything that requires authentication sits under the `authenticated` branch, whose
- *   loader is guard steps 3–4. Each record kind is one parent route there carrying its
- *   `model`, with list/view/create/edit children flagged isList/isView/isCreate/isEdit;
- *   view (and some create/edit) pages have their sub-tabs as child routes.
+ *   loader is guard steps 3–4. The record kinds share one parameterised parent route
+ *   there ({@link recordRoutes}), with list/view/create/edit children flagged
+ *   isList/isView/isCreate/isEdit and the sub-tabs of view, create and edit pages as
+ *   their child routes. The fixed paths (/reports/list, /list/edit, …) rank above it.
  * - Unknown paths redirect to /404.
  */
 export const routes: RouteObject[] = [
@@ -145,7 +150,7 @@ export const routes: RouteObject[] = [
               { path: ':reportId', handle: meta({ isView: true, title: 'Report' }), lazy: reports },
             ],
           },
-          ...recordRoutes.map(recordRouteObject),
+          recordRoutes,
         ],
       },
       {

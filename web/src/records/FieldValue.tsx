@@ -1,29 +1,65 @@
-/** One value of a record field, shown by its type: links for references, badges for statuses. */
-import { Badge, Text } from '@mantine/core';
+/**
+ * One value of a record field as an element, by its type (the text comes from format.ts):
+ * a reference links to the record by its name; email, phone and web addresses are
+ * mailto:, tel: and http(s) links; a status is a badge; no value is a dimmed dash.
+ */
+import { Anchor, Badge, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { formatValue, isRef } from './format';
+import { formatValue, isRef, mailtoHref, safeWebUrl, telHref } from './format';
 import { kindByName } from './kinds';
 import { viewPath } from './links';
 import { statusColor } from './status';
-import type { CellValue, FieldType, Kind } from './types';
-import classes from './records.module.css';
+import type { CellValue, FieldType, Kind, KindField } from './types';
+import classes from './FieldValue.module.css';
 
-export function FieldValue({ value, type, refKind, choices }: { value: CellValue; type: FieldType | string; refKind?: Kind; choices?: string[] }) {
+export interface FieldValueProps {
+  value: CellValue;
+  type: FieldType | string;
+  /** References: the kind of the record referred to (its view page is linked). */
+  refKind?: Kind;
+  /** Statuses: the values the field may take (they pick the badge colour). */
+  choices?: readonly string[];
+  /** Money: the field's currency. */
+  currency?: string;
+  /** A smaller status badge (tables). */
+  compact?: boolean;
+}
+
+/** "No value": a dimmed dash. */
+export function NoValue() {
+  return (
+    <Text span c="dimmed">
+      —
+    </Text>
+  );
+}
+
+export function FieldValue({ value, type, refKind, choices, currency, compact = false }: FieldValueProps) {
   if (isRef(value)) {
-    const href = refKind ? viewPath(refKind, value.id) : undefined;
-    return href ? <Link to={href}>{value.refName}</Link> : <>{value.refName}</>;
+    const name = value.refName || (refKind ? `${refKind.label} ${value.id}` : '');
+    if (!name) return <NoValue />;
+    return refKind ? (
+      <Anchor component={Link} to={viewPath(refKind, value.id)} inherit>
+        {name}
+      </Anchor>
+    ) : (
+      <>{name}</>
+    );
   }
-  const text = formatValue(value, type);
-  if (text === '') {
+  const text = formatValue(value, type, { currency });
+  if (text === '') return <NoValue />;
+  const href = type === 'email' ? mailtoHref(value) : type === 'phone' ? telHref(value) : type === 'url' ? safeWebUrl(value) : undefined;
+  if (href) {
+    const external = type === 'url';
     return (
-      <Text span c="dimmed">
-        —
-      </Text>
+      <Anchor href={href} inherit className={classes.link} {...(external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}>
+        {text}
+      </Anchor>
     );
   }
   if (type === 'status') {
     return (
-      <Badge variant="light" radius="sm" className={classes.statusBadge} color={statusColor(text, choices)}>
+      <Badge variant="light" radius="sm" size={compact ? 'sm' : 'md'} className={classes.statusBadge} color={statusColor(text, choices)}>
         {text}
       </Badge>
     );
@@ -31,7 +67,21 @@ export function FieldValue({ value, type, refKind, choices }: { value: CellValue
   return <>{text}</>;
 }
 
+/** A field's value with everything its declaration says: the referred kind, choices, currency. */
+export function DeclaredValue({ value, field, kinds, compact }: { value: CellValue; field: KindField; kinds: readonly Kind[] | undefined; compact?: boolean }) {
+  return (
+    <FieldValue
+      value={value}
+      type={field.type}
+      refKind={kindByName(kinds, field.ref)}
+      choices={field.choices}
+      currency={field.currency}
+      compact={compact}
+    />
+  );
+}
+
 /** The kind a reference field of `kind` points at. */
-export function refKindOf(kinds: Kind[] | undefined, kind: Kind | undefined, fieldName: string): Kind | undefined {
+export function refKindOf(kinds: readonly Kind[] | undefined, kind: Kind | undefined, fieldName: string): Kind | undefined {
   return kindByName(kinds, kind?.fields.find((f) => f.name === fieldName)?.ref);
 }

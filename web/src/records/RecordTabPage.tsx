@@ -1,6 +1,6 @@
 /**
- * One sub-tab of a record's view page (`/<route>/view/<tab>?id=42`, and the catch-all
- * `/<route>/view/:tab`). What it shows depends on the tab's source in the kind registry:
+ * One sub-tab of a record's page (`/<route>/view/<tab>?id=42`; also below the create and
+ * edit forms). What it shows depends on the tab's source in the kind registry:
  * files → the attachments with download; related/custom → a table of records of the
  * tab's kind, linked to their view pages; sublist (and custom tabs without a kind) → a
  * plain table.
@@ -18,7 +18,6 @@ import { EquipmentCharges } from './EquipmentCharges';
 import { formatBytes, formatDateTime } from './format';
 import { kindByName, kindOfPath, useRouteKind } from './kinds';
 import { kindsQuery, recordFilesQuery, recordQuery, recordTabQuery } from './queries';
-import { FieldGroups } from './FieldGroups';
 import { recordIdOf } from './recordId';
 import { EmptyBlock, ErrorBlock, LoadingBlock, RecordErrorBoundary } from './States';
 import type { FileInfo, Kind, KindTab } from './types';
@@ -63,10 +62,7 @@ export default function RecordTabPage() {
   const name = useRouteTab();
   // The view page around this one shows loading and errors of the kinds and the record.
   const record = useQuery({ ...recordQuery(kind?.name ?? '', id ?? 0), enabled: !!kind && id !== null });
-  if (!kind || !kinds || id === null) return null;
-
-  // The bare view path: the record's field groups.
-  if (!name) return record.data ? <FieldGroups kind={kind} kinds={kinds} record={record.data} /> : null;
+  if (!kind || !kinds || id === null || !name) return null;
 
   const tab = tabOf(kind, name, record.data?.tabs);
   if (!tab) {

@@ -1,70 +1,39 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Outlet, type RouteObject } from 'react-router';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { recordRoutes } from '../app/routes';
+import { useDocumentTitle } from '../app/title';
 import { useSessionStore } from '../session/store';
-import RecordTabPage from './RecordTabPage';
-import RecordViewPage from './RecordViewPage';
+import { invoiceLines, invoiceRecord, permitRecord, projectRecord, registry } from './kinds.fixture';
 import { fakeApi, json, problem, renderRoutes, signIn, type FakeApi } from './testing';
 import type { RecordDetail } from './types';
 
-// As the app's route table lays them out: named tab routes carry their tab in the
-// handle, the catch-all has the :tab parameter.
-const routes = [
-  {
-    path: '/project',
-    handle: { model: 'project' },
-    children: [
-      {
-        path: 'view',
-        handle: { isView: true },
-        Component: RecordViewPage,
-        children: [
-          { path: 'billing', handle: { tab: 'billing' }, Component: RecordTabPage },
-          { path: 'files', handle: { tab: 'files' }, Component: RecordTabPage },
-          { path: ':tab', Component: RecordTabPage },
-        ],
-      },
-    ],
-  },
-];
+/** The app's own record routes (one parameterised route for every kind), under a root that keeps the document title. */
+function TitleRoot() {
+  useDocumentTitle(undefined);
+  return <Outlet />;
+}
 
-const record: RecordDetail = {
-  id: 42,
-  type: 'project',
-  title: 'Wetland restoration',
-  code: 'PRJ-000042',
-  status: 'Active',
-  erpUrl: 'https://1234.app.netsuite.com/app/accounting/project/project.nl?id=42',
-  groups: [
-    {
-      label: 'Summary',
-      fields: [
-        { name: 'companyname', label: 'Project name', type: 'text', value: 'Wetland restoration' },
-        { name: 'entityid', label: 'Project ID', type: 'text', value: 'PRJ-000042' },
-        { name: 'entitystatus', label: 'Status', type: 'status', value: 'Active' },
-        { name: 'customer', label: 'Client', type: 'reference', value: { id: 7, refName: 'Acme Water' } },
-        { name: 'projectedtotal', label: 'Contract value', type: 'money', value: 98000 },
-        { name: 'startdate', label: 'Start date', type: 'date', value: '2024-03-07' },
-      ],
-    },
-    { label: 'Details', fields: [{ name: 'memo', label: 'Memo', type: 'text', value: 'Phase two' }] },
-  ],
-  tabs: [
-    { name: 'billing', label: 'Billing', source: 'custom', kind: 'billing' },
-    { name: 'files', label: 'Files', source: 'files' },
-    { name: 'notes', label: 'Notes', source: 'sublist' },
-  ],
-  related: [{ type: 'customer', id: 7, name: 'Acme Water' }],
-};
+const routes: RouteObject[] = [{ Component: TitleRoot, children: [recordRoutes, { path: '/404', Component: () => <h1>Page not found</h1> }] }];
+
+const records: Record<string, RecordDetail> = { 'project:42': projectRecord, 'invoice:77': invoiceRecord, 'customrecord_permit:5': permitRecord };
 
 let api: FakeApi;
+
+// The pages are lazy chunks: load them once, so no test waits on a cold import.
+beforeAll(async () => {
+  await Promise.all([import('./KindPages'), import('./RecordViewPage'), import('./RecordTabPage'), import('./print/RecordPrintPage')]);
+});
 
 beforeEach(() => {
   signIn();
   api = fakeApi();
+  api.on('GET /kinds', () => json({ data: registry }));
   api.on('GET /netsuite/portal-record', (url) => {
     const tab = url.searchParams.get('tab');
-    if (url.searchParams.get('id') !== '42') return problem(404, 'No such record.');
+    const record = records[`${url.searchParams.get('type')}:${url.searchParams.get('id')}`];
+    if (!record) return problem(404, 'No such record.');
     if (tab === 'billing') {
       return json({
         data: {
@@ -83,7 +52,8 @@ beforeEach(() => {
     if (tab === 'notes') {
       return json({ data: { columns: [{ name: 'note', label: 'Note', type: 'text', sortable: false }], rows: [{ id: 1, note: 'Site visit booked' }] } });
     }
-    if (tab) return problem(404, `Projects have no "${tab}" tab.`);
+    if (tab === 'item' && record === invoiceRecord) return json({ data: invoiceLines });
+    if (tab) return problem(404, `No "${tab}" tab.`);
     return json({ data: record });
   });
   api.on('GET /netsuite/portal-file', (url) =>
@@ -98,31 +68,86 @@ afterEach(() => {
   useSessionStore.getState().clearSession();
 });
 
-describe('RecordViewPage', () => {
-  it('shows the header: title, status badge, key facts and the ERP link', async () => {
+/** The text of the field labelled `label` in a definition list. */
+function valueOf(container: HTMLElement, label: string): HTMLElement {
+  const term = within(container).getByText(label, { selector: 'dt' });
+  return term.nextElementSibling as HTMLElement;
+}
+
+describe('RecordViewPage: the header', () => {
+  it('shows the title, number, status badge, key facts and the ERP link', async () => {
     renderRoutes(routes, '/project/view?id=42');
     expect(await screen.findByRole('heading', { level: 1, name: 'Wetland restoration' })).toBeInTheDocument();
     expect(within(screen.getByRole('list', { name: 'Status' })).getByText('Active')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Projects' })).toHaveAttribute('href', '/project/list');
+    expect(screen.getByText('/ PRJ-000042')).toBeInTheDocument();
     const facts = screen.getByLabelText('Key facts');
-    expect(within(facts).getByText('PRJ-000042')).toBeInTheDocument();
     expect(within(facts).getByRole('link', { name: 'Acme Water' })).toHaveAttribute('href', '/customer/view?id=7');
-    expect(within(facts).getByText('$98,000.00')).toBeInTheDocument();
-    expect(within(facts).getByText('Mar 7, 2024')).toBeInTheDocument();
+    expect(valueOf(facts, 'Contract value')).toHaveTextContent(/^\$98,000\.00$/);
+    expect(valueOf(facts, 'Start date')).toHaveTextContent(/^Mar 7, 2024$/);
     const erp = screen.getByRole('link', { name: /Open in NetSuite/ });
-    expect(erp).toHaveAttribute('href', record.erpUrl);
+    expect(erp).toHaveAttribute('href', projectRecord.erpUrl);
     expect(erp).toHaveAttribute('target', '_blank');
     expect(erp).toHaveAttribute('rel', expect.stringContaining('noopener'));
-    expect(screen.getByRole('link', { name: 'Projects' })).toHaveAttribute('href', '/project/list');
+    expect(screen.getByRole('link', { name: 'Edit' })).toHaveAttribute('href', '/project/edit?id=42');
+    // A project has no line items: nothing to print.
+    expect(screen.queryByRole('link', { name: 'Print' })).toBeNull();
   });
 
-  it('shows the field groups and related records on the bare view, with Details current', async () => {
+  it('titles the browser tab with the record’s name and kind', async () => {
+    renderRoutes(routes, '/project/view?id=42');
+    await waitFor(() => expect(document.title).toBe('Wetland restoration · Project · Portico'));
+  });
+});
+
+describe('RecordViewPage: the fields', () => {
+  it('labels every field from the registry, never with NetSuite’s ids', async () => {
     renderRoutes(routes, '/project/view?id=42');
     const groups = await screen.findByTestId('field-groups');
-    expect(within(groups).getByRole('heading', { name: 'Summary' })).toBeInTheDocument();
-    expect(within(groups).getByRole('heading', { name: 'Details' })).toBeInTheDocument();
-    expect(within(groups).getByText('Phase two')).toBeInTheDocument();
-    expect(within(groups).getByRole('link', { name: 'Client: Acme Water' })).toHaveAttribute('href', '/customer/view?id=7');
-    const tabs = screen.getByRole('navigation', { name: 'Project sections' });
+    expect(within(groups).getAllByRole('heading').map((h) => h.textContent)).toEqual(['Details', 'Amounts', 'Contact']);
+    const text = document.body.textContent!;
+    for (const raw of ['Huc', 'Percentcomplete', 'Projectmanager', 'custentity', 'Isinactive', 'Summary']) expect(text, raw).not.toContain(raw);
+    expect(valueOf(groups, 'HUC')).toHaveTextContent('0301020304');
+    expect(valueOf(groups, 'Projected end')).toHaveTextContent(/^Oct 1, 2026$/);
+    expect(valueOf(groups, 'Inactive')).toHaveTextContent(/^No$/);
+  });
+
+  it('formats values by type: percent, quantities, references as links by name', async () => {
+    renderRoutes(routes, '/project/view?id=42');
+    const groups = await screen.findByTestId('field-groups');
+    expect(valueOf(groups, '% complete')).toHaveTextContent(/^95%$/);
+    expect(valueOf(groups, 'Acres')).toHaveTextContent(/^1\.20$/);
+    expect(within(valueOf(groups, 'Project manager')).getByRole('link', { name: 'Pete Manager' })).toHaveAttribute('href', '/employee/view?id=2');
+    // An account field of type url whose value is not a web address is shown, never linked.
+    expect(valueOf(groups, 'Site map')).toHaveTextContent('javascript:alert(1)');
+    expect(within(valueOf(groups, 'Site map')).queryByRole('link')).toBeNull();
+    expect(document.body.textContent).not.toMatch(/#\d/);
+  });
+
+  it('does not repeat the header: the client is named once, and no related records repeat it', async () => {
+    renderRoutes(routes, '/project/view?id=42');
+    const groups = await screen.findByTestId('field-groups');
+    expect(screen.getAllByText('Client', { selector: 'dt' })).toHaveLength(1);
+    expect(screen.getAllByRole('link', { name: /Acme Water/ })).toHaveLength(1);
+    for (const label of ['Project name', 'Project ID', 'Status', 'Contract value', 'Start date']) {
+      expect(within(groups).queryByText(label, { selector: 'dt' }), label).toBeNull();
+    }
+    expect(screen.queryByRole('heading', { name: 'Related records' })).toBeNull();
+  });
+
+  it('keeps fields the registry does not declare under a closed “Other NetSuite fields”', async () => {
+    renderRoutes(routes, '/project/view?id=42');
+    const other = await screen.findByTestId('other-fields');
+    expect(other.tagName).toBe('DETAILS');
+    expect(other).not.toHaveAttribute('open');
+    expect(within(other).getByText(/Other NetSuite fields/)).toBeInTheDocument();
+    expect(valueOf(other, 'Latitude')).toHaveTextContent('34.123456');
+    expect(valueOf(other, 'External id')).toHaveTextContent('legacy-42');
+  });
+
+  it('lists the tabs of the record, Details current', async () => {
+    renderRoutes(routes, '/project/view?id=42');
+    const tabs = await screen.findByRole('navigation', { name: 'Project sections' });
     expect(within(tabs).getAllByRole('link').map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
       ['Details', '/project/view?id=42'],
       ['Billing', '/project/view/billing?id=42'],
@@ -131,24 +156,48 @@ describe('RecordViewPage', () => {
     ]);
     expect(within(tabs).getByRole('link', { name: 'Details' })).toHaveAttribute('aria-current', 'page');
   });
+});
 
+describe('RecordViewPage: a transaction’s line items', () => {
+  it('shows the lines from the item sublist with formatted amounts and their total', async () => {
+    renderRoutes(routes, '/invoice/view?id=77');
+    const table = await screen.findByRole('table', { name: 'Line items' });
+    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Item', 'Description', 'Quantity', 'Rate', 'Amount']);
+    const rows = within(table).getAllByRole('row');
+    expect(rows[1]).toHaveTextContent('MonitoringQuarterly monitoring visit2€400.25€800.50');
+    expect(within(table).getByRole('rowheader', { name: 'Total' }).nextElementSibling).toHaveTextContent(/^€1,250\.50$/);
+    // The lines show on the page; they are no tab of their own.
+    const tabs = screen.getByRole('navigation', { name: 'Invoice sections' });
+    expect(within(tabs).queryByRole('link', { name: 'Line items' })).toBeNull();
+    expect(valueOf(screen.getByTestId('field-groups'), 'Amount remaining')).toHaveTextContent(/^€1,250\.50$/);
+  });
+
+  it('offers the printable invoice', async () => {
+    renderRoutes(routes, '/invoice/view?id=77');
+    expect(await screen.findByRole('link', { name: 'Print' })).toHaveAttribute('href', '/invoice/view/print?id=77');
+  });
+});
+
+describe('RecordViewPage: tabs', () => {
   it('switches tabs: a related tab is a table of linked records with totals', async () => {
     const user = userEvent.setup();
     const { location } = renderRoutes(routes, '/project/view?id=42');
     const tabs = await screen.findByRole('navigation', { name: 'Project sections' });
     await user.click(within(tabs).getByRole('link', { name: 'Billing' }));
     await waitFor(() => expect(location()).toBe('/project/view/billing?id=42'));
-    expect(within(tabs).getByRole('link', { name: 'Billing' })).toHaveAttribute('aria-current', 'page');
+    await waitFor(() => expect(within(tabs).getByRole('link', { name: 'Billing' })).toHaveAttribute('aria-current', 'page'));
     expect(within(tabs).getByRole('link', { name: 'Details' })).not.toHaveAttribute('aria-current');
     const table = await screen.findByRole('table', { name: 'Billing' });
-    // Billing has no view page in the route table: its rows are not links.
-    expect(within(table).queryByRole('link')).toBeNull();
+    // Every kind has a view page: the rows link to theirs.
+    expect(within(table).getByRole('link', { name: 'Phase 1' })).toHaveAttribute('href', '/billing/view?id=501');
     expect(within(table).getByText('$3,500.25')).toBeInTheDocument();
     expect(screen.queryByTestId('field-groups')).toBeNull();
     expect(api.calls.some((c) => c.path === '/netsuite/portal-record' && c.params.get('tab') === 'billing')).toBe(true);
+    // A tab keeps the record's title.
+    expect(document.title).toBe('Wetland restoration · Project · Portico');
   });
 
-  it('shows a sublist tab through the catch-all route', async () => {
+  it('shows a sublist tab', async () => {
     renderRoutes(routes, '/project/view/notes?id=42');
     const table = await screen.findByRole('table', { name: 'Notes' });
     expect(within(table).getByText('Site visit booked')).toBeInTheDocument();
@@ -166,7 +215,7 @@ describe('RecordViewPage', () => {
         return json({ data: { columns: [{ name: 'note', label: 'Note', type: 'text', sortable: false }], rows } });
       }
       recordCalls++;
-      return json({ data: { ...record, completing: !complete() } });
+      return json({ data: { ...projectRecord, completing: !complete() } });
     });
     renderRoutes(routes, '/project/view/notes?id=42');
     const table = await screen.findByRole('table', { name: 'Notes' });
@@ -194,8 +243,10 @@ describe('RecordViewPage', () => {
     renderRoutes(routes, '/project/view/nonsense?id=42');
     expect(await screen.findByText('This project has no “nonsense” tab.')).toBeInTheDocument();
   });
+});
 
-  it('reports an unknown record and a missing id', async () => {
+describe('RecordViewPage: errors', () => {
+  it('reports an unknown record', async () => {
     renderRoutes(routes, '/project/view?id=999');
     expect(await screen.findByText('Not found')).toBeInTheDocument();
     expect(screen.getByText(/No such record/)).toBeInTheDocument();

@@ -1,7 +1,8 @@
 /**
- * A record's view page (`/<route>/view?id=42`): header with title, status badges, key
- * facts and the ERP link; the tab bar; below it the record's field groups, or the sub-tab
- * the child route shows (`/<route>/view/<tab>?id=42`, RecordTabPage).
+ * A record's view page (`/<route>/view?id=42`): header with title, number, status badge,
+ * key facts and the actions (edit, print, open in the ERP); the tab bar; below it the
+ * record's line items (transactions) and field groups, or the sub-tab the child route
+ * shows (`/<route>/view/<tab>?id=42`, RecordTabPage).
  */
 import { useEffect, useRef } from 'react';
 import { Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
@@ -12,19 +13,20 @@ import { appQueryClient } from '../app/queryClient';
 import { EditingNotice } from '../events/EditingNotice';
 import { useEventsConnected } from '../events/hooks';
 import { isAuthenticated } from '../session/store';
-import { recordRouteOfModel } from '../app/paths';
 import { BadgeList, type BadgeItem } from '../components/ui/BadgeList';
-import { FieldValue, refKindOf } from './FieldValue';
-import { fieldOnColumn, kindOfPath, useRouteKind } from './kinds';
-import { FieldGroups } from './FieldGroups';
+import { DeclaredValue } from './FieldValue';
+import { fieldOnColumn, kindOfPath, recordCurrency, recordTabs, useRouteKind } from './kinds';
+import { FieldGroups, keyFacts } from './FieldGroups';
 import { editPathOf } from './form/links';
 import { WriteStateNotice } from './form/WriteStateNotice';
+import { LineItems } from './lineitems/LineItems';
+import { lineItemTabs, sectionTabs } from './lineitems/lineItems';
 import { recordIdOf } from './recordId';
-import { listPath, viewPath } from './links';
+import { listPath, printPath, viewPath } from './links';
 import { kindsQuery, recordKey, recordQuery } from './queries';
 import { ErrorBlock, LoadingBlock, RecordErrorBoundary } from './States';
 import { statusColor } from './status';
-import type { Kind, KindTab, RecordDetail, RecordField } from './types';
+import type { Kind, KindTab, RecordDetail } from './types';
 import classes from './records.module.css';
 
 /** Starts fetching the record while the page renders. */
@@ -40,39 +42,24 @@ export async function loader({ request }: LoaderFunctionArgs): Promise<null> {
   return null;
 }
 
-/** The tabs the record has and the route table can show (named tab routes, or a catch-all). */
+/** The sub-tabs of the view page: the record's tabs but its line items, which show on the page itself. */
 export function visibleTabs(kind: Kind, record: RecordDetail | undefined): KindTab[] {
-  const tabs = record?.tabs?.length ? record.tabs : kind.tabs;
-  const view = recordRouteOfModel(kind.name)?.view;
-  if (!view) return [];
-  return tabs.filter((t) => view.catchAll || view.named.includes(t.name));
-}
-
-function findField(record: RecordDetail, name: string | undefined): RecordField | undefined {
-  if (!name) return undefined;
-  for (const group of record.groups) {
-    const field = group.fields.find((f) => f.name === name);
-    if (field) return field;
-  }
-  return undefined;
-}
-
-/** The header's key facts: code, parent, project, amount and date, as the kind maps them. */
-export function keyFacts(kind: Kind, record: RecordDetail): { name: string; label: string; field: RecordField }[] {
-  const facts: { name: string; label: string; field: RecordField }[] = [];
-  for (const column of ['code', 'parent_id', 'project_id', 'amount', 'occurred_on']) {
-    const kindField = fieldOnColumn(kind, column);
-    if (!kindField) continue;
-    const field = findField(record, kindField.name) ?? (column === 'code' && record.code ? { name: kindField.name, label: kindField.label, type: 'text' as const, value: record.code } : undefined);
-    if (field && field.value !== null && field.value !== undefined && field.value !== '') facts.push({ name: kindField.name, label: kindField.label, field });
-  }
-  return facts;
+  return sectionTabs(recordTabs(kind, record));
 }
 
 function ExternalIcon() {
   return (
     <svg width="14" height="14" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
       <path d="M14 4h6v6M20 4l-9 9M18 14v5a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1h5" />
+    </svg>
+  );
+}
+
+function PrintIcon() {
+  return (
+    <svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+      <path d="M6 9V3h12v6M6 18H4a1 1 0 0 1-1-1v-6a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2v6a1 1 0 0 1-1 1h-2" />
+      <path d="M6 14h12v7H6z" />
     </svg>
   );
 }
@@ -151,9 +138,10 @@ function RecordView({ kind, kinds, id }: { kind: Kind; kinds: Kind[]; id: number
   const badges: BadgeItem[] = [];
   if (data.status) badges.push({ text: data.status, color: statusColor(data.status, statusField?.choices) });
   const tabs = visibleTabs(kind, data);
-  const detailsPath = viewPath(kind, id) ?? '';
+  const lines = lineItemTabs(recordTabs(kind, data));
+  const detailsPath = viewPath(kind, id);
   const onDetails = !outlet;
-  const editPath = kind.canEdit ? editPathOf(kind, id) : undefined;
+  const editPath = editPathOf(kind, id);
 
   return (
     <Stack gap="md" className={classes.page}>
@@ -172,6 +160,11 @@ function RecordView({ kind, kinds, id }: { kind: Kind; kinds: Kind[]; id: number
             {editPath && (
               <Button component={Link} to={editPath}>
                 Edit
+              </Button>
+            )}
+            {lines.length > 0 && (
+              <Button component={Link} to={printPath(kind, id)} variant="default" leftSection={<PrintIcon />}>
+                Print
               </Button>
             )}
             {data.erpUrl && (
@@ -195,7 +188,7 @@ function RecordView({ kind, kinds, id }: { kind: Kind; kinds: Kind[]; id: number
             Details
           </Link>
           {tabs.map((tab) => {
-            const href = viewPath(kind, id, tab.name) ?? '';
+            const href = viewPath(kind, id, tab.name);
             return (
               <Link key={tab.name} to={href} className={classes.tab} aria-current={pathname === href.split('?')[0] ? 'page' : undefined}>
                 {tab.label}
@@ -205,7 +198,14 @@ function RecordView({ kind, kinds, id }: { kind: Kind; kinds: Kind[]; id: number
         </nav>
       )}
 
-      {outlet ?? <FieldGroups kind={kind} kinds={kinds} record={data} />}
+      {outlet ?? (
+        <>
+          {lines.map((tab) => (
+            <LineItems key={tab.name} kind={kind} id={id} tab={tab} currency={recordCurrency(kind)} />
+          ))}
+          <FieldGroups kind={kind} kinds={kinds} record={data} />
+        </>
+      )}
     </Stack>
   );
 }
@@ -215,11 +215,11 @@ function KeyFacts({ kind, kinds, record }: { kind: Kind; kinds: Kind[]; record: 
   if (facts.length === 0) return null;
   return (
     <dl className={classes.facts} aria-label="Key facts">
-      {facts.map(({ name, label, field }) => (
-        <div key={name}>
-          <dt>{label}</dt>
+      {facts.map(({ field, value }) => (
+        <div key={field.name}>
+          <dt>{field.label}</dt>
           <dd>
-            <FieldValue value={field.value} type={field.type} refKind={refKindOf(kinds, kind, name)} />
+            <DeclaredValue value={value} field={field} kinds={kinds} />
           </dd>
         </div>
       ))}

@@ -3,10 +3,11 @@
  * or route segment. Pages are generic; everything kind-specific comes from here.
  */
 import { useQuery } from '@tanstack/react-query';
-import { useLocation } from 'react-router';
+import { useParams } from 'react-router';
 import { useRouteMeta } from '../app/meta';
+import { KIND_PARAM } from '../app/paths';
 import { kindsQuery } from './queries';
-import type { Kind, KindField } from './types';
+import type { Kind, KindField, KindTab, RecordDetail } from './types';
 
 export function kindByName(kinds: readonly Kind[] | undefined, name: string | undefined): Kind | undefined {
   return name ? kinds?.find((k) => k.name === name) : undefined;
@@ -30,10 +31,20 @@ export function fieldOnColumn(kind: Kind | undefined, column: string): KindField
   return kind?.fields.find((f) => f.column === column);
 }
 
+/** A record's tabs, as its answer (else its kind) lists them. */
+export function recordTabs(kind: Kind, record: Pick<RecordDetail, 'tabs'> | undefined): KindTab[] {
+  return record?.tabs?.length ? record.tabs : kind.tabs;
+}
+
+/** The currency of a record's amounts: its kind's amount field's (the account's base currency). */
+export function recordCurrency(kind: Kind): string | undefined {
+  return fieldOnColumn(kind, 'amount')?.currency;
+}
+
 export interface RouteKind {
   kind: Kind | undefined;
   kinds: Kind[] | undefined;
-  /** The record type the route names (its meta `model`), if any. */
+  /** What the route names the kind by: its `:kind` segment on record pages, else the meta `model`. */
   model: string | undefined;
   isPending: boolean;
   error: Error | null;
@@ -41,18 +52,18 @@ export interface RouteKind {
 }
 
 /**
- * The kind of the current route: the route meta's `model` (the SPEC record type set on
- * the kind's parent route), else the kind whose route segment starts the path.
+ * The kind of the current route: on the record pages the kind whose route segment is the
+ * `:kind` parameter (/project/list), elsewhere the route meta's `model` (a record type).
  */
 export function useRouteKind(): RouteKind {
   const { model } = useRouteMeta();
-  const { pathname } = useLocation();
+  const route = useParams()[KIND_PARAM];
   const query = useQuery(kindsQuery());
-  const kind = kindByName(query.data, model) ?? kindOfPath(query.data, pathname);
+  const kind = route === undefined ? kindByName(query.data, model) : kindByRoute(query.data, route);
   return {
     kind,
     kinds: query.data,
-    model,
+    model: route ?? model,
     isPending: query.isPending,
     error: query.error,
     refetch: () => void query.refetch(),

@@ -1,26 +1,33 @@
 /**
- * Links of the record pages, built with the app's path helpers (src/app/paths.ts, where
- * every path is spelled once). A kind whose route table has no view page (billing,
- * budget, employee, …: SPEC §2) gets no view link.
+ * Links of the record pages: the app's path helpers (src/app/paths.ts, where every path is
+ * spelled once) with the kind's route segment from the registry. Every kind has a list
+ * and a view page; create and edit pages are there for the kinds whose registry entry
+ * allows them (see form/links.ts).
  */
-import { listPath as appListPath, paths, recordRoute, recordRouteOfModel, viewPath as appViewPath } from '../app/paths';
+import { listPath as appListPath, paths, printPath as appPrintPath, viewPath as appViewPath } from '../app/paths';
 import type { Kind } from './types';
 
-/** `/<route>/list`, with an optional search (`?…`); the route segment comes from the registry. */
-export function listPath(kind: Pick<Kind, 'name' | 'route'>, search = ''): string {
-  const route = recordRouteOfModel(kind.name) ?? recordRoute(kind.route);
-  return (route ? appListPath(route.segment) : `/${kind.route}/list`) + search;
+/** `/<route>/list`, with an optional search (`?…`). */
+export function listPath(kind: Pick<Kind, 'route'>, search = ''): string {
+  return appListPath(kind.route) + search;
 }
 
-/** Whether the app has a view page for records of this kind. */
-export function hasViewPage(kind: Pick<Kind, 'name' | 'route'>): boolean {
-  return !!(recordRouteOfModel(kind.name) ?? recordRoute(kind.route))?.view;
+/**
+ * Whether records of this kind have a view page: every kind of the registry has one now.
+ * @deprecated Always true; link rows of any kind. Goes once no caller asks.
+ */
+export function hasViewPage(_kind: Pick<Kind, 'route'>): boolean {
+  return true;
 }
 
-/** `/<route>/view[/<tab>]?id=42`, or undefined when the kind has no view page. */
-export function viewPath(kind: Pick<Kind, 'name' | 'route'>, id: number | string, tab?: string): string | undefined {
-  const route = recordRouteOfModel(kind.name) ?? recordRoute(kind.route);
-  return route?.view ? appViewPath(route.segment, id, tab) : undefined;
+/** `/<route>/view[/<tab>]?id=42`. */
+export function viewPath(kind: Pick<Kind, 'route'>, id: number | string, tab?: string): string {
+  return appViewPath(kind.route, id, tab);
+}
+
+/** `/<route>/view/print?id=42`: the record as a printable document. */
+export function printPath(kind: Pick<Kind, 'route'>, id: number | string): string {
+  return appPrintPath(kind.route, id);
 }
 
 /** `/list/edit?type=<record type>&id=<saved list id>`; without id, a new list. */

@@ -3,6 +3,11 @@
  * `-record`, `-file`, `listConfiguration`). Every answer is wrapped in `{ data }`.
  */
 
+/**
+ * How a field's values read and are edited. Money carries the field's `currency`;
+ * percent is 0–100 (95 reads "95%"); quantity is a measured amount (credits, acres),
+ * number a plain count or figure.
+ */
 export type FieldType =
   | 'text'
   | 'status'
@@ -11,11 +16,11 @@ export type FieldType =
   | 'quantity'
   | 'date'
   | 'percent'
-  | 'number'
-  | 'boolean'
   | 'email'
   | 'phone'
-  | 'url';
+  | 'url'
+  | 'boolean'
+  | 'number';
 
 /**
  * A field of the kind: what lists show, sort and filter on, record pages show and forms
@@ -28,7 +33,8 @@ export interface KindField {
   label: string;
   /**
    * The promoted column it lives in (title, code, status, parent_id, project_id, amount,
-   * occurred_on); `fields.<name>` for an account field. Look promoted fields up with
+   * occurred_on); `fields.<name>` for a field kept in the record's document (the kind's
+   * declared document fields and the account's own). Look promoted fields up with
    * fieldOnColumn, never by assuming every field has one.
    */
   column: string;
@@ -37,22 +43,22 @@ export interface KindField {
   ref?: string;
   /** For statuses: the values it may take. */
   choices?: string[];
-  /** Lists may sort on it (the server walks an index for it; others it refuses). */
+  /** Lists may sort on it (only when the sort is an index walk). */
   sortable?: boolean;
-  /** Lists may filter on it; absent means yes. */
+  /** Lists may filter on it. */
   filterable?: boolean;
   /** Create and edit forms must give it a value. */
   required?: boolean;
   /**
-   * A system field (ids and numbers the ERP assigns, balances, computed values): shown,
-   * never sent by a form or a bulk edit.
+   * A system field (ids and numbers the ERP assigns, balances, amounts remaining,
+   * computed values): forms show it but never send it.
    */
   readOnly?: boolean;
-  /** Money and quantities: lists can total it (`totals=true`). */
+  /** Lists can total it (money and quantity). */
   summable?: boolean;
-  /** Money fields: the ISO currency code of their amounts. */
+  /** Money only: the ISO 4217 code its amounts are in (the account's base currency). */
   currency?: string;
-  /** A field the ERP account adds (see above): text, status, money, quantity or date. */
+  /** A field the ERP account adds (see above). */
   account?: boolean;
 }
 
@@ -80,14 +86,19 @@ export interface Kind {
   erpType: string;
   /** Default saved-list id. */
   defaultList: string;
-  /** Its fields, the first is the title; the account's own fields (if any) come last. */
+  /**
+   * Every field it has: the promoted ones (the first is the title), then its declared
+   * document fields, then the account's own fields (if any).
+   */
   fields: KindField[];
+  /** The order its lists take when none is asked for: transactions newest first, others by name. */
+  defaultSort?: { field: string; dir: SortDir };
+  /** Its reference to the employee who manages or owns a record (a project's manager), if any. */
+  owner?: string;
   tabs: KindTab[];
   erpLink?: string;
   canCreate: boolean;
   canEdit: boolean;
-  /** The order of its lists when none is asked for (transactions newest first). */
-  defaultSort?: { field: string; dir: SortDir };
 }
 
 /** A reference to another record. */
@@ -109,6 +120,10 @@ export interface ListColumn {
   label: string;
   type: FieldType;
   sortable?: boolean;
+  /** Lists can total it (money and quantity). */
+  summable?: boolean;
+  /** Money: the ISO 4217 code of its amounts. */
+  currency?: string;
 }
 
 export type SortDir = 'asc' | 'desc';
@@ -122,13 +137,10 @@ export interface ListPage {
   nextCursor: string | null;
   /** How many records match, when the request asked (`count=true`). */
   total?: number;
-  /** `total` is an estimate (a big list is not counted row by row). */
+  /** `total` is an estimate, not a count. */
   totalEstimated?: boolean;
-  /**
-   * With `totals=true`: the sums of the summable columns over every matching record (not
-   * only this page), by field name.
-   */
-  totals?: Record<string, number | null>;
+  /** With `totals=true`: the sum of each summable answered column over the whole filtered result. */
+  totals?: Record<string, number>;
   /** `totals` are estimates. */
   totalsEstimated?: boolean;
 }

@@ -1,8 +1,8 @@
 import { Modal, TextInput } from '@mantine/core';
 import { useId, useMemo, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { useSessionStore } from '../session';
 import { SearchIcon } from '../shell/icons';
+import { useMenuItems } from '../shell/menu';
 import { filterGoTo, goToOptions, type GoToOption } from './menuEntries';
 import { OptionList, optionId, useActiveOption, type OptionSection } from './OptionList';
 import { openResult, resultOptions, SearchStatus, type ResultOption } from './results';
@@ -26,7 +26,7 @@ export interface CommandPaletteProps {
 export function CommandPalette({ opened, onClose }: CommandPaletteProps) {
   const search = useRecordSearch();
   const navigate = useNavigate();
-  const categories = useSessionStore((s) => s.categories);
+  const categories = useMenuItems();
   const listId = useId();
 
   const entries = useMemo(() => goToOptions(categories), [categories]);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MenuItem } from '../session/types';
+import { menuFromRegistry } from '../shell/menu';
 import { filterGoTo, goToOptions } from './menuEntries';
 
 const leaf = (text: string, href: string): MenuItem => ({ text, href, iconCss: '', items: [], separator: false });
@@ -23,20 +24,27 @@ const menu: MenuItem[] = [
   leaf('Clients', 'action:client-list'),
 ];
 
+/** The role's kinds (GET /api/v1/kinds): named actions open their record type's route. */
+const kinds = [
+  { name: 'invoice', route: 'invoice' },
+  { name: 'budget', route: 'budget' },
+  { name: 'customer', route: 'customer' },
+];
+
 describe('go-to entries of the command palette', () => {
   it('lists every item that leads somewhere, with its categories as detail', () => {
-    expect(goToOptions(menu).map(({ name, detail, target }) => ({ name, detail, target }))).toEqual([
+    expect(goToOptions(menuFromRegistry(menu, kinds)).map(({ name, detail, target }) => ({ name, detail, target }))).toEqual([
       { name: 'Dashboard', detail: undefined, target: { kind: 'internal', to: '/' } },
       { name: 'Invoices', detail: 'Finance', target: { kind: 'internal', to: '/invoice/list' } },
       { name: 'ERP', detail: 'Finance', target: { kind: 'external', href: 'https://erp.example.com' } },
       { name: 'Budgets', detail: 'Finance › More', target: { kind: 'internal', to: '/budget/list' } },
       { name: 'Clients', detail: undefined, target: { kind: 'internal', to: '/customer/list' } },
     ]);
-    expect(new Set(goToOptions(menu).map((o) => o.key)).size).toBe(5);
+    expect(new Set(goToOptions(menuFromRegistry(menu, kinds)).map((o) => o.key)).size).toBe(5);
   });
 
   it('keeps the entries whose name or categories hold every word of the text', () => {
-    const all = goToOptions(menu);
+    const all = goToOptions(menuFromRegistry(menu, kinds));
     const names = (query: string) => filterGoTo(all, query).map((o) => o.name);
     expect(names('')).toHaveLength(5);
     expect(names('  INV ')).toEqual(['Invoices']);

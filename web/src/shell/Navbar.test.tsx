@@ -55,7 +55,18 @@ function wideBar() {
   return within(screen.getByRole('navigation', { name: 'Main menu' })).getAllByRole('button')[0]!.parentElement!;
 }
 
+/** The kinds the role sees (GET /api/v1/kinds answers these, with the rest of each kind). */
+const kinds = ['project', 'customer', 'invoice', 'vendorbill', 'budget'].map((name) => ({ name, route: name }));
+
 beforeEach(() => {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL) =>
+      new URL(String(input), 'http://portico.test').pathname === '/api/v1/kinds'
+        ? new Response(JSON.stringify({ data: kinds }), { headers: { 'Content-Type': 'application/json' } })
+        : new Response('{}', { status: 404, headers: { 'Content-Type': 'application/problem+json' } }),
+    ),
+  );
   useSessionStore.getState().setSession({
     token: 't',
     refreshToken: 'r',
@@ -67,6 +78,7 @@ beforeEach(() => {
 
 afterEach(() => {
   useSessionStore.getState().clearSession();
+  vi.unstubAllGlobals();
 });
 
 describe('Navbar', () => {
@@ -125,11 +137,11 @@ describe('Navbar', () => {
     expect(containsPath(categories[0]!, '/')).toBe(false);
   });
 
-  it('menu items may name an action instead of a path', async () => {
+  it('menu items may name an action instead of a path, opened at the registry’s route', async () => {
     const { user, router } = renderNavbar();
     await user.click(within(wideBar()).getByRole('button', { name: 'Named' }));
     const menu = screen.getByRole('menu', { name: 'Named' });
-    expect(within(menu).getByRole('menuitem', { name: 'Clients' })).toHaveAttribute('href', '/customer/list');
+    expect(await within(menu).findByRole('menuitem', { name: 'Clients' })).toHaveAttribute('href', '/customer/list');
     expect(within(menu).getByRole('menuitem', { name: 'Edit 42' })).toHaveAttribute('href', '/project/edit?id=42');
     await user.click(within(menu).getByRole('menuitem', { name: 'Clients' }));
     expect(router.state.location.pathname).toBe('/customer/list');

@@ -3,9 +3,9 @@ import { Link } from 'react-router';
 import logoUrl from '../assets/logo.svg';
 import { config, PRODUCTION } from '../app/config';
 import { paths } from '../app/paths';
-import { useSessionStore } from '../session';
 import { CategoryMenu } from './CategoryMenu';
 import { GlobalSearch } from './GlobalSearch';
+import { useMenuItems } from './menu';
 import { UserMenu } from './UserMenu';
 import classes from './Navbar.module.css';
 
@@ -15,7 +15,7 @@ import classes from './Navbar.module.css';
  * menu. Below the wide breakpoint the search box takes a second row.
  */
 export function Navbar() {
-  const categories = useSessionStore((s) => s.categories);
+  const categories = useMenuItems();
   return (
     <header className={classes.header}>
       <div className={classes.bar}>

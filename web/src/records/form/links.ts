@@ -1,39 +1,33 @@
 /**
- * Links and sub-tabs of the create and edit pages, from the route table (src/app/paths.ts):
- * a kind gets a link only when the app has that page for it (SPEC §2). Whether the role
- * may use it is the kind's `canCreate` / `canEdit` (GET /kinds), checked by the caller.
+ * Links and sub-tabs of the create and edit pages, from the kind registry: a kind gets a
+ * link only when its `/kinds` entry allows the page to the current role (`canCreate` /
+ * `canEdit`), so no button leads to a page that would refuse.
  */
-import { createPath, editPath, recordPagePath, recordRoute, recordRouteOfModel, type RecordRoute } from '../../app/paths';
+import { createPath, editPath, recordPagePath } from '../../app/paths';
 import type { Kind, KindTab } from '../types';
 
 export type FormPage = 'create' | 'edit';
 
-function routeOf(kind: Pick<Kind, 'name' | 'route'>): RecordRoute | undefined {
-  return recordRouteOfModel(kind.name) ?? recordRoute(kind.route);
+function allows(kind: Pick<Kind, 'canCreate' | 'canEdit'>, page: FormPage): boolean {
+  return page === 'create' ? kind.canCreate : kind.canEdit;
 }
 
-/** `/<route>/create[/<tab>]`, or undefined when the kind has no create page. */
-export function createPathOf(kind: Pick<Kind, 'name' | 'route'>, tab?: string): string | undefined {
-  const route = routeOf(kind);
-  return route?.create ? createPath(route.segment, tab) : undefined;
+/** `/<route>/create[/<tab>]`, or undefined when the role may not create records of the kind. */
+export function createPathOf(kind: Pick<Kind, 'route' | 'canCreate' | 'canEdit'>, tab?: string): string | undefined {
+  return allows(kind, 'create') ? createPath(kind.route, tab) : undefined;
 }
 
-/** `/<route>/edit[/<tab>]?id=42`, or undefined when the kind has no edit page. */
-export function editPathOf(kind: Pick<Kind, 'name' | 'route'>, id: number, tab?: string): string | undefined {
-  const route = routeOf(kind);
-  return route?.edit ? editPath(route.segment, id, tab) : undefined;
+/** `/<route>/edit[/<tab>]?id=42`, or undefined when the role may not edit records of the kind. */
+export function editPathOf(kind: Pick<Kind, 'route' | 'canCreate' | 'canEdit'>, id: number, tab?: string): string | undefined {
+  return allows(kind, 'edit') ? editPath(kind.route, id, tab) : undefined;
 }
 
-/** `/<route>/<page>`: the form page's path without tab or id; undefined when the kind has none. */
-export function formBasePath(kind: Pick<Kind, 'name' | 'route'>, page: FormPage): string | undefined {
-  const route = routeOf(kind);
-  return route?.[page] ? recordPagePath(route.segment, page) : undefined;
+/** `/<route>/<page>`: the form page's path without tab or id; undefined when the role may not use it. */
+export function formBasePath(kind: Pick<Kind, 'route' | 'canCreate' | 'canEdit'>, page: FormPage): string | undefined {
+  return allows(kind, page) ? recordPagePath(kind.route, page) : undefined;
 }
 
-/** The record's tabs the route table shows on this form page (named tab routes, or a catch-all). */
-export function formTabs(kind: Kind, page: FormPage, tabs: readonly KindTab[] = kind.tabs): KindTab[] {
-  const set = routeOf(kind)?.[page];
-  if (!set) return [];
-  return tabs.filter((t) => set.catchAll || set.named.includes(t.name));
+/** The record's tabs a create or edit page shows below its form: the kind's tabs (any tab route resolves). */
+export function formTabs(_kind: Kind, _page: FormPage, tabs: readonly KindTab[]): KindTab[] {
+  return [...tabs];
 }
-

@@ -1,0 +1,60 @@
+/**
+ * The parent of every record page (/:kind/…, app/routes.tsx): resolves the route's kind
+ * segment against the kind registry (`GET /api/v1/kinds`, cached for the session), so the
+ * app has no table of kinds of its own and a new kind needs no app change.
+ *
+ * - While the registry loads, a placeholder; when it fails, the error with a retry.
+ * - A segment no kind of the role has is the not-found page (/404, as any unknown path).
+ * - It names the page in the document title: "‹Plural› · Portico" on a list,
+ *   "‹record name› · ‹kind label› · Portico" on a record's view (and its tabs and print),
+ *   "Edit ‹record name› · ‹kind label› · Portico", "New ‹kind label› · Portico".
+ */
+import { useQuery } from '@tanstack/react-query';
+import { Navigate, Outlet, useSearchParams } from 'react-router';
+import { useRouteMeta, type RouteMeta } from '../app/meta';
+import { paths } from '../app/paths';
+import { usePageTitle } from '../app/title';
+import { useRouteKind } from './kinds';
+import { recordQuery } from './queries';
+import { recordIdOf } from './recordId';
+import { ErrorBlock, LoadingBlock, RecordErrorBoundary } from './States';
+import type { Kind, RecordDetail } from './types';
+
+/** The name a record goes by in titles: its title, else its number. */
+export function recordName(record: Pick<RecordDetail, 'title' | 'code'> | undefined): string | undefined {
+  return record?.title?.trim() || record?.code?.trim() || undefined;
+}
+
+/** The document title's parts of a record page (most specific first; the product name follows). */
+export function recordPageTitle(kind: Pick<Kind, 'label' | 'plural'>, page: Pick<RouteMeta, 'isList' | 'isView' | 'isCreate' | 'isEdit'>, name?: string): string[] {
+  if (page.isCreate) return [`New ${kind.label.toLowerCase()}`];
+  if (page.isEdit) return name ? [`Edit ${name}`, kind.label] : [`Edit ${kind.label.toLowerCase()}`];
+  if (page.isView) return name ? [name, kind.label] : [kind.label];
+  return [kind.plural];
+}
+
+export const ErrorBoundary = RecordErrorBoundary;
+
+export default function KindPages() {
+  const { kind, isPending, error, refetch } = useRouteKind();
+  if (error) return <ErrorBlock error={error} what="the record kinds" onRetry={refetch} />;
+  if (isPending) return <LoadingBlock label="Loading…" rows={4} />;
+  if (!kind) return <Navigate to={paths.notFound} replace />;
+  return (
+    <>
+      <PageTitle kind={kind} />
+      <Outlet />
+    </>
+  );
+}
+
+/** Names the page; the record's name comes from the record the page itself loads (never fetched here). */
+function PageTitle({ kind }: { kind: Kind }) {
+  const page = useRouteMeta();
+  const [searchParams] = useSearchParams();
+  const id = recordIdOf(searchParams);
+  const forRecord = (page.isView || page.isEdit) && id !== null;
+  const record = useQuery({ ...recordQuery(kind.name, id ?? 0), enabled: false });
+  usePageTitle(recordPageTitle(kind, page, forRecord ? recordName(record.data) : undefined));
+  return null;
+}

@@ -1,0 +1,152 @@
+/**
+ * A record as a printable document (`/<route>/view/print?id=42`, no navbar): an invoice
+ * or a bill as it goes on paper — the kind and number, its dates and terms, who it is
+ * for, what it is for, its line items with their total, and its amounts. Built from the
+ * registry's fields like every record page, so any kind with line items prints. On
+ * screen it is a white sheet with "Back" and "Print" above it; printed, only the sheet.
+ */
+import { Button, Group, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useId } from 'react';
+import { Link, useSearchParams, type LoaderFunctionArgs } from 'react-router';
+import { ApiError } from '../../api';
+import { appQueryClient } from '../../app/queryClient';
+import { isAuthenticated } from '../../session/store';
+import { DeclaredValue } from '../FieldValue';
+import { recordValues, type FieldEntry } from '../FieldGroups';
+import { kindOfPath, recordCurrency, recordTabs, useRouteKind } from '../kinds';
+import { LineItems } from '../lineitems/LineItems';
+import { lineItemTabs } from '../lineitems/lineItems';
+import { listPath, viewPath } from '../links';
+import { kindsQuery, recordQuery, recordTabQuery } from '../queries';
+import { recordIdOf } from '../recordId';
+import { ErrorBlock, LoadingBlock, RecordErrorBoundary } from '../States';
+import type { Kind, RecordDetail } from '../types';
+import classes from './RecordPrintPage.module.css';
+
+/** Starts fetching the record and its lines while the page renders. */
+export async function loader({ request }: LoaderFunctionArgs): Promise<null> {
+  const queryClient = appQueryClient();
+  // Runs beside the guard: without a session there is nothing to fetch yet.
+  if (!queryClient || !isAuthenticated()) return null;
+  const url = new URL(request.url);
+  const id = recordIdOf(url.searchParams);
+  const kinds = await queryClient.ensureQueryData(kindsQuery()).catch(() => undefined);
+  const kind = kindOfPath(kinds, url.pathname);
+  if (!kind || !id) return null;
+  void queryClient.prefetchQuery(recordQuery(kind.name, id));
+  for (const tab of lineItemTabs(kind.tabs)) void queryClient.prefetchQuery(recordTabQuery(kind.name, id, tab.name));
+  return null;
+}
+
+export const ErrorBoundary = RecordErrorBoundary;
+
+/** Where each declared field goes on the sheet. */
+export interface PrintLayout {
+  /** Dates, number-like and plain facts: the block beside the title. */
+  facts: FieldEntry[];
+  /** Who and what it concerns: the references (client or vendor, project). */
+  parties: FieldEntry[];
+  /** The amounts, under the lines. */
+  amounts: FieldEntry[];
+}
+
+/** The sheet's blocks from the kind's fields; the title and number head the sheet, empty fields are left out. */
+export function printLayout(kind: Kind, record: RecordDetail): PrintLayout {
+  const values = recordValues(record);
+  const layout: PrintLayout = { facts: [], parties: [], amounts: [] };
+  for (const field of kind.fields) {
+    if (field.column === 'title' || field.column === 'code') continue;
+    const value = values.get(field.name)?.value;
+    if (value === null || value === undefined || value === '') continue;
+    const entry = { field, value };
+    if (field.type === 'reference') layout.parties.push(entry);
+    else if (field.type === 'money' || field.type === 'quantity') layout.amounts.push(entry);
+    else layout.facts.push(entry);
+  }
+  return layout;
+}
+
+export default function RecordPrintPage() {
+  const { kind, kinds } = useRouteKind();
+  const [searchParams] = useSearchParams();
+  const id = recordIdOf(searchParams);
+  // The parent route (KindPages) shows loading and errors of the kinds.
+  if (!kind || !kinds) return null;
+  if (id === null) {
+    return (
+      <ErrorBlock error={new ApiError('404', 'The address names no record: it needs ?id=<record id>.', 404)} what={`this ${kind.label.toLowerCase()}`}>
+        <Button component={Link} to={listPath(kind)} size="compact-sm" variant="light">
+          Go to {kind.plural.toLowerCase()}
+        </Button>
+      </ErrorBlock>
+    );
+  }
+  return <PrintDocument kind={kind} kinds={kinds} id={id} />;
+}
+
+function PrintDocument({ kind, kinds, id }: { kind: Kind; kinds: Kind[]; id: number }) {
+  const record = useQuery(recordQuery(kind.name, id));
+  const titleId = useId();
+  const label = kind.label.toLowerCase();
+  const back = (
+    <Button component={Link} to={viewPath(kind, id)} variant="default">
+      Back to the {label}
+    </Button>
+  );
+  if (record.isPending) return <LoadingBlock label={`Loading ${label} ${id}…`} rows={6} />;
+  if (record.error) {
+    return (
+      <ErrorBlock error={record.error} what={`this ${label}`} onRetry={() => void record.refetch()}>
+        {back}
+      </ErrorBlock>
+    );
+  }
+  const data = record.data;
+  const { facts, parties, amounts } = printLayout(kind, data);
+  const currency = recordCurrency(kind);
+  return (
+    <div className={classes.page}>
+      <Group justify="space-between" className={classes.toolbar} gap="xs">
+        {back}
+        <Button onClick={() => window.print()}>Print</Button>
+      </Group>
+      <article className={classes.sheet} aria-labelledby={titleId} data-testid="print-sheet">
+        <header className={classes.head}>
+          <div>
+            <h1 id={titleId} className={classes.kind}>
+              {kind.label}
+            </h1>
+            {data.code && <p className={classes.number}>{data.code}</p>}
+          </div>
+          {facts.length > 0 && <Facts entries={facts} kinds={kinds} className={classes.facts} />}
+        </header>
+        {parties.length > 0 && <Facts entries={parties} kinds={kinds} className={classes.parties} />}
+        {data.title && data.title !== data.code && (
+          <Text className={classes.subject} fw={600}>
+            {data.title}
+          </Text>
+        )}
+        {lineItemTabs(recordTabs(kind, data)).map((tab) => (
+          <LineItems key={tab.name} kind={kind} id={id} tab={tab} currency={currency} />
+        ))}
+        {amounts.length > 0 && <Facts entries={amounts} kinds={kinds} className={classes.amounts} />}
+      </article>
+    </div>
+  );
+}
+
+function Facts({ entries, kinds, className }: { entries: FieldEntry[]; kinds: Kind[]; className?: string }) {
+  return (
+    <dl className={className}>
+      {entries.map(({ field, value }) => (
+        <div key={field.name} className={classes.fact}>
+          <dt>{field.label}</dt>
+          <dd>
+            <DeclaredValue value={value} field={field} kinds={kinds} compact />
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
