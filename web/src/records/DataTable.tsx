@@ -10,14 +10,14 @@
  * A row someone else just changed (a live event) is marked for a moment, its "Updated by"
  * in its title and announced politely.
  */
-import { Badge, Checkbox, Table, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { Checkbox, Table, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import type { KeyboardEvent, MouseEvent, Ref } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useRowMarks } from '../events/hooks';
+import { FieldValue } from './FieldValue';
 import { formatValue, isNumeric, isRef } from './format';
 import { fieldOf, kindByName } from './kinds';
-import { hasViewPage, viewPath } from './links';
-import { statusColor } from './status';
+import { viewPath } from './links';
 import type { CellValue, Kind, ListColumn, ListTotals, Row, SortDir } from './types';
 import listClasses from './list.module.css';
 import classes from './records.module.css';
@@ -85,21 +85,9 @@ export function linkColumn(columns: ListColumn[], kind: Kind | undefined): strin
 }
 
 function Cell({ value, column, kind, kinds, rowLink }: { value: CellValue; column: ListColumn; kind?: Kind; kinds?: Kind[]; rowLink?: string }) {
-  if (isRef(value)) {
-    const target = kindByName(kinds, fieldOf(kind, column.name)?.ref);
-    const href = target ? viewPath(target, value.id) : undefined;
-    return href ? <Link to={href}>{value.refName}</Link> : <>{value.refName}</>;
-  }
-  const text = formatValue(value, column.type);
-  if (rowLink) return <Link to={rowLink}>{text || '(untitled)'}</Link>;
-  if (column.type === 'status' && text) {
-    return (
-      <Badge variant="light" radius="sm" size="sm" className={classes.statusBadge} color={statusColor(text, fieldOf(kind, column.name)?.choices)}>
-        {text}
-      </Badge>
-    );
-  }
-  return <>{text}</>;
+  const field = fieldOf(kind, column.name);
+  if (rowLink && !isRef(value)) return <Link to={rowLink}>{formatValue(value, column.type, { currency: field?.currency }) || '(untitled)'}</Link>;
+  return <FieldValue value={value} type={column.type} refKind={kindByName(kinds, field?.ref)} choices={field?.choices} currency={field?.currency} compact />;
 }
 
 function ariaSort(dir: SortDir | null): 'ascending' | 'descending' | undefined {
@@ -120,16 +108,21 @@ function sum(rows: Row[], column: string): number {
  * The totals row's cells: per column, its total (formatted like its cells) or null; the
  * label goes in the first column without one. Null when there is nothing to total.
  */
-export function totalsRow(columns: ListColumn[], rows: Row[], totals: boolean | ListTotals | undefined): { label: string; cells: (string | null)[] } | null {
+export function totalsRow(
+  columns: ListColumn[],
+  rows: Row[],
+  totals: boolean | ListTotals | undefined,
+  currencyOf: (column: string) => string | undefined = () => undefined,
+): { label: string; cells: (string | null)[] } | null {
   if (!totals) return null;
   const server = typeof totals === 'object' ? totals : null;
   if (!server && rows.length < 2) return null;
   const cells = columns.map((c) => {
     if (server) {
       const value = server.values[c.name];
-      return typeof value === 'number' ? formatValue(value, c.type) : null;
+      return typeof value === 'number' ? formatValue(value, c.type, { currency: currencyOf(c.name) }) : null;
     }
-    return isNumeric(c.type) ? formatValue(sum(rows, c.name), c.type) : null;
+    return isNumeric(c.type) ? formatValue(sum(rows, c.name), c.type, { currency: currencyOf(c.name) }) : null;
   });
   if (cells.every((c) => c === null)) return null;
   return { label: server?.estimated ? '≈ Total' : 'Total', cells };
@@ -144,11 +137,11 @@ function rowName(row: Row, column: ListColumn | undefined): string {
 
 export function DataTable({ caption, columns, rows, kind, kinds, sort, onSort, busy = false, totals, selection, tableRef }: DataTableProps) {
   const navigate = useNavigate();
-  // Rows link to their view page when the kind has one.
-  const rowKind = kind && hasViewPage(kind) ? kind : undefined;
+  // Rows of a kind link to their view page.
+  const rowKind = kind;
   const linked = linkColumn(columns, rowKind);
-  const nameColumn = columns.find((c) => c.name === (linked ?? linkColumn(columns, kind)));
-  const footer = totalsRow(columns, rows, totals);
+  const nameColumn = columns.find((c) => c.name === linked);
+  const footer = totalsRow(columns, rows, totals, (name) => fieldOf(kind, name)?.currency);
   const labelAt = footer ? Math.max(0, footer.cells.findIndex((c) => c === null)) : -1;
   const marks = useRowMarks(kind?.name);
   const updatedBy = [...new Set(rows.flatMap((row) => marks.get(row.id) ?? []))];
@@ -165,12 +158,11 @@ export function DataTable({ caption, columns, rows, kind, kinds, sort, onSort, b
 
   // A click anywhere on a row opens it; keyboard users have the link in its title cell.
   function openRow(event: MouseEvent<HTMLTableRowElement>, id: number) {
-    const href = rowKind ? viewPath(rowKind, id) : undefined;
-    if (!href || event.defaultPrevented) return;
+    if (!rowKind || event.defaultPrevented) return;
     const target = event.target as HTMLElement;
-    if (target.closest('a, button, input, select, textarea')) return;
+    if (target.closest('a, button, input, select, textarea, label, [data-select-cell]')) return;
     if (window.getSelection()?.toString()) return;
-    void navigate(href);
+    void navigate(viewPath(rowKind, id));
   }
 
   return (
@@ -240,7 +232,7 @@ export function DataTable({ caption, columns, rows, kind, kinds, sort, onSort, b
                 onKeyDown={selection ? (event) => toggleWithKey(event, row) : undefined}
               >
                 {selection && (
-                  <Table.Td className={listClasses.selectCell}>
+                  <Table.Td className={listClasses.selectCell} data-select-cell>
                     <Checkbox aria-label={`Select ${rowName(row, nameColumn)}`} checked={selected} onChange={(e) => selection.onChange([row], e.currentTarget.checked)} size="xs" />
                   </Table.Td>
                 )}

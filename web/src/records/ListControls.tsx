@@ -76,6 +76,8 @@ export function SearchBox({ value, onSearch, label }: { value: string; onSearch:
       // A search box's clear button fires "input" without a keyup.
       listenTo={['keyup', 'input']}
       autoComplete="off"
+      // The box the `/` shortcut focuses on this page.
+      data-page-search
     />
   );
 }
