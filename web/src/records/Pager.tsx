@@ -38,6 +38,8 @@ export function usePageWalk(opts: {
   current: number;
   here: PageLink | undefined;
   lastPage: number | null;
+  /** The last page comes from an estimated count. */
+  estimated?: boolean;
   onBack: (page: number) => void;
   onCursors: (cursors: string[]) => void;
 }): PageWalk {
@@ -48,8 +50,8 @@ export function usePageWalk(opts: {
   useEffect(() => () => void run.current++, []);
 
   async function go(target: number) {
-    const { params, narrow, current, here, lastPage, onBack, onCursors } = opts;
-    const wrong = jumpProblem(target, current, lastPage);
+    const { params, narrow, current, here, lastPage, estimated, onBack, onCursors } = opts;
+    const wrong = jumpProblem(target, current, lastPage, estimated);
     setProblem(wrong);
     if (wrong) return;
     if (target <= current) {
@@ -190,7 +192,7 @@ export function Pager({ page, size, rowsOnPage, count, hasNext, busy, walk, onFi
               </Button>
             </>
           ) : (
-            <Text size="sm" c="red" id="list-page-problem">
+            <Text size="sm" c="var(--mantine-color-error)" id="list-page-problem">
               {walk.problem}
             </Text>
           )}

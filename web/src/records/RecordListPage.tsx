@@ -195,6 +195,7 @@ function KindList({ kind, kinds }: { kind: Kind; kinds: Kind[] }) {
     current: pageNo,
     here: page.data && settled ? page.data : undefined,
     lastPage: lastPageOf(count.data, size),
+    estimated: count.data?.estimated,
     onBack: (n) => go(withPage(state, n)),
     onCursors: (cursors) => go(withCursors(state, cursors)),
   });

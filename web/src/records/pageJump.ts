@@ -27,10 +27,15 @@ export interface Walk {
   ended: boolean;
 }
 
-/** Why a page cannot be gone to, or null when it can. */
-export function jumpProblem(target: number, current: number, lastPage: number | null): string | null {
+/**
+ * Why a page cannot be gone to, or null when it can. `lastPage` is the list's last page
+ * when counted (`estimated` when the count is an estimate).
+ */
+export function jumpProblem(target: number, current: number, lastPage: number | null, estimated = false): string | null {
   if (!Number.isInteger(target) || target < 1) return 'Enter a page number, 1 or more.';
-  if (lastPage !== null && target > lastPage) return `There ${lastPage === 1 ? 'is 1 page' : `are about ${lastPage.toLocaleString('en-US')} pages`}.`;
+  if (lastPage !== null && target > lastPage) {
+    return `There ${lastPage === 1 ? 'is 1 page' : `are ${estimated ? 'about ' : ''}${lastPage.toLocaleString('en-US')} pages`}.`;
+  }
   if (target - current > MAX_JUMP) {
     return `Page ${target.toLocaleString('en-US')} is more than ${MAX_JUMP} pages on. Narrow the list with a filter or a search, or sort it the other way round.`;
   }
