@@ -119,6 +119,7 @@ func TestBulkEditRefusesWhatNoRecordCouldTake(t *testing.T) {
 		field string
 	}{
 		"unknown field":      {"project", 10, `{"ids":[1],"field":"nope","value":"x"}`, 422, "field"},
+		"read-only field":    {"project", 10, `{"ids":[1],"field":"entityid","value":"PRJ-1"}`, 422, "field"},
 		"value refused":      {"project", 10, `{"ids":[1],"field":"entitystatus","value":"Sleeping"}`, 422, "value"},
 		"required emptied":   {"project", 10, `{"ids":[1],"field":"companyname","value":null}`, 422, "value"},
 		"no records":         {"project", 10, `{"ids":[],"field":"entitystatus","value":"Active"}`, 422, "ids"},

@@ -88,14 +88,21 @@ func CheckSelection(ids []int64, field string) error {
 }
 
 // checkBulk refuses, before any record is touched, what no record could
-// take: a bad selection, a field that is not on the kind's form, a value
-// the field refuses.
+// take: a bad selection, a field that is not on the kind's form or is
+// read-only, a value the field refuses.
 func (k *Kind) checkBulk(b BulkEdit) error {
 	if err := CheckSelection(b.IDs, "ids"); err != nil {
 		return err
 	}
-	if _, ok := k.FieldNamed(b.Field); !ok {
-		msg := fmt.Sprintf("%s have no field %q.", k.Plural, b.Field)
+	f, ok := k.FieldNamed(b.Field)
+	msg := ""
+	switch {
+	case !ok:
+		msg = fmt.Sprintf("%s have no field %q.", k.Plural, b.Field)
+	case f.ReadOnly:
+		msg = fmt.Sprintf("%s is set by the system and cannot be edited.", f.Label)
+	}
+	if msg != "" {
 		return &portal.Error{Code: portal.CodeUnprocessable, Message: msg, Fields: []portal.FieldError{{Field: "field", Message: msg}}}
 	}
 	if _, errs := k.ParseInput(map[string]json.RawMessage{b.Field: b.Value}, false); len(errs) > 0 {

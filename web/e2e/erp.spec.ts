@@ -310,20 +310,17 @@ test.describe('NetSuite mode', () => {
     await expect(columnHeader(page, 'Acres')).toBeVisible();
     await expect(columnHeader(page, 'Service area')).toBeVisible();
     await page.getByRole('button', { name: 'Columns', exact: true }).click();
-    const chooser = page.getByRole('group', { name: 'Show columns' });
-    // (A tick follows the URL, a navigation later: click, then wait for it.)
-    const tick = async (label: string, on: boolean) => {
-      const box = chooser.getByRole('checkbox', { name: label, exact: true });
-      await expect(box).toBeChecked({ checked: !on });
-      await box.click();
-      await expect(box).toBeChecked({ checked: on });
-    };
-    await tick('Service area', false);
-    await tick('Acres', false);
+    const chooser = page.getByRole('dialog');
+    // (A change follows the URL, a navigation later: click, then wait for it.)
+    for (const label of ['Service area', 'Acres']) {
+      await chooser.getByRole('button', { name: `Remove ${label}` }).click();
+      await expect(chooser.getByRole('checkbox', { name: new RegExp(`^${label}`) })).not.toBeChecked();
+    }
     await expect(listTable(page).getByRole('columnheader', { name: headerName('Project name') })).toBeVisible();
     await expect(columnHeader(page, 'Acres')).toHaveCount(0);
     await expect(columnHeader(page, 'Service area')).toHaveCount(0);
-    await tick('Acres', true);
+    await chooser.getByRole('checkbox', { name: /^Acres/ }).click();
+    await expect(chooser.getByRole('button', { name: 'Remove Acres' })).toBeVisible();
     await expect(page).toHaveURL(/[?&]cols=[^&]*custentity_res_acres(&|$)/);
     await expect(listTable(page).locator('thead th').last()).toHaveText(/^Acres/);
     await page.keyboard.press('Escape');
@@ -332,16 +329,16 @@ test.describe('NetSuite mode', () => {
     expect(unsorted).toHaveLength(PER_KIND);
     expect(unsorted.every((n) => Number.isFinite(n) && n > 0), JSON.stringify(unsorted)).toBe(true);
 
-    // Sorted by its header: ascending, then descending, by the server (the whole list).
-    await columnHeader(page, 'Acres').getByRole('button').click();
-    await expect(columnHeader(page, 'Acres')).toHaveAttribute('aria-sort', 'ascending');
-    await expect(page).toHaveURL(/sort=custentity_res_acres&dir=asc/);
-    const ascending = [...unsorted].sort((a, b) => a - b);
-    await expect(async () => expect((await columnTexts(page, 'Acres')).map(quantity)).toEqual(ascending)).toPass({ timeout: 10_000 });
+    // Sorted by its header: largest first, then smallest first, by the server (the whole list).
     await columnHeader(page, 'Acres').getByRole('button').click();
     await expect(columnHeader(page, 'Acres')).toHaveAttribute('aria-sort', 'descending');
+    await expect(page).toHaveURL(/sort=custentity_res_acres&dir=desc/);
+    const ascending = [...unsorted].sort((a, b) => a - b);
     const descending = [...ascending].reverse();
     await expect(async () => expect((await columnTexts(page, 'Acres')).map(quantity)).toEqual(descending)).toPass({ timeout: 10_000 });
+    await columnHeader(page, 'Acres').getByRole('button').click();
+    await expect(columnHeader(page, 'Acres')).toHaveAttribute('aria-sort', 'ascending');
+    await expect(async () => expect((await columnTexts(page, 'Acres')).map(quantity)).toEqual(ascending)).toPass({ timeout: 10_000 });
     // Right-aligned, as numbers are.
     expect(await columnHeader(page, 'Acres').evaluate((th) => getComputedStyle(th).textAlign)).toBe('right');
 

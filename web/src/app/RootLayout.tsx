@@ -13,6 +13,8 @@ import classes from './RootLayout.module.css';
 const Navbar = lazy(() => import('../shell/Navbar').then((m) => ({ default: m.Navbar })));
 // The live event stream (and the record queries it refreshes) loads once signed in.
 const LiveEvents = lazy(() => import('../events/LiveEvents').then((m) => ({ default: m.LiveEvents })));
+// Keyboard shortcuts (their letters come from the kind registry) load once signed in.
+const Shortcuts = lazy(() => import('../shortcuts/Shortcuts').then((m) => ({ default: m.Shortcuts })));
 
 /** Id of the routed view: the skip link's target. */
 export const MAIN_CONTENT_ID = 'main-content';
@@ -40,7 +42,7 @@ export function SkipLink() {
  * Root layout (SPEC §2): navbar when the route has showNavbar and the user is
  * authenticated; the alert area always; the routed view when the user is authenticated or
  * the route does not require it (two layouts: with or without navbar spacing); the
- * loading overlay while loading; the live event stream while authenticated.
+ * loading overlay while loading; the live event stream and the keyboard shortcuts while authenticated.
  */
 export function RootLayout() {
   const routeMeta = useRouteMeta();
@@ -56,6 +58,7 @@ export function RootLayout() {
       {authenticated && (
         <Suspense fallback={null}>
           <LiveEvents />
+          <Shortcuts />
         </Suspense>
       )}
       {/* The app's chrome: on paper only the page shows. */}

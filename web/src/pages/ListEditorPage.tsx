@@ -6,14 +6,16 @@
  */
 import { Alert, Anchor, Button, Group, Modal, NativeSelect, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useLayoutEffect, useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useSessionStore } from '../session/store';
 import { useAppStore } from '../shell/appState';
+import { ColumnOrder } from '../records/ColumnOrder';
+import { filterableFields } from '../records/filter';
 import { FilterBuilder, type DraftCheck } from '../records/FilterBuilder';
 import { kindByName } from '../records/kinds';
 import { listEditorPath, listPath } from '../records/links';
-import { formOf, move, newListForm, serverErrors, sortableFields, validateListForm, type FormErrors, type ListForm } from '../records/listEditor';
+import { formOf, newListForm, serverErrors, sortableFields, templateOf, validateListForm, type FormErrors, type ListForm, type ListTemplate } from '../records/listEditor';
 import { kindsQuery, listConfigsQuery, useDeleteListConfig, useSaveListConfig } from '../records/queries';
 import { ErrorBlock, LoadingBlock, RecordErrorBoundary } from '../records/States';
 import type { Kind, ListConfig } from '../records/types';
@@ -50,10 +52,10 @@ export default function ListEditorPage() {
       </Stack>
     );
   }
-  return <KindListEditor key={`${kind.name}:${id}`} kind={kind} id={id} />;
+  return <KindListEditor key={`${kind.name}:${id}`} kind={kind} id={id} from={templateOf(searchParams)} />;
 }
 
-function KindListEditor({ kind, id }: { kind: Kind; id: string }) {
+function KindListEditor({ kind, id, from }: { kind: Kind; id: string; from: ListTemplate }) {
   const configs = useQuery(listConfigsQuery(kind.name));
   if (configs.isPending) return <LoadingBlock label={`Loading the saved lists of ${kind.plural.toLowerCase()}…`} rows={6} />;
   if (configs.error) return <ErrorBlock error={configs.error} what={`the saved lists of ${kind.plural.toLowerCase()}`} onRetry={() => void configs.refetch()} />;
@@ -69,7 +71,7 @@ function KindListEditor({ kind, id }: { kind: Kind; id: string }) {
     );
   }
   const template = lists.find((l) => l.id === configs.data.defaultId) ?? lists.find((l) => l.builtIn);
-  return <ListEditorForm kind={kind} list={list} lists={lists} defaultId={configs.data.defaultId} template={template} />;
+  return <ListEditorForm kind={kind} list={list} lists={lists} defaultId={configs.data.defaultId} template={template} from={from} />;
 }
 
 interface EditorProps {
@@ -79,9 +81,11 @@ interface EditorProps {
   lists: ListConfig[];
   defaultId: string;
   template?: ListConfig;
+  /** A new list's starting view (from a list page). */
+  from: ListTemplate;
 }
 
-function ListEditorForm({ kind, list, lists, defaultId, template }: EditorProps) {
+function ListEditorForm({ kind, list, lists, defaultId, template, from }: EditorProps) {
   const navigate = useNavigate();
   const role = useSessionStore((s) => s.currentRole);
   const defaultLists = useAppStore((s) => s.defaultLists);
@@ -92,7 +96,7 @@ function ListEditorForm({ kind, list, lists, defaultId, template }: EditorProps)
   const readOnly = !!list && !list.editable;
   // A read-only list can be saved as a new copy.
   const [form, setForm] = useState<ListForm>(() =>
-    list ? { ...formOf(kind, list), ...(readOnly ? { name: `${list.name} (copy)`, visibility: 'private' as const } : {}) } : newListForm(kind, template),
+    list ? { ...formOf(kind, list), ...(readOnly ? { name: `${list.name} (copy)`, visibility: 'private' as const } : {}) } : newListForm(kind, template, from),
   );
   const [errors, setErrors] = useState<FormErrors>({});
   const [filterCheck, setFilterCheck] = useState<DraftCheck | null>(null);
@@ -105,23 +109,6 @@ function ListEditorForm({ kind, list, lists, defaultId, template }: EditorProps)
   const unused = kind.fields.filter((f) => !form.columns.includes(f.name));
   const sortable = sortableFields(kind);
   const set = (patch: Partial<ListForm>) => setForm((f) => ({ ...f, ...patch }));
-
-  // Keeps keyboard focus on a moved column's button (the row moves in the DOM).
-  const focusAfterMove = useRef<string | null>(null);
-  useLayoutEffect(() => {
-    if (!focusAfterMove.current) return;
-    document.getElementById(focusAfterMove.current)?.focus();
-    focusAfterMove.current = null;
-  });
-
-  function moveColumn(index: number, delta: number) {
-    const name = form.columns[index]!;
-    const next = move(form.columns, index, delta);
-    set({ columns: next });
-    const at = next.indexOf(name);
-    const direction = at === 0 ? 'down' : at === next.length - 1 ? 'up' : delta < 0 ? 'up' : 'down';
-    focusAfterMove.current = columnButtonId(name, next.length === 1 ? 'remove' : direction);
-  }
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -202,38 +189,7 @@ function ListEditorForm({ kind, list, lists, defaultId, template }: EditorProps)
           <Text size="sm" c="dimmed" mb="xs">
             In the order the list shows them.
           </Text>
-          <ol className={classes.columnList} aria-label="Columns">
-            {form.columns.map((name, index) => (
-              <li key={name} className={classes.columnItem} data-testid="editor-column">
-                <Text size="sm" fw={500} truncate>
-                  {index + 1}. {fieldLabel(name)}
-                </Text>
-                <Button id={columnButtonId(name, 'up')} size="compact-xs" variant="default" disabled={index === 0} onClick={() => moveColumn(index, -1)} aria-label={`Move ${fieldLabel(name)} up`}>
-                  Up
-                </Button>
-                <Button
-                  id={columnButtonId(name, 'down')}
-                  size="compact-xs"
-                  variant="default"
-                  disabled={index === form.columns.length - 1}
-                  onClick={() => moveColumn(index, 1)}
-                  aria-label={`Move ${fieldLabel(name)} down`}
-                >
-                  Down
-                </Button>
-                <Button
-                  id={columnButtonId(name, 'remove')}
-                  size="compact-xs"
-                  variant="subtle"
-                  color="red"
-                  onClick={() => set({ columns: form.columns.filter((c) => c !== name) })}
-                  aria-label={`Remove ${fieldLabel(name)}`}
-                >
-                  Remove
-                </Button>
-              </li>
-            ))}
-          </ol>
+          <ColumnOrder id="list-column" columns={form.columns} labelOf={fieldLabel} onChange={(columns) => set({ columns })} />
           {errors.columns && (
             <Text c="red" size="sm" role="alert">
               {errors.columns}
@@ -265,7 +221,7 @@ function ListEditorForm({ kind, list, lists, defaultId, template }: EditorProps)
           <Text component="legend" fw={600} px={4}>
             Filter
           </Text>
-          <FilterBuilder id="editor-filter" fields={kind.fields} draft={form.filter} onChange={(filter) => set({ filter })} check={filterCheck} />
+          <FilterBuilder id="editor-filter" fields={filterableFields(kind.fields)} draft={form.filter} onChange={(filter) => set({ filter })} check={filterCheck} />
           {errors.filter && (
             <Text c="red" size="sm" mt="xs" role="alert">
               {errors.filter}
@@ -337,8 +293,4 @@ function ListEditorForm({ kind, list, lists, defaultId, template }: EditorProps)
       </Stack>
     </form>
   );
-}
-
-function columnButtonId(name: string, which: 'up' | 'down' | 'remove'): string {
-  return `list-column-${name}-${which}`;
 }

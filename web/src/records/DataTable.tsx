@@ -2,19 +2,24 @@
  * The records table of list pages and view tabs. Columns come from the server; the first
  * text column links to the row's view page (when the rows are records of a kind), a
  * reference cell links to the record it names, statuses show as badges and numbers are
- * right-aligned. Sortable headers are buttons and the sorted one carries `aria-sort`.
+ * right-aligned. Sortable headers are buttons and the sorted one carries `aria-sort`; a
+ * column the server cannot sort fast has no button and says so. With `selection`, a first
+ * column of labelled checkboxes selects rows (the header's selects the page; `x` toggles
+ * the row holding the focus). The totals row sums the loaded rows (`totals`), or shows the
+ * server's totals over the whole result, marked "≈" when estimated.
  * A row someone else just changed (a live event) is marked for a moment, its "Updated by"
  * in its title and announced politely.
  */
-import { Badge, Table, UnstyledButton, VisuallyHidden } from '@mantine/core';
-import type { MouseEvent } from 'react';
+import { Checkbox, Table, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import type { KeyboardEvent, MouseEvent, Ref } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useRowMarks } from '../events/hooks';
+import { FieldValue } from './FieldValue';
 import { formatValue, isNumeric, isRef } from './format';
 import { fieldOf, kindByName } from './kinds';
-import { hasViewPage, viewPath } from './links';
-import { statusColor } from './status';
-import type { CellValue, Kind, ListColumn, Row, SortDir } from './types';
+import { viewPath } from './links';
+import type { CellValue, Kind, ListColumn, ListTotals, Row, SortDir } from './types';
+import listClasses from './list.module.css';
 import classes from './records.module.css';
 
 export interface DataTableProps {
@@ -32,8 +37,22 @@ export interface DataTableProps {
   onSort?: (field: string) => void;
   /** A newer answer is on its way; the rows shown are the previous ones. */
   busy?: boolean;
-  /** Totals row under money/quantity columns. */
-  totals?: boolean;
+  /**
+   * A totals row under the numeric columns: `true` sums the rows shown (a tab shows all of
+   * its rows); server totals cover every matching record.
+   */
+  totals?: boolean | ListTotals;
+  /** Makes rows selectable (a checkbox column). */
+  selection?: RowSelection;
+  /** The table element, made focusable from script (a new page moves the focus to it). */
+  tableRef?: Ref<HTMLTableElement>;
+}
+
+/** The selected rows of a table, and how to change them. */
+export interface RowSelection {
+  selected: ReadonlySet<number>;
+  /** Select or unselect some rows. */
+  onChange: (rows: Row[], selected: boolean) => void;
 }
 
 function SortIcon({ dir }: { dir: SortDir | null }) {
@@ -66,21 +85,9 @@ export function linkColumn(columns: ListColumn[], kind: Kind | undefined): strin
 }
 
 function Cell({ value, column, kind, kinds, rowLink }: { value: CellValue; column: ListColumn; kind?: Kind; kinds?: Kind[]; rowLink?: string }) {
-  if (isRef(value)) {
-    const target = kindByName(kinds, fieldOf(kind, column.name)?.ref);
-    const href = target ? viewPath(target, value.id) : undefined;
-    return href ? <Link to={href}>{value.refName}</Link> : <>{value.refName}</>;
-  }
-  const text = formatValue(value, column.type);
-  if (rowLink) return <Link to={rowLink}>{text || '(untitled)'}</Link>;
-  if (column.type === 'status' && text) {
-    return (
-      <Badge variant="light" radius="sm" size="sm" className={classes.statusBadge} color={statusColor(text, fieldOf(kind, column.name)?.choices)}>
-        {text}
-      </Badge>
-    );
-  }
-  return <>{text}</>;
+  const field = fieldOf(kind, column.name);
+  if (rowLink && !isRef(value)) return <Link to={rowLink}>{formatValue(value, column.type, { currency: field?.currency }) || '(untitled)'}</Link>;
+  return <FieldValue value={value} type={column.type} refKind={kindByName(kinds, field?.ref)} choices={field?.choices} currency={field?.currency} compact />;
 }
 
 function ariaSort(dir: SortDir | null): 'ascending' | 'descending' | undefined {
@@ -97,38 +104,104 @@ function sum(rows: Row[], column: string): number {
   return rows.reduce((total, row) => total + (typeof row[column] === 'number' ? (row[column] as number) : 0), 0);
 }
 
-export function DataTable({ caption, columns, rows, kind, kinds, sort, onSort, busy = false, totals = false }: DataTableProps) {
+/**
+ * The totals row's cells: per column, its total (formatted like its cells) or null; the
+ * label goes in the first column without one. Null when there is nothing to total.
+ */
+export function totalsRow(
+  columns: ListColumn[],
+  rows: Row[],
+  totals: boolean | ListTotals | undefined,
+  currencyOf: (column: string) => string | undefined = () => undefined,
+): { label: string; cells: (string | null)[] } | null {
+  if (!totals) return null;
+  const server = typeof totals === 'object' ? totals : null;
+  if (!server && rows.length < 2) return null;
+  const cells = columns.map((c) => {
+    if (server) {
+      const value = server.values[c.name];
+      return typeof value === 'number' ? formatValue(value, c.type, { currency: currencyOf(c.name) }) : null;
+    }
+    return isNumeric(c.type) ? formatValue(sum(rows, c.name), c.type, { currency: currencyOf(c.name) }) : null;
+  });
+  if (cells.every((c) => c === null)) return null;
+  return { label: server?.estimated ? '≈ Total' : 'Total', cells };
+}
+
+/** What a row is called (its title cell), for its checkbox's label. */
+function rowName(row: Row, column: ListColumn | undefined): string {
+  const value = column ? row[column.name] : undefined;
+  const text = column ? formatValue(value, column.type) : '';
+  return text || `record ${row.id}`;
+}
+
+export function DataTable({ caption, columns, rows, kind, kinds, sort, onSort, busy = false, totals, selection, tableRef }: DataTableProps) {
   const navigate = useNavigate();
-  // Rows link to their view page when the kind has one.
-  const rowKind = kind && hasViewPage(kind) ? kind : undefined;
+  // Rows of a kind link to their view page.
+  const rowKind = kind;
   const linked = linkColumn(columns, rowKind);
-  const showTotals = totals && rows.length > 1 && columns.some((c) => isNumeric(c.type));
+  const nameColumn = columns.find((c) => c.name === linked);
+  const footer = totalsRow(columns, rows, totals, (name) => fieldOf(kind, name)?.currency);
+  const labelAt = footer ? Math.max(0, footer.cells.findIndex((c) => c === null)) : -1;
   const marks = useRowMarks(kind?.name);
   const updatedBy = [...new Set(rows.flatMap((row) => marks.get(row.id) ?? []))];
+  const selectedHere = selection ? rows.filter((r) => selection.selected.has(r.id)).length : 0;
+
+  // `x` on a row (its link, say) toggles its selection, as in a mail client.
+  function toggleWithKey(event: KeyboardEvent<HTMLTableRowElement>, row: Row) {
+    if (!selection || event.key !== 'x' || event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target as HTMLElement;
+    if (target.closest('input:not([type=checkbox]), textarea, select, [contenteditable=true]')) return;
+    event.preventDefault();
+    selection.onChange([row], !selection.selected.has(row.id));
+  }
 
   // A click anywhere on a row opens it; keyboard users have the link in its title cell.
   function openRow(event: MouseEvent<HTMLTableRowElement>, id: number) {
-    const href = rowKind ? viewPath(rowKind, id) : undefined;
-    if (!href || event.defaultPrevented) return;
+    if (!rowKind || event.defaultPrevented) return;
     const target = event.target as HTMLElement;
-    if (target.closest('a, button, input, select, textarea')) return;
+    if (target.closest('a, button, input, select, textarea, label, [data-select-cell]')) return;
     if (window.getSelection()?.toString()) return;
-    void navigate(href);
+    void navigate(viewPath(rowKind, id));
   }
 
   return (
     <div className={classes.tableWrap}>
-      <Table className={`${classes.table} ${busy ? classes.busy : ''}`} verticalSpacing={6} horizontalSpacing="sm" aria-busy={busy || undefined}>
+      <Table
+        ref={tableRef}
+        tabIndex={tableRef ? -1 : undefined}
+        className={`${classes.table} ${busy ? classes.busy : ''}`}
+        verticalSpacing={6}
+        horizontalSpacing="sm"
+        aria-busy={busy || undefined}
+      >
         <caption>
           <VisuallyHidden>{caption}</VisuallyHidden>
         </caption>
         <Table.Thead>
           <Table.Tr>
+            {selection && (
+              <Table.Th scope="col" className={listClasses.selectCell}>
+                <Checkbox
+                  aria-label="Select all rows on this page"
+                  checked={rows.length > 0 && selectedHere === rows.length}
+                  indeterminate={selectedHere > 0 && selectedHere < rows.length}
+                  onChange={(e) => selection.onChange(rows, e.currentTarget.checked)}
+                  size="xs"
+                />
+              </Table.Th>
+            )}
             {columns.map((column) => {
               const dir = sort?.field === column.name ? sort.dir : null;
               const sortable = !!onSort && !!column.sortable;
               return (
-                <Table.Th key={column.name} scope="col" aria-sort={sortable ? ariaSort(dir) : undefined} className={isNumeric(column.type) ? classes.numeric : undefined}>
+                <Table.Th
+                  key={column.name}
+                  scope="col"
+                  aria-sort={sortable ? ariaSort(dir) : undefined}
+                  className={isNumeric(column.type) ? classes.numeric : undefined}
+                  title={onSort && !column.sortable ? `${column.label} cannot be sorted` : undefined}
+                >
                   {sortable ? (
                     <UnstyledButton className={classes.sortButton} onClick={() => onSort(column.name)}>
                       {column.label}
@@ -136,7 +209,10 @@ export function DataTable({ caption, columns, rows, kind, kinds, sort, onSort, b
                       <VisuallyHidden>{dir === 'asc' ? ', sorted ascending' : dir === 'desc' ? ', sorted descending' : ', sortable'}</VisuallyHidden>
                     </UnstyledButton>
                   ) : (
-                    column.label
+                    <>
+                      {column.label}
+                      {onSort && <VisuallyHidden>, not sortable</VisuallyHidden>}
+                    </>
                   )}
                 </Table.Th>
               );
@@ -144,29 +220,44 @@ export function DataTable({ caption, columns, rows, kind, kinds, sort, onSort, b
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {rows.map((row, index) => (
-            <Table.Tr
-              key={`${row.id}-${index}`}
-              className={[rowKind && classes.rowLink, marks.has(row.id) && classes.changed].filter(Boolean).join(' ') || undefined}
-              title={marks.has(row.id) ? `Updated by ${marks.get(row.id)}` : undefined}
-              onClick={rowKind ? (event) => openRow(event, row.id) : undefined}
-            >
-              {columns.map((column) => (
-                <Table.Td key={column.name} className={cellClass(column)}>
-                  <Cell value={row[column.name]} column={column} kind={kind} kinds={kinds} rowLink={rowKind && column.name === linked ? viewPath(rowKind, row.id) : undefined} />
-                </Table.Td>
-              ))}
-            </Table.Tr>
-          ))}
+          {rows.map((row, index) => {
+            const selected = !!selection?.selected.has(row.id);
+            return (
+              <Table.Tr
+                key={`${row.id}-${index}`}
+                className={[rowKind && classes.rowLink, marks.has(row.id) && classes.changed, selected && listClasses.selected].filter(Boolean).join(' ') || undefined}
+                title={marks.has(row.id) ? `Updated by ${marks.get(row.id)}` : undefined}
+                aria-selected={selection ? selected : undefined}
+                onClick={rowKind ? (event) => openRow(event, row.id) : undefined}
+                onKeyDown={selection ? (event) => toggleWithKey(event, row) : undefined}
+              >
+                {selection && (
+                  <Table.Td className={listClasses.selectCell} data-select-cell>
+                    <Checkbox aria-label={`Select ${rowName(row, nameColumn)}`} checked={selected} onChange={(e) => selection.onChange([row], e.currentTarget.checked)} size="xs" />
+                  </Table.Td>
+                )}
+                {columns.map((column) => (
+                  <Table.Td key={column.name} className={cellClass(column)}>
+                    <Cell value={row[column.name]} column={column} kind={kind} kinds={kinds} rowLink={rowKind && column.name === linked ? viewPath(rowKind, row.id) : undefined} />
+                  </Table.Td>
+                ))}
+              </Table.Tr>
+            );
+          })}
         </Table.Tbody>
-        {showTotals && (
-          <Table.Tfoot>
+        {footer && (
+          <Table.Tfoot data-testid="totals-row">
             <Table.Tr>
-              {columns.map((column, index) => (
-                <Table.Th key={column.name} scope={index === 0 ? 'row' : undefined} className={isNumeric(column.type) ? classes.numeric : undefined}>
-                  {index === 0 ? 'Total' : isNumeric(column.type) ? formatValue(sum(rows, column.name), column.type) : ''}
-                </Table.Th>
-              ))}
+              {selection && <Table.Td className={listClasses.selectCell} />}
+              {columns.map((column, index) => {
+                const cell = footer.cells[index];
+                const label = index === labelAt;
+                return (
+                  <Table.Th key={column.name} scope={label ? 'row' : undefined} className={isNumeric(column.type) || cell !== null ? classes.numeric : undefined}>
+                    {label && cell !== null ? `${footer.label}: ${cell}` : label ? footer.label : (cell ?? '')}
+                  </Table.Th>
+                );
+              })}
             </Table.Tr>
           </Table.Tfoot>
         )}

@@ -9,7 +9,7 @@ import {
   clauseProblem,
   FilterSyntaxError,
   newClause,
-  OPERATORS_BY_TYPE,
+  operatorsFor,
   operatorLabel,
   parseFilter,
   serializeFilter,
@@ -69,18 +69,30 @@ function ValueInput({ field, value, onChange, label, error }: { field: KindField
     const data = field.choices.includes(value) || value === '' ? field.choices : [value, ...field.choices];
     return <NativeSelect {...common} data={data} onChange={(e) => onChange(e.currentTarget.value)} />;
   }
+  if (field?.type === 'boolean') {
+    return (
+      <NativeSelect
+        {...common}
+        data={[
+          { value: 'true', label: 'Yes' },
+          { value: 'false', label: 'No' },
+        ]}
+        onChange={(e) => onChange(e.currentTarget.value)}
+      />
+    );
+  }
   if (field?.type === 'date') return <TextInput {...common} type="date" onChange={(e) => onChange(e.currentTarget.value)} />;
   if (field?.type === 'reference' && field.ref) {
     // A reference is filtered on the record's id; the user picks the record by name.
     const id = /^\d+$/.test(value.trim()) ? Number(value) : null;
     return <RecordLookup label={label} hideLabel kind={field.ref} value={id} onChange={(picked) => onChange(picked === null ? '' : String(picked))} error={error} />;
   }
-  const numeric = field?.type === 'money' || field?.type === 'quantity' || field?.type === 'reference';
+  const numeric = ['money', 'quantity', 'number', 'percent', 'reference'].includes(field?.type ?? '');
   return (
     <TextInput
       {...common}
       inputMode={numeric ? 'decimal' : undefined}
-      placeholder={field?.type === 'reference' ? 'Record id' : numeric ? 'Number' : 'Value'}
+      placeholder={field?.type === 'reference' ? 'Record id' : field?.type === 'percent' ? 'Percent, like 75' : numeric ? 'Number' : 'Value'}
       onChange={(e) => onChange(e.currentTarget.value)}
     />
   );
@@ -106,7 +118,7 @@ export function FilterBuilder({ fields, draft, onChange, check, id }: FilterBuil
     const fresh = newClause(field, draft.clauses[index]?.join);
     const old = draft.clauses[index];
     // Keep the operator when the new field has it too.
-    if (old && field && OPERATORS_BY_TYPE[field.type].includes(old.op)) fresh.op = old.op;
+    if (old && field && operatorsFor(field.type).includes(old.op)) fresh.op = old.op;
     update(index, fresh);
   }
 
@@ -157,7 +169,7 @@ export function FilterBuilder({ fields, draft, onChange, check, id }: FilterBuil
       )}
       {draft.clauses.map((clause, index) => {
         const field = fields.find((f) => f.name === clause.field);
-        const ops = field ? OPERATORS_BY_TYPE[field.type] : OPERATORS_BY_TYPE.text;
+        const ops = operatorsFor(field?.type);
         const n = index + 1;
         return (
           <div key={index} className={classes.filterRow} data-testid="filter-row">

@@ -1,13 +1,15 @@
 /**
  * The controls above a list: saved-list picker, quick search, column chooser, CSV export.
  */
-import { Anchor, Button, Checkbox, NativeSelect, Popover, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Checkbox, NativeSelect, Popover, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { ApiError } from '../api';
 import { DebouncedInput } from '../components/ui/DebouncedInput';
 import { downloadListCsv, saveDownload, type ListParams } from './api';
+import { ColumnOrder } from './ColumnOrder';
 import type { KindField, ListConfig } from './types';
+import listClasses from './list.module.css';
 import classes from './records.module.css';
 
 /** Groups the saved lists the way the picker shows them. */
@@ -74,15 +76,17 @@ export function SearchBox({ value, onSearch, label }: { value: string; onSearch:
       // A search box's clear button fires "input" without a keyup.
       listenTo={['keyup', 'input']}
       autoComplete="off"
+      // The box the `/` shortcut focuses on this page.
+      data-page-search
     />
   );
 }
 
 /**
- * The column chooser: one checkbox per field of the kind, in the kind's order, ticked when
- * its column shows. Ticking a field adds its column at the end; `onChange` gets the columns
- * to show, in order (at least one stays). `customised` offers the way back to the saved
- * list's own columns (`onReset`).
+ * The column chooser: the columns showing, in order, each movable and removable (one
+ * stays), then every other field of the kind to add (a find box narrows them), each added
+ * at the end. `onChange` gets the columns to show, in order. Fields the server cannot sort
+ * say so. `customised` offers the way back to the saved list's own columns (`onReset`).
  */
 export function ColumnChooser({
   fields,
@@ -102,31 +106,53 @@ export function ColumnChooser({
   editorLink?: string;
   disabled?: boolean;
 }) {
+  const [find, setFind] = useState('');
+  const byName = new Map(fields.map((f) => [f.name, f]));
+  const words = find.trim().toLowerCase();
+  const others = fields.filter((f) => !shown.includes(f.name));
+  const matching = others.filter((f) => !words || f.label.toLowerCase().includes(words));
+  const note = (f: KindField | undefined) => (f?.sortable === false ? 'not sortable' : undefined);
   return (
-    <Popover position="bottom-end" shadow="md" trapFocus returnFocus withinPortal>
+    <Popover position="bottom-end" shadow="md" trapFocus returnFocus withinPortal width={340}>
       <Popover.Target>
         <Button variant="default" disabled={disabled || fields.length === 0}>
           Columns{customised ? ` (${shown.length} of ${fields.length})` : ''}
         </Button>
       </Popover.Target>
       <Popover.Dropdown>
-        <Stack gap="xs" component="fieldset" className={classes.fieldset}>
-          <Text component="legend" fw={600} size="sm" mb={4}>
-            Show columns
-          </Text>
-          {fields.map((field) => {
-            const on = shown.includes(field.name);
-            return (
-              <Checkbox
-                key={field.name}
-                label={field.label}
-                checked={on}
-                // The last column stays.
-                disabled={on && shown.length === 1}
-                onChange={(e) => onChange(e.currentTarget.checked ? [...shown, field.name] : shown.filter((name) => name !== field.name))}
-              />
-            );
-          })}
+        <Stack gap="sm">
+          <div>
+            <Text fw={600} size="sm" mb={4}>
+              Columns shown
+            </Text>
+            <ColumnOrder id="chooser-column" columns={shown} labelOf={(name) => byName.get(name)?.label ?? name} noteOf={(name) => note(byName.get(name))} onChange={onChange} keepOne />
+          </div>
+          {others.length > 0 && (
+            <Stack gap={6} component="fieldset" className={classes.fieldset}>
+              <Text component="legend" fw={600} size="sm" mb={4}>
+                Add a column
+              </Text>
+              <TextInput size="xs" label="Find a field" type="search" value={find} onChange={(e) => setFind(e.currentTarget.value)} autoComplete="off" />
+              <div className={listClasses.chooserScroll}>
+                <Stack gap={6} py={2}>
+                  {matching.map((field) => (
+                    <Checkbox
+                      key={field.name}
+                      size="xs"
+                      label={note(field) ? `${field.label} (${note(field)})` : field.label}
+                      checked={false}
+                      onChange={() => onChange([...shown, field.name])}
+                    />
+                  ))}
+                  {matching.length === 0 && (
+                    <Text size="xs" c="dimmed">
+                      No other field matches “{find.trim()}”.
+                    </Text>
+                  )}
+                </Stack>
+              </div>
+            </Stack>
+          )}
           {customised && (
             <Button variant="subtle" size="compact-sm" onClick={onReset}>
               Use the list’s columns
@@ -134,7 +160,7 @@ export function ColumnChooser({
           )}
           {editorLink && (
             <Anchor component={Link} to={editorLink} size="sm">
-              Change the list's columns…
+              Save these columns in a list…
             </Anchor>
           )}
         </Stack>

@@ -1,12 +1,15 @@
 /**
  * The list page of every record kind (`/<route>/list`; the kind is the route's `model`).
  * Everything it shows is in the URL (see listState.ts): saved list, sort, filter, quick
- * search, page size, the cursors of the pages before this one and the chosen columns.
- * The total count comes from its own, later query (see listCountQuery), so rows show first.
+ * search, page size, the cursors of the pages before this one and the chosen columns (any
+ * field of the kind). The count and the totals of the summable columns (over the whole
+ * result) come from their own, later queries, so rows show first. Rows can be selected
+ * (kept while paging, dropped when the list, filter or search changes) to export them or
+ * set a field on them all (BulkActions). A new page scrolls to the top and takes the focus.
  */
-import { Anchor, Button, Group, NativeSelect, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams, type LoaderFunctionArgs } from 'react-router';
 import { ApiError } from '../api';
 import { appQueryClient } from '../app/queryClient';
@@ -16,30 +19,40 @@ import { DataTable } from './DataTable';
 import { createPathOf } from './form/links';
 import { kindOfPath, useRouteKind } from './kinds';
 import { listEditorPath } from './links';
+import { downloadSelectedCsv, saveDownload } from './api';
+import { BulkEditDialog, bulkEditableFields, MAX_SELECTION, SelectionBar } from './BulkActions';
+import { filterableFields } from './filter';
+import { fieldOf } from './kinds';
 import { ColumnChooser, ExportCsvButton, SavedListPicker, SearchBox } from './ListControls';
+import { newListPath } from './listEditor';
 import { ListFilterBar } from './ListFilterBar';
 import { chosenListId, pageParams } from './listParams';
 import {
   DEFAULT_PAGE_SIZE,
+  firstDir,
   listSearch,
-  PAGE_SIZES,
   pageNumber,
   parseListSearch,
   shownColumns,
+  shownSort,
   withColumns,
+  withCursors,
   withFilter,
   withList,
   withNextPage,
+  withPage,
   withPageSize,
   withPreviousPage,
   withQuery,
+  withSort,
   withSortToggled,
   type ListUrlState,
+  type Sort,
 } from './listState';
-import { kindsQuery, listConfigsQuery, listCountQuery, listPageQuery } from './queries';
-import { formatCount } from './format';
+import { lastPageOf, Pager, usePageWalk } from './Pager';
+import { kindsQuery, listConfigsQuery, listCountQuery, listPageQuery, listTotalsQuery } from './queries';
 import { EmptyBlock, ErrorBlock, LoadingBlock, RecordErrorBoundary } from './States';
-import type { Kind } from './types';
+import type { Kind, ListColumn, Row } from './types';
 import classes from './records.module.css';
 
 /**
@@ -74,6 +87,20 @@ export default function RecordListPage() {
   return <KindList key={kind.name} kind={kind} kinds={kinds} />;
 }
 
+/** How a sort reads: "Due date, newest first". */
+export function sortSentence(sort: Sort, column: Pick<ListColumn, 'label' | 'type'> | undefined): string {
+  const type = column?.type;
+  const words =
+    type === 'date'
+      ? ['oldest first', 'newest first']
+      : ['money', 'quantity', 'number', 'percent'].includes(type ?? '')
+        ? ['smallest first', 'largest first']
+        : ['A to Z', 'Z to A'];
+  return `${column?.label ?? sort.field}, ${sort.dir === 'asc' ? words[0] : words[1]}`;
+}
+
+const NO_ROWS: ReadonlyMap<number, Row> = new Map();
+
 function KindList({ kind, kinds }: { kind: Kind; kinds: Kind[] }) {
   const [searchParams, setSearchParams] = useSearchParams();
   const state = useMemo(() => parseListSearch(searchParams), [searchParams]);
@@ -85,8 +112,7 @@ function KindList({ kind, kinds }: { kind: Kind; kinds: Kind[] }) {
   const listId = chosenListId(state, remembered, configs.data);
   const params = pageParams(kind, state, listId);
   const page = useQuery({ ...listPageQuery(params), placeholderData: keepPreviousData });
-  // Counting is the slow part of a big list: it starts once this page's rows are in.
-  const count = useQuery({ ...listCountQuery(params), enabled: page.isSuccess && !page.isPlaceholderData });
+  const settled = page.isSuccess && !page.isPlaceholderData;
 
   const [filterOpen, setFilterOpen] = useState(() => !!state.filter);
   const [exportError, setExportError] = useState<string | null>(null);
@@ -95,7 +121,8 @@ function KindList({ kind, kinds }: { kind: Kind; kinds: Kind[] }) {
 
   const shownListId = page.data?.list.id ?? listId ?? configs.data?.defaultId ?? kind.defaultList;
   const current = configs.data?.lists.find((l) => l.id === shownListId);
-  const sort = state.sort ? { field: state.sort, dir: state.dir ?? 'asc' } : (current?.sort ?? null);
+  const ownSort = current?.sort ?? kind.defaultSort ?? null;
+  const sort = shownSort(state, current?.sort, kind.defaultSort);
 
   const apiError = page.error instanceof ApiError ? page.error : null;
   const filterError = apiError?.status === 400 && state.filter ? apiError.message : null;
@@ -103,10 +130,75 @@ function KindList({ kind, kinds }: { kind: Kind; kinds: Kind[] }) {
 
   const columns = page.data?.columns ?? [];
   const visibleColumns = shownColumns(columns, state);
+  const shownNames = params.columns ?? visibleColumns.map((c) => c.name);
   const rows = page.data?.rows ?? [];
   const pageNo = pageNumber(state);
   const size = state.size ?? DEFAULT_PAGE_SIZE;
   const busy = page.isFetching && page.isPlaceholderData;
+
+  // Counting and totalling are the slow parts of a big list: they start once the rows are in.
+  const count = useQuery({ ...listCountQuery(params), enabled: settled });
+  const summable = visibleColumns.some((c) => fieldOf(kind, c.name)?.summable);
+  const totals = useQuery({ ...listTotalsQuery(params), enabled: settled && summable });
+
+  // The selection: rows by id, in the order picked; for one list, filter and search.
+  const scope = JSON.stringify([shownListId, state.filter ?? '', state.q ?? '']);
+  const [selection, setSelection] = useState<{ scope: string; rows: ReadonlyMap<number, Row> }>({ scope, rows: NO_ROWS });
+  const selectedRows = selection.scope === scope ? selection.rows : NO_ROWS;
+  const selectedIds = useMemo(() => new Set(selectedRows.keys()), [selectedRows]);
+  const [selectionNote, setSelectionNote] = useState<string | null>(null);
+  const [editing, setEditing] = useState(false);
+  const [exporting, setExporting] = useState(false);
+  const canBulkEdit = kind.canEdit && bulkEditableFields(kind).length > 0;
+
+  function select(changed: Row[], on: boolean) {
+    const next = new Map(selectedRows);
+    let refused = 0;
+    for (const row of changed) {
+      if (!on) next.delete(row.id);
+      else if (next.has(row.id) || next.size < MAX_SELECTION) next.set(row.id, row);
+      else refused++;
+    }
+    setSelectionNote(refused ? `At most ${MAX_SELECTION} records can be selected at a time.` : null);
+    setSelection({ scope, rows: next });
+  }
+
+  function keepSelected(ids: number[]) {
+    setSelection({ scope, rows: new Map([...selectedRows].filter(([id]) => ids.includes(id))) });
+  }
+
+  async function exportSelected() {
+    setExporting(true);
+    setExportError(null);
+    try {
+      saveDownload(await downloadSelectedCsv({ type: kind.name, list: params.list, columns: shownNames }, [...selectedRows.keys()]), `${kind.route}-selected.csv`);
+    } catch (error) {
+      setExportError(error instanceof Error ? error.message : String(error));
+    } finally {
+      setExporting(false);
+    }
+  }
+
+  // A new page (Next, Previous, a jump) starts at its top, the focus on its table.
+  const tableRef = useRef<HTMLTableElement>(null);
+  const shownPage = useRef(pageNo);
+  useEffect(() => {
+    if (!settled || shownPage.current === pageNo) return;
+    shownPage.current = pageNo;
+    window.scrollTo({ top: 0 });
+    tableRef.current?.focus({ preventScroll: true });
+  }, [settled, pageNo]);
+
+  const walk = usePageWalk({
+    params,
+    narrow: kind.fields[0]?.name,
+    current: pageNo,
+    here: page.data && settled ? page.data : undefined,
+    lastPage: lastPageOf(count.data, size),
+    estimated: count.data?.estimated,
+    onBack: (n) => go(withPage(state, n)),
+    onCursors: (cursors) => go(withCursors(state, cursors)),
+  });
 
   function chooseList(id: string) {
     setDefaultList(kind.name, id);
@@ -116,6 +208,7 @@ function KindList({ kind, kinds }: { kind: Kind; kinds: Kind[] }) {
   const { cursor: _cursor, pageSize: _pageSize, ...exportParams } = params;
   const plural = kind.plural.toLowerCase();
   const createPath = kind.canCreate ? createPathOf(kind) : undefined;
+  const fromView = newListPath(kind.name, { columns: shownNames, sort: sort ?? undefined, filter: state.filter });
 
   return (
     <Stack gap="md" className={classes.page}>
@@ -132,7 +225,7 @@ function KindList({ kind, kinds }: { kind: Kind; kinds: Kind[] }) {
               Edit list
             </Button>
           )}
-          <Button component={Link} to={listEditorPath(kind.name)} variant="light" size="sm">
+          <Button component={Link} to={fromView} variant="light" size="sm">
             New list
           </Button>
           {createPath && (
@@ -162,11 +255,11 @@ function KindList({ kind, kinds }: { kind: Kind; kinds: Kind[] }) {
           <ColumnChooser
             fields={kind.fields}
             // What the user chose, at once (the table follows when its columns come).
-            shown={params.columns ?? visibleColumns.map((c) => c.name)}
+            shown={shownNames}
             onChange={(cols) => go(withColumns(state, cols), true)}
             customised={!!state.cols || state.hide.length > 0}
             onReset={() => go(withColumns(state, null), true)}
-            editorLink={current?.editable ? listEditorPath(kind.name, current.id) : undefined}
+            editorLink={fromView}
             disabled={columns.length === 0}
           />
           <ExportCsvButton params={exportParams} filename={`${kind.route}.csv`} onError={setExportError} />
@@ -175,10 +268,32 @@ function KindList({ kind, kinds }: { kind: Kind; kinds: Kind[] }) {
 
       {showFilter && (
         <div id="list-filter-panel">
-          <ListFilterBar key={state.filter ?? ''} fields={kind.fields} value={state.filter ?? ''} onApply={(f) => go(withFilter(state, f))} serverError={filterError} />
+          <ListFilterBar
+            key={state.filter ?? ''}
+            fields={filterableFields(kind.fields)}
+            value={state.filter ?? ''}
+            onApply={(f) => go(withFilter(state, f))}
+            serverError={filterError}
+          />
         </div>
       )}
       {exportError && <ErrorBlock error={new Error(exportError)} what="the CSV export" />}
+      {selectedRows.size > 0 && (
+        <SelectionBar
+          kind={kind}
+          count={selectedRows.size}
+          canEdit={canBulkEdit}
+          exporting={exporting}
+          onExport={() => void exportSelected()}
+          onEdit={() => setEditing(true)}
+          onClear={() => select([...selectedRows.values()], false)}
+        />
+      )}
+      {selectionNote && (
+        <Text size="sm" role="status">
+          {selectionNote}
+        </Text>
+      )}
 
       {page.isPending ? (
         <LoadingBlock label={`Loading ${plural}…`} />
@@ -216,6 +331,18 @@ function KindList({ kind, kinds }: { kind: Kind; kinds: Kind[] }) {
         </EmptyBlock>
       ) : (
         <>
+          {sort && (
+            <Group gap="xs" justify="flex-end" data-testid="list-sort">
+              <Text size="sm" c="dimmed">
+                Sorted by {sortSentence(sort, visibleColumns.find((c) => c.name === sort.field) ?? fieldOf(kind, sort.field))}
+              </Text>
+              {state.sort && (
+                <Button variant="subtle" size="compact-xs" onClick={() => go(withSort(state, null))}>
+                  Use the list’s order
+                </Button>
+              )}
+            </Group>
+          )}
           <DataTable
             caption={`${kind.plural}: ${page.data?.list.name ?? ''}, page ${pageNo}`}
             columns={visibleColumns}
@@ -223,42 +350,29 @@ function KindList({ kind, kinds }: { kind: Kind; kinds: Kind[] }) {
             kind={kind}
             kinds={kinds}
             sort={sort}
-            onSort={(field) => go(withSortToggled(state, field))}
+            onSort={(field) => go(withSortToggled(state, field, sort, firstDir(visibleColumns.find((c) => c.name === field)?.type), ownSort))}
             busy={busy}
+            totals={totals.data}
+            selection={{ selected: selectedIds, onChange: select }}
+            tableRef={tableRef}
           />
-          <Group justify="space-between" gap="sm" wrap="wrap" component="nav" aria-label="Pages">
-            <Group gap="xs" aria-live="polite">
-              <Text size="sm" c="dimmed">
-                Page {pageNo} · rows {(pageNo - 1) * size + 1}–{(pageNo - 1) * size + rows.length}
-              </Text>
-              {typeof count.data === 'number' && (
-                <Text size="sm" fw={500} data-testid="list-total">
-                  {formatCount(count.data)}
-                </Text>
-              )}
-            </Group>
-            <Group gap="xs">
-              <NativeSelect
-                aria-label="Rows per page"
-                size="sm"
-                value={String(size)}
-                data={PAGE_SIZES.map((n) => ({ value: String(n), label: `${n} per page` }))}
-                onChange={(e) => go(withPageSize(state, Number(e.currentTarget.value)))}
-              />
-              <Button variant="default" size="sm" disabled={pageNo === 1} onClick={() => go(withPreviousPage(state))}>
-                Previous page
-              </Button>
-              <Button
-                variant="default"
-                size="sm"
-                disabled={!page.data?.hasMore || !page.data.nextCursor || busy}
-                onClick={() => page.data?.nextCursor && go(withNextPage(state, page.data.nextCursor))}
-              >
-                Next page
-              </Button>
-            </Group>
-          </Group>
+          <Pager
+            page={pageNo}
+            size={size}
+            rowsOnPage={rows.length}
+            count={count.data}
+            hasNext={!!page.data?.hasMore && !!page.data.nextCursor}
+            busy={busy}
+            walk={walk}
+            onFirst={() => go(withPage(state, 1))}
+            onPrevious={() => go(withPreviousPage(state))}
+            onNext={() => page.data?.nextCursor && go(withNextPage(state, page.data.nextCursor))}
+            onSize={(n) => go(withPageSize(state, n))}
+          />
         </>
+      )}
+      {editing && (
+        <BulkEditDialog kind={kind} ids={[...selectedRows.keys()]} opened onClose={() => setEditing(false)} onDone={keepSelected} />
       )}
       {current && !current.builtIn && (
         <Text size="xs" c="dimmed">

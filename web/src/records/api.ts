@@ -6,13 +6,17 @@
 import { api, type QueryValue } from '../api';
 import { config } from '../app/config';
 import type {
+  BulkEditInput,
+  BulkResult,
   Envelope,
   FileInfo,
   Kind,
   ListConfig,
   ListConfigInput,
   ListConfigs,
+  ListCount,
   ListPage,
+  ListTotals,
   RecordDetail,
   SaveInput,
   SortDir,
@@ -20,7 +24,7 @@ import type {
 } from './types';
 
 /** `/{erp}/{product}{suffix}`, e.g. `/netsuite/portal-list`. */
-export function productPath(suffix: '-list' | '-record' | '-file' | '-crud'): string {
+export function productPath(suffix: '-list' | '-record' | '-file' | '-crud' | '-bulk'): string {
   return `/${config.erp}/${config.product}${suffix}`;
 }
 
@@ -72,9 +76,27 @@ export async function fetchListPage(params: ListParams, signal?: AbortSignal): P
  * How many records a list request matches: the list call with `count=true`, asking for one
  * row, since only the total is wanted. Null when the server did not count.
  */
-export async function fetchListCount(params: ListParams, signal?: AbortSignal): Promise<number | null> {
+export async function fetchListCount(params: ListParams, signal?: AbortSignal): Promise<ListCount | null> {
   const answer = await api.get<Envelope<ListPage>>(productPath('-list'), { query: { ...listQuery({ ...params, pageSize: 1 }), count: true }, signal });
-  return answer.data.total ?? null;
+  return typeof answer.data.total === 'number' ? { total: answer.data.total, estimated: !!answer.data.totalEstimated } : null;
+}
+
+/**
+ * The sums of a list request's summable columns over every record it matches: the list call
+ * with `totals=true`, asking for one row.
+ */
+export async function fetchListTotals(params: ListParams, signal?: AbortSignal): Promise<ListTotals> {
+  const answer = await api.get<Envelope<ListPage>>(productPath('-list'), { query: { ...listQuery({ ...params, pageSize: 1 }), totals: true }, signal });
+  return { values: answer.data.totals ?? {}, estimated: !!answer.data.totalsEstimated };
+}
+
+/**
+ * Sets one field on some records (`POST {product}-bulk`), each saved on its own; the answer
+ * says what became of each. The key (`Idempotency-Key`) makes a retry write no record twice.
+ */
+export async function bulkEdit(type: string, input: BulkEditInput, idempotencyKey: string): Promise<BulkResult> {
+  const answer = await api.post<Envelope<BulkResult>>(productPath('-bulk'), input, { query: { type }, headers: { 'Idempotency-Key': idempotencyKey } });
+  return answer.data;
 }
 
 export async function fetchListConfigs(type: string, signal?: AbortSignal): Promise<ListConfigs> {
@@ -172,6 +194,14 @@ export async function download(path: string, query: Record<string, QueryValue>, 
 export function downloadListCsv(params: ListParams): Promise<Download> {
   const { pageSize: _pageSize, cursor: _cursor, ...rest } = params;
   return download(productPath('-list'), { ...listQuery(rest), format: 'csv' }, 'text/csv, */*');
+}
+
+/**
+ * Some records of a list as CSV, in the order given, with the columns the list call with the
+ * same saved list and columns shows (`GET {product}-bulk`).
+ */
+export function downloadSelectedCsv(params: Pick<ListParams, 'type' | 'list' | 'columns'>, ids: readonly number[]): Promise<Download> {
+  return download(productPath('-bulk'), { type: params.type, list: params.list, columns: params.columns?.join(','), ids: ids.join(',') }, 'text/csv, */*');
 }
 
 /** One attachment of a record. */

@@ -26,21 +26,34 @@ export interface Clause {
   value: string;
 }
 
+const TEXT_OPS = ['contains', 'eq', 'ne', 'startswith'] as const;
+const ORDER_OPS = ['eq', 'ne', 'lt', 'le', 'gt', 'ge'] as const;
+
 /** Operators offered per field type. */
 export const OPERATORS_BY_TYPE: Record<FieldType, readonly Operator[]> = {
-  text: ['contains', 'eq', 'ne', 'startswith'],
+  text: TEXT_OPS,
+  email: TEXT_OPS,
+  phone: TEXT_OPS,
+  url: TEXT_OPS,
   status: ['eq', 'ne'],
   reference: ['eq', 'ne'],
-  money: ['eq', 'ne', 'lt', 'le', 'gt', 'ge'],
-  quantity: ['eq', 'ne', 'lt', 'le', 'gt', 'ge'],
-  date: ['eq', 'ne', 'lt', 'le', 'gt', 'ge'],
-  number: ['eq', 'ne', 'lt', 'le', 'gt', 'ge'],
-  percent: ['eq', 'ne', 'lt', 'le', 'gt', 'ge'],
-  email: ['contains', 'eq', 'ne', 'startswith'],
-  phone: ['contains', 'eq', 'ne', 'startswith'],
-  url: ['contains', 'eq', 'ne', 'startswith'],
   boolean: ['eq', 'ne'],
+  money: ORDER_OPS,
+  quantity: ORDER_OPS,
+  number: ORDER_OPS,
+  percent: ORDER_OPS,
+  date: ORDER_OPS,
 };
+
+/** The operators of a field type (a type this app does not know yet compares as text). */
+export function operatorsFor(type: FieldType | undefined): readonly Operator[] {
+  return (type && OPERATORS_BY_TYPE[type]) || TEXT_OPS;
+}
+
+/** The fields a list may filter on: those the registry does not mark unfilterable. */
+export function filterableFields(fields: readonly KindField[]): KindField[] {
+  return fields.filter((f) => f.filterable !== false);
+}
 
 const PLAIN_LABELS: Record<Operator, string> = {
   eq: 'is',
@@ -194,13 +207,17 @@ export function normalizeFilter(input: string): string {
 export function clauseProblem(clause: Clause, fields: readonly KindField[]): string | null {
   const field = fields.find((f) => f.name === clause.field);
   if (!field) return 'Choose a field.';
-  if (!OPERATORS_BY_TYPE[field.type].includes(clause.op)) return `"${operatorLabel(clause.op, field.type)}" does not apply to ${field.label}.`;
+  if (!operatorsFor(field.type).includes(clause.op)) return `"${operatorLabel(clause.op, field.type)}" does not apply to ${field.label}.`;
   const value = clause.value.trim();
   if (value === '') return `Enter a value for ${field.label}.`;
   switch (field.type) {
     case 'money':
     case 'quantity':
-      return /^-?\d+(\.\d+)?$/.test(value) ? null : `${field.label} needs a number, like 1500 or 12.5.`;
+    case 'number':
+    case 'percent':
+      return /^-?\d+(\.\d+)?$/.test(value) ? null : `${field.label} needs a number, like ${field.type === 'percent' ? '75' : '1500 or 12.5'}.`;
+    case 'boolean':
+      return value === 'true' || value === 'false' ? null : `${field.label} is yes (true) or no (false).`;
     case 'date':
       return /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`))
         ? null
@@ -219,5 +236,6 @@ export function clauseProblem(clause: Clause, fields: readonly KindField[]): str
 /** A fresh row for `field`, with its type's first operator and a sensible empty value. */
 export function newClause(field: KindField | undefined, join: Join = 'and'): Clause {
   if (!field) return { join, field: '', op: 'eq', value: '' };
-  return { join, field: field.name, op: OPERATORS_BY_TYPE[field.type][0]!, value: field.type === 'status' ? (field.choices?.[0] ?? '') : '' };
+  const value = field.type === 'status' ? (field.choices?.[0] ?? '') : field.type === 'boolean' ? 'true' : '';
+  return { join, field: field.name, op: operatorsFor(field.type)[0]!, value };
 }

@@ -104,8 +104,14 @@ export function formatDateTime(value: string): string {
   return Number.isNaN(instant) ? value : dateTimeFormat.format(instant);
 }
 
-/** A record count: "1 record", "12,345 records". */
-export function formatCount(n: number): string {
+const compactCount = new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 });
+
+/**
+ * A record count: "1 record", "12,345 records"; an estimate reads "≈ 1.2M records" (its
+ * last digits mean nothing).
+ */
+export function formatCount(n: number, estimated = false): string {
+  if (estimated) return `≈ ${compactCount.format(n)} records`;
   return `${countFormat.format(n)} ${n === 1 ? 'record' : 'records'}`;
 }
 

@@ -4,6 +4,7 @@
  */
 import { ApiError } from '../api';
 import { checkDraft, draftFor, type FilterDraft } from './FilterBuilder';
+import { listEditorPath } from './links';
 import type { Kind, ListConfig, ListConfigInput, SortDir, Visibility } from './types';
 
 export const MAX_LIST_NAME = 80;
@@ -28,16 +29,57 @@ export interface ListForm {
 
 export type FormErrors = Partial<Record<'name' | 'columns' | 'filter' | 'sort' | 'visibility' | 'form', string>>;
 
-/** A form for a new list: the kind's default columns (or all its fields), sorted by title. */
-export function newListForm(kind: Kind, template?: ListConfig): ListForm {
+/** What a new list starts from: a list page's view (its columns, order and filter). */
+export interface ListTemplate {
+  columns?: string[];
+  sort?: { field: string; dir: SortDir };
+  filter?: string;
+}
+
+/**
+ * A form for a new list: the view it was asked from (`from`), else the kind's default
+ * list (`template`), else all the kind's fields; sorted as they are, else by the kind's
+ * default order, else by title.
+ */
+export function newListForm(kind: Kind, template?: ListConfig, from: ListTemplate = {}): ListForm {
+  const known = (name: string) => kind.fields.some((f) => f.name === name);
+  const columns = from.columns?.filter(known);
+  const sort = from.sort && known(from.sort.field) ? from.sort : (template?.sort ?? kind.defaultSort);
   return {
     name: '',
-    columns: template?.columns.length ? [...template.columns] : kind.fields.map((f) => f.name),
-    filter: draftFor('', kind.fields),
-    sortField: template?.sort.field ?? kind.fields[0]?.name ?? '',
-    sortDir: template?.sort.dir ?? 'asc',
+    columns: columns?.length ? columns : template?.columns.length ? [...template.columns] : kind.fields.map((f) => f.name),
+    filter: draftFor(from.filter ?? '', kind.fields),
+    sortField: sort?.field ?? kind.fields[0]?.name ?? '',
+    sortDir: sort?.dir ?? 'asc',
     visibility: 'private',
   };
+}
+
+/**
+ * The list editor's address for a new list of `type` that starts from a view:
+ * `/list/edit?type=…&cols=a,b&sort=f&dir=desc&filter=…`.
+ */
+export function newListPath(type: string, from: ListTemplate): string {
+  const params = new URLSearchParams({ type });
+  if (from.columns?.length) params.set('cols', from.columns.join(','));
+  if (from.sort) {
+    params.set('sort', from.sort.field);
+    params.set('dir', from.sort.dir);
+  }
+  if (from.filter) params.set('filter', from.filter);
+  return `${listEditorPath()}?${params}`;
+}
+
+/** The view a new list starts from, read from the list editor's address (see newListPath). */
+export function templateOf(search: URLSearchParams): ListTemplate {
+  const from: ListTemplate = {};
+  const cols = (search.get('cols') ?? '').split(',').filter(Boolean);
+  if (cols.length) from.columns = cols;
+  const sort = search.get('sort');
+  if (sort) from.sort = { field: sort, dir: search.get('dir') === 'desc' ? 'desc' : 'asc' };
+  const filter = search.get('filter')?.trim();
+  if (filter) from.filter = filter;
+  return from;
 }
 
 /** A form for an existing list. */

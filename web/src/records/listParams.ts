@@ -45,3 +45,13 @@ export function countParams({ type, list, filter, q }: ListParams): ListParams {
   if (q) params.q = q;
   return params;
 }
+
+/**
+ * The totals request of a page request: what decides the matching records and which
+ * columns are answered (their summable ones are totalled), not the order or the page.
+ */
+export function totalsParams(params: ListParams): ListParams {
+  const asked = countParams(params);
+  if (params.columns) asked.columns = params.columns;
+  return asked;
+}

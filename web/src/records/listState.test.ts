@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { chosenListId, countParams, pageParams } from './listParams';
+import { chosenListId, countParams, pageParams, totalsParams } from './listParams';
 import {
+  firstDir,
   listSearchString,
   pageNumber,
+  shownSort,
+  withCursors,
+  withPage,
+  withSort,
   parseListSearch,
   withFilter,
   withList,
@@ -41,15 +46,39 @@ describe('list URL state', () => {
     expect(listSearchString({ after: [], hide: [], size: 50 })).toBe('');
   });
 
-  it('cycles a header’s sort: ascending, descending, the list’s own', () => {
+  it('turns a header’s sort round, the list’s own order leaving the URL', () => {
+    const own = { field: 'companyname', dir: 'asc' as const };
     let state = parseListSearch('?after=c1');
-    state = withSortToggled(state, 'startdate');
-    expect(listSearchString(state)).toBe('?sort=startdate&dir=asc');
-    state = withSortToggled(state, 'startdate');
+    // Another column: its first direction, from page 1.
+    state = withSortToggled(state, 'startdate', shownSort(state, own, null), firstDir('date'), own);
     expect(listSearchString(state)).toBe('?sort=startdate&dir=desc');
-    state = withSortToggled(state, 'startdate');
+    state = withSortToggled(state, 'startdate', shownSort(state, own, null), firstDir('date'), own);
+    expect(listSearchString(state)).toBe('?sort=startdate&dir=asc');
+    // The list's own column turns round; back to its own direction, the URL says nothing.
+    state = withSortToggled(state, 'companyname', shownSort(state, own, null), firstDir('text'), own);
     expect(listSearchString(state)).toBe('');
-    expect(listSearchString(withSortToggled(parseListSearch('?sort=a&dir=desc'), 'b'))).toBe('?sort=b&dir=asc');
+    state = withSortToggled(state, 'companyname', shownSort(state, own, null), firstDir('text'), own);
+    expect(listSearchString(state)).toBe('?sort=companyname&dir=desc');
+    expect(listSearchString(withSort(state, null))).toBe('');
+  });
+
+  it('shows the URL’s sort, else the saved list’s, else the kind’s default', () => {
+    const kindSort = { field: 'trandate', dir: 'desc' as const };
+    expect(shownSort(parseListSearch('?sort=duedate&dir=desc'), { field: 'a', dir: 'asc' }, kindSort)).toEqual({ field: 'duedate', dir: 'desc' });
+    expect(shownSort(parseListSearch(''), { field: 'a', dir: 'asc' }, kindSort)).toEqual({ field: 'a', dir: 'asc' });
+    expect(shownSort(parseListSearch(''), undefined, kindSort)).toEqual(kindSort);
+    expect(shownSort(parseListSearch(''), undefined, undefined)).toBeNull();
+    expect(firstDir('money')).toBe('desc');
+    expect(firstDir('reference')).toBe('asc');
+  });
+
+  it('goes back to any page before for free, and forward by the cursors read', () => {
+    const state = withCursors(parseListSearch('?q=a'), ['c1', 'c2', 'c3']);
+    expect(pageNumber(state)).toBe(4);
+    expect(withPage(state, 2).after).toEqual(['c1']);
+    expect(withPage(state, 1).after).toEqual([]);
+    expect(withPage(state, 9).after).toEqual(['c1', 'c2', 'c3']);
+    expect(withCursors(withPage(state, 2), ['x', 'y']).after).toEqual(['c1', 'x', 'y']);
   });
 
   it('starts at page 1 when what the list shows changes, and keeps the cursor stack when paging', () => {
@@ -118,5 +147,10 @@ describe('chosen columns', () => {
     expect(shownColumns(columns, parseListSearch(''))).toEqual(columns);
     expect(shownColumns(columns, parseListSearch('?hide=entitystatus')).map((c) => c.name)).toEqual(['companyname', 'customer']);
     expect(shownColumns(columns, parseListSearch('?cols=customer,startdate,companyname')).map((c) => c.name)).toEqual(['customer', 'companyname']);
+  });
+
+  it('totals by list, filter, search and columns, not by page or order', () => {
+    const params = pageParams(projectKind, parseListSearch('?filter=entitystatus+eq+Active&sort=startdate&after=c1&cols=companyname,projectedtotal'), 'l1');
+    expect(totalsParams(params)).toEqual({ type: 'project', list: 'l1', filter: 'entitystatus eq Active', columns: ['companyname', 'projectedtotal'] });
   });
 });

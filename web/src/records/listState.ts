@@ -96,17 +96,41 @@ export function withList(state: ListUrlState, list: string): ListUrlState {
   return { after: [], hide: [], size: state.size, list };
 }
 
+export interface Sort {
+  field: string;
+  dir: SortDir;
+}
+
 /**
- * A click on a sortable header: first ascending, then descending, then back to the saved
- * list's own order.
+ * The order a list shows: the URL's, else the saved list's own, else the kind's default
+ * (transactions newest first), else none.
  */
-export function withSortToggled(state: ListUrlState, field: string): ListUrlState {
+export function shownSort(state: ListUrlState, listSort: Sort | null | undefined, kindSort: Sort | null | undefined): Sort | null {
+  if (state.sort) return { field: state.sort, dir: state.dir ?? 'asc' };
+  return listSort ?? kindSort ?? null;
+}
+
+/** The direction a first click sorts a column of `type` in: dates and amounts newest or largest first. */
+export function firstDir(type: string | undefined): SortDir {
+  return ['date', 'money', 'quantity', 'number', 'percent'].includes(type ?? '') ? 'desc' : 'asc';
+}
+
+/**
+ * A click on a sortable header: the column the list is sorted by turns around; another
+ * column sorts in its first direction (`first`). An order that is the list's own (`own`)
+ * leaves the URL, so the URL says only what the user changed.
+ */
+export function withSortToggled(state: ListUrlState, field: string, shown: Sort | null = shownSort(state, null, null), first: SortDir = 'asc', own?: Sort | null): ListUrlState {
+  const dir: SortDir = shown?.field === field ? (shown.dir === 'asc' ? 'desc' : 'asc') : first;
+  return withSort(state, own?.field === field && own.dir === dir ? null : { field, dir });
+}
+
+/** Sorted by `sort`, from page 1; null = the saved list's own order. */
+export function withSort(state: ListUrlState, sort: Sort | null): ListUrlState {
   const next: ListUrlState = { ...state, after: [] };
-  if (state.sort !== field) {
-    next.sort = field;
-    next.dir = 'asc';
-  } else if (state.dir !== 'desc') {
-    next.dir = 'desc';
+  if (sort) {
+    next.sort = sort.field;
+    next.dir = sort.dir;
   } else {
     delete next.sort;
     delete next.dir;
@@ -133,7 +157,17 @@ export function withPageSize(state: ListUrlState, size: number): ListUrlState {
 }
 
 export function withNextPage(state: ListUrlState, cursor: string): ListUrlState {
-  return { ...state, after: [...state.after, cursor] };
+  return withCursors(state, [cursor]);
+}
+
+/** Pages further on: the cursors that lead from this page to the one wanted, in order. */
+export function withCursors(state: ListUrlState, cursors: readonly string[]): ListUrlState {
+  return { ...state, after: [...state.after, ...cursors] };
+}
+
+/** Page `n` (1-based) of those before this one: its cursor is in the URL already. */
+export function withPage(state: ListUrlState, n: number): ListUrlState {
+  return { ...state, after: state.after.slice(0, Math.max(0, Math.min(n, pageNumber(state)) - 1)) };
 }
 
 export function withPreviousPage(state: ListUrlState): ListUrlState {

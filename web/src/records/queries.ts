@@ -10,6 +10,7 @@
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useSessionStore } from '../session/store';
 import {
+  bulkEdit,
   createListConfig,
   deleteListConfig,
   fetchFiles,
@@ -17,14 +18,15 @@ import {
   fetchListConfigs,
   fetchListCount,
   fetchListPage,
+  fetchListTotals,
   fetchRecord,
   fetchRecordTab,
   updateListConfig,
   type ListParams,
 } from './api';
 import { searchRecords } from '../search/api';
-import { countParams } from './listParams';
-import type { ListConfig, ListConfigInput } from './types';
+import { countParams, totalsParams } from './listParams';
+import type { BulkEditInput, BulkResult, ListConfig, ListConfigInput } from './types';
 
 function roleId(): number | null {
   return useSessionStore.getState().currentRole?.id ?? null;
@@ -67,6 +69,19 @@ export function listCountQuery(params: ListParams) {
   return queryOptions({
     queryKey: [...listPagesKey(params.type), 'count', counted] as const,
     queryFn: ({ signal }) => fetchListCount(counted, signal),
+    staleTime: 60_000,
+  });
+}
+
+/**
+ * The sums of a page request's summable columns over every record it matches
+ * (`totals=true`): its own entry per list, filter, search and columns, asked after the rows.
+ */
+export function listTotalsQuery(params: ListParams) {
+  const asked = totalsParams(params);
+  return queryOptions({
+    queryKey: [...listPagesKey(params.type), 'totals', asked] as const,
+    queryFn: ({ signal }) => fetchListTotals(asked, signal),
     staleTime: 60_000,
   });
 }
@@ -145,6 +160,22 @@ export function useSaveListConfig() {
   return useMutation<ListConfig, Error, SaveListArgs>({
     mutationFn: ({ type, id, input }) => (id ? updateListConfig(type, id, input) : createListConfig(type, input)),
     onSuccess: (_saved, { type }) => invalidateLists(queryClient, type),
+  });
+}
+
+/**
+ * A bulk edit of some records of a type; afterwards the type's lists and the records' pages
+ * refetch (what was saved shows, whatever failed).
+ */
+export function useBulkEdit() {
+  const queryClient = useQueryClient();
+  return useMutation<BulkResult, Error, { type: string; input: BulkEditInput; key: string }>({
+    mutationFn: ({ type, input, key }) => bulkEdit(type, input, key),
+    onSettled: (_result, _error, { type, input }) =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: listPagesKey(type) }),
+        ...input.ids.map((id) => queryClient.invalidateQueries({ queryKey: recordKey(type, id) })),
+      ]),
   });
 }
 

@@ -147,6 +147,48 @@ export interface ListPage {
   totalsEstimated?: boolean;
 }
 
+/** How many records a list matches (`count=true`). */
+export interface ListCount {
+  total: number;
+  /** An estimate (a big list is not counted row by row). */
+  estimated: boolean;
+}
+
+/** Sums over every record a list matches, by column name (`totals=true`). */
+export interface ListTotals {
+  values: Record<string, number | null | undefined>;
+  /** The sums are estimates. */
+  estimated: boolean;
+}
+
+/** A bulk edit: one field set to one value on some records (`POST {product}-bulk`). */
+export interface BulkEditInput {
+  ids: number[];
+  field: string;
+  /** As a save sends it (see {@link SaveFields}); null clears the field. */
+  value: string | number | boolean | null;
+}
+
+/** What became of one record of a bulk edit. */
+export interface BulkOutcome {
+  id: number;
+  title?: string;
+  /** The record has the value now. */
+  saved: boolean;
+  /** Where its write stands with the ERP. */
+  write?: WriteState;
+  /** Why it was not saved. */
+  message?: string;
+}
+
+/** A bulk edit's answer: one outcome per record, in the order sent. */
+export interface BulkResult {
+  field: string;
+  saved: number;
+  failed: number;
+  results: BulkOutcome[];
+}
+
 export type Visibility = 'private' | 'role';
 
 /** A saved list (list configuration). */

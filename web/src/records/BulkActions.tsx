@@ -1,0 +1,168 @@
+/**
+ * What a list page does with its selected rows: the selection bar (how many, export them
+ * as CSV, edit a field of them all, clear) and the bulk edit dialog. A bulk edit is one
+ * request; the server saves each record on its own (validation, history, NetSuite) and
+ * says what became of each, so the dialog reports partial failures record by record and
+ * keeps the failed ones selected for another try.
+ */
+import { Alert, Button, Group, List, Modal, NativeSelect, Stack, Text } from '@mantine/core';
+import { useState, type FormEvent } from 'react';
+import { ApiError } from '../api';
+import { FieldInput } from './form/FieldInput';
+import { fieldError, saveValueOf, type FormValue } from './form/schema';
+import { useBulkEdit } from './queries';
+import type { BulkResult, Kind, KindField } from './types';
+import classes from './list.module.css';
+
+/** The most records one bulk edit or export takes (the server's limit too). */
+export const MAX_SELECTION = 200;
+
+/**
+ * The fields a bulk edit may set: those a form may edit (not read-only), less the title —
+ * one name for many records is never what anyone wants.
+ */
+export function bulkEditableFields(kind: Kind): KindField[] {
+  return kind.fields.filter((f) => !f.readOnly && f.column !== 'title');
+}
+
+/** A fresh Idempotency-Key. */
+function newKey(): string {
+  return typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(16).slice(2)}`;
+}
+
+export interface SelectionBarProps {
+  kind: Kind;
+  count: number;
+  /** Bulk edit is offered (the role may edit the kind and it has an editable field). */
+  canEdit: boolean;
+  exporting: boolean;
+  onExport: () => void;
+  onEdit: () => void;
+  onClear: () => void;
+}
+
+export function SelectionBar({ kind, count, canEdit, exporting, onExport, onEdit, onClear }: SelectionBarProps) {
+  const noun = count === 1 ? kind.label.toLowerCase() : kind.plural.toLowerCase();
+  return (
+    <div className={classes.selectionBar} role="region" aria-label="Selected records">
+      <Text size="sm" fw={600} aria-live="polite" data-testid="selection-count">
+        {count} {noun} selected
+      </Text>
+      <Group gap="xs" ml="auto" wrap="wrap">
+        <Button size="compact-sm" variant="default" loading={exporting} onClick={onExport}>
+          Export selected
+        </Button>
+        {canEdit && (
+          <Button size="compact-sm" variant="default" onClick={onEdit}>
+            Edit a field…
+          </Button>
+        )}
+        <Button size="compact-sm" variant="subtle" onClick={onClear}>
+          Clear selection
+        </Button>
+      </Group>
+    </div>
+  );
+}
+
+export interface BulkEditDialogProps {
+  kind: Kind;
+  ids: number[];
+  opened: boolean;
+  onClose: () => void;
+  /** After an answer: the ids that were not saved (they stay selected). */
+  onDone: (failed: number[]) => void;
+}
+
+/** Mount it only while open (a fresh form each time). */
+export function BulkEditDialog({ kind, ids, opened, onClose, onDone }: BulkEditDialogProps) {
+  const fields = bulkEditableFields(kind);
+  const [fieldName, setFieldName] = useState(fields[0]?.name ?? '');
+  const [value, setValue] = useState<FormValue>('');
+  const [problem, setProblem] = useState<string | null>(null);
+  // One key per field and value: a retry of the same edit (after a lost answer) reuses it.
+  const [key, setKey] = useState(newKey);
+  const [result, setResult] = useState<BulkResult | null>(null);
+  const edit = useBulkEdit();
+  const field = fields.find((f) => f.name === fieldName);
+  const plural = kind.plural.toLowerCase();
+  const noun = ids.length === 1 ? kind.label.toLowerCase() : plural;
+
+  function change(next: Partial<{ field: string; value: FormValue }>) {
+    if (next.field !== undefined) setFieldName(next.field);
+    setValue(next.value !== undefined ? next.value : next.field !== undefined ? '' : value);
+    setProblem(null);
+    setKey(newKey());
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!field) return;
+    const wrong = fieldError(field, value);
+    if (wrong) {
+      setProblem(wrong);
+      return;
+    }
+    try {
+      const answer = await edit.mutateAsync({ type: kind.name, input: { ids, field: field.name, value: saveValueOf(field, value) }, key });
+      setResult(answer);
+      onDone(answer.results.filter((r) => !r.saved).map((r) => r.id));
+    } catch (error) {
+      const fieldProblem = error instanceof ApiError && Array.isArray(error.errors) ? (error.errors as { message?: string }[])[0]?.message : undefined;
+      setProblem(fieldProblem ?? (error instanceof Error ? error.message : String(error)));
+    }
+  }
+
+  const pending = result?.results.filter((r) => r.saved && r.write?.state === 'pending').length ?? 0;
+  return (
+    <Modal opened={opened} onClose={onClose} title={`Edit ${ids.length} ${noun}`} centered size="md">
+      {result ? (
+        <Stack gap="sm" data-testid="bulk-result">
+          <Alert color={result.failed ? 'yellow' : 'green'} variant="light" role="status" title={`Saved ${result.saved} of ${result.results.length} ${plural}.`}>
+            {pending > 0 && <Text size="sm">The changes are on their way to NetSuite.</Text>}
+            {result.failed > 0 && <Text size="sm">These were not saved and stay selected:</Text>}
+          </Alert>
+          {result.failed > 0 && (
+            <List size="sm" spacing={4}>
+              {result.results
+                .filter((r) => !r.saved)
+                .map((r) => (
+                  <List.Item key={r.id}>
+                    <Text span fw={500} size="sm">
+                      {r.title || `${kind.label} ${r.id}`}
+                    </Text>
+                    : {r.message}
+                  </List.Item>
+                ))}
+            </List>
+          )}
+          <Group justify="flex-end">
+            <Button onClick={onClose} data-autofocus>
+              Close
+            </Button>
+          </Group>
+        </Stack>
+      ) : fields.length === 0 ? (
+        <Text size="sm">{kind.plural} have no field that can be edited here.</Text>
+      ) : (
+        <form onSubmit={(e) => void submit(e)} noValidate aria-label={`Edit ${ids.length} ${noun}`}>
+          <Stack gap="sm">
+            <Text size="sm">
+              Sets one field to the same value on each selected {kind.label.toLowerCase()}. Each is saved on its own, with its history.
+            </Text>
+            <NativeSelect label="Field" value={fieldName} data={fields.map((f) => ({ value: f.name, label: f.label }))} onChange={(e) => change({ field: e.currentTarget.value })} data-autofocus />
+            {field && <FieldInput key={field.name} field={{ ...field, required: false }} value={value} onChange={(v) => change({ value: v })} error={problem ?? undefined} description={field.required ? `${field.label} cannot be emptied.` : 'Leave it empty to clear it.'} />}
+            <Group justify="flex-end" gap="sm">
+              <Button variant="default" onClick={onClose}>
+                Cancel
+              </Button>
+              <Button type="submit" loading={edit.isPending}>
+                Apply to {ids.length} {noun}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      )}
+    </Modal>
+  );
+}
