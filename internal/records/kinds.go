@@ -34,6 +34,12 @@ const (
 	TypeMoney    FieldType = "money"     // hundredths of the currency unit
 	TypeQuantity FieldType = "quantity"  // hundredths of a unit (credits, hours)
 	TypeDate     FieldType = "date"
+	TypePercent  FieldType = "percent" // a number from 0 to 100
+	TypeNumber   FieldType = "number"  // any number (counts, acres, scores)
+	TypeBoolean  FieldType = "boolean" // true or false
+	TypeEmail    FieldType = "email"
+	TypePhone    FieldType = "phone"
+	TypeURL      FieldType = "url" // an http(s) address
 )
 
 // Field is a field promoted to a real column. Name is the ERP's field id
@@ -47,6 +53,10 @@ type Field struct {
 	Choices []string  `json:"choices,omitempty"` // for TypeStatus
 	// Required fields must have a value on create and edit forms.
 	Required bool `json:"required,omitempty"`
+	// ReadOnly marks a system field (an id or number the ERP assigns, a
+	// balance, a computed value): forms show it on edit, leave it out
+	// on create, and never send it; the server refuses input naming it.
+	ReadOnly bool `json:"readOnly,omitempty"`
 	// Sortable is Sortable(Column), spelled out for the app.
 	Sortable bool `json:"sortable"`
 	// Account marks a field the ERP account adds (see AddAccountFields):
