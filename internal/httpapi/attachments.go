@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"context"
 	"errors"
 	"io"
 	"net/http"
@@ -149,12 +148,4 @@ func addedStatus(added bool) int {
 		return http.StatusCreated
 	}
 	return http.StatusOK
-}
-
-func (b boundedStore) AddNote(ctx context.Context, w records.NoteWrite) error {
-	return boundedErr(b, ctx, func(c context.Context) error { return b.TenantStore.AddNote(c, w) })
-}
-
-func (b boundedStore) AddFile(ctx context.Context, w records.FileWrite) (records.File, error) {
-	return bounded(b, ctx, func(c context.Context) (records.File, error) { return b.TenantStore.AddFile(c, w) })
 }

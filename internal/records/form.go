@@ -274,14 +274,18 @@ func (k *Kind) Refs(in Input) map[string]string {
 }
 
 // Apply returns base with the input's fields set, on the promoted columns
-// and in the document (references as {id, refName}, names from refNames).
-func (k *Kind) Apply(base Record, in Input, refNames map[string]string) (Record, error) {
+// and in the document (references as {id, refName}, names from refNames),
+// and the document members it set: the patch a store merges into the
+// stored document, so that what others added to it meanwhile (a note in
+// its notes sublist) stays.
+func (k *Kind) Apply(base Record, in Input, refNames map[string]string) (Record, json.RawMessage, error) {
 	doc := map[string]any{}
 	if len(base.Fields) > 0 {
 		if err := json.Unmarshal(base.Fields, &doc); err != nil {
-			return base, fmt.Errorf("record %s/%d document: %w", k.Name, base.ID, err)
+			return base, nil, fmt.Errorf("record %s/%d document: %w", k.Name, base.ID, err)
 		}
 	}
+	patch := map[string]any{}
 	r := base
 	for _, f := range k.Fields {
 		v, ok := in[f.Name]
@@ -322,7 +326,11 @@ func (k *Kind) Apply(base Record, in Input, refNames map[string]string) (Record,
 		}
 	}
 	r.Fields, _ = json.Marshal(doc)
-	return r, nil
+	for name := range in {
+		patch[name] = doc[name]
+	}
+	p, _ := json.Marshal(patch)
+	return r, p, nil
 }
 
 // accountDocValue is an account field's input as the document keeps it:
@@ -389,11 +397,16 @@ func (k *Kind) Diff(before, after Record) map[string]Change {
 	cols := k.Columns(fieldNames(k.Fields))
 	b, a := k.Row(before, cols), k.Row(after, cols)
 	out := map[string]Change{}
-	for _, c := range cols {
-		bj, _ := json.Marshal(refID(b[c.Name]))
-		aj, _ := json.Marshal(refID(a[c.Name]))
+	for _, f := range k.Fields {
+		bv, av := b[f.Name], a[f.Name]
+		if _, doc := f.Column.DocField(); doc {
+			// A document field: its value as the document has it.
+			bv, av = before.docValue(f), after.docValue(f)
+		}
+		bj, _ := json.Marshal(refID(bv))
+		aj, _ := json.Marshal(refID(av))
 		if string(bj) != string(aj) {
-			out[c.Name] = Change{Before: b[c.Name], After: a[c.Name]}
+			out[f.Name] = Change{Before: bv, After: av}
 		}
 	}
 	return out

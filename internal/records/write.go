@@ -30,7 +30,12 @@ type Author struct {
 // should be (ID 0 for a new one), the version the edit was based on, the
 // changed fields and the ERP's result, for the audit log.
 type Write struct {
-	Record  Record
+	Record Record
+	// Patch, on an edit, is the document members the edit sets: the
+	// store merges it into the stored document rather than writing
+	// Record.Fields over it, so a note added meanwhile is kept. Nil
+	// means Record.Fields.
+	Patch   json.RawMessage
 	Base    time.Time
 	Changes map[string]Change
 	Result  string
@@ -190,7 +195,7 @@ func (k *Kind) Save(ctx context.Context, st WriteStore, e Edit, by Author, now t
 			return Saved{}, err
 		}
 	}
-	rec, err := k.Apply(base, in, names)
+	rec, patch, err := k.Apply(base, in, names)
 	if err != nil {
 		return Saved{}, err
 	}
@@ -210,7 +215,7 @@ func (k *Kind) Save(ctx context.Context, st WriteStore, e Edit, by Author, now t
 		rec.ModifiedAt = base.ModifiedAt.Add(time.Millisecond)
 	}
 	rec.Write = WriteState{State: WriteSynced}
-	w := Write{Record: rec, Base: base.ModifiedAt, Changes: changes, Result: "saved", By: by}
+	w := Write{Record: rec, Patch: patch, Base: base.ModifiedAt, Changes: changes, Result: "saved", By: by}
 	if creating && e.IdempotencyKey != "" {
 		w.Idempotency = &Idempotency{Key: e.IdempotencyKey, Fingerprint: k.fingerprint(e.Fields)}
 	}

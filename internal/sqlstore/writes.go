@@ -39,8 +39,12 @@ var (
 	expireKeys   = scope(`DELETE FROM idempotency_keys WHERE tenant_id = :tenant AND created_at < ?`)
 	insertRecord = scope(`INSERT INTO records (tenant_id, ` + recordColumns + `, write_state, write_error)
 		VALUES (:tenant, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	// updateRecord merges the edit's patch into the stored document
+	// (json_patch: SQLite's own, a function of ours on PostgreSQL), so
+	// members others changed meanwhile without a new version (a note
+	// appended to the notes sublist) stay.
 	updateRecord = scope(`UPDATE records SET title = ?, code = ?, status = ?, parent_id = ?, parent_name = ?,
-		project_id = ?, project_name = ?, amount = ?, occurred_on = ?, modified_at = ?, fields = ?,
+		project_id = ?, project_name = ?, amount = ?, occurred_on = ?, modified_at = ?, fields = json_patch(fields, ?),
 		write_state = ?, write_error = ?
 		WHERE tenant_id = :tenant AND kind = ? AND id = ? AND modified_at = ?`)
 )
@@ -96,8 +100,12 @@ func (t *Tenant) SaveRecord(ctx context.Context, w records.Write) (records.Recor
 				}
 			}
 		} else {
+			patch := w.Patch
+			if patch == nil {
+				patch = r.Fields
+			}
 			res, err := tx.exec(ctx, updateRecord, r.Title, r.Code, r.Status, nullID(r.ParentID), r.ParentName,
-				nullID(r.ProjectID), r.ProjectName, r.Amount, r.Date, r.ModifiedAt.UnixMilli(), string(r.Fields),
+				nullID(r.ProjectID), r.ProjectName, r.Amount, r.Date, r.ModifiedAt.UnixMilli(), string(patch),
 				r.Write.State, r.Write.Error, r.Kind, r.ID, w.Base.UnixMilli())
 			if err != nil {
 				return err
