@@ -235,11 +235,11 @@ func TestCheckNote(t *testing.T) {
 	long := strings.Repeat("é", MaxNote)
 	for text, want := range map[string]string{
 		"  Met the client.\n\tNext: survey.  ": "",
-		"":                                   "Write the note first.",
-		"   \n ":                             "Write the note first.",
-		long:                                 "",
-		long + "x":                           "Keep the note under 4,001 characters.",
-		"bell\a":                             "Remove the control characters",
+		"":                                     "Write the note first.",
+		"   \n ":                               "Write the note first.",
+		long:                                   "",
+		long + "x":                             "Keep the note under 4,001 characters.",
+		"bell\a":                               "Remove the control characters",
 	} {
 		got, ferr := CheckNote(text)
 		switch {
