@@ -29,6 +29,20 @@ const (
 	CompanyDomain = "riverbend-eco.example"
 )
 
+// The demo's project manager, Pete (user pete.pm@portico.test of
+// access.yaml), is employee PeteEmployeeID, whose "email" is the user's
+// address: the link by which the portal finds a user's employee record
+// (records.UserEmployeeField). A project names its manager in
+// "projectmanager" (the kind's records.Kind.Owner); Pete manages about
+// one project in PeteShare, a minority, and every other project's
+// manager is another employee.
+const (
+	PeteEmployeeID = 2
+	PeteName       = "Pete Manager"
+	PeteEmail      = "pete.pm@portico.test"
+	PeteShare      = 20
+)
+
 // Sink receives the generated data; *sqlstore.Tenant is one. Generate
 // calls it from one goroutine only, one batch at a time, records of a
 // batch always of one kind. A Sink may keep the slices it is given:

@@ -19,6 +19,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/portico/portico/internal/access"
 	"github.com/portico/portico/internal/records"
 	"github.com/portico/portico/internal/sqlstore"
 )
@@ -744,4 +745,108 @@ func BenchmarkGenerate(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*rows), "ns/record")
 	b.ReportMetric(float64(b.N*rows)/b.Elapsed().Seconds(), "records/s")
+}
+
+// Every document field the registry declares is filled in the demo data,
+// in the shape its type says (a reference to a generated record, a list
+// value with its display text, numbers, booleans, dates, links), and its
+// list value (records.Field.FromText) reads back.
+func TestDocumentFieldsAreFilled(t *testing.T) {
+	c := sharedData(t)
+	for _, k := range records.All() {
+		for _, f := range k.Document {
+			where := k.Name + "." + f.Name
+			filled := 0
+			for _, r := range c.recs[k.Name] {
+				var doc map[string]json.RawMessage
+				json.Unmarshal(r.Fields, &doc)
+				raw, ok := doc[f.Name]
+				if !ok {
+					continue
+				}
+				filled++
+				var v any
+				json.Unmarshal(raw, &v)
+				switch {
+				case f.Named():
+					m, ok := v.(map[string]any)
+					name, _ := m["refName"].(string)
+					if !ok || name == "" {
+						t.Fatalf("%s: %s is not a list value", where, raw)
+					}
+					if f.Type == records.TypeRef {
+						id, _ := strconv.ParseInt(fmt.Sprint(m["id"]), 10, 64)
+						if target, ok := c.byID(f.Ref)[id]; !ok || target.Title != name {
+							t.Fatalf("%s: %s refers to no %s of that name", where, raw, f.Ref)
+						}
+					}
+					if f.Type == records.TypeStatus && !slices.Contains(f.Choices, name) {
+						t.Fatalf("%s: %q is not one of %v", where, name, f.Choices)
+					}
+				case f.Type.Numeric():
+					if _, ok := v.(float64); !ok {
+						t.Fatalf("%s: %s is not a number", where, raw)
+					}
+				case f.Type == records.TypeBoolean:
+					if _, ok := v.(bool); !ok {
+						t.Fatalf("%s: %s is not a boolean", where, raw)
+					}
+				case f.Type == records.TypeDate:
+					if s, _ := v.(string); !datePattern.MatchString(s) {
+						t.Fatalf("%s: %s is not a date", where, raw)
+					}
+				case f.Type == records.TypeURL:
+					if s, _ := v.(string); !strings.HasPrefix(s, "https://") {
+						t.Fatalf("%s: %s is not a link", where, raw)
+					}
+				case f.Type == records.TypeEmail:
+					if s, _ := v.(string); !strings.Contains(s, "@") {
+						t.Fatalf("%s: %s is not an address", where, raw)
+					}
+				default:
+					if s, _ := v.(string); s == "" {
+						t.Fatalf("%s: %s is not text", where, raw)
+					}
+				}
+				if k.Row(records.Record{Fields: r.Fields}, k.Columns([]string{f.Name}))[f.Name] == nil {
+					t.Fatalf("%s: %s reads back as nothing", where, raw)
+				}
+			}
+			if filled == 0 {
+				t.Errorf("%s: no %s has it", where, k.Name)
+			}
+		}
+	}
+}
+
+// Pete, the demo's project manager, is an employee with his user's
+// address, and manages a minority of the projects; every project has a
+// manager who is an employee.
+func TestPeteManagesSomeProjects(t *testing.T) {
+	c := sharedData(t)
+	pete, ok := c.byID("employee")[PeteEmployeeID]
+	var doc map[string]any
+	json.Unmarshal(pete.Fields, &doc)
+	if !ok || pete.Title != PeteName || doc["email"] != PeteEmail {
+		t.Fatalf("employee %d: %s %v", PeteEmployeeID, pete.Title, doc["email"])
+	}
+	if !slices.ContainsFunc(Access().Users, func(u access.FileUser) bool { return u.Email == PeteEmail }) {
+		t.Fatalf("no demo user %s", PeteEmail)
+	}
+	employees := c.byID("employee")
+	his := 0
+	for _, p := range c.recs["project"] {
+		var d struct{ Projectmanager struct{ ID string } }
+		json.Unmarshal(p.Fields, &d)
+		id, _ := strconv.ParseInt(d.Projectmanager.ID, 10, 64)
+		if _, ok := employees[id]; !ok {
+			t.Fatalf("project %d: manager %q is no employee", p.ID, d.Projectmanager.ID)
+		}
+		if id == PeteEmployeeID {
+			his++
+		}
+	}
+	if n := len(c.recs["project"]); his == 0 || his*4 > n {
+		t.Errorf("Pete manages %d of %d projects, want a minority but some", his, n)
+	}
 }

@@ -93,7 +93,12 @@ type generator struct {
 	nextFileID int64
 	png        *png.Encoder // BestSpeed: flat colours compress well anyway
 	ki         *kindInfo    // the kind being generated
-	lines      []line       // a transaction's lines, built before its document
+	// more draws the values of fields added after the data set was
+	// first laid out (a project's end date, a bill's amount remaining),
+	// from a stream of its own per kind: the kind's other values stay
+	// what they were.
+	more  *rand.Rand
+	lines []line // a transaction's lines, built before its document
 
 	// Scratch, reused for every record.
 	d     doc
@@ -172,6 +177,7 @@ func (g *generator) run(ctx context.Context, out chan<- *batch) error {
 		g.prepare(ki)
 		r := streamFor(g.opt.Seed, k.Name)
 		fr := streamFor(g.opt.Seed, k.Name+"/files")
+		g.more = streamFor(g.opt.Seed, k.Name+"/more")
 		g.b = g.newBatch(ki, 0)
 		for id := int64(1); id <= int64(ki.n); id++ {
 			rw := row{id: id}

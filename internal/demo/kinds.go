@@ -170,10 +170,23 @@ func (g *generator) address(d *doc, r *rand.Rand) {
 	d.bytes("defaultaddress", g.tmp)
 }
 
+// website writes the "url" of an organisation named name: the domain its
+// e-mail addresses use.
+func (g *generator) website(d *doc, name []byte) {
+	g.tmp = g.appendDomain(append(g.tmp[:0], "https://www."...), name)
+	d.bytes("url", g.tmp)
+}
+
 // email writes a mailbox at a domain made from the name's letters.
 func (g *generator) email(d *doc, key, box string, name []byte) {
-	g.tmp = append(g.tmp[:0], box...)
-	g.tmp = append(g.tmp, '@')
+	g.tmp = append(append(g.tmp[:0], box...), '@')
+	g.tmp = g.appendDomain(g.tmp, name)
+	d.bytes(key, g.tmp)
+}
+
+// appendDomain appends a domain made from the first 18 letters and
+// digits of name, lower case, under .example.
+func (g *generator) appendDomain(b, name []byte) []byte {
 	n := 0
 	for _, c := range name {
 		if n == 18 {
@@ -181,15 +194,30 @@ func (g *generator) email(d *doc, key, box string, name []byte) {
 		}
 		switch {
 		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
-			g.tmp = append(g.tmp, c)
+			b = append(b, c)
 			n++
 		case c >= 'A' && c <= 'Z':
-			g.tmp = append(g.tmp, c+'a'-'A')
+			b = append(b, c+'a'-'A')
 			n++
 		}
 	}
-	g.tmp = append(g.tmp, ".example"...)
-	d.bytes(key, g.tmp)
+	return append(b, ".example"...)
+}
+
+// projectManager picks a project's manager: Pete (PeteEmployeeID) for
+// one project in PeteShare, else any other employee.
+func (g *generator) projectManager(r *rand.Rand) int64 {
+	id := g.employeeID(r)
+	if g.employees.len() < PeteEmployeeID+1 {
+		return id
+	}
+	if g.more.IntN(PeteShare) == 0 {
+		return PeteEmployeeID
+	}
+	if id == PeteEmployeeID {
+		id++
+	}
+	return id
 }
 
 func (g *generator) employeeRef(d *doc, key string, r *rand.Rand) {
@@ -212,6 +240,11 @@ func (g *generator) employee(r *rand.Rand, rw *row) {
 		t = append(t, ' ', byte('A'+r.IntN(26)), '.')
 	}
 	t = append(append(t, ' '), last...)
+	pete := rw.id == PeteEmployeeID
+	if pete {
+		first, last = "Pete", "Manager"
+		t = append(t[:0], PeteName...)
+	}
 	g.title, rw.title = t, t
 	g.employees.add(t)
 	rw.status = choose(r, departments)
@@ -231,6 +264,9 @@ func (g *generator) employee(r *rand.Rand, rw *row) {
 	}
 	g.tmp = strconv.AppendInt(g.tmp, rw.id, 10)
 	g.tmp = append(g.tmp, "@"+CompanyDomain...)
+	if pete {
+		g.tmp = append(g.tmp[:0], PeteEmail...)
+	}
 	d.bytes("email", g.tmp)
 	d.str("title", pick(r, jobTitles[rw.status]))
 	g.phone(d, "phone", r)
@@ -275,6 +311,9 @@ func (g *generator) customer(r *rand.Rand, rw *row) {
 	ti := skewed(r, len(terms))
 	d.sel("terms", ti+1, terms[ti])
 	g.employeeRef(d, "salesrep", r)
+	if chance(g.more, 0.7) {
+		g.website(d, t)
+	}
 	d.bool("isinactive", rw.status == "Inactive")
 	companyRefs(d)
 }
@@ -410,8 +449,13 @@ func (g *generator) project(r *rand.Rand, rw *row) {
 
 	d := g.head(rw)
 	d.sel("custentity_res_project_type", typ+1, projectTypes[typ])
-	g.employeeRef(d, "projectmanager", r)
-	d.str("projectedenddate", g.cal.date(start+int32(between(r, 180, 1500))))
+	pm := g.projectManager(r)
+	d.ref("projectmanager", pm, g.employees.get(pm))
+	end := start + int32(between(r, 180, 1500))
+	d.str("projectedenddate", g.cal.date(end))
+	if rw.status == "Closed" {
+		d.str("enddate", g.cal.date(min(end+int32(between(g.more, -60, 120)), g.nowDay)))
+	}
 	bt := r.IntN(len(billingTypes))
 	d.sel("jobbillingtype", bt+1, billingTypes[bt])
 	var pct int64
@@ -769,6 +813,16 @@ func (g *generator) vendorBill(r *rand.Rand, rw *row) {
 	ti := skewed(r, len(terms))
 	d.str("duedate", g.cal.date(rw.day+termDays[ti]))
 	d.sel("terms", ti+1, terms[ti])
+	remaining := int64(0)
+	if rw.status == "Open" || rw.status == "Pending approval" {
+		remaining = rw.amount
+	}
+	d.money("amountremaining", remaining)
+	if chance(g.more, 0.5) {
+		g.tmp = append(g.tmp[:0], "PO-"...)
+		g.tmp = appendDigits(g.tmp, g.more.Int64N(1_000_000), 6)
+		d.bytes("otherrefnum", g.tmp)
+	}
 	switch rw.status {
 	case "Pending approval":
 		d.sel("approvalstatus", 1, "Pending Approval")

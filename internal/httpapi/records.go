@@ -177,7 +177,7 @@ func applyQuery(k *records.Kind, cfg records.ListConfig, q url.Values) (records.
 	}
 	if sortField != "" {
 		f, ok := k.FieldNamed(sortField)
-		if !ok || !records.Sortable(f.Column) {
+		if !ok || !f.Sortable {
 			return cfg, lq, portal.Invalid(fmt.Sprintf("Cannot sort %s by %q.", strings.ToLower(k.Plural), sortField),
 				portal.FieldError{Field: "sort", Message: "Not a sortable column."})
 		}

@@ -114,6 +114,8 @@ func sortable(v any) string {
 		return ""
 	case float64:
 		return fmt.Sprintf("%020.2f", x)
+	case map[string]any: // a reference sorts by the referenced record's name
+		return fmt.Sprint(x["refName"])
 	}
 	return fmt.Sprint(v)
 }
@@ -170,7 +172,12 @@ func TestListFiltersAndSearch(t *testing.T) {
 	if w := e.call("GET", "/api/v1/netsuite/portal-list?type=nokind", tok, 10, ""); w.Code != 400 {
 		t.Errorf("unknown type: %d", w.Code)
 	}
-	for _, bad := range []string{"sort=customer", "sort=nope", "dir=sideways", "pageSize=0", "pageSize=501", "cursor=%21%21", "list=list-missing"} {
+	// A field without a sort index is refused, never scanned.
+	if w := e.call("GET", "/api/v1/netsuite/portal-list?type=projectrequest&sort=custrecord_res_pr_description", tok, 10, ""); w.Code != 400 ||
+		!strings.Contains(w.Body.String(), `"field":"sort"`) {
+		t.Errorf("sorted by a field without an index: %d %s", w.Code, w.Body)
+	}
+	for _, bad := range []string{"sort=nope", "dir=sideways", "pageSize=0", "pageSize=501", "cursor=%21%21", "list=list-missing"} {
 		w := e.call("GET", "/api/v1/netsuite/portal-list?type=project&"+bad, tok, 10, "")
 		if w.Code != 400 && w.Code != 404 {
 			t.Errorf("%s: %d %s", bad, w.Code, w.Body)
@@ -295,7 +302,7 @@ func TestSavedLists(t *testing.T) {
 		t.Errorf("lists in role 10: %+v", lists.Data.Lists)
 	}
 	// Validation: every problem named.
-	w = e.call("POST", "/api/v1/netsuite/listConfiguration?type=project", tok, 10, `{"name":"","columns":["nope"],"filter":"x eq","sort":{"field":"customer"},"visibility":"world"}`)
+	w = e.call("POST", "/api/v1/netsuite/listConfiguration?type=project", tok, 10, `{"name":"","columns":["nope"],"filter":"x eq","sort":{"field":"nope"},"visibility":"world"}`)
 	for _, field := range []string{`"field":"name"`, `"field":"columns"`, `"field":"filter"`, `"field":"sort"`, `"field":"visibility"`} {
 		if w.Code != 422 || !strings.Contains(w.Body.String(), field) {
 			t.Errorf("invalid list: %d %s (want %s)", w.Code, w.Body, field)

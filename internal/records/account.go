@@ -3,8 +3,8 @@ package records
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -26,10 +26,6 @@ func (c Column) DocField() (name string, ok bool) {
 	return strings.CutPrefix(string(c), docPrefix)
 }
 
-// accountFieldName is a field id an account may add: lower case, as
-// NetSuite spells custom field ids.
-var accountFieldName = regexp.MustCompile(`^[a-z][a-z0-9_]{0,99}$`)
-
 // AccountFieldTypes are the types an account field may have.
 var AccountFieldTypes = []FieldType{TypeText, TypeDate, TypeMoney, TypeQuantity, TypeStatus}
 
@@ -38,7 +34,7 @@ var AccountFieldTypes = []FieldType{TypeText, TypeDate, TypeMoney, TypeQuantity,
 // of AccountFieldTypes, and choices exactly when it is a status.
 func (k *Kind) CheckAccountField(f Field) error {
 	switch {
-	case !accountFieldName.MatchString(f.Name):
+	case !docFieldName.MatchString(f.Name):
 		return fmt.Errorf("%q is not a lower-case field id", f.Name)
 	case strings.TrimSpace(f.Label) == "":
 		return fmt.Errorf("%s needs a label", f.Name)
@@ -47,20 +43,25 @@ func (k *Kind) CheckAccountField(f Field) error {
 	case (f.Type == TypeStatus) != (len(f.Choices) > 0):
 		return fmt.Errorf("%s: a status field, and only a status field, lists its choices", f.Name)
 	}
-	if _, taken := k.FieldNamed(f.Name); taken {
+	if have, taken := k.FieldNamed(f.Name); taken && !(have.Doc() && !have.Account && have.Type == f.Type) {
 		return fmt.Errorf("%s is already a field of %s", f.Name, k.Plural)
 	}
 	return nil
 }
 
-// AccountField completes an account field of kind k: its column, sortable.
+// AccountField completes an account field of kind k: its column, and
+// what follows from its type (sortable, filterable, summable, currency).
 func AccountField(name, label string, t FieldType, choices []string) Field {
-	return Field{Name: name, Label: label, Column: DocColumn(name), Type: t, Choices: choices, Account: true, Sortable: true}
+	f := Field{Name: name, Label: label, Column: DocColumn(name), Type: t, Choices: choices, Account: true}
+	f.complete()
+	return f
 }
 
 // AddAccountFields adds an account's fields to a kind of the registry, so
 // that the API, lists, filters, forms and record pages offer them: the
-// registry becomes the code's kinds plus the account's additions. It is
+// registry becomes the code's kinds plus the account's additions. An
+// account field that is one of the kind's document fields (same name and
+// type) takes its place: the account maps it, under its own label. It is
 // meant for start-up, before the registry is read by anything else (the
 // registry is not locked); fields already added are skipped, so a second
 // call with the same fields changes nothing.
@@ -76,6 +77,7 @@ func AddAccountFields(kind string, fs []Field) error {
 		if err := k.CheckAccountField(f); err != nil {
 			return fmt.Errorf("records: account field of %s: %w", kind, err)
 		}
+		k.Document = slices.DeleteFunc(k.Document, func(d Field) bool { return d.Name == f.Name })
 		k.Fields = append(k.Fields, AccountField(f.Name, f.Label, f.Type, f.Choices))
 	}
 	return nil
@@ -92,24 +94,71 @@ func (k *Kind) AccountFields() []Field {
 	return out
 }
 
-// docValue is an account field's value as a list shows it: from the
-// list query's Extra when it read it, else from the document. A status is
-// its display text, an amount a number.
+// docValue is a document field's value as a list shows it: from the
+// list query's Extra when it read it, else from the document (see
+// docJSONValue).
 func (r Record) docValue(f Field) any {
-	name, _ := f.Column.DocField()
-	if v, ok := r.Extra[name]; ok {
+	if v, ok := r.Extra[f.Name]; ok {
 		return v
 	}
-	var doc map[string]any
+	var doc map[string]json.RawMessage
 	if json.Unmarshal(r.Fields, &doc) != nil {
 		return nil
 	}
-	v := doc[name]
-	if m, ok := v.(map[string]any); ok && f.Type == TypeStatus {
-		v, _ = m["refName"].(string)
-	}
-	if s, ok := v.(string); ok && s == "" {
+	return f.docJSONValue(doc[f.Name])
+}
+
+// docJSONValue is a document field's value, from its JSON in the
+// document, as rows and pages show it: a reference as Ref, a status or a
+// list value as its display text, numbers as float64 (the ERP may send
+// them as text), a boolean as bool; nil for a missing or empty value.
+func (f Field) docJSONValue(raw json.RawMessage) any {
+	var v any
+	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil {
 		return nil
 	}
-	return v
+	var id string
+	if m, ok := v.(map[string]any); ok {
+		v = m["refName"]
+		id, _ = m["id"].(string)
+		if n, isNum := m["id"].(float64); isNum {
+			id = strconv.FormatFloat(n, 'f', -1, 64)
+		}
+	}
+	switch x := v.(type) {
+	case string:
+		return f.FromText(x, id)
+	case float64:
+		return f.FromText(strconv.FormatFloat(x, 'f', -1, 64), id)
+	case bool:
+		return f.FromText(strconv.FormatBool(x), id)
+	}
+	return nil
+}
+
+// FromText is a document field's value from its text (a list value's or
+// a reference's refName, with the reference's id), as rows and pages show
+// it: nil when empty; a Ref for a reference (nil without an id); float64
+// for numbers; bool for a boolean ("true" or "1" is true); else the text.
+func (f Field) FromText(text, id string) any {
+	if text == "" && (f.Type != TypeRef || id == "") {
+		return nil
+	}
+	switch {
+	case f.Type == TypeRef:
+		n, err := strconv.ParseInt(id, 10, 64)
+		if err != nil || n <= 0 {
+			return nil
+		}
+		return Ref{ID: n, RefName: text}
+	case f.Type.Numeric():
+		n, err := strconv.ParseFloat(text, 64)
+		if err != nil {
+			return nil
+		}
+		return n
+	case f.Type == TypeBoolean:
+		return text == "true" || text == "1"
+	}
+	return text
 }

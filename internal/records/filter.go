@@ -29,8 +29,9 @@ const (
 
 var ops = map[Op]bool{OpEq: true, OpNe: true, OpLt: true, OpLe: true, OpGt: true, OpGe: true, OpContains: true, OpStartsWith: true}
 
-// Cond compares one promoted column with a typed value: string for text,
-// status and date columns, int64 for references and amounts (hundredths).
+// Cond compares one field's column with a typed value: string for text,
+// status and date fields, int64 for references and amounts (hundredths),
+// float64 for percents and numbers, bool for booleans.
 type Cond struct {
 	Column Column
 	Type   FieldType // the field's type: how an account field's document value compares
@@ -152,11 +153,14 @@ func badFilter(format string, args ...any) error {
 		Fields: []portal.FieldError{{Field: "filter", Message: fmt.Sprintf(format, args...)}}}
 }
 
-// FieldNamed returns the kind's promoted field with that ERP name.
+// FieldNamed returns the kind's field with that ERP name: promoted,
+// document or account field.
 func (k *Kind) FieldNamed(name string) (Field, bool) {
-	for _, f := range k.Fields {
-		if f.Name == name {
-			return f, true
+	for _, fs := range [][]Field{k.Fields, k.Document} {
+		for _, f := range fs {
+			if f.Name == name {
+				return f, true
+			}
 		}
 	}
 	return Field{}, false
@@ -164,7 +168,7 @@ func (k *Kind) FieldNamed(name string) (Field, bool) {
 
 func (k *Kind) fieldNames() string {
 	var names []string
-	for _, f := range k.Fields {
+	for _, f := range k.AllFields() {
 		names = append(names, f.Name)
 	}
 	return strings.Join(names, ", ")
@@ -179,8 +183,11 @@ func (k *Kind) cond(field, op, value string) (Cond, error) {
 	if !ops[o] {
 		return Cond{}, badFilter("Unknown operator %q after %s; use eq, ne, lt, le, gt, ge, contains or startswith.", op, field)
 	}
-	if (o == OpContains || o == OpStartsWith) && f.Type != TypeText {
+	if (o == OpContains || o == OpStartsWith) && !f.Type.Textual() {
 		return Cond{}, badFilter("%s works on text fields only, not on %s.", o, field)
+	}
+	if f.Type == TypeBoolean && o != OpEq && o != OpNe {
+		return Cond{}, badFilter("%s is true or false: compare it with eq or ne.", field)
 	}
 	v, err := f.ParseValue(value)
 	if err != nil {
@@ -210,12 +217,23 @@ func (f Field) ParseValue(s string) (any, error) {
 			return nil, fmt.Errorf("%q is not a record id", s)
 		}
 		return id, nil
-	case TypeMoney, TypeQuantity:
-		x, err := strconv.ParseFloat(s, 64)
+	case TypeMoney, TypeQuantity, TypePercent, TypeNumber:
+		x, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
 		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || math.Abs(x) > 1e15 {
 			return nil, fmt.Errorf("%q is not a number like 1250.50", s)
 		}
+		if f.Type == TypePercent || f.Type == TypeNumber {
+			return x, nil
+		}
 		return int64(math.Round(x * 100)), nil
+	case TypeBoolean:
+		switch strings.ToLower(s) {
+		case "true", "yes":
+			return true, nil
+		case "false", "no":
+			return false, nil
+		}
+		return nil, fmt.Errorf("%q is not true or false", s)
 	}
 	if len(s) > 200 {
 		return nil, fmt.Errorf("the value is longer than 200 characters")

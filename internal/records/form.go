@@ -14,6 +14,21 @@ import (
 	"github.com/portico/portico/internal/portal"
 )
 
+// The document fields held as list values whose choices are the account's
+// (terms, a project's type, a state: a Field.named text) are read-only on
+// forms: the portal knows their text, not the internal id the ERP takes
+// for a new value. Until the registry lists their choices, they are shown
+// and never set here.
+func init() {
+	for _, k := range registry {
+		for i, f := range k.Document {
+			if f.named && f.Type == TypeText {
+				k.Document[i].ReadOnly = true
+			}
+		}
+	}
+}
+
 // Create and edit forms (issue 6, issue 16). A kind's form is every field
 // it has that is not ReadOnly: the promoted fields, its document fields and
 // the account's own; their types, Required, Choices and Ref (a lookup of
@@ -51,7 +66,7 @@ func (k *Kind) ParseInput(raw map[string]json.RawMessage, creating bool) (Input,
 			add(name, "%s is set by the system and cannot be changed here.", f.Label)
 		}
 	}
-	for _, f := range k.Fields {
+	for _, f := range k.AllFields() {
 		if f.ReadOnly {
 			continue
 		}
@@ -265,7 +280,7 @@ func contains(list []string, s string) bool {
 // name a record of: the caller checks they exist and supplies their names.
 func (k *Kind) Refs(in Input) map[string]string {
 	out := map[string]string{}
-	for _, f := range k.Fields {
+	for _, f := range k.AllFields() {
 		if id, ok := in[f.Name].(int64); ok && id != 0 && f.Type == TypeRef {
 			out[f.Name] = f.Ref
 		}
@@ -287,7 +302,7 @@ func (k *Kind) Apply(base Record, in Input, refNames map[string]string) (Record,
 	}
 	patch := map[string]any{}
 	r := base
-	for _, f := range k.Fields {
+	for _, f := range k.AllFields() {
 		v, ok := in[f.Name]
 		if !ok {
 			continue
@@ -394,19 +409,14 @@ type Change struct {
 // create diffs against the zero Record). A reference differs when it names
 // another record, not when the record it names was renamed.
 func (k *Kind) Diff(before, after Record) map[string]Change {
-	cols := k.Columns(fieldNames(k.Fields))
+	cols := k.Columns(fieldNames(k.AllFields()))
 	b, a := k.Row(before, cols), k.Row(after, cols)
 	out := map[string]Change{}
-	for _, f := range k.Fields {
-		bv, av := b[f.Name], a[f.Name]
-		if _, doc := f.Column.DocField(); doc {
-			// A document field: its value as the document has it.
-			bv, av = before.docValue(f), after.docValue(f)
-		}
-		bj, _ := json.Marshal(refID(bv))
-		aj, _ := json.Marshal(refID(av))
+	for _, c := range cols {
+		bj, _ := json.Marshal(refID(b[c.Name]))
+		aj, _ := json.Marshal(refID(a[c.Name]))
 		if string(bj) != string(aj) {
-			out[f.Name] = Change{Before: bv, After: av}
+			out[c.Name] = Change{Before: b[c.Name], After: a[c.Name]}
 		}
 	}
 	return out

@@ -24,6 +24,8 @@ func formKind() *Kind {
 			parent("customer", "Client", "customer"),
 			money("projectedtotal", "Contract value"),
 			date("startdate", "Start date"),
+		},
+		Document: []Field{
 			{Name: "projectmanager", Label: "Project manager", Column: DocColumn("projectmanager"), Type: TypeRef, Ref: "employee"},
 			doc("percentcomplete", "% complete", TypePercent),
 			doc("acres", "Acres", TypeNumber),

@@ -3,9 +3,16 @@
 package records
 
 import (
+	"encoding/json"
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 )
+
+// docFieldName is a document field's id: lower case, as NetSuite spells
+// field ids, so it is safe to splice into a JSON path.
+var docFieldName = regexp.MustCompile(`^[a-z][a-z0-9_]{0,99}$`)
 
 // Column is one of the promoted columns every record row has. Each kind maps
 // some of its fields onto them; lists sort and filter on these columns only,
@@ -23,7 +30,7 @@ const (
 	ColDate    Column = "occurred_on" // the record's main date, ISO yyyy-mm-dd
 )
 
-// FieldType says how a promoted field is rendered, compared and validated.
+// FieldType says how a field is rendered, compared and validated.
 type FieldType string
 
 // The field types.
@@ -31,19 +38,34 @@ const (
 	TypeText     FieldType = "text"
 	TypeStatus   FieldType = "status"    // one of Field.Choices
 	TypeRef      FieldType = "reference" // id of a record of Field.Ref
-	TypeMoney    FieldType = "money"     // hundredths of the currency unit
-	TypeQuantity FieldType = "quantity"  // hundredths of a unit (credits, hours)
-	TypeDate     FieldType = "date"
-	TypePercent  FieldType = "percent" // a number from 0 to 100
-	TypeNumber   FieldType = "number"  // any number (counts, acres, scores)
-	TypeBoolean  FieldType = "boolean" // true or false
-	TypeEmail    FieldType = "email"
-	TypePhone    FieldType = "phone"
-	TypeURL      FieldType = "url" // an http(s) address
+	TypeMoney    FieldType = "money"     // hundredths of the currency unit (Field.Currency)
+	TypeQuantity FieldType = "quantity"  // hundredths of a unit (credits, acres)
+	TypeDate     FieldType = "date"      // yyyy-mm-dd
+	TypePercent  FieldType = "percent"   // a number of percent: 95 is 95 %
+	TypeNumber   FieldType = "number"    // a plain number (counts, hours, feet)
+	TypeEmail    FieldType = "email"     // text, shown as a mailto: link
+	TypePhone    FieldType = "phone"     // text, shown as a tel: link
+	TypeURL      FieldType = "url"       // text, shown as a link
+	TypeBoolean  FieldType = "boolean"   // true or false
 )
 
-// Field is a field promoted to a real column. Name is the ERP's field id
-// (entityid, companyname, custrecord_...), so the sync and the portal agree.
+// Textual reports whether values of type t are text (and so may be
+// compared with contains and startswith).
+func (t FieldType) Textual() bool {
+	return t == TypeText || t == TypeEmail || t == TypePhone || t == TypeURL
+}
+
+// Numeric reports whether values of type t are numbers.
+func (t FieldType) Numeric() bool {
+	return t == TypeMoney || t == TypeQuantity || t == TypePercent || t == TypeNumber
+}
+
+// Field is one field of a kind. Name is the ERP's field id (entityid,
+// companyname, custrecord_...), so the sync and the portal agree. A field
+// is either promoted to a column of the records table (Column is one of
+// the Col constants) or kept in the record's document (Column is
+// DocColumn(Name)): the kind's own document fields, declared in the
+// registry, and the fields the ERP account adds (Account).
 type Field struct {
 	Name    string    `json:"name"`
 	Label   string    `json:"label"`
@@ -53,16 +75,52 @@ type Field struct {
 	Choices []string  `json:"choices,omitempty"` // for TypeStatus
 	// Required fields must have a value on create and edit forms.
 	Required bool `json:"required,omitempty"`
-	// ReadOnly marks a system field (an id or number the ERP assigns, a
-	// balance, a computed value): forms show it on edit, leave it out
-	// on create, and never send it; the server refuses input naming it.
-	ReadOnly bool `json:"readOnly,omitempty"`
-	// Sortable is Sortable(Column), spelled out for the app.
+	// Sortable says a list may sort by the field: true only when the sort
+	// is a walk of an index (sqlstore keeps one for every sortable field).
+	// A list asked to sort by another field is refused.
 	Sortable bool `json:"sortable"`
+	// Filterable says a list filter may name the field.
+	Filterable bool `json:"filterable"`
+	// ReadOnly marks a system field: a number or id the ERP assigns, a
+	// balance, an amount remaining, a computed value. Forms show it but
+	// never send it; a write that sets it is refused.
+	ReadOnly bool `json:"readOnly"`
+	// Summable marks money and quantity fields: lists can total them.
+	Summable bool `json:"summable"`
+	// Currency is the ISO code of a money field's amounts: the account's
+	// base currency (BaseCurrency).
+	Currency string `json:"currency,omitempty"`
 	// Account marks a field the ERP account adds (see AddAccountFields):
 	// kept in the record's document, on DocColumn(Name).
 	Account bool `json:"account,omitempty"`
+	// named marks a document field held as a list value, {"id",
+	// "refName"}, shown and compared by its refName (a status always is).
+	named bool
+	// unsorted marks a document field with no index (long free text): it
+	// is shown and filtered, never sorted.
+	unsorted bool
 }
+
+// Doc reports whether the field is kept in the record's document rather
+// than in a promoted column.
+func (f Field) Doc() bool {
+	_, ok := f.Column.DocField()
+	return ok
+}
+
+// Named reports whether the field's document value is a list value or a
+// reference, {"id", "refName"}, shown by its refName.
+func (f Field) Named() bool { return f.named || f.Type == TypeStatus || f.Type == TypeRef }
+
+// UserEmployeeField links portal users to the ERP's employees: a user's
+// employee record is the employee whose document field of this name (the
+// employee's e-mail address) equals the user's e-mail address, compared
+// without case. With a kind's Owner it finds a user's own records.
+const UserEmployeeField = "email"
+
+// BaseCurrency is the currency of the account's amounts (a one-currency
+// account's base currency): money fields carry it as Field.Currency.
+const BaseCurrency = "USD"
 
 // TabSource says where a view tab's rows come from.
 type TabSource string
@@ -94,17 +152,71 @@ type Tab struct {
 // truth for the API, the sync engine, the demo data and (through the API)
 // the app: adding a kind is adding one entry to Registry.
 type Kind struct {
-	Name        string  `json:"name"`              // record type (SPEC §3): project, customrecord_res_opportunity, ...
-	Route       string  `json:"route"`             // app route segment: /<route>/list
-	Label       string  `json:"label"`             // singular, also the search prefix source
-	Plural      string  `json:"plural"`            // list page title
-	ERPType     string  `json:"erpType"`           // NetSuite REST record type
-	DefaultList string  `json:"defaultList"`       // default saved-list id (opaque; a tenant may override)
-	Fields      []Field `json:"fields"`            // promoted fields; the first is the title
-	Tabs        []Tab   `json:"tabs"`              // view sub-tabs, in display order
-	ERPLink     string  `json:"erpLink,omitempty"` // path template into the ERP UI; {id} is replaced
-	CanCreate   bool    `json:"canCreate"`
-	CanEdit     bool    `json:"canEdit"`
+	Name        string `json:"name"`        // record type (SPEC §3): project, customrecord_res_opportunity, ...
+	Route       string `json:"route"`       // app route segment: /<route>/list
+	Label       string `json:"label"`       // singular, also the search prefix source
+	Plural      string `json:"plural"`      // list page title
+	ERPType     string `json:"erpType"`     // NetSuite REST record type
+	DefaultList string `json:"defaultList"` // default saved-list id (opaque; a tenant may override)
+	// Fields are the fields an ERP connector maps to its columns: the
+	// promoted ones (the first is the title), then those the account
+	// adds (AddAccountFields). Forms and writes work on them.
+	Fields []Field `json:"-"`
+	// Document are the kind's own document fields: read from the
+	// record's document (whatever filled it: the sync's extra columns,
+	// the record API, the demo data), listed, filtered, sorted and shown
+	// like the others. /kinds serves AllFields as "fields".
+	Document []Field `json:"-"`
+	// Owner, when set, names the kind's reference to the employee who
+	// manages or owns a record (a project's manager): "my" records are
+	// those whose Owner is the user's employee record (UserEmployeeField).
+	Owner string `json:"owner,omitempty"`
+	// DefaultSort is the order of a list that asks for none:
+	// transactions newest first by their date, the others by name.
+	DefaultSort SortSpec `json:"defaultSort"`
+	Tabs        []Tab    `json:"tabs"`              // view sub-tabs, in display order
+	ERPLink     string   `json:"erpLink,omitempty"` // path template into the ERP UI; {id} is replaced
+	CanCreate   bool     `json:"canCreate"`
+	CanEdit     bool     `json:"canEdit"`
+}
+
+// kindJSON is a Kind as /api/v1/kinds serves it: every field in one
+// list.
+type kindJSON Kind
+
+// MarshalJSON serves the kind with "fields": AllFields.
+func (k *Kind) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		*kindJSON
+		Fields []Field `json:"fields"`
+	}{(*kindJSON)(k), k.AllFields()})
+}
+
+// AllFields returns every field of the kind: the promoted ones, then the
+// kind's document fields, then the account's.
+func (k *Kind) AllFields() []Field {
+	out := make([]Field, 0, len(k.Fields)+len(k.Document))
+	out = append(out, k.Promoted()...)
+	out = append(out, k.Document...)
+	return append(out, k.AccountFields()...)
+}
+
+// Promoted returns the kind's promoted fields (those on a column of the
+// records table), in registry order.
+func (k *Kind) Promoted() []Field {
+	var out []Field
+	for _, f := range k.Fields {
+		if !f.Doc() {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// DocFields returns the kind's document fields, its own and the
+// account's, in AllFields order.
+func (k *Kind) DocFields() []Field {
+	return append(slices.Clone(k.Document), k.AccountFields()...)
 }
 
 // Field returns the kind's promoted field on column c.
@@ -161,9 +273,21 @@ func init() {
 	}
 	for _, k := range registry {
 		for i := range k.Fields {
-			k.Fields[i].Sortable = Sortable(k.Fields[i].Column)
+			k.Fields[i].complete()
 		}
-		for _, f := range k.Fields {
+		for i := range k.Document {
+			k.Document[i].complete()
+		}
+		if k.DefaultSort.Field == "" {
+			k.DefaultSort = SortSpec{Field: k.Fields[0].Name, Dir: "asc"}
+		}
+		if f, ok := k.FieldNamed(k.Owner); k.Owner != "" && (!ok || f.Type != TypeRef || f.Ref != "employee") {
+			panic(fmt.Sprintf("records: %s's owner %q is not a reference to an employee", k.Name, k.Owner))
+		}
+		if f, ok := k.FieldNamed(k.DefaultSort.Field); !ok || !f.Sortable {
+			panic(fmt.Sprintf("records: %s sorts by default by %q, not a sortable field", k.Name, k.DefaultSort.Field))
+		}
+		for _, f := range k.AllFields() {
 			if f.Type == TypeRef && byName[f.Ref] == nil {
 				panic(fmt.Sprintf("records: %s.%s refers to unknown kind %q", k.Name, f.Name, f.Ref))
 			}
@@ -192,15 +316,37 @@ func (k *Kind) validate() error {
 	if len(k.Fields) == 0 || k.Fields[0].Column != ColTitle {
 		return fmt.Errorf("records: kind %s must promote its title first", k.Name)
 	}
-	seen := map[Column]bool{}
-	for _, f := range k.Fields {
-		if seen[f.Column] {
-			return fmt.Errorf("records: kind %s maps column %s twice", k.Name, f.Column)
+	seen, names := map[Column]bool{}, map[string]bool{}
+	for i, f := range append(slices.Clone(k.Fields), k.Document...) {
+		if seen[f.Column] || names[f.Name] {
+			return fmt.Errorf("records: kind %s has field %s (column %s) twice", k.Name, f.Name, f.Column)
 		}
-		seen[f.Column] = true
+		seen[f.Column], names[f.Name] = true, true
 		if (f.Type == TypeRef) != (f.Ref != "") || (f.Type == TypeStatus) != (len(f.Choices) > 0) {
 			return fmt.Errorf("records: field %s.%s has an inconsistent type", k.Name, f.Name)
 		}
+		if f.Doc() != (i >= len(k.Fields)) {
+			return fmt.Errorf("records: field %s.%s: a document field is declared among Document, a promoted one among Fields", k.Name, f.Name)
+		}
+		if f.Doc() && (f.Column != DocColumn(f.Name) || !docFieldName.MatchString(f.Name)) {
+			return fmt.Errorf("records: document field %s.%s must be on its own column, named as NetSuite names fields", k.Name, f.Name)
+		}
 	}
 	return nil
+}
+
+// complete fills in what follows from the field's type and column:
+// Sortable (a promoted column with an index; a document field unless
+// declared unsorted), Filterable, Summable and Currency.
+func (f *Field) complete() {
+	if f.Doc() {
+		f.Sortable = !f.unsorted
+	} else {
+		f.Sortable = Sortable(f.Column)
+	}
+	f.Filterable = true
+	f.Summable = f.Type == TypeMoney || f.Type == TypeQuantity
+	if f.Type == TypeMoney {
+		f.Currency = BaseCurrency
+	}
 }

@@ -45,15 +45,11 @@ type ListConfig struct {
 	Report *ReportSpec `json:"report,omitempty"`
 }
 
-// BuiltInList is the kind's default saved list: every promoted field,
-// sorted by title.
+// BuiltInList is the kind's default saved list: its promoted and account
+// fields, in the kind's default order.
 func (k *Kind) BuiltInList() ListConfig {
-	cols := make([]string, 0, len(k.Fields))
-	for _, f := range k.Fields {
-		cols = append(cols, f.Name)
-	}
-	return ListConfig{ID: k.DefaultList, Kind: k.Name, Name: "All " + strings.ToLower(k.Plural), Columns: cols,
-		Sort: SortSpec{Field: k.Fields[0].Name, Dir: "asc"}, Visibility: SharedRole, BuiltIn: true}
+	return ListConfig{ID: k.DefaultList, Kind: k.Name, Name: "All " + strings.ToLower(k.Plural),
+		Columns: fieldNames(k.Fields), Sort: k.DefaultSort, Visibility: SharedRole, BuiltIn: true}
 }
 
 // ListInput is what a user submits to create or change a saved list.
@@ -89,7 +85,7 @@ func (in ListInput) Validate(k *Kind) error {
 		}
 	}
 	if in.Sort.Field != "" {
-		if f, ok := k.FieldNamed(in.Sort.Field); !ok || !Sortable(f.Column) {
+		if f, ok := k.FieldNamed(in.Sort.Field); !ok || !f.Sortable {
 			add("sort", "Cannot sort by \""+in.Sort.Field+"\".")
 		}
 	}

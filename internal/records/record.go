@@ -80,17 +80,15 @@ type ListQuery struct {
 // ColModified is the last-modified time, sortable like a promoted column.
 const ColModified Column = "modified_at"
 
-// Sortable reports whether lists may sort on c. Each promoted such column
-// has an index on (tenant, kind, column, id), so every sorted page is an
-// index range; references are filters, not sort keys. Account fields
-// (document values) sort too, on an index of their own
-// (sqlstore's IndexAccountFields).
+// Sortable reports whether lists may sort on promoted column c. Each such
+// column has an index on (tenant, kind, column, id), so every sorted page
+// is an index range; a reference sorts by the referenced record's name
+// (parent_name, project_name), which the records table keeps beside its
+// id. Document fields sort on an index of their own per kind (sqlstore's
+// IndexDocumentFields): Field.Sortable says which.
 func Sortable(c Column) bool {
-	if _, doc := c.DocField(); doc {
-		return true // an account field: sorted on its document value
-	}
 	switch c {
-	case ColTitle, ColCode, ColStatus, ColDate, ColAmount, ColModified:
+	case ColTitle, ColCode, ColStatus, ColDate, ColAmount, ColModified, ColParent, ColProject:
 		return true
 	}
 	return false

@@ -4,8 +4,10 @@ package records
 func title(name, label string) Field {
 	return Field{Name: name, Label: label, Column: ColTitle, Type: TypeText, Required: true}
 }
+
+// code is the record's number or id, which the ERP assigns: read-only.
 func code(name, label string) Field {
-	return Field{Name: name, Label: label, Column: ColCode, Type: TypeText}
+	return Field{Name: name, Label: label, Column: ColCode, Type: TypeText, ReadOnly: true}
 }
 func status(name, label string, choices ...string) Field {
 	return Field{Name: name, Label: label, Column: ColStatus, Type: TypeStatus, Choices: choices, Required: true}
@@ -25,6 +27,51 @@ func quantity(name, label string) Field {
 func date(name, label string) Field {
 	return Field{Name: name, Label: label, Column: ColDate, Type: TypeDate}
 }
+
+// doc declares a document field of the kind: kept in the record's
+// document under its name, not in a promoted column.
+func doc(name, label string, t FieldType) Field {
+	return Field{Name: name, Label: label, Column: DocColumn(name), Type: t}
+}
+func docRef(name, label, kind string) Field {
+	f := doc(name, label, TypeRef)
+	f.Ref = kind
+	return f
+}
+func docStatus(name, label string, choices ...string) Field {
+	f := doc(name, label, TypeStatus)
+	f.Choices = choices
+	return f
+}
+
+// list marks a document field held as a list value ({"id", "refName"})
+// whose choices are the account's (terms, currencies, regions): shown,
+// filtered and sorted as the text of its refName.
+func list(name, label string) Field {
+	f := doc(name, label, TypeText)
+	f.named = true
+	return f
+}
+
+// readOnly marks a system field (see Field.ReadOnly).
+func (f Field) readOnly() Field { f.ReadOnly = true; return f }
+
+// noSort marks long free text that gets no sort index.
+func (f Field) noSort() Field { f.unsorted = true; return f }
+
+// newestFirst is a transaction list's default order: by its date, the
+// newest first.
+func newestFirst(field string) SortSpec { return SortSpec{Field: field, Dir: "desc"} }
+
+// Document fields several kinds share.
+var (
+	currencyField = list("currency", "Currency").readOnly()
+	termsField    = list("terms", "Terms")
+	inactiveField = doc("isinactive", "Inactive", TypeBoolean)
+	emailField    = doc("email", "Email", TypeEmail)
+	phoneField    = doc("phone", "Phone", TypePhone)
+	addressField  = doc("defaultaddress", "Address", TypeText).readOnly().noSort()
+)
 
 var (
 	filesTab   = Tab{Name: "files", Label: "Files", Source: TabFiles}
@@ -49,6 +96,16 @@ var registry = []*Kind{
 			parent("customer", "Client", "customer"), money("projectedtotal", "Contract value"),
 			date("startdate", "Start date"),
 		},
+		Document: []Field{
+			docRef("projectmanager", "Project manager", "employee"), doc("percentcomplete", "% complete", TypePercent),
+			doc("projectedenddate", "Projected end", TypeDate), doc("enddate", "End date", TypeDate),
+			list("custentity_res_project_type", "Project type"), list("jobbillingtype", "Billing type"),
+			doc("custentity_res_acres", "Acres", TypeQuantity), doc("custentity_res_linear_feet", "Linear feet", TypeNumber),
+			doc("custentity_res_county", "County", TypeText), list("custentity_res_state", "State"),
+			doc("custentity_res_huc", "HUC", TypeText), doc("custentity_res_permit_number", "Permit number", TypeText),
+			inactiveField, currencyField,
+		},
+		Owner: "projectmanager",
 		Tabs: []Tab{
 			{Name: "billing", Label: "Billing", Source: TabCustom, Kind: "billing"},
 			{Name: "credits", Label: "Credits", Source: TabCustom, Kind: "creditledger"},
@@ -68,6 +125,12 @@ var registry = []*Kind{
 			parent("custrecord_res_pr_customer", "Client", "customer"),
 			money("custrecord_res_pr_estimate", "Estimated value"), date("custrecord_res_pr_date", "Requested on"),
 		},
+		Document: []Field{
+			docRef("owner", "Owner", "employee"), doc("custrecord_res_pr_contact", "Contact", TypeText),
+			doc("custrecord_res_pr_due", "Response due", TypeDate), doc("custrecord_res_pr_county", "County", TypeText),
+			doc("custrecord_res_pr_description", "Description", TypeText).noSort(),
+		},
+		Owner:     "owner",
 		Tabs:      []Tab{notesTab, historyTab},
 		CanCreate: true, CanEdit: true,
 	},
@@ -77,8 +140,13 @@ var registry = []*Kind{
 		Fields: []Field{
 			title("companyname", "Client name"), code("entityid", "Client ID"),
 			status("entitystatus", "Status", "Prospect", "Active", "Inactive"),
-			money("balance", "Balance"), date("datecreated", "Client since"),
+			money("balance", "Balance").readOnly(), date("datecreated", "Client since").readOnly(),
 		},
+		Document: []Field{
+			emailField, phoneField, doc("url", "Website", TypeURL), docRef("salesrep", "Sales rep", "employee"),
+			list("custentity_res_client_type", "Client type"), termsField, addressField, inactiveField, currencyField,
+		},
+		Owner: "salesrep",
 		Tabs: []Tab{
 			filesTab, related("projects", "Projects", "project"), related("invoices", "Invoices", "invoice"),
 			related("opportunities", "Opportunities", "customrecord_res_opportunity"), notesTab, historyTab,
@@ -91,7 +159,13 @@ var registry = []*Kind{
 		Fields: []Field{
 			title("companyname", "Vendor name"), code("entityid", "Vendor ID"),
 			status("category", "Category", "Nursery", "Earthworks", "Surveying", "Laboratory", "Equipment", "Consulting"),
-			money("balance", "Balance"), date("datecreated", "Vendor since"),
+			money("balance", "Balance").readOnly(), date("datecreated", "Vendor since").readOnly(),
+		},
+		Document: []Field{
+			emailField, phoneField, termsField, addressField, doc("is1099eligible", "1099 eligible", TypeBoolean),
+			doc("custentity_res_w9_on_file", "W-9 on file", TypeBoolean),
+			doc("custentity_res_prequalified", "Prequalified", TypeBoolean),
+			doc("custentity_res_insurance_expiry", "Insurance expires", TypeDate), currencyField,
 		},
 		Tabs: []Tab{
 			filesTab, related("bills", "Bills", "vendorbill"),
@@ -108,8 +182,16 @@ var registry = []*Kind{
 			parent("entity", "Vendor", "vendor"), project("custbody_res_project"),
 			money("total", "Amount"), date("trandate", "Bill date"),
 		},
-		Tabs:    []Tab{filesTab},
-		ERPLink: "/app/accounting/transactions/vendbill.nl?id={id}",
+		Document: []Field{
+			doc("duedate", "Due date", TypeDate), doc("amountremaining", "Amount remaining", TypeMoney).readOnly(),
+			termsField, doc("otherrefnum", "PO/reference", TypeText),
+			doc("custbody_res_vendor_invoice", "Vendor invoice number", TypeText),
+			docStatus("approvalstatus", "Approval status", "Pending Approval", "Approved", "Rejected"),
+			list("account", "Expense account"), currencyField,
+		},
+		DefaultSort: newestFirst("trandate"),
+		Tabs:        []Tab{filesTab},
+		ERPLink:     "/app/accounting/transactions/vendbill.nl?id={id}",
 	},
 	{
 		Name: "invoice", Route: "invoice", Label: "Invoice", Plural: "Invoices", ERPType: "invoice",
@@ -120,8 +202,13 @@ var registry = []*Kind{
 			parent("entity", "Client", "customer"), project("job"),
 			money("total", "Amount"), date("trandate", "Invoice date"),
 		},
-		Tabs:    []Tab{filesTab},
-		ERPLink: "/app/accounting/transactions/custinvc.nl?id={id}",
+		Document: []Field{
+			doc("duedate", "Due date", TypeDate), doc("amountremaining", "Amount remaining", TypeMoney).readOnly(),
+			termsField, doc("otherrefnum", "PO/reference", TypeText), currencyField,
+		},
+		DefaultSort: newestFirst("trandate"),
+		Tabs:        []Tab{filesTab},
+		ERPLink:     "/app/accounting/transactions/custinvc.nl?id={id}",
 	},
 	{
 		Name: "customrecord_res_vendor_questions", Route: "vendorquestionnaire", Label: "Vendor questionnaire",
@@ -131,6 +218,10 @@ var registry = []*Kind{
 			title("name", "Questionnaire"), code("custrecord_res_vq_number", "Number"),
 			status("custrecord_res_vq_status", "Status", "Sent", "Received", "Approved", "Expired"),
 			parent("custrecord_res_vq_vendor", "Vendor", "vendor"), date("custrecord_res_vq_date", "Received on"),
+		},
+		Document: []Field{
+			doc("custrecord_res_vq_sent", "Sent on", TypeDate), list("custrecord_res_vq_type", "Questionnaire type"),
+			docRef("custrecord_res_vq_reviewer", "Reviewer", "employee"),
 		},
 		Tabs:    []Tab{Tab{Name: "answers", Label: "Answers", Source: TabSublist}, notesTab},
 		ERPLink: "/app/common/custom/custrecordentry.nl?rectype=286&id={id}",
@@ -143,6 +234,10 @@ var registry = []*Kind{
 			status("custentity_res_type", "Type", "Crew", "Equipment", "Specialist", "Subcontract"),
 			money("laborcost", "Hourly rate"),
 		},
+		Document: []Field{
+			list("custentity_res_region", "Region"), doc("custentity_res_capacity_hours", "Weekly capacity (hours)", TypeNumber),
+			doc("custentity_res_home_base", "Home base", TypeText), inactiveField,
+		},
 		Tabs: []Tab{notesTab},
 	},
 	{
@@ -152,6 +247,10 @@ var registry = []*Kind{
 			title("entityid", "Name"), code("custentity_res_employee_number", "Employee number"),
 			status("department", "Department", "Ecology", "Engineering", "Field operations", "Finance", "Sales", "Administration"),
 			date("hiredate", "Hire date"),
+		},
+		Document: []Field{
+			emailField, phoneField, doc("title", "Job title", TypeText), docRef("supervisor", "Supervisor", "employee"),
+			list("employeetype", "Employee type"), list("location", "Office"), inactiveField,
 		},
 		Tabs: []Tab{notesTab},
 	},
@@ -164,7 +263,13 @@ var registry = []*Kind{
 			parent("custrecord_res_bil_customer", "Client", "customer"), project("custrecord_res_bil_project"),
 			money("custrecord_res_bil_amount", "Amount"), date("custrecord_res_bil_date", "Billing date"),
 		},
-		Tabs: []Tab{notesTab},
+		Document: []Field{
+			doc("custrecord_res_bil_milestone_no", "Milestone number", TypeNumber),
+			doc("custrecord_res_bil_percent", "% of contract", TypePercent),
+			doc("custrecord_res_bil_description", "Milestone", TypeText),
+		},
+		DefaultSort: newestFirst("custrecord_res_bil_date"),
+		Tabs:        []Tab{notesTab},
 	},
 	{
 		Name: "billing_summary", Route: "billing-summary", Label: "Billing summary", Plural: "Billing summaries",
@@ -174,6 +279,13 @@ var registry = []*Kind{
 			status("custrecord_res_bs_status", "Status", "Open", "Closed"),
 			project("custrecord_res_bs_project"), money("custrecord_res_bs_billed", "Billed to date"),
 			date("custrecord_res_bs_period", "Period"),
+		},
+		Document: []Field{
+			docRef("custrecord_res_bs_customer", "Client", "customer"),
+			doc("custrecord_res_bs_contract_value", "Contract value", TypeMoney),
+			doc("custrecord_res_bs_remaining", "Remaining to bill", TypeMoney).readOnly(),
+			doc("custrecord_res_bs_percent_billed", "% billed", TypePercent).readOnly(),
+			doc("custrecord_res_bs_invoices", "Invoices", TypeNumber).readOnly(),
 		},
 		Tabs: []Tab{notesTab},
 	},
@@ -186,7 +298,13 @@ var registry = []*Kind{
 			project("custrecord_res_bud_project"), money("custrecord_res_bud_amount", "Budgeted"),
 			date("custrecord_res_bud_year", "Fiscal year start"),
 		},
-		Tabs: []Tab{notesTab},
+		Document: []Field{
+			doc("custrecord_res_bud_actual", "Actual", TypeMoney).readOnly(),
+			doc("custrecord_res_bud_variance", "Variance", TypeMoney).readOnly(),
+			docRef("custrecord_res_bud_owner", "Owner", "employee"),
+		},
+		Owner: "custrecord_res_bud_owner",
+		Tabs:  []Tab{notesTab},
 	},
 	{
 		Name: "creditledger", Route: "creditledger", Label: "Credit ledger", Plural: "Credit ledger",
@@ -197,7 +315,13 @@ var registry = []*Kind{
 			parent("custrecord_res_cl_customer", "Buyer", "customer"), project("custrecord_res_cl_bank"),
 			quantity("custrecord_res_cl_credits", "Credits"), date("custrecord_res_cl_date", "Date"),
 		},
-		Tabs: []Tab{notesTab},
+		Document: []Field{
+			list("custrecord_res_cl_credit_type", "Credit type"),
+			doc("custrecord_res_cl_price_per_credit", "Price per credit", TypeMoney),
+			doc("custrecord_res_cl_permit", "Permit", TypeText), doc("custrecord_res_cl_service_area", "Service area", TypeText),
+		},
+		DefaultSort: newestFirst("custrecord_res_cl_date"),
+		Tabs:        []Tab{notesTab},
 	},
 	{
 		Name: "creditavailability", Route: "creditavailability", Label: "Credit availability",
@@ -208,6 +332,13 @@ var registry = []*Kind{
 			status("custrecord_res_ca_credit_type", "Credit type", "Wetland", "Stream", "Species", "Nutrient"),
 			project("custrecord_res_ca_bank"), quantity("custrecord_res_ca_available", "Available credits"),
 			date("custrecord_res_ca_asof", "As of"),
+		},
+		Document: []Field{
+			doc("custrecord_res_ca_released", "Released credits", TypeQuantity),
+			doc("custrecord_res_ca_sold", "Sold credits", TypeQuantity),
+			doc("custrecord_res_ca_reserved", "Reserved credits", TypeQuantity),
+			doc("custrecord_res_ca_price", "Price per credit", TypeMoney),
+			doc("custrecord_res_ca_service_area", "Service area", TypeText),
 		},
 		Tabs: []Tab{notesTab},
 	},
@@ -220,6 +351,13 @@ var registry = []*Kind{
 			parent("custrecord_res_opp_customer", "Client", "customer"),
 			money("custrecord_res_opp_value", "Expected value"), date("custrecord_res_opp_close", "Expected close"),
 		},
+		Document: []Field{
+			docRef("custrecord_res_opp_salesrep", "Sales rep", "employee"),
+			doc("custrecord_res_opp_probability", "Probability", TypePercent), list("custrecord_res_opp_region", "Region"),
+			list("custrecord_res_opp_credit_type", "Credit type"),
+			doc("custrecord_res_opp_credits_needed", "Credits needed", TypeQuantity),
+		},
+		Owner: "custrecord_res_opp_salesrep",
 		Tabs: []Tab{
 			filesTab, Tab{Name: "communication", Label: "Communication", Source: TabSublist},
 			Tab{Name: "credits", Label: "Client's credits", Source: TabCustom, Kind: "creditledger", Through: ColParent}, notesTab,

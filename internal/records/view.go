@@ -14,6 +14,8 @@ type ColumnInfo struct {
 	Label    string    `json:"label"`
 	Type     FieldType `json:"type"`
 	Sortable bool      `json:"sortable"`
+	Summable bool      `json:"summable,omitempty"`
+	Currency string    `json:"currency,omitempty"`
 }
 
 // Ref is a reference value as NetSuite writes it.
@@ -31,7 +33,8 @@ func (k *Kind) Columns(names []string) []ColumnInfo {
 	out := make([]ColumnInfo, 0, len(names))
 	for _, n := range names {
 		if f, ok := k.FieldNamed(n); ok {
-			out = append(out, ColumnInfo{Name: f.Name, Label: f.Label, Type: f.Type, Sortable: Sortable(f.Column)})
+			out = append(out, ColumnInfo{Name: f.Name, Label: f.Label, Type: f.Type, Sortable: f.Sortable,
+				Summable: f.Summable, Currency: f.Currency})
 		}
 	}
 	return out
@@ -43,7 +46,7 @@ func (k *Kind) Row(r Record, cols []ColumnInfo) Row {
 	row := Row{"id": r.ID}
 	for _, c := range cols {
 		f, _ := k.FieldNamed(c.Name)
-		if f.Account {
+		if f.Doc() {
 			row[c.Name] = r.docValue(f)
 			continue
 		}
@@ -127,9 +130,9 @@ type View struct {
 	Completing bool `json:"completing,omitempty"`
 }
 
-// View renders a record page: the promoted fields as "Summary", the other
-// plain fields of the document as "Details" (sublists become tabs, not
-// fields). erpBase is the ERP UI's origin, prefixed to the link template.
+// View renders a record page: the promoted fields as "Summary", the
+// document's fields as "Details" (sublists become tabs, not fields).
+// erpBase is the ERP UI's origin, prefixed to the link template.
 func (k *Kind) View(r Record, erpBase string) View {
 	return k.ViewWithDetails(r, erpBase, k.Details(r))
 }
@@ -137,8 +140,8 @@ func (k *Kind) View(r Record, erpBase string) View {
 // ViewWithDetails is View with the "Details" group already made (by
 // Details, for the same record version): a caller may keep it per version.
 func (k *Kind) ViewWithDetails(r Record, erpBase string, details FieldGroup) View {
-	cols := k.Columns(fieldNames(k.Fields))
-	row := k.Row(r, cols)
+	promoted := k.Promoted()
+	row := k.Row(r, k.Columns(fieldNames(promoted)))
 	v := View{ID: r.ID, Type: k.Name, Title: r.Title, Code: r.Code, Status: r.Status, Tabs: k.Tabs, Related: []RelatedLink{},
 		Version: r.ModifiedAt, Write: r.Write}
 	if link := k.Link(r.ID); link != "" {
@@ -146,7 +149,7 @@ func (k *Kind) ViewWithDetails(r Record, erpBase string, details FieldGroup) Vie
 		v.ERPURL = &u
 	}
 	summary := FieldGroup{Label: "Summary"}
-	for _, f := range k.Fields {
+	for _, f := range promoted {
 		summary.Fields = append(summary.Fields, ViewField{Name: f.Name, Label: f.Label, Type: f.Type, Value: row[f.Name]})
 		if ref, ok := row[f.Name].(Ref); ok {
 			v.Related = append(v.Related, RelatedLink{Type: f.Ref, ID: ref.ID, Name: ref.RefName})
@@ -159,15 +162,26 @@ func (k *Kind) ViewWithDetails(r Record, erpBase string, details FieldGroup) Vie
 	return v
 }
 
-// Details is the "Details" group of a record page: the plain fields of
-// the document that are not promoted, sorted by name. It decodes the
-// document one level deep: sublists (arrays, often the bulk of it) are
-// skipped undecoded; they belong to the tabs. Its result is never changed
-// afterwards, so it may be shared.
+// Details is the "Details" group of a record page: the kind's document
+// fields that have a value, in registry order, with their labels, types
+// and typed values; then the other plain fields of the document, sorted
+// by name. It decodes the document one level deep: sublists (arrays,
+// often the bulk of it) are skipped undecoded; they belong to the tabs.
+// Its result is never changed afterwards, so it may be shared.
 func (k *Kind) Details(r Record) FieldGroup {
 	details := FieldGroup{Label: "Details"}
 	var doc map[string]json.RawMessage
 	json.Unmarshal(r.Fields, &doc)
+	declared := k.DocFields()
+	for _, f := range declared {
+		raw, ok := doc[f.Name]
+		if !ok {
+			continue
+		}
+		if v := f.docJSONValue(raw); v != nil {
+			details.Fields = append(details.Fields, ViewField{Name: f.Name, Label: f.Label, Type: f.Type, Value: v})
+		}
+	}
 	keys := make([]string, 0, len(doc))
 	for key := range doc {
 		keys = append(keys, key)
@@ -175,7 +189,7 @@ func (k *Kind) Details(r Record) FieldGroup {
 	sort.Strings(keys)
 	for _, key := range keys {
 		raw := doc[key]
-		if _, promoted := k.FieldNamed(key); promoted || key == "id" || len(raw) == 0 || raw[0] == '[' || raw[0] == 'n' {
+		if _, known := k.FieldNamed(key); known || key == "id" || len(raw) == 0 || raw[0] == '[' || raw[0] == 'n' {
 			continue
 		}
 		if raw[0] == '{' {
@@ -224,11 +238,11 @@ func Sublist(r Record, name string) ([]ColumnInfo, []Row) {
 	return cols, rows
 }
 
-// RelatedColumn is the column of kind k that refers to a record of kind
-// target (its parent or its project), so a tab can list k's records of one
-// target record.
+// RelatedColumn is the promoted column of kind k that refers to a record
+// of kind target (its parent or its project), so a tab can list k's
+// records of one target record.
 func (k *Kind) RelatedColumn(target string) (Column, bool) {
-	for _, f := range k.Fields {
+	for _, f := range k.Promoted() {
 		if f.Type == TypeRef && f.Ref == target {
 			return f.Column, true
 		}

@@ -281,7 +281,7 @@ func outbound(e Edit, changes map[string]Change, creating bool) (*Outbound, erro
 // conflict is ErrChanged carrying the record's current field values.
 func (k *Kind) conflict(current Record) error {
 	e := *ErrChanged
-	e.Current = k.Row(current, k.Columns(fieldNames(k.Fields)))
+	e.Current = k.Row(current, k.Columns(fieldNames(k.AllFields())))
 	e.Current["version"] = current.ModifiedAt
 	return &e
 }
@@ -310,7 +310,7 @@ func (k *Kind) HistoryRows(hs []HistoryEntry) []Row {
 				parts = append(parts, clip(shown(c.After), 120))
 			}
 		default:
-			for _, f := range k.Fields {
+			for _, f := range k.AllFields() {
 				if c, ok := h.Changes[f.Name]; ok {
 					parts = append(parts, f.Label+": "+shown(c.Before)+" → "+shown(c.After))
 				}

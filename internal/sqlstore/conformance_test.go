@@ -260,7 +260,8 @@ func TestConformanceListRejectsBadQueries(t *testing.T) {
 			{Kind: "project", Limit: 10, Sort: "fields; DROP TABLE records"},
 			{Kind: "project", Limit: 10, Sort: "modified_at", After: &records.Cursor{Values: []string{"yesterday"}}},
 			{Kind: "project", Limit: 10, Sort: records.ColStatus, After: &records.Cursor{Values: []string{"Active"}}},
-			{Kind: "project", Limit: 10, Sort: records.ColParent},
+			{Kind: "projectrequest", Limit: 10, Sort: records.DocColumn("custrecord_res_pr_description")}, // no index
+			{Kind: "project", Limit: 10, Sort: records.DocColumn("nosuchfield")},
 		} {
 			if _, err := ten.ListRecords(context.Background(), q); portal.ErrorCode(err) != portal.CodeInvalid {
 				t.Errorf("%+v: err = %v, want invalid", q, err)

@@ -170,6 +170,10 @@ var (
 		records.ColModified: {{expr: "modified_at", numeric: true, value: func(r records.Record) string {
 			return strconv.FormatInt(r.ModifiedAt.UnixMilli(), 10)
 		}}},
+		// References sort by the referenced record's name, kept beside
+		// its id (records_parent_name, records_project_name).
+		records.ColParent:  {{expr: "parent_name", value: func(r records.Record) string { return r.ParentName }}},
+		records.ColProject: {{expr: "project_name", value: func(r records.Record) string { return r.ProjectName }}},
 	}
 	// filterColumns are the columns a filter may name, with their SQL.
 	filterColumns = map[records.Column]string{
@@ -197,10 +201,10 @@ func docExpr(name string, t records.FieldType) (expr string, numeric bool) {
 	return "COALESCE(json_extract(fields, '$." + name + "'), '')", false
 }
 
-// accountFields returns the account fields of a list query's kind.
+// accountFields returns the document fields of a list query's kind.
 func accountFields(kind string) []records.Field {
 	if k, ok := records.Lookup(kind); ok {
-		return k.AccountFields()
+		return k.DocFields()
 	}
 	return nil
 }
@@ -216,7 +220,7 @@ func sortKeysOf(kind string, c records.Column) ([]sortKey, bool) {
 		return nil, false
 	}
 	for _, f := range accountFields(kind) {
-		if f.Name == name {
+		if f.Name == name && f.Sortable {
 			expr, numeric := docExpr(name, f.Type)
 			return []sortKey{{expr: expr, real: numeric, value: func(r records.Record) string {
 				switch v := r.Extra[name].(type) {

@@ -186,12 +186,14 @@ func stripLinks(v any) {
 }
 
 // body turns portal input into a record API body under the account's
-// field ids: list values and references as {"id"}, amounts as numbers,
-// empty values as null; read-only fields are left out.
+// field ids: list values and references as {"id"}, amounts and numbers as
+// numbers, booleans as booleans, empty values as null; read-only fields
+// are left out. Every field of the kind may be in it, its document fields
+// (a project's manager, its % complete) too.
 func (c *Client) body(k *records.Kind, in records.Input) (map[string]any, error) {
 	km := c.m.Kind(k)
 	out := make(map[string]any, len(in))
-	for _, f := range k.Fields {
+	for _, f := range k.AllFields() {
 		v, ok := in[f.Name]
 		if !ok || !km.Writable(f.Name) {
 			continue
@@ -219,6 +221,12 @@ func (c *Client) body(k *records.Kind, in records.Input) (map[string]any, error)
 			if v != nil {
 				val = float64(*v) / 100
 			}
+		case *float64:
+			if v != nil {
+				val = *v
+			}
+		case bool:
+			val = v
 		}
 		out[km.RecordField(f.Name)] = val
 	}
