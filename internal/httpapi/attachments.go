@@ -13,7 +13,8 @@ import (
 
 // Notes and files added to a record: POST {product}-note and POST
 // {product}-file, with ?type= and &id= as the record's other calls. Both
-// need the right to edit the kind (<route>.edit), honour an
+// need the right to edit the kind (an editable kind, permission
+// <route>.edit: /kinds' canEdit), honour an
 // Idempotency-Key as creates do (a repeat adds nothing and answers 200
 // with what the first made), and in ERP mode queue the addition for the
 // ERP (the answer says it is pending).
@@ -122,7 +123,8 @@ func fileInfoOf(f records.File) fileInfo {
 // Idempotency-Key. It answers the request itself when one is wrong.
 func (s *Server) addition(w http.ResponseWriter, r *http.Request) (*records.Kind, records.Record, records.Addition, bool) {
 	k, err := s.kind(r, q(r, "type"))
-	if err == nil && !caller(r).Role.Can(k.Route+".edit") {
+	// The right to edit the kind, as /kinds says it (canEdit).
+	if err == nil && (!k.CanEdit || !caller(r).Role.Can(k.Route+".edit")) {
 		err = portal.Errorf(portal.CodeForbidden, "Your role may not add notes or files to %s.", strings.ToLower(k.Plural))
 	}
 	var rec records.Record

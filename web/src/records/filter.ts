@@ -34,6 +34,12 @@ export const OPERATORS_BY_TYPE: Record<FieldType, readonly Operator[]> = {
   money: ['eq', 'ne', 'lt', 'le', 'gt', 'ge'],
   quantity: ['eq', 'ne', 'lt', 'le', 'gt', 'ge'],
   date: ['eq', 'ne', 'lt', 'le', 'gt', 'ge'],
+  percent: ['eq', 'ne', 'lt', 'le', 'gt', 'ge'],
+  number: ['eq', 'ne', 'lt', 'le', 'gt', 'ge'],
+  boolean: ['eq', 'ne'],
+  email: ['contains', 'eq', 'ne', 'startswith'],
+  phone: ['contains', 'eq', 'ne', 'startswith'],
+  url: ['contains', 'eq', 'ne', 'startswith'],
 };
 
 const PLAIN_LABELS: Record<Operator, string> = {

@@ -3,7 +3,19 @@
  * `-record`, `-file`, `listConfiguration`). Every answer is wrapped in `{ data }`.
  */
 
-export type FieldType = 'text' | 'status' | 'reference' | 'money' | 'quantity' | 'date';
+export type FieldType =
+  | 'text'
+  | 'status'
+  | 'reference'
+  | 'money'
+  | 'quantity'
+  | 'date'
+  | 'percent'
+  | 'number'
+  | 'boolean'
+  | 'email'
+  | 'phone'
+  | 'url';
 
 /**
  * A field of the kind: what lists show, sort and filter on, record pages show and forms
@@ -29,6 +41,11 @@ export interface KindField {
   sortable?: boolean;
   /** Create and edit forms must give it a value. */
   required?: boolean;
+  /**
+   * A system field (an id or number the ERP assigns, a balance, a computed value): edit
+   * forms show it read-only, create forms leave it out, and a save never sends it.
+   */
+  readOnly?: boolean;
   /** A field the ERP account adds (see above): text, status, money, quantity or date. */
   account?: boolean;
 }
@@ -171,7 +188,7 @@ export interface WriteState {
  * status and date as strings ("" or null clears an optional one), references as record
  * ids (null for none), money and quantities as numbers (null for none).
  */
-export type SaveFields = Record<string, string | number | null>;
+export type SaveFields = Record<string, string | number | boolean | null>;
 
 /** What a save sends: the fields, and for an edit the version the form was opened at. */
 export interface SaveInput {
@@ -184,6 +201,9 @@ export interface SaveInput {
    */
   idempotencyKey?: string;
 }
+
+/** A save's answer: the saved record's view; `unchanged` when the edit changed nothing. */
+export type SavedRecord = RecordDetail & { unchanged?: boolean };
 
 /**
  * The body of a 409 answer to an edit: the record's values now (field name → value as a
@@ -217,6 +237,8 @@ export interface FileInfo {
   size: number;
   contentType: string;
   modified: string;
+  /** For a file added in the portal that the ERP does not have yet: on its way, or refused. */
+  write?: WriteState;
 }
 
 /** The `{ data }` envelope of every answer. */

@@ -17,7 +17,20 @@ import { FieldInput } from './FieldInput';
 import { LeaveGuard } from './LeaveGuard';
 import { NewerVersionNotice } from './NewerVersionNotice';
 import { formBasePath } from './links';
-import { fieldError, formValueOf, formValues, isDirty, recordValues, sameValue, saveFields, validate, type FieldErrors, type FormValue, type FormValues } from './schema';
+import {
+  fieldError,
+  formFields,
+  formValueOf,
+  formValues,
+  isDirty,
+  recordValues,
+  sameValue,
+  saveFields,
+  validate,
+  type FieldErrors,
+  type FormValue,
+  type FormValues,
+} from './schema';
 import { useSaveRecord } from './useSaveRecord';
 
 export interface RecordFormProps {
@@ -49,11 +62,17 @@ function seedNames(queryClient: QueryClient, kind: Kind, values: Record<string, 
 /**
  * The create or edit form of a record, generated from the kind's fields (see FieldInput).
  *
+ * - Offers every field of the kind (promoted, document and account fields), each with the
+ *   control of its type; system fields (ids, balances: `readOnly`) are shown read-only on
+ *   edit and left out on create.
  * - Checks every field with the form schema on submit, and a changed field when it loses
  *   focus; the first field in error takes the focus. Nothing is sent while one is wrong.
- * - Sends every field (an edit with the version it was opened at). The server's field
- *   errors (422) show under their fields, other problems (403, 400, no connection) above
- *   the buttons; the input stays as typed.
+ * - An edit with nothing changed is not sent: Save is off and the form says "No changes to
+ *   save". Should the server find nothing to change all the same (`unchanged`), it says so
+ *   and nothing was written.
+ * - Sends every field a user may set (an edit with the version it was opened at). The
+ *   server's field errors (422) show under their fields, other problems (403, 400, no
+ *   connection) above the buttons; the input stays as typed.
  * - A 409 (changed meanwhile) keeps the input, shows under each field the value saved now
  *   where it differs, and offers to save the input over it (with the new version) or to
  *   load the current values.
@@ -76,6 +95,10 @@ export function RecordForm({ kind, record }: RecordFormProps) {
     return formValues(kind, current);
   });
   const [values, setValues] = useState<FormValues>(baseline);
+  // The record's values as its page shows them, for the read-only (system) fields.
+  const [shownValues, setShownValues] = useState<Record<string, CellValue>>(() => (record ? recordValues(record) : {}));
+  // The server found nothing to change (the form's values were the record's already).
+  const [nothingSaved, setNothingSaved] = useState(false);
   const [version, setVersion] = useState(record?.version);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [problem, setProblem] = useState<FormProblem | null>(null);
@@ -106,6 +129,7 @@ export function RecordForm({ kind, record }: RecordFormProps) {
         const current = formValues(kind, recordValues(record));
         setBaseline(current);
         setValues(current);
+        setShownValues(recordValues(record));
         setVersion(record.version);
       }
     }
@@ -122,6 +146,7 @@ export function RecordForm({ kind, record }: RecordFormProps) {
   }
 
   function change(name: string, value: FormValue) {
+    setNothingSaved(false);
     setValues((v) => ({ ...v, [name]: value }));
     // A field in error is checked again as it is corrected.
     if (errors[name]) recheck(name, value);
@@ -168,6 +193,8 @@ export function RecordForm({ kind, record }: RecordFormProps) {
   function submit(event: FormEvent) {
     event.preventDefault();
     setProblem(null);
+    // Nothing changed: nothing to send (the button is off; Enter in a field lands here).
+    if (record && !dirty && !conflict) return;
     const found = validate(kind, values);
     if (Object.keys(found).length > 0) {
       showErrors(found);
@@ -185,6 +212,13 @@ export function RecordForm({ kind, record }: RecordFormProps) {
       { type: kind.name, id: record?.id ?? null, input: { fields, version: record ? version : undefined, idempotencyKey } },
       {
         onSuccess: async (result) => {
+          if (result.unchanged) {
+            // The record had these values already: nothing was written.
+            setNothingSaved(true);
+            setBaseline(values);
+            setConflict(null);
+            return;
+          }
           saved.current = true;
           await navigate(viewPath(kind, result.id) ?? listPath(kind));
           raiseAlert({
@@ -213,6 +247,7 @@ export function RecordForm({ kind, record }: RecordFormProps) {
     const current = formValues(kind, conflict.current);
     setBaseline(current);
     setValues(current);
+    setShownValues(conflict.current);
     setErrors({});
     setConflict(null);
   }
@@ -234,7 +269,7 @@ export function RecordForm({ kind, record }: RecordFormProps) {
         {newer && <NewerVersionNotice label={label} by={newer.by} onReview={reviewNewer} />}
         <Paper withBorder radius="md" p="md">
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="sm">
-            {kind.fields.map((field) => (
+            {formFields(kind, !record).map((field) => (
               <FieldInput
                 key={field.name}
                 field={field}
@@ -244,6 +279,7 @@ export function RecordForm({ kind, record }: RecordFormProps) {
                 error={errors[field.name]}
                 description={savedMeanwhile(field.name)}
                 disabled={save.isPending}
+                shown={field.readOnly ? formatValue(shownValues[field.name], field.type) : undefined}
               />
             ))}
           </SimpleGrid>
@@ -279,18 +315,22 @@ export function RecordForm({ kind, record }: RecordFormProps) {
           </Alert>
         )}
 
+        {nothingSaved && (
+          <Alert color="blue" variant="light" title="No changes to save" role="status">
+            <Text size="sm">The {label} already has these values: nothing was saved.</Text>
+          </Alert>
+        )}
+
         <Group gap="sm">
-          <Button type="submit" loading={save.isPending}>
+          <Button type="submit" loading={save.isPending} disabled={!!record && !dirty && !conflict}>
             {record ? 'Save changes' : `Create ${label}`}
           </Button>
           <Button component={Link} to={cancelTo} variant="default">
             Cancel
           </Button>
-          {dirty && (
-            <Text size="sm" c="dimmed">
-              Unsaved changes
-            </Text>
-          )}
+          <Text size="sm" c="dimmed" role="status">
+            {dirty ? 'Unsaved changes' : record && !conflict ? 'No changes to save' : ''}
+          </Text>
         </Group>
       </Stack>
       <LeaveGuard dirty={dirty} allows={allows} />
