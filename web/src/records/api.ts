@@ -21,7 +21,7 @@ import type {
 } from './types';
 
 /** `/{erp}/{product}{suffix}`, e.g. `/netsuite/portal-list`. */
-export function productPath(suffix: '-list' | '-record' | '-file' | '-crud'): string {
+export function productPath(suffix: '-list' | '-record' | '-file' | '-crud' | '-note'): string {
   return `/${config.erp}/${config.product}${suffix}`;
 }
 
