@@ -128,8 +128,13 @@ func (s *Store) rebuildPendingIndexes(ctx context.Context) error {
 			return fmt.Errorf("rebuild index %s: %w", p.name, err)
 		}
 	}
-	if len(todo) > 0 {
-		_, err = s.db.ExecContext(ctx, `ANALYZE`)
+	if len(todo) == 0 {
+		return nil
 	}
+	// The load ran without the triggers that count and sum the records.
+	if err := s.recount(ctx); err != nil {
+		return fmt.Errorf("recount records: %w", err)
+	}
+	_, err = s.db.ExecContext(ctx, `ANALYZE`)
 	return err
 }
