@@ -50,7 +50,7 @@ func (s *Server) addNote(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	cols, rows := records.Sublist(rec, records.NotesTab)
-	writeData(w, addedStatus(added), tabAnswer{Columns: orEmpty(cols), Rows: rows})
+	writeData(w, addedStatus(added), records.TabPage{Columns: orEmpty(cols), Rows: rows})
 }
 
 // uploadFile answers POST {product}-file?type=&id= with a multipart form
