@@ -1,5 +1,5 @@
 import { Alert, Button, Group, List, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
-import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, type Location } from 'react-router';
 import type { ApiError } from '../../api';
@@ -9,15 +9,16 @@ import { recordMarkKey, useEventsStore } from '../../events/store';
 import { useAppStore } from '../../shell/appState';
 import { formatValue, isRef } from '../format';
 import { listPath, viewPath } from '../links';
-import { recordNameQuery } from '../queries';
+import { kindsQuery, recordNameQuery } from '../queries';
 import { recordIdOf } from '../recordId';
 import { errorSentence } from '../States';
-import type { CellValue, CurrentValues, Kind, RecordDetail } from '../types';
+import type { CellValue, CurrentValues, Kind, KindField, RecordDetail } from '../types';
 import { FieldInput } from './FieldInput';
 import { LeaveGuard } from './LeaveGuard';
 import { NewerVersionNotice } from './NewerVersionNotice';
 import { formBasePath } from './links';
 import {
+  changedFields,
   fieldError,
   formFields,
   formValueOf,
@@ -70,7 +71,8 @@ function seedNames(queryClient: QueryClient, kind: Kind, values: Record<string, 
  * - An edit with nothing changed is not sent: Save is off and the form says "No changes to
  *   save". Should the server find nothing to change all the same (`unchanged`), it says so
  *   and nothing was written.
- * - Sends every field a user may set (an edit with the version it was opened at). The
+ * - A create sends every field a user may set; an edit the fields changed (after a 409,
+ *   those that differ from what is saved now), with the version it was opened at. The
  *   server's field errors (422) show under their fields, other problems (403, 400, no
  *   connection) above the buttons; the input stays as typed.
  * - A 409 (changed meanwhile) keeps the input, shows under each field the value saved now
@@ -112,6 +114,10 @@ export function RecordForm({ kind, record }: RecordFormProps) {
   const submission = useRef<{ fields: string; key: string } | null>(null);
 
   const dirty = isDirty(kind, values, baseline);
+  // A reference to a kind the role may not see cannot be chosen (the lookup searches that
+  // kind): it is shown, as a system field is, and kept as it is.
+  const visibleKinds = useQuery(kindsQuery()).data;
+  const choosable = (field: KindField) => field.type !== 'reference' || !visibleKinds || visibleKinds.some((k) => k.name === field.ref);
   const base = formBasePath(kind, page);
   const label = kind.label.toLowerCase();
 
@@ -195,13 +201,16 @@ export function RecordForm({ kind, record }: RecordFormProps) {
     setProblem(null);
     // Nothing changed: nothing to send (the button is off; Enter in a field lands here).
     if (record && !dirty && !conflict) return;
-    const found = validate(kind, values);
+    // An edit is compared with the values it opened with, or after a 409 with the
+    // record's values now ("use my values"): it sends, and checks, what differs.
+    const reference = record ? (conflict ? formValues(kind, conflict.current) : baseline) : undefined;
+    const found = validate(kind, values, reference);
     if (Object.keys(found).length > 0) {
       showErrors(found);
       return;
     }
     setErrors({});
-    const fields = saveFields(kind, values);
+    const fields = reference ? changedFields(kind, values, reference) : saveFields(kind, values);
     let idempotencyKey: string | undefined;
     if (!record) {
       const sent = JSON.stringify(fields);
@@ -272,14 +281,14 @@ export function RecordForm({ kind, record }: RecordFormProps) {
             {formFields(kind, !record).map((field) => (
               <FieldInput
                 key={field.name}
-                field={field}
+                field={choosable(field) ? field : { ...field, readOnly: true }}
                 value={values[field.name] ?? null}
                 onChange={(value) => change(field.name, value)}
                 onBlur={() => blur(field.name)}
                 error={errors[field.name]}
-                description={savedMeanwhile(field.name)}
+                description={savedMeanwhile(field.name) ?? (choosable(field) ? undefined : 'Your role cannot look these records up')}
                 disabled={save.isPending}
-                shown={field.readOnly ? formatValue(shownValues[field.name], field.type) : undefined}
+                shown={field.readOnly || !choosable(field) ? formatValue(shownValues[field.name], field.type) : undefined}
               />
             ))}
           </SimpleGrid>

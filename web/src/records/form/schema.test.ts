@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Kind, KindField, RecordDetail } from '../types';
-import { fieldError, formFields, formValues, isDirty, MAX_TEXT, recordValues, saveFields, validate } from './schema';
+import { changedFields, fieldError, formFields, formValues, isDirty, MAX_TEXT, recordValues, saveFields, validate } from './schema';
 
 const name: KindField = { name: 'companyname', label: 'Client name', column: 'title', type: 'text', required: true };
 const code: KindField = { name: 'entityid', label: 'Client ID', column: 'code', type: 'text' };
@@ -172,5 +172,17 @@ describe('fields of the other types, and the system’s', () => {
     expect(isDirty(project, { ...values, isinactive: false }, values)).toBe(true);
     expect(formFields(project, true).map((f) => f.name)).not.toContain('entityid');
     expect(formFields(project, false).map((f) => f.name)).toContain('entityid');
+  });
+});
+
+describe('an edit', () => {
+  it('checks and sends only what changed from the values it is compared with', () => {
+    const opened = formValues(kind, { companyname: 'x'.repeat(MAX_TEXT + 50), entitystatus: 'Active', customer: { id: 7, refName: 'Acme' } });
+    // A long name the record has already (from the ERP) is not the user's to correct.
+    expect(validate(kind, opened, opened)).toEqual({});
+    expect(validate(kind, opened)).toHaveProperty('companyname');
+    const edited = { ...opened, balance: 12.5 };
+    expect(changedFields(kind, edited, opened)).toEqual({ balance: 12.5 });
+    expect(changedFields(kind, opened, opened)).toEqual({});
   });
 });

@@ -6,6 +6,8 @@
  *
  * - a form has every field of the kind; a read-only field (an id or number the ERP
  *   assigns, a balance) is shown on edit, left out on create, and never sent;
+ * - a create sends every field a user may set; an edit only those changed, and checks only
+ *   those (what the record holds already is not the user's to correct);
  * - a required field needs a value;
  * - text (also status, date, email, phone and web address) is trimmed, then at most
  *   {@link MAX_TEXT} characters and free of control characters;
@@ -172,11 +174,17 @@ export function fieldError(field: KindField, value: FormValue): string | null {
   return null;
 }
 
-/** Every field's problem; empty when the form may be sent. */
-export function validate(kind: Kind, values: FormValues): FieldErrors {
+/**
+ * Every field's problem; empty when the form may be sent. With `reference` (an edit: the
+ * values it is compared with), only the fields that differ from it: a value the record has
+ * already is the record's, whatever it is (the ERP may hold a longer text than a form takes).
+ */
+export function validate(kind: Kind, values: FormValues, reference?: FormValues): FieldErrors {
   const errors: FieldErrors = {};
   for (const field of editableFields(kind)) {
-    const problem = fieldError(field, values[field.name] ?? null);
+    const value = values[field.name] ?? null;
+    if (reference && sameValue(field, value, reference[field.name] ?? null)) continue;
+    const problem = fieldError(field, value);
     if (problem) errors[field.name] = problem;
   }
   return errors;
@@ -193,6 +201,19 @@ export function saveValueOf(field: KindField, value: FormValue): string | number
 /** The fields a save sends: every field a user may set, none of the system's. */
 export function saveFields(kind: Kind, values: FormValues): SaveFields {
   return Object.fromEntries(editableFields(kind).map((f) => [f.name, saveValueOf(f, values[f.name] ?? null)]));
+}
+
+/**
+ * The fields an edit sends: those a user may set whose value differs from `reference` (the
+ * values the form opened with, or after a 409 the record's values now), so an edit never
+ * writes back what someone else changed meanwhile in another field.
+ */
+export function changedFields(kind: Kind, values: FormValues, reference: FormValues): SaveFields {
+  return Object.fromEntries(
+    editableFields(kind)
+      .filter((f) => !sameValue(f, values[f.name] ?? null, reference[f.name] ?? null))
+      .map((f) => [f.name, saveValueOf(f, values[f.name] ?? null)]),
+  );
 }
 
 /** Whether two control values of a field mean the same saved value. */
