@@ -313,6 +313,9 @@ func createFields(kind, marker string) map[string]any {
 	}
 	out := map[string]any{}
 	for _, f := range k.Fields {
+		if f.ReadOnly {
+			continue // the system's (an id, a balance): a form never sends it
+		}
 		switch f.Type {
 		case records.TypeRef:
 			out[f.Name] = 1

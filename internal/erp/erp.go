@@ -74,6 +74,26 @@ type Files interface {
 	File(ctx context.Context, id int64) (records.File, error)
 }
 
+// Note is a note to add to a record in the ERP: its text, the name of the
+// portal user who wrote it (the ERP records its integration user as the
+// author), and the idempotency key that makes a retry add it once.
+type Note struct {
+	Author string
+	Text   string
+	Key    string
+}
+
+// Attachments is what a connector offers when it can add notes and files
+// to a record (the portal's notes and uploads go out through it). Each
+// returns the ERP's internal id of what it added; a retry with the same
+// key returns the id of what the first attempt added, adding nothing.
+type Attachments interface {
+	AddNote(ctx context.Context, kind *records.Kind, recordID int64, n Note) (int64, error)
+	// AddFile stores f (its name, content type and content) in the ERP
+	// and attaches it to the record.
+	AddFile(ctx context.Context, kind *records.Kind, recordID int64, f records.File, key string) (int64, error)
+}
+
 // Error is a failure the ERP reported. Validation errors (Permanent) are
 // the user's to fix and their Detail may be shown; the others are
 // transient (throttling, server errors, the network) and worth a retry.

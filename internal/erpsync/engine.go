@@ -465,6 +465,9 @@ func (e *Engine) send(ctx context.Context, w LeasedWrites, en Entry) error {
 	if !ok {
 		return w.FailOutbox(ctx, en, "This kind of record is no longer synced.", e.opt.Now())
 	}
+	if !records.ChangesFields(en.Op) {
+		return e.sendAttachment(ctx, w, en, k)
+	}
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(en.Fields, &raw); err != nil {
 		return w.FailOutbox(ctx, en, "The queued change is unreadable.", e.opt.Now())
@@ -517,6 +520,52 @@ func (e *Engine) send(ctx context.Context, w LeasedWrites, en Entry) error {
 	}
 	e.m.PushSynced.Add(1)
 	return w.CompleteOutbox(ctx, en, rec, e.opt.Now())
+}
+
+// sendAttachment delivers a note or a file added to a record: through the
+// connector's Attachments, to the record's ERP id (the entry waited for
+// the record's own create, which gave it that id).
+func (e *Engine) sendAttachment(ctx context.Context, w LeasedWrites, en Entry, k *records.Kind) error {
+	now := e.opt.Now()
+	ac, ok := e.conn.(erp.Attachments)
+	switch {
+	case !ok:
+		return w.FailOutbox(ctx, en, "This ERP connection cannot add notes or files.", now)
+	case en.RecordID >= records.ProvisionalBase:
+		return w.FailOutbox(ctx, en, "The record is not in NetSuite: send or discard its creation first.", now)
+	}
+	var (
+		id  int64
+		err error
+	)
+	switch en.Op {
+	case records.OpNote:
+		var nf records.NoteFields
+		if json.Unmarshal(en.Fields, &nf) != nil || nf.Text == "" {
+			return w.FailOutbox(ctx, en, "The queued note is unreadable.", now)
+		}
+		id, err = ac.AddNote(ctx, k, en.RecordID, erp.Note{Author: nf.Author, Text: nf.Text, Key: en.Key})
+	case records.OpFile:
+		var ff records.FileFields
+		if json.Unmarshal(en.Fields, &ff) != nil {
+			return w.FailOutbox(ctx, en, "The queued file is unreadable.", now)
+		}
+		f, ferr := e.store.File(ctx, k.Name, en.RecordID, ff.FileID)
+		if portal.IsNotFound(ferr) {
+			return w.FailOutbox(ctx, en, "The file to send is no longer stored: attach it again.", now)
+		}
+		if ferr != nil {
+			return ferr
+		}
+		id, err = ac.AddFile(ctx, k, en.RecordID, f, en.Key)
+	default:
+		return w.FailOutbox(ctx, en, "The queued change is of an unknown kind.", now)
+	}
+	if err != nil {
+		return e.failed(ctx, w, en, err)
+	}
+	e.m.PushSynced.Add(1)
+	return w.CompleteAttachment(ctx, en, id, e.opt.Now())
 }
 
 // failed records an ERP failure: the ERP's refusal ends the entry failed

@@ -70,19 +70,37 @@ func (e *Engine) Status(ctx context.Context) (Status, error) {
 
 // Files lists a record's attachments as the ERP has them (none for a
 // record the ERP has not created yet, or when the connector cannot reach
-// files).
+// files), then the files added in the portal that the ERP does not have
+// yet (pending, or refused with its message).
 func (e *Engine) Files(ctx context.Context, kind string, recordID int64) ([]records.File, error) {
+	var out []records.File
 	fc, ok := e.conn.(erp.Files)
 	k, known := records.Lookup(kind)
-	if !ok || !known || recordID >= records.ProvisionalBase {
-		return nil, nil
+	if ok && known && recordID < records.ProvisionalBase {
+		var err error
+		if out, err = fc.RecordFiles(ctx, k, recordID); err != nil {
+			return nil, err
+		}
 	}
-	return fc.RecordFiles(ctx, k, recordID)
+	local, err := e.store.Files(ctx, kind, recordID)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range local {
+		if f.Write.State != records.WriteSynced {
+			out = append(out, f)
+		}
+	}
+	return out, nil
 }
 
 // File returns one attachment of a record, with its content: only a file
-// the ERP lists on that record, so a file id alone opens nothing.
+// the ERP lists on that record, so a file id alone opens nothing, or one
+// the portal added (read from the store, delivered or not).
 func (e *Engine) File(ctx context.Context, kind string, recordID, fileID int64) (records.File, error) {
+	if fileID >= records.ProvisionalBase {
+		return e.store.File(ctx, kind, recordID, fileID)
+	}
 	files, err := e.Files(ctx, kind, recordID)
 	if err != nil {
 		return records.File{}, err

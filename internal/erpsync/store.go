@@ -100,6 +100,11 @@ type Store interface {
 	FailedEntry(ctx context.Context, kind string, id int64) (Entry, error)
 	// RetryOutbox makes a failed entry pending again, due now.
 	RetryOutbox(ctx context.Context, id int64, now time.Time) error
+	// Files lists a record's stored attachments (in ERP mode: the files
+	// the portal added, pending, failed or delivered, as Write says);
+	// File returns one with its content.
+	Files(ctx context.Context, kind string, recordID int64) ([]records.File, error)
+	File(ctx context.Context, kind string, recordID, fileID int64) (records.File, error)
 	// DiscardOutbox drops a record's open entries; the record is replaced
 	// by rec (the ERP's version) or, when rec is nil (a create that never
 	// landed, or a record the ERP no longer has), deleted.
@@ -124,6 +129,11 @@ type LeasedWrites interface {
 	// is no longer pending (another instance finished it, or it was
 	// discarded).
 	CompleteOutbox(ctx context.Context, e Entry, rec records.Record, now time.Time) error
+	// CompleteAttachment marks e (a note or a file) synced as erpID in
+	// the ERP, and clears the record's write state unless other entries
+	// for it are still open; the record itself is left as it is. It
+	// does nothing when e is no longer pending.
+	CompleteAttachment(ctx context.Context, e Entry, erpID int64, now time.Time) error
 	// DeferOutbox records a failed attempt that will be retried at next.
 	DeferOutbox(ctx context.Context, id int64, attempts int, next time.Time, msg string, now time.Time) error
 	// FailOutbox marks e failed with the ERP's message, shown on the

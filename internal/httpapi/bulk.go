@@ -45,7 +45,8 @@ func (s *Server) bulkEdit(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	by, mode, sy := s.writer(r)
+	sy, mode := s.writeMode(r)
+	by := author(r)
 	res, err := k.Bulk(r.Context(), s.recordStore(r), records.BulkEdit{IDs: body.IDs, Field: body.Field, Value: body.Value, IdempotencyKey: key},
 		by, time.Now(), mode)
 	if err != nil {
@@ -120,16 +121,4 @@ func parseIDs(v string) ([]int64, error) {
 		ids = append(ids, id)
 	}
 	return ids, nil
-}
-
-// writer is who writes through r and how: the author of its writes, and
-// Queued (with the tenant's sync, to wake) when an ERP keeps the records,
-// else Standalone.
-func (s *Server) writer(r *http.Request) (records.Author, records.Mode, Syncer) {
-	p := caller(r)
-	by := records.Author{UserID: p.User.ID, RoleID: p.Role.ID, IP: clientIP(r)}
-	if sy := s.syncer(r); sy != nil {
-		return by, records.Queued, sy
-	}
-	return by, records.Standalone, nil
 }

@@ -18,8 +18,17 @@ type editBody struct {
 	Version *time.Time                 `json:"version"`
 }
 
+// savedAnswer is a save's answer: the saved record's page and, when the
+// edit changed nothing (so nothing was written), unchanged: true.
+type savedAnswer struct {
+	records.View
+	Unchanged bool `json:"unchanged,omitempty"`
+}
+
 // saveRecord answers a create (POST, 201) or an edit (PUT with &id=, 200)
-// of ?type= (SPEC §7 {product}-crud), with the saved record's page.
+// of ?type= (SPEC §7 {product}-crud), with the saved record's page; an
+// edit that changes nothing writes nothing and answers the record as it
+// is, marked unchanged.
 func (s *Server) saveRecord(w http.ResponseWriter, r *http.Request) {
 	s.serveSave(w, r, q(r, "type"))
 }
@@ -63,21 +72,36 @@ func (s *Server) serveSave(w http.ResponseWriter, r *http.Request, kind string) 
 		}
 		e.ID, e.Version = id, *body.Version
 	}
-	by, mode, sy := s.writer(r)
-	rec, err := k.Save(r.Context(), s.recordStore(r), e, by, time.Now(), mode)
+	sy, mode := s.writeMode(r)
+	saved, err := k.Save(r.Context(), s.recordStore(r), e, author(r), time.Now(), mode)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	if sy != nil {
+	if sy != nil && !saved.Unchanged {
 		sy.Notify()
 	}
 	status := http.StatusOK
 	if creating {
 		status = http.StatusCreated
-		w.Header().Set("Location", fmt.Sprintf("/api/v1/%s/%s-record?type=%s&id=%d", s.erp, s.product, k.Name, rec.ID))
+		w.Header().Set("Location", fmt.Sprintf("/api/v1/%s/%s-record?type=%s&id=%d", s.erp, s.product, k.Name, saved.ID))
 	}
-	writeData(w, status, k.View(rec, s.erpBase))
+	writeData(w, status, savedAnswer{View: k.View(saved.Record, s.erpBase), Unchanged: saved.Unchanged})
+}
+
+// writeMode returns the caller's tenant's sync (nil without an ERP) and
+// the mode its writes take: queued for the ERP, or done when stored.
+func (s *Server) writeMode(r *http.Request) (Syncer, records.Mode) {
+	if sy := s.syncer(r); sy != nil {
+		return sy, records.Queued
+	}
+	return nil, records.Standalone
+}
+
+// author is the caller as the author of a write.
+func author(r *http.Request) records.Author {
+	p := caller(r)
+	return records.Author{UserID: p.User.ID, RoleID: p.Role.ID, IP: clientIP(r)}
 }
 
 // saveOf serves saves of one kind, for the SPEC §7 base paths.

@@ -16,6 +16,9 @@ import (
 func validFields(k *records.Kind, title string) map[string]any {
 	out := map[string]any{}
 	for _, f := range k.Fields {
+		if f.ReadOnly {
+			continue // the system's: a form never sends it
+		}
 		switch f.Type {
 		case records.TypeRef:
 			out[f.Name] = 1
@@ -25,6 +28,16 @@ func validFields(k *records.Kind, title string) map[string]any {
 			out[f.Name] = 1234.5
 		case records.TypeDate:
 			out[f.Name] = "2026-11-22"
+		case records.TypePercent, records.TypeNumber:
+			out[f.Name] = 42.5
+		case records.TypeBoolean:
+			out[f.Name] = true
+		case records.TypeEmail:
+			out[f.Name] = "office@example.com"
+		case records.TypePhone:
+			out[f.Name] = "+1 919 555 0100"
+		case records.TypeURL:
+			out[f.Name] = "https://example.com"
 		default:
 			out[f.Name] = title
 		}

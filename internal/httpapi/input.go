@@ -15,6 +15,7 @@ import (
 
 	"github.com/portico/portico/internal/feedback"
 	"github.com/portico/portico/internal/portal"
+	"github.com/portico/portico/internal/records"
 	"github.com/portico/portico/internal/search"
 )
 
@@ -52,6 +53,7 @@ var (
 
 	bodyRules = map[string]textRule{
 		"filter": {max: 16 << 10},
+		"note":   {max: records.MaxNote, multiline: true},
 	}
 	bodyDefault = textRule{max: 1000}
 

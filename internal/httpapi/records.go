@@ -32,6 +32,7 @@ type RecordStore interface {
 	DeleteList(ctx context.Context, id string) error
 	DefaultList(ctx context.Context, kind string) (string, error)
 	SaveRecord(ctx context.Context, w records.Write) (records.Record, error)
+	records.AttachmentStore
 	RecordHistory(ctx context.Context, kind string, id int64, limit int) ([]records.HistoryEntry, error)
 	VisibleReports(ctx context.Context, userID, roleID int64) ([]records.ListConfig, error)
 	PutFeedback(ctx context.Context, s feedback.Submission) (int64, error)
@@ -314,6 +315,9 @@ type fileInfo struct {
 	Size        int64     `json:"size"`
 	ContentType string    `json:"contentType"`
 	Modified    time.Time `json:"modified"`
+	// Write is where a file added in the portal stands with the ERP
+	// (absent once the ERP has it).
+	Write *records.WriteState `json:"write,omitempty"`
 }
 
 // files answers a record's attachments, or with &fileId= one file's bytes
@@ -365,7 +369,7 @@ func (s *Server) writeFiles(w http.ResponseWriter, r *http.Request, k *records.K
 	}
 	out := make([]fileInfo, 0, len(fs))
 	for _, f := range fs {
-		out = append(out, fileInfo{ID: f.ID, Name: f.Name, Size: f.Size, ContentType: f.ContentType, Modified: f.ModifiedAt})
+		out = append(out, fileInfoOf(f))
 	}
 	writeData(w, http.StatusOK, out)
 }

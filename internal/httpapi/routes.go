@@ -31,6 +31,9 @@ func (s *Server) routes() {
 	s.handle("GET "+erp+"/"+s.product+"-list", s.list)
 	s.handle("GET "+erp+"/"+s.product+"-record", s.recordView)
 	s.handle("GET "+erp+"/"+s.product+"-file", s.files)
+	// Notes and files added to a record (its Notes and Files tabs).
+	s.handle("POST "+erp+"/"+s.product+"-file", s.uploadFile)
+	s.handle("POST "+erp+"/"+s.product+"-note", s.addNote)
 	s.handle("POST "+erp+"/"+s.product+"-crud", s.saveRecord)
 	s.handle("PUT "+erp+"/"+s.product+"-crud", s.saveRecord)
 	// A selection of records: its CSV (GET), one field set on all (POST).

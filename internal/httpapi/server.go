@@ -290,6 +290,14 @@ func (b boundedStore) DefaultList(ctx context.Context, kind string) (string, err
 	return bounded(b, ctx, func(c context.Context) (string, error) { return b.TenantStore.DefaultList(c, kind) })
 }
 
+func (b boundedStore) AddNote(ctx context.Context, w records.NoteWrite) error {
+	return boundedErr(b, ctx, func(c context.Context) error { return b.TenantStore.AddNote(c, w) })
+}
+
+func (b boundedStore) AddFile(ctx context.Context, w records.FileWrite) (records.File, error) {
+	return bounded(b, ctx, func(c context.Context) (records.File, error) { return b.TenantStore.AddFile(c, w) })
+}
+
 func (b boundedStore) SaveRecord(ctx context.Context, w records.Write) (records.Record, error) {
 	return bounded(b, ctx, func(c context.Context) (records.Record, error) { return b.TenantStore.SaveRecord(c, w) })
 }

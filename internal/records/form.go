@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"net/mail"
+	"net/url"
+	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -11,25 +14,44 @@ import (
 	"github.com/portico/portico/internal/portal"
 )
 
-// Create and edit forms (issue 6). A kind's form is its promoted fields:
-// their types, Required, Choices and Ref (a lookup of another kind) are the
-// one schema the server validates against and the app (through /kinds)
-// validates with first.
+// The document fields held as list values whose choices are the account's
+// (terms, a project's type, a state: a Field.named text) are read-only on
+// forms: the portal knows their text, not the internal id the ERP takes
+// for a new value. Until the registry lists their choices, they are shown
+// and never set here.
+func init() {
+	for _, k := range registry {
+		for i, f := range k.Document {
+			if f.named && f.Type == TypeText {
+				k.Document[i].ReadOnly = true
+			}
+		}
+	}
+}
+
+// Create and edit forms (issue 6, issue 16). A kind's form is every field
+// it has that is not ReadOnly: the promoted fields, its document fields and
+// the account's own; their types, Required, Choices and Ref (a lookup of
+// another kind) are the one schema the server validates against and the
+// app (through /kinds) validates with first. ParseInput is the one place
+// a submission is checked.
 
 // MaxText is the longest text value a form accepts, in characters.
 const MaxText = 200
 
 // Input is a validated form submission: field name → value, typed by the
-// field: string (text, status, date "" or yyyy-mm-dd), *int64 (money and
-// quantity in hundredths, nil to clear) or int64 (a reference id, 0 for
-// none). Fields the submission left out are absent.
+// field: string (text, status, email, phone, url; date "" or yyyy-mm-dd),
+// *int64 (money and quantity in hundredths, nil to clear), *float64
+// (percent and number, nil to clear), bool (boolean) or int64 (a
+// reference id, 0 for none). Fields the submission left out are absent.
 type Input map[string]any
 
 // ParseInput checks a submission against the kind's form. On create every
 // required field must be present and non-empty; on edit only the fields
 // sent are checked (and a required one may not be emptied). Each problem is
-// one field error in words a person understands; an unknown field is one
-// too.
+// one field error in words a person understands: an unknown field is one,
+// and so is a ReadOnly field (never dropped silently: the sender believes
+// it set it).
 func (k *Kind) ParseInput(raw map[string]json.RawMessage, creating bool) (Input, []portal.FieldError) {
 	in := Input{}
 	var errs []portal.FieldError
@@ -37,11 +59,17 @@ func (k *Kind) ParseInput(raw map[string]json.RawMessage, creating bool) (Input,
 		errs = append(errs, portal.FieldError{Field: field, Message: fmt.Sprintf(format, args...)})
 	}
 	for name := range raw {
-		if _, ok := k.FieldNamed(name); !ok {
+		switch f, ok := k.FieldNamed(name); {
+		case !ok:
 			add(name, "This field is not on the %s form.", strings.ToLower(k.Label))
+		case f.ReadOnly:
+			add(name, "%s is set by the system and cannot be changed here.", f.Label)
 		}
 	}
-	for _, f := range k.Fields {
+	for _, f := range k.AllFields() {
+		if f.ReadOnly {
+			continue
+		}
 		v, sent := raw[f.Name]
 		if !sent || string(v) == "null" {
 			if f.Required && (creating || sent) {
@@ -72,6 +100,10 @@ func zeroOf(f Field) any {
 		return int64(0)
 	case TypeMoney, TypeQuantity:
 		return (*int64)(nil)
+	case TypePercent, TypeNumber:
+		return (*float64)(nil)
+	case TypeBoolean:
+		return false
 	}
 	return ""
 }
@@ -84,8 +116,10 @@ func isEmpty(v any) bool {
 		return v == 0
 	case *int64:
 		return v == nil
+	case *float64:
+		return v == nil
 	}
-	return false
+	return false // a boolean always has a value
 }
 
 // parseValue reads one field's JSON value, or says what is wrong with it.
@@ -118,6 +152,28 @@ func parseValue(f Field, raw json.RawMessage) (any, string) {
 		}
 		c := int64(cents)
 		return &c, ""
+	case TypePercent, TypeNumber:
+		var n float64
+		if json.Unmarshal(raw, &n) != nil || math.IsNaN(n) || math.IsInf(n, 0) {
+			return nil, "Enter a number."
+		}
+		if f.Type == TypePercent {
+			if math.Abs(n*100-math.Round(n*100)) > 1e-6 {
+				return nil, "Use at most two decimals."
+			}
+			if n < 0 || n > 100 {
+				return nil, "Enter a percentage from 0 to 100."
+			}
+		} else if math.Abs(n) > maxNumber {
+			return nil, "Enter a number from -1,000,000,000,000,000 to 1,000,000,000,000,000."
+		}
+		return &n, ""
+	case TypeBoolean:
+		var b bool
+		if json.Unmarshal(raw, &b) != nil {
+			return nil, "Choose yes or no."
+		}
+		return b, ""
 	}
 	var s string
 	if json.Unmarshal(raw, &s) != nil {
@@ -141,8 +197,67 @@ func parseValue(f Field, raw json.RawMessage) (any, string) {
 				return nil, "Enter a date as yyyy-mm-dd."
 			}
 		}
+	case TypeEmail:
+		if s != "" && !isEmail(s) {
+			return nil, "Enter an email address such as name@example.com."
+		}
+	case TypePhone:
+		if s != "" && !isPhone(s) {
+			return nil, "Enter a phone number of 7 to 15 digits, such as +1 919 555 0100."
+		}
+	case TypeURL:
+		if s != "" && !isWebAddress(s) {
+			return nil, "Enter a web address starting with https:// or http://."
+		}
 	}
 	return s, ""
+}
+
+// maxNumber bounds a number field's value: well inside what a float64
+// holds exactly to the unit, and what the ERP's numeric fields take.
+const maxNumber = 1e15
+
+// isEmail reports whether s is one plain address, local@domain, with a
+// dot in the domain (no display name, no comments).
+func isEmail(s string) bool {
+	a, err := mail.ParseAddress(s)
+	if err != nil || a.Address != s || a.Name != "" {
+		return false
+	}
+	at := strings.LastIndexByte(s, '@')
+	domain := s[at+1:]
+	return at > 0 && strings.Contains(domain, ".") && !strings.HasPrefix(domain, ".") && !strings.HasSuffix(domain, ".")
+}
+
+// phonePattern is a telephone number as people write it: an optional +,
+// digits with spaces, dots, dashes or parentheses between them, and an
+// optional extension (x123, ext. 123).
+var phonePattern = regexp.MustCompile(`^\+?[0-9(][0-9 ().-]*[0-9](\s*(x|ext\.?)\s*[0-9]{1,6})?$`)
+
+// isPhone reports whether s is a telephone number of 7 to 15 digits (the
+// E.164 maximum), extension aside.
+func isPhone(s string) bool {
+	if !phonePattern.MatchString(s) {
+		return false
+	}
+	main := strings.ToLower(s)
+	if i := strings.IndexByte(main, 'x'); i >= 0 {
+		main = main[:i]
+	}
+	digits := 0
+	for _, r := range main {
+		if r >= '0' && r <= '9' {
+			digits++
+		}
+	}
+	return digits >= 7 && digits <= 15
+}
+
+// isWebAddress reports whether s is an absolute http or https address
+// with a host.
+func isWebAddress(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" && !strings.ContainsAny(s, " \t")
 }
 
 func refLabel(f Field) string {
@@ -165,7 +280,7 @@ func contains(list []string, s string) bool {
 // name a record of: the caller checks they exist and supplies their names.
 func (k *Kind) Refs(in Input) map[string]string {
 	out := map[string]string{}
-	for _, f := range k.Fields {
+	for _, f := range k.AllFields() {
 		if id, ok := in[f.Name].(int64); ok && id != 0 && f.Type == TypeRef {
 			out[f.Name] = f.Ref
 		}
@@ -174,16 +289,20 @@ func (k *Kind) Refs(in Input) map[string]string {
 }
 
 // Apply returns base with the input's fields set, on the promoted columns
-// and in the document (references as {id, refName}, names from refNames).
-func (k *Kind) Apply(base Record, in Input, refNames map[string]string) (Record, error) {
+// and in the document (references as {id, refName}, names from refNames),
+// and the document members it set: the patch a store merges into the
+// stored document, so that what others added to it meanwhile (a note in
+// its notes sublist) stays.
+func (k *Kind) Apply(base Record, in Input, refNames map[string]string) (Record, json.RawMessage, error) {
 	doc := map[string]any{}
 	if len(base.Fields) > 0 {
 		if err := json.Unmarshal(base.Fields, &doc); err != nil {
-			return base, fmt.Errorf("record %s/%d document: %w", k.Name, base.ID, err)
+			return base, nil, fmt.Errorf("record %s/%d document: %w", k.Name, base.ID, err)
 		}
 	}
+	patch := map[string]any{}
 	r := base
-	for _, f := range k.Fields {
+	for _, f := range k.AllFields() {
 		v, ok := in[f.Name]
 		if !ok {
 			continue
@@ -215,18 +334,18 @@ func (k *Kind) Apply(base Record, in Input, refNames map[string]string) (Record,
 			} else {
 				doc[f.Name] = Ref{ID: val, RefName: refNames[f.Name]}
 			}
-		case *int64:
-			if val == nil {
-				doc[f.Name] = nil
-			} else {
-				doc[f.Name] = float64(*val) / 100
-			}
-		default:
+		case string:
 			doc[f.Name] = val
+		default:
+			doc[f.Name] = docNumber(v)
 		}
 	}
 	r.Fields, _ = json.Marshal(doc)
-	return r, nil
+	for name := range in {
+		patch[name] = doc[name]
+	}
+	p, _ := json.Marshal(patch)
+	return r, p, nil
 }
 
 // accountDocValue is an account field's input as the document keeps it:
@@ -234,11 +353,6 @@ func (k *Kind) Apply(base Record, in Input, refNames map[string]string) (Record,
 // amount as a number, empty values as null.
 func accountDocValue(f Field, v any) any {
 	switch val := v.(type) {
-	case *int64:
-		if val == nil {
-			return nil
-		}
-		return float64(*val) / 100
 	case string:
 		switch {
 		case val == "":
@@ -246,6 +360,39 @@ func accountDocValue(f Field, v any) any {
 		case f.Type == TypeStatus:
 			return map[string]string{"refName": val}
 		}
+		return val
+	}
+	return docNumber(v)
+}
+
+// refID is a reference value's id (other values as they are), for
+// comparing.
+func refID(v any) any {
+	switch r := v.(type) {
+	case Ref:
+		return fmt.Sprint(r.ID)
+	case map[string]any: // read back from a document
+		if id, ok := r["id"]; ok {
+			return fmt.Sprint(id)
+		}
+	}
+	return v
+}
+
+// docNumber is an amount, number or boolean input as the document keeps
+// it: a JSON number (amounts in units, not hundredths) or boolean, null
+// when cleared.
+func docNumber(v any) any {
+	switch val := v.(type) {
+	case *int64:
+		if val != nil {
+			return float64(*val) / 100
+		}
+	case *float64:
+		if val != nil {
+			return *val
+		}
+	case bool:
 		return val
 	}
 	return nil
@@ -258,15 +405,16 @@ type Change struct {
 	After  any `json:"after"`
 }
 
-// Diff returns the promoted fields whose values differ between before and
-// after (a create diffs against the zero Record).
+// Diff returns the fields whose values differ between before and after (a
+// create diffs against the zero Record). A reference differs when it names
+// another record, not when the record it names was renamed.
 func (k *Kind) Diff(before, after Record) map[string]Change {
-	cols := k.Columns(fieldNames(k.Fields))
+	cols := k.Columns(fieldNames(k.AllFields()))
 	b, a := k.Row(before, cols), k.Row(after, cols)
 	out := map[string]Change{}
 	for _, c := range cols {
-		bj, _ := json.Marshal(b[c.Name])
-		aj, _ := json.Marshal(a[c.Name])
+		bj, _ := json.Marshal(refID(b[c.Name]))
+		aj, _ := json.Marshal(refID(a[c.Name]))
 		if string(bj) != string(aj) {
 			out[c.Name] = Change{Before: b[c.Name], After: a[c.Name]}
 		}

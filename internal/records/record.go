@@ -59,6 +59,10 @@ type File struct {
 	Size        int64
 	ModifiedAt  time.Time
 	Content     []byte
+	// Write is where a file the portal added stands with the ERP: ""
+	// once there (or with no ERP), pending while on its way, failed with
+	// the ERP's message.
+	Write WriteState
 }
 
 // ListQuery asks for one page of a kind's records. The page is keyset-paged

@@ -30,7 +30,12 @@ type Author struct {
 // should be (ID 0 for a new one), the version the edit was based on, the
 // changed fields and the ERP's result, for the audit log.
 type Write struct {
-	Record  Record
+	Record Record
+	// Patch, on an edit, is the document members the edit sets: the
+	// store merges it into the stored document rather than writing
+	// Record.Fields over it, so a note added meanwhile is kept. Nil
+	// means Record.Fields.
+	Patch   json.RawMessage
 	Base    time.Time
 	Changes map[string]Change
 	Result  string
@@ -42,6 +47,10 @@ type Write struct {
 	// Idempotency, when set, makes the write land once (see
 	// Idempotency).
 	Idempotency *Idempotency
+	// NumberLike, on a create whose code the system assigns (a ReadOnly
+	// code field, in Standalone mode), asks the store for a code: the
+	// new id in the format of the kind's newest code (PRJ-000123).
+	NumberLike bool
 }
 
 // Idempotency is a write's Idempotency-Key and the fingerprint of what
@@ -80,11 +89,18 @@ type Outbound struct {
 	Key    string
 }
 
-// The outbound operations.
+// The outbound operations: a record's create or edit, and a note or a file
+// added to it (the record itself unchanged).
 const (
 	OpCreate = "create"
 	OpUpdate = "update"
+	OpNote   = "note"
+	OpFile   = "file"
 )
+
+// ChangesFields reports whether op changes the record's fields (a create or
+// an edit), as opposed to adding a note or a file to it.
+func ChangesFields(op string) bool { return op == OpCreate || op == OpUpdate }
 
 // The audit events of a queued write's end, in the record's history.
 const (
@@ -138,14 +154,24 @@ type Edit struct {
 	IdempotencyKey string
 }
 
+// Saved is the answer of Save: the record as stored, and whether the edit
+// changed nothing (then nothing was written: no new version, audit entry,
+// event or outbox entry, and Record is the record as it is).
+type Saved struct {
+	Record
+	Unchanged bool
+}
+
 // Save validates e against the kind's form and stores it: field errors
 // are one 422; a reference to a record that does not exist is a field
-// error; an edit of a record changed since e.Version is a conflict whose
-// Current holds the record as it is now, so the user's input can be kept
-// and compared. The standalone store is the system of record, so the write
-// is in sync as soon as it is stored in Standalone mode; in Queued mode it
-// is stored pending and queued for the ERP with the changed fields.
-func (k *Kind) Save(ctx context.Context, st WriteStore, e Edit, by Author, now time.Time, mode Mode) (Record, error) {
+// error. An edit whose values are those the record has now changes
+// nothing and writes nothing (Saved.Unchanged). An edit of a record
+// changed since e.Version is a conflict whose Current holds the record as
+// it is now, so the user's input can be kept and compared. The standalone
+// store is the system of record, so the write is in sync as soon as it is
+// stored in Standalone mode; in Queued mode it is stored pending and
+// queued for the ERP with the changed fields.
+func (k *Kind) Save(ctx context.Context, st WriteStore, e Edit, by Author, now time.Time, mode Mode) (Saved, error) {
 	creating := e.ID == 0
 	in, errs := k.ParseInput(e.Fields, creating)
 	names := map[string]string{}
@@ -157,26 +183,32 @@ func (k *Kind) Save(ctx context.Context, st WriteStore, e Edit, by Author, now t
 			continue
 		}
 		if err != nil {
-			return Record{}, err
+			return Saved{}, err
 		}
 		names[field] = ref.Title
 	}
 	if len(errs) > 0 {
-		return Record{}, &portal.Error{Code: portal.CodeUnprocessable, Message: "Please correct the highlighted fields.", Fields: errs}
+		return Saved{}, &portal.Error{Code: portal.CodeUnprocessable, Message: "Please correct the highlighted fields.", Fields: errs}
 	}
 	base := Record{Kind: k.Name}
 	if !creating {
 		var err error
 		if base, err = st.Record(ctx, k.Name, e.ID); err != nil {
-			return Record{}, err
-		}
-		if !base.ModifiedAt.Equal(e.Version) {
-			return Record{}, k.conflict(base)
+			return Saved{}, err
 		}
 	}
-	rec, err := k.Apply(base, in, names)
+	rec, patch, err := k.Apply(base, in, names)
 	if err != nil {
-		return Record{}, err
+		return Saved{}, err
+	}
+	changes := k.Diff(base, rec)
+	if !creating && len(changes) == 0 {
+		// Nothing to write, whatever version the form was opened at:
+		// the record already holds these values.
+		return Saved{Record: base, Unchanged: true}, nil
+	}
+	if !creating && !base.ModifiedAt.Equal(e.Version) {
+		return Saved{}, k.conflict(base)
 	}
 	// Milliseconds, strictly after the version it replaces: the version
 	// check compares them.
@@ -185,28 +217,37 @@ func (k *Kind) Save(ctx context.Context, st WriteStore, e Edit, by Author, now t
 		rec.ModifiedAt = base.ModifiedAt.Add(time.Millisecond)
 	}
 	rec.Write = WriteState{State: WriteSynced}
-	changes := k.Diff(base, rec)
-	w := Write{Record: rec, Base: base.ModifiedAt, Changes: changes, Result: "saved", By: by}
+	w := Write{Record: rec, Patch: patch, Base: base.ModifiedAt, Changes: changes, Result: "saved", By: by}
 	if e.IdempotencyKey != "" {
 		w.Idempotency = &Idempotency{Key: e.IdempotencyKey, Fingerprint: k.fingerprint(e.Fields)}
 	}
 	if mode == Queued {
 		if w.Outbound, err = outbound(e, changes, creating); err != nil {
-			return Record{}, err
+			return Saved{}, err
 		}
 		w.Record.Write, w.Result = WriteState{State: WritePending}, "queued for the ERP"
+	} else if f, ok := k.Field(ColCode); creating && ok && f.ReadOnly {
+		w.NumberLike = true
 	}
 	saved, err := st.SaveRecord(ctx, w)
 	var replayed *Replayed
 	if errors.As(err, &replayed) {
-		return st.Record(ctx, k.Name, replayed.ID)
+		rec, err := st.Record(ctx, k.Name, replayed.ID)
+		return Saved{Record: rec}, err
 	}
 	if err == ErrChanged {
 		if current, cerr := st.Record(ctx, k.Name, e.ID); cerr == nil {
-			return Record{}, k.conflict(current)
+			return Saved{}, k.conflict(current)
 		}
 	}
-	return saved, err
+	return Saved{Record: saved}, err
+}
+
+// newKey is a fresh random idempotency key for an outbound write.
+func newKey() string {
+	key := make([]byte, 16)
+	rand.Read(key)
+	return hex.EncodeToString(key)
 }
 
 // fingerprint identifies a write's request for its Idempotency-Key: the
@@ -232,19 +273,17 @@ func outbound(e Edit, changes map[string]Change, creating bool) (*Outbound, erro
 	if err != nil {
 		return nil, err
 	}
-	key := make([]byte, 16)
-	rand.Read(key)
 	op := OpUpdate
 	if creating {
 		op = OpCreate
 	}
-	return &Outbound{Op: op, Fields: fields, Key: hex.EncodeToString(key)}, nil
+	return &Outbound{Op: op, Fields: fields, Key: newKey()}, nil
 }
 
 // conflict is ErrChanged carrying the record's current field values.
 func (k *Kind) conflict(current Record) error {
 	e := *ErrChanged
-	e.Current = k.Row(current, k.Columns(fieldNames(k.Fields)))
+	e.Current = k.Row(current, k.Columns(fieldNames(k.AllFields())))
 	e.Current["version"] = current.ModifiedAt
 	return &e
 }
@@ -261,19 +300,37 @@ var HistoryColumns = []ColumnInfo{
 // HistoryRows renders history entries for HistoryColumns.
 func (k *Kind) HistoryRows(hs []HistoryEntry) []Row {
 	actions := map[string]string{"record_create": "Created", "record_edit": "Edited",
+		EventNote: "Added a note", EventFile: "Attached a file",
 		EventSynced: "Reached NetSuite", EventRefused: "Refused by NetSuite"}
 	rows := make([]Row, 0, len(hs))
 	for i, h := range hs {
 		var parts []string
-		for _, f := range k.Fields {
-			if c, ok := h.Changes[f.Name]; ok {
-				parts = append(parts, f.Label+": "+shown(c.Before)+" → "+shown(c.After))
+		switch h.Event {
+		case EventNote, EventFile:
+			// The addition's one change: the note's text, the file's name.
+			for _, c := range h.Changes {
+				parts = append(parts, clip(shown(c.After), 120))
+			}
+		default:
+			for _, f := range k.AllFields() {
+				if c, ok := h.Changes[f.Name]; ok {
+					parts = append(parts, f.Label+": "+shown(c.Before)+" → "+shown(c.After))
+				}
 			}
 		}
 		rows = append(rows, Row{"id": i + 1, "at": h.At.Format(time.RFC3339), "action": actions[h.Event], "user": h.User,
 			"role": h.Role, "changes": strings.Join(parts, "; "), "result": h.Result})
 	}
 	return rows
+}
+
+// clip shortens s to at most n characters, ending it with "…" when cut.
+func clip(s string, n int) string {
+	r := []rune(strings.Join(strings.Fields(s), " "))
+	if len(r) <= n {
+		return string(r)
+	}
+	return string(r[:n-1]) + "…"
 }
 
 // shown is a changed value as a person reads it.

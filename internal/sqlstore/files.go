@@ -34,10 +34,11 @@ func (t *Tenant) PutFiles(ctx context.Context, fs []records.File) error {
 	})
 }
 
-var listFiles = scope(`SELECT id, kind, record_id, name, content_type, size, modified_at FROM files
+var listFiles = scope(`SELECT id, kind, record_id, name, content_type, size, modified_at, write_state, write_error FROM files
 	WHERE tenant_id = :tenant AND kind = ? AND record_id = ? ORDER BY name, id`)
 
-// Files lists a record's attachments without their content.
+// Files lists a record's attachments without their content, with the
+// write state of those the portal added in ERP mode.
 func (t *Tenant) Files(ctx context.Context, kind string, recordID int64) ([]records.File, error) {
 	rows, err := t.query(ctx, listFiles, kind, recordID)
 	if err != nil {
@@ -48,7 +49,7 @@ func (t *Tenant) Files(ctx context.Context, kind string, recordID int64) ([]reco
 	for rows.Next() {
 		var f records.File
 		var modified int64
-		if err := rows.Scan(&f.ID, &f.Kind, &f.RecordID, &f.Name, &f.ContentType, &f.Size, &modified); err != nil {
+		if err := rows.Scan(&f.ID, &f.Kind, &f.RecordID, &f.Name, &f.ContentType, &f.Size, &modified, &f.Write.State, &f.Write.Error); err != nil {
 			return nil, err
 		}
 		f.ModifiedAt = time.UnixMilli(modified).UTC()
@@ -57,7 +58,7 @@ func (t *Tenant) Files(ctx context.Context, kind string, recordID int64) ([]reco
 	return out, rows.Err()
 }
 
-var getFile = scope(`SELECT id, kind, record_id, name, content_type, size, modified_at, content FROM files
+var getFile = scope(`SELECT id, kind, record_id, name, content_type, size, modified_at, content, write_state, write_error FROM files
 	WHERE tenant_id = :tenant AND kind = ? AND record_id = ? AND id = ?`)
 
 // File returns one attachment with its content, or a not-found error when
@@ -66,7 +67,7 @@ func (t *Tenant) File(ctx context.Context, kind string, recordID, fileID int64) 
 	var f records.File
 	var modified int64
 	err := t.queryRow(ctx, getFile, kind, recordID, fileID).
-		Scan(&f.ID, &f.Kind, &f.RecordID, &f.Name, &f.ContentType, &f.Size, &modified, &f.Content)
+		Scan(&f.ID, &f.Kind, &f.RecordID, &f.Name, &f.ContentType, &f.Size, &modified, &f.Content, &f.Write.State, &f.Write.Error)
 	if errors.Is(err, sql.ErrNoRows) {
 		return f, portal.Errorf(portal.CodeNotFound, "No such file.")
 	}

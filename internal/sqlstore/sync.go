@@ -32,21 +32,26 @@ var (
 		VALUES (:tenant, ?, ?, ?, ?, ?, 'pending', ?, ?, ?) RETURNING id`)
 	setOutboxRecord = scope(`UPDATE outbox SET record_id = ? WHERE tenant_id = :tenant AND id = ?`)
 	failedEntries   = scope(`SELECT ` + entryColumns + ` FROM outbox WHERE tenant_id = :tenant AND kind = ? AND record_id = ?
-		AND state = 'failed' ORDER BY id`)
+		AND state = 'failed' AND op IN ('create', 'update') ORDER BY id`)
 	supersedeFailed = scope(`UPDATE outbox SET state = 'discarded', updated_at = ?
-		WHERE tenant_id = :tenant AND kind = ? AND record_id = ? AND state = 'failed'`)
+		WHERE tenant_id = :tenant AND kind = ? AND record_id = ? AND state = 'failed' AND op IN ('create', 'update')`)
 )
 
-// enqueue adds the outbox entry of a write of r, due at once (the write's
-// time is r's new version). An edit of a record whose earlier change the
-// ERP refused supersedes it: the new entry carries both changes (the new
-// values winning) and is a create if the refused one was, so correcting a
-// refused change is simply editing the record again.
-func (t *Tenant) enqueue(ctx context.Context, r records.Record, o *records.Outbound) (int64, error) {
-	now := r.ModifiedAt.UnixMilli()
+// enqueue adds the outbox entry of a write to record (kind, id) made at
+// the given time, due at once. An edit of a record whose earlier change
+// the ERP refused supersedes it: the new entry carries both changes (the
+// new values winning) and is a create if the refused one was, so
+// correcting a refused change is simply editing the record again. A note
+// or a file neither supersedes nor is superseded: it waits behind the
+// refused change until that is retried or discarded.
+func (t *Tenant) enqueue(ctx context.Context, kind string, id int64, at time.Time, o *records.Outbound) (int64, error) {
+	now := at.UnixMilli()
 	op, fields := o.Op, o.Fields
-	if r.ID != 0 {
-		failed, err := t.entries(ctx, failedEntries, r.Kind, r.ID)
+	if fields == nil {
+		fields = json.RawMessage("{}")
+	}
+	if id != 0 && records.ChangesFields(o.Op) {
+		failed, err := t.entries(ctx, failedEntries, kind, id)
 		if err != nil {
 			return 0, err
 		}
@@ -63,17 +68,17 @@ func (t *Tenant) enqueue(ctx context.Context, r records.Record, o *records.Outbo
 			if fields, err = json.Marshal(merged); err != nil {
 				return 0, err
 			}
-			if _, err := t.exec(ctx, supersedeFailed, now, r.Kind, r.ID); err != nil {
+			if _, err := t.exec(ctx, supersedeFailed, now, kind, id); err != nil {
 				return 0, err
 			}
 		}
 	}
-	var id int64
-	err := t.queryRow(ctx, insertOutbox, r.Kind, r.ID, op, string(fields), o.Key, now, now, now).Scan(&id)
+	var outboxID int64
+	err := t.queryRow(ctx, insertOutbox, kind, id, op, string(fields), o.Key, now, now, now).Scan(&outboxID)
 	if err != nil {
 		return 0, fmt.Errorf("enqueue write: %w", err)
 	}
-	return id, nil
+	return outboxID, nil
 }
 
 const stateColumns = `kind, cp_modified, cp_id, deleted_since, last_run, last_success, pulled_total, last_pulled, last_deleted, last_error,
@@ -346,6 +351,10 @@ func (w leased) CompleteOutbox(ctx context.Context, e erpsync.Entry, rec records
 	return w.t.completeOutbox(ctx, &w.l, e, rec, now)
 }
 
+func (w leased) CompleteAttachment(ctx context.Context, e erpsync.Entry, erpID int64, now time.Time) error {
+	return w.t.completeAttachment(ctx, &w.l, e, erpID, now)
+}
+
 func (w leased) DeferOutbox(ctx context.Context, id int64, attempts int, next time.Time, msg string, now time.Time) error {
 	return w.t.inTx(ctx, func(tx *Tenant) error {
 		if err := tx.fence(ctx, &w.l); err != nil {
@@ -489,6 +498,10 @@ var (
 	moveProjectRefs = scope(`UPDATE records SET project_id = ? WHERE tenant_id = :tenant AND project_id = ?`)
 	moveOutbox      = scope(`UPDATE outbox SET record_id = ? WHERE tenant_id = :tenant AND kind = ? AND record_id = ? AND id <> ?`)
 	moveAudit       = scope(`UPDATE audit_log SET record_id = ? WHERE tenant_id = :tenant AND kind = ? AND record_id = ?`)
+	moveFiles       = scope(`UPDATE files SET record_id = ? WHERE tenant_id = :tenant AND kind = ? AND record_id = ?`)
+	setFileState    = scope(`UPDATE files SET write_state = ?, write_error = ? WHERE tenant_id = :tenant AND id = ?`)
+	fileDelivered   = scope(`UPDATE files SET write_state = '', write_error = '', erp_id = ? WHERE tenant_id = :tenant AND id = ?`)
+	dropUnsentFiles = scope(`DELETE FROM files WHERE tenant_id = :tenant AND kind = ? AND record_id = ? AND write_state IN ('pending', 'failed')`)
 	syncedOutbox    = scope(`UPDATE outbox SET state = 'synced', erp_id = ?, error = '', updated_at = ?
 		WHERE tenant_id = :tenant AND id = ? AND state = 'pending'`)
 	deferOutbox = scope(`UPDATE outbox SET attempts = ?, next_at = ?, error = ?, updated_at = ?
@@ -539,6 +552,7 @@ func (t *Tenant) completeOutbox(ctx context.Context, l *erpsync.Lease, e erpsync
 				{moveProjectRefs, []any{rec.ID, prov}},
 				{moveOutbox, []any{rec.ID, e.Kind, prov, e.ID}},
 				{moveAudit, []any{rec.ID, e.Kind, prov}},
+				{moveFiles, []any{rec.ID, e.Kind, prov}},
 			}
 			for _, s := range steps {
 				if _, err := tx.exec(ctx, s.st, s.args...); err != nil {
@@ -580,6 +594,71 @@ func (t *Tenant) completeOutbox(ctx context.Context, l *erpsync.Lease, e erpsync
 	return err
 }
 
+// setEntryFile sets the write state of the file an OpFile entry delivers
+// (nothing for other entries).
+func (t *Tenant) setEntryFile(ctx context.Context, e erpsync.Entry, state, msg string) error {
+	if e.Op != records.OpFile {
+		return nil
+	}
+	var ff records.FileFields
+	if err := json.Unmarshal(e.Fields, &ff); err != nil {
+		return fmt.Errorf("outbox entry %d: %w", e.ID, err)
+	}
+	_, err := t.exec(ctx, setFileState, state, msg, ff.FileID)
+	return err
+}
+
+// CompleteAttachment is erpsync.LeasedWrites' CompleteAttachment outside
+// any lease (the engine completes through Fence).
+func (t *Tenant) CompleteAttachment(ctx context.Context, e erpsync.Entry, erpID int64, now time.Time) error {
+	return t.completeAttachment(ctx, nil, e, erpID, now)
+}
+
+func (t *Tenant) completeAttachment(ctx context.Context, l *erpsync.Lease, e erpsync.Entry, erpID int64, now time.Time) error {
+	var logged bool
+	err := t.inTx(ctx, func(tx *Tenant) error {
+		if err := tx.fence(ctx, l); err != nil {
+			return err
+		}
+		res, err := tx.exec(ctx, syncedOutbox, erpID, now.UnixMilli(), e.ID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return nil // finished elsewhere, or discarded meanwhile
+		}
+		what := "note"
+		if e.Op == records.OpFile {
+			what = "file"
+			var ff records.FileFields
+			if err := json.Unmarshal(e.Fields, &ff); err != nil {
+				return fmt.Errorf("outbox entry %d: %w", e.ID, err)
+			}
+			if _, err := tx.exec(ctx, fileDelivered, erpID, ff.FileID); err != nil {
+				return err
+			}
+		}
+		var open int
+		if err := tx.queryRow(ctx, openForRecord, e.Kind, e.RecordID, e.ID).Scan(&open); err != nil {
+			return err
+		}
+		state := "synced"
+		if open > 0 {
+			state = records.WritePending
+		} else if _, err := tx.exec(ctx, setWriteState, records.WriteSynced, "", e.Kind, e.RecordID); err != nil {
+			return err
+		}
+		if err := tx.Audit(ctx, access.AuditEvent{At: now, Event: records.EventSynced, Kind: e.Kind, RecordID: e.RecordID,
+			Detail: map[string]any{"result": fmt.Sprintf("%s in NetSuite (internal id %d)", what, erpID)}}); err != nil {
+			return err
+		}
+		logged, err = tx.logEvents(ctx, events.RecordChange(e.Kind, events.ActionWriteState, []int64{e.RecordID}, 0, now, state))
+		return err
+	})
+	t.announce(ctx, err == nil && logged)
+	return err
+}
+
 // DeferOutbox is erpsync.LeasedWrites' DeferOutbox outside any lease
 // (the engine defers through Fence).
 func (t *Tenant) DeferOutbox(ctx context.Context, id int64, attempts int, next time.Time, msg string, now time.Time) error {
@@ -607,6 +686,9 @@ func (t *Tenant) failOutbox(ctx context.Context, l *erpsync.Lease, e erpsync.Ent
 			return nil
 		}
 		if _, err := tx.exec(ctx, setWriteState, records.WriteFailed, msg, e.Kind, e.RecordID); err != nil {
+			return err
+		}
+		if err := tx.setEntryFile(ctx, e, records.WriteFailed, msg); err != nil {
 			return err
 		}
 		if err := tx.Audit(ctx, access.AuditEvent{At: now, Event: records.EventRefused, Kind: e.Kind, RecordID: e.RecordID,
@@ -638,6 +720,9 @@ func (t *Tenant) RetryOutbox(ctx context.Context, id int64, now time.Time) error
 		if _, err = tx.exec(ctx, setWriteState, records.WritePending, "", e.Kind, e.RecordID); err != nil {
 			return err
 		}
+		if err := tx.setEntryFile(ctx, e, records.WritePending, ""); err != nil {
+			return err
+		}
 		logged, err = tx.logEvents(ctx, events.RecordChange(e.Kind, events.ActionWriteState, []int64{e.RecordID}, 0, now, records.WritePending))
 		return err
 	})
@@ -646,11 +731,16 @@ func (t *Tenant) RetryOutbox(ctx context.Context, id int64, now time.Time) error
 }
 
 // DiscardOutbox implements erpsync.Store: every open entry of the record
-// goes, since later edits were made on top of the discarded one.
+// goes, since later edits were made on top of the discarded one, and so
+// do the files it was to deliver (notes go with the document, which
+// becomes the ERP's).
 func (t *Tenant) DiscardOutbox(ctx context.Context, e erpsync.Entry, rec *records.Record, now time.Time) error {
 	var logged bool
 	err := t.inTx(ctx, func(tx *Tenant) error {
 		if _, err := tx.exec(ctx, discardOutbox, now.UnixMilli(), e.Kind, e.RecordID); err != nil {
+			return err
+		}
+		if _, err := tx.exec(ctx, dropUnsentFiles, e.Kind, e.RecordID); err != nil {
 			return err
 		}
 		var err error

@@ -2,13 +2,16 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/portico/portico/internal/access"
 	"github.com/portico/portico/internal/events"
+	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/records"
 )
 
@@ -36,8 +39,12 @@ var (
 	expireKeys   = scope(`DELETE FROM idempotency_keys WHERE tenant_id = :tenant AND created_at < ?`)
 	insertRecord = scope(`INSERT INTO records (tenant_id, ` + recordColumns + `, write_state, write_error)
 		VALUES (:tenant, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	// updateRecord merges the edit's patch into the stored document
+	// (json_patch: SQLite's own, a function of ours on PostgreSQL), so
+	// members others changed meanwhile without a new version (a note
+	// appended to the notes sublist) stay.
 	updateRecord = scope(`UPDATE records SET title = ?, code = ?, status = ?, parent_id = ?, parent_name = ?,
-		project_id = ?, project_name = ?, amount = ?, occurred_on = ?, modified_at = ?, fields = ?,
+		project_id = ?, project_name = ?, amount = ?, occurred_on = ?, modified_at = ?, fields = json_patch(fields, ?),
 		write_state = ?, write_error = ?
 		WHERE tenant_id = :tenant AND kind = ? AND id = ? AND modified_at = ?`)
 )
@@ -66,7 +73,7 @@ func (t *Tenant) SaveRecord(ctx context.Context, w records.Write) (records.Recor
 		var outboxID int64
 		if w.Outbound != nil {
 			var err error
-			if outboxID, err = tx.enqueue(ctx, r, w.Outbound); err != nil {
+			if outboxID, err = tx.enqueue(ctx, r.Kind, r.ID, r.ModifiedAt, w.Outbound); err != nil {
 				return err
 			}
 		}
@@ -92,9 +99,18 @@ func (t *Tenant) SaveRecord(ctx context.Context, w records.Write) (records.Recor
 				r.ModifiedAt.UnixMilli(), string(r.Fields), r.Write.State, r.Write.Error); err != nil {
 				return err
 			}
+			if w.NumberLike && r.Code == "" {
+				if err := tx.numberLike(ctx, &r); err != nil {
+					return err
+				}
+			}
 		} else {
+			patch := w.Patch
+			if patch == nil {
+				patch = r.Fields
+			}
 			res, err := tx.exec(ctx, updateRecord, r.Title, r.Code, r.Status, nullID(r.ParentID), r.ParentName,
-				nullID(r.ProjectID), r.ProjectName, r.Amount, r.Date, r.ModifiedAt.UnixMilli(), string(r.Fields),
+				nullID(r.ProjectID), r.ProjectName, r.Amount, r.Date, r.ModifiedAt.UnixMilli(), string(patch),
 				r.Write.State, r.Write.Error, r.Kind, r.ID, w.Base.UnixMilli())
 			if err != nil {
 				return err
@@ -174,4 +190,197 @@ func (t *Tenant) RecordHistory(ctx context.Context, kind string, id int64, limit
 		out = append(out, h)
 	}
 	return out, nil
+}
+
+var (
+	// newestCode is the code of a kind's newest record made with an id
+	// of its own (not a provisional one), for numbering a create alike.
+	newestCode = scope(`SELECT id, code FROM records WHERE tenant_id = :tenant AND kind = ? AND id < ? AND id <> ? AND code <> ''
+		ORDER BY id DESC LIMIT 1`)
+	setCode = scope(`UPDATE records SET code = ? WHERE tenant_id = :tenant AND kind = ? AND id = ?`)
+)
+
+// numberLike gives record r (just inserted) a code in the format of the
+// kind's newest code: its prefix, and its number moved on by as much as
+// the id (PRJ-000123 for id 123, INV-100123 when invoices count from
+// 100,000), zero-padded to the same width. A kind whose codes end in no
+// number gets none.
+func (t *Tenant) numberLike(ctx context.Context, r *records.Record) error {
+	var prevID int64
+	var prev string
+	err := t.queryRow(ctx, newestCode, r.Kind, records.ProvisionalBase, r.ID).Scan(&prevID, &prev)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	i := len(prev)
+	for i > 0 && prev[i-1] >= '0' && prev[i-1] <= '9' {
+		i--
+	}
+	n, err := strconv.ParseInt(prev[i:], 10, 64)
+	if err != nil {
+		return nil // no number (or one too long) to follow
+	}
+	next := n + r.ID - prevID
+	if next <= 0 {
+		return nil
+	}
+	width := len(prev) - i
+	r.Code = fmt.Sprintf("%s%0*d", prev[:i], width, next)
+	_, err = t.exec(ctx, setCode, r.Code, r.Kind, r.ID)
+	return err
+}
+
+var (
+	// appendNote adds an entry at the end of a record's notes sublist,
+	// making one when the document has none, in a single statement (so
+	// concurrent notes never lose one another).
+	appendNote = map[string]scoped{
+		sqlite.name: scope(`UPDATE records SET fields = CASE json_type(fields, '$.notes')
+			WHEN 'array' THEN json_insert(fields, '$.notes[#]', json(?))
+			ELSE json_set(fields, '$.notes', json_array(json(?))) END
+			WHERE tenant_id = :tenant AND kind = ? AND id = ?`),
+		postgres.name: scope(`UPDATE records SET fields = jsonb_set(fields, '{notes}',
+			(CASE jsonb_typeof(fields -> 'notes') WHEN 'array' THEN fields -> 'notes' ELSE '[]'::jsonb END)
+			|| jsonb_build_array(CAST(? AS jsonb)))
+			WHERE tenant_id = :tenant AND kind = ? AND id = ?`),
+	}
+	recordExists = scope(`SELECT 1 FROM records WHERE tenant_id = :tenant AND kind = ? AND id = ?`)
+)
+
+// AddNote implements records.AttachmentStore.
+func (t *Tenant) AddNote(ctx context.Context, w records.NoteWrite) error {
+	entry, err := json.Marshal(w.Entry)
+	if err != nil {
+		return err
+	}
+	var logged bool
+	err = t.inTx(ctx, func(tx *Tenant) error {
+		if w.Idempotency != nil {
+			if err := tx.claimKey(ctx, w.By.UserID, records.OpNote+":"+w.Kind, w.Idempotency, w.At); err != nil {
+				return err
+			}
+			if _, err := tx.exec(ctx, keyRecord, w.RecordID, w.By.UserID, w.Idempotency.Key); err != nil {
+				return err
+			}
+		}
+		args := []any{string(entry), string(entry), w.Kind, w.RecordID}
+		if tx.d.name == postgres.name {
+			args = args[1:]
+		}
+		res, err := tx.exec(ctx, appendNote[tx.d.name], args...)
+		if err != nil {
+			return fmt.Errorf("add note: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return portal.Errorf(portal.CodeNotFound, "No such record.")
+		}
+		state, result := records.WriteSynced, "saved"
+		if w.Outbound != nil {
+			if _, err := tx.enqueue(ctx, w.Kind, w.RecordID, w.At, w.Outbound); err != nil {
+				return err
+			}
+			state, result = records.WritePending, "queued for the ERP"
+			if _, err := tx.exec(ctx, setWriteState, state, "", w.Kind, w.RecordID); err != nil {
+				return err
+			}
+		}
+		if err := tx.Audit(ctx, access.AuditEvent{At: w.At, Event: records.EventNote, UserID: w.By.UserID, RoleID: w.By.RoleID,
+			IP: w.By.IP, Kind: w.Kind, RecordID: w.RecordID,
+			Detail: map[string]any{"changes": map[string]records.Change{"note": {After: w.Entry.Text}}, "result": result}}); err != nil {
+			return err
+		}
+		logged, err = tx.logEvents(ctx, events.RecordChange(w.Kind, events.ActionNote, []int64{w.RecordID}, w.By.UserID, w.At, state))
+		return err
+	})
+	t.announce(ctx, err == nil && logged)
+	return keepTyped(err, "add note")
+}
+
+// keepTyped passes the errors callers tell apart (a replay, a reused key,
+// a portal error) as they are, and wraps the others with what failed.
+func keepTyped(err error, what string) error {
+	var replayed *records.Replayed
+	var perr *portal.Error
+	if err == nil || errors.As(err, &replayed) || errors.As(err, &perr) {
+		return err
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
+
+// nextFileID takes the next id of a file added in the portal (standalone
+// mode), as nextRecordID does for records: above the tenant's highest
+// file id, never given twice.
+var nextFileID = scope(`INSERT INTO tenant_sequences AS s (tenant_id, name, last)
+	VALUES (:tenant, 'file', (SELECT COALESCE(MAX(id), 0) + 1 FROM files WHERE tenant_id = :tenant AND id < ?))
+	ON CONFLICT (tenant_id, name) DO UPDATE
+	SET last = CASE WHEN s.last + 1 > excluded.last THEN s.last + 1 ELSE excluded.last END
+	RETURNING last`)
+
+var (
+	insertFile = scope(`INSERT INTO files (tenant_id, id, kind, record_id, name, content_type, size, modified_at, content, write_state)
+		VALUES (:tenant, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	setOutboxFields = scope(`UPDATE outbox SET fields = ? WHERE tenant_id = :tenant AND id = ?`)
+)
+
+// AddFile implements records.AttachmentStore: the file gets the next file
+// id, or in ERP mode (w.Outbound set) a provisional one (ProvisionalBase
+// plus its outbox entry's id, so it never meets an id of the ERP's), and
+// waits in the outbox behind the record's earlier writes.
+func (t *Tenant) AddFile(ctx context.Context, w records.FileWrite) (records.File, error) {
+	f := w.File
+	f.Size = int64(len(f.Content))
+	var logged bool
+	err := t.inTx(ctx, func(tx *Tenant) error {
+		if w.Idempotency != nil {
+			if err := tx.claimKey(ctx, w.By.UserID, records.OpFile+":"+f.Kind, w.Idempotency, f.ModifiedAt); err != nil {
+				return err
+			}
+		}
+		var one int
+		if err := tx.queryRow(ctx, recordExists, f.Kind, f.RecordID).Scan(&one); errors.Is(err, sql.ErrNoRows) {
+			return portal.Errorf(portal.CodeNotFound, "No such record.")
+		} else if err != nil {
+			return err
+		}
+		result := "saved"
+		if w.Outbound != nil {
+			outboxID, err := tx.enqueue(ctx, f.Kind, f.RecordID, f.ModifiedAt, w.Outbound)
+			if err != nil {
+				return err
+			}
+			f.ID = records.ProvisionalBase + outboxID
+			if _, err := tx.exec(ctx, setOutboxFields, string(records.FileOutbound(f.ID)), outboxID); err != nil {
+				return err
+			}
+			if _, err := tx.exec(ctx, setWriteState, records.WritePending, "", f.Kind, f.RecordID); err != nil {
+				return err
+			}
+			f.Write, result = records.WriteState{State: records.WritePending}, "queued for the ERP"
+		} else if err := tx.queryRow(ctx, nextFileID, records.ProvisionalBase).Scan(&f.ID); err != nil {
+			return err
+		}
+		if w.Idempotency != nil {
+			if _, err := tx.exec(ctx, keyRecord, f.ID, w.By.UserID, w.Idempotency.Key); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.exec(ctx, insertFile, f.ID, f.Kind, f.RecordID, f.Name, f.ContentType, f.Size,
+			f.ModifiedAt.UnixMilli(), f.Content, f.Write.State); err != nil {
+			return err
+		}
+		if err := tx.Audit(ctx, access.AuditEvent{At: f.ModifiedAt, Event: records.EventFile, UserID: w.By.UserID, RoleID: w.By.RoleID,
+			IP: w.By.IP, Kind: f.Kind, RecordID: f.RecordID,
+			Detail: map[string]any{"changes": map[string]records.Change{"file": {After: f.Name}}, "result": result}}); err != nil {
+			return err
+		}
+		var err error
+		logged, err = tx.logEvents(ctx, events.RecordChange(f.Kind, events.ActionFile, []int64{f.RecordID}, w.By.UserID, f.ModifiedAt, f.Write.State))
+		return err
+	})
+	t.announce(ctx, err == nil && logged)
+	f.Content = nil
+	return f, keepTyped(err, "add file")
 }

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { signIn, users, watchProblems } from './support';
+import { ARTIFACTS, signIn, users, watchProblems } from './support';
 
 /** The list's table, once its rows are there. */
 function listTable(page: Page) {
@@ -38,20 +38,21 @@ test.describe('create and edit forms', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'New client' })).toBeVisible();
     await page.screenshot({ path: '/tmp/portico-form-create.png', fullPage: true });
 
+    // The system's fields are not typed on a create: the id, the balance, the date it was made.
+    for (const system of ['Client ID', 'Balance', 'Client since']) await expect(page.getByLabel(system)).toHaveCount(0);
     await page.getByRole('textbox', { name: 'Client name' }).fill(name);
-    await page.getByRole('textbox', { name: 'Client ID' }).fill('CUS-E2E');
     await page.getByRole('combobox', { name: 'Status' }).selectOption('Prospect');
-    await page.getByRole('textbox', { name: 'Balance' }).fill('1234.5');
-    await page.getByLabel('Client since').fill('2026-11-22');
+    await page.getByRole('textbox', { name: 'Email' }).fill('accounts@quillfeather.example');
+    await page.getByRole('textbox', { name: 'Phone' }).fill('+1 919 555 0142');
+    await page.getByRole('textbox', { name: 'Website' }).fill('https://quillfeather.example');
     await page.getByRole('button', { name: 'Create client' }).click();
 
     await expect(page).toHaveURL(/\/customer\/view\?id=\d+$/);
     await expect(page.getByRole('heading', { level: 1, name, exact: true })).toBeVisible();
     await expect(appAlert(page)).toContainText(`“${name}” is created.`);
-    const facts = page.getByLabel('Key facts');
-    await expect(facts).toContainText('CUS-E2E');
-    await expect(facts).toContainText('$1,234.50');
-    await expect(facts).toContainText('Nov 22, 2026');
+    // The portal numbers it like the other clients.
+    await expect(page.getByLabel('Key facts')).toContainText(/CUS-\d{5}/);
+    await expect(page.getByText('accounts@quillfeather.example')).toBeVisible();
     const viewUrl = new URL(page.url());
 
     // In the client list, found by its list search.
@@ -98,14 +99,16 @@ test.describe('create and edit forms', () => {
     });
     const nameBox = page.getByRole('textbox', { name: 'Project name' });
     await nameBox.fill('');
-    await page.getByRole('textbox', { name: 'Project ID' }).fill('PRJ-KEPT');
+    await page.getByRole('textbox', { name: 'Permit number' }).fill('PERMIT-KEPT');
     await page.getByRole('textbox', { name: 'Contract value' }).fill('98000.25');
+    await page.getByRole('textbox', { name: '% complete' }).fill('140');
     await page.getByRole('button', { name: 'Save changes' }).click();
 
     await expect(page.getByText('Project name is required.')).toBeVisible();
+    await expect(page.getByText('Enter a percentage from 0 to 100.')).toBeVisible();
     await expect(nameBox).toHaveAttribute('aria-invalid', 'true');
     await expect(nameBox).toBeFocused();
-    await expect(page.getByRole('textbox', { name: 'Project ID' })).toHaveValue('PRJ-KEPT');
+    await expect(page.getByRole('textbox', { name: 'Permit number' })).toHaveValue('PERMIT-KEPT');
     await expect(page.getByRole('textbox', { name: 'Contract value' })).toHaveValue('$98,000.25');
     await page.screenshot({ path: '/tmp/portico-form-errors.png', fullPage: true });
     expect(saves).toBe(0);
@@ -115,12 +118,135 @@ test.describe('create and edit forms', () => {
     const dialog = page.getByRole('dialog', { name: 'Leave without saving?' });
     await dialog.getByRole('button', { name: 'Stay' }).click();
     await expect(dialog).toBeHidden();
-    await expect(page.getByRole('textbox', { name: 'Project ID' })).toHaveValue('PRJ-KEPT');
+    await expect(page.getByRole('textbox', { name: 'Permit number' })).toHaveValue('PERMIT-KEPT');
     await page.getByRole('link', { name: 'Cancel' }).click();
     await dialog.getByRole('button', { name: 'Leave' }).click();
     await expect(page).toHaveURL(/\/project\/view\?id=\d+$/);
     await expect(page.getByRole('heading', { level: 1, name: before, exact: true })).toBeVisible();
     expect(saves).toBe(0);
     expect(await problems()).toEqual([]);
+  });
+
+  test("a project's manager and % complete are edited; its system fields are shown, not editable", async ({ page }) => {
+    const problems = await watchProblems(page);
+    await editFirstProject(page);
+    const id = page.getByRole('textbox', { name: 'Project ID' });
+    await expect(id).toHaveValue(/^PRJ-\d+$/);
+    await expect(id).not.toBeEditable();
+    await expect(page.getByRole('textbox', { name: 'Currency' })).not.toBeEditable();
+    await page.screenshot({ path: `${ARTIFACTS}/form-edit-project-1280.png`, fullPage: true });
+
+    const manager = page.getByRole('combobox', { name: 'Project manager' });
+    await manager.fill(users.pete.fullName);
+    await page.getByRole('listbox', { name: 'Project manager: matching records' }).getByRole('option', { name: users.pete.fullName }).first().click();
+    await expect(manager).toHaveValue(users.pete.fullName);
+    const percent = page.getByRole('textbox', { name: '% complete' });
+    await percent.fill('45.5');
+    await page.getByLabel('Projected end').fill('2027-03-31');
+    const saved = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('-crud') && r.request().method() === 'PUT');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    const sent = (await saved).request().postDataJSON() as { fields: Record<string, unknown> };
+    expect(sent.fields).toMatchObject({ projectmanager: 2, percentcomplete: 45.5, projectedenddate: '2027-03-31' });
+    expect(sent.fields).not.toHaveProperty('entityid');
+
+    await expect(page).toHaveURL(/\/project\/view\?id=\d+$/);
+    await expect(appAlert(page)).toContainText('Project saved');
+    await expect(page.getByText(users.pete.fullName).first()).toBeVisible();
+    await page.getByRole('navigation', { name: 'Project sections' }).getByRole('link', { name: 'History' }).click();
+    const latest = page.getByTestId('record-tab').getByRole('table').locator('tbody tr').first();
+    await expect(latest).toContainText('% complete:');
+    await expect(latest).toContainText('45.5');
+    await expect(latest).toContainText(`Project manager:`);
+    expect(await problems()).toEqual([]);
+  });
+
+  test('an unchanged form is not saved and says so', async ({ page }) => {
+    const problems = await watchProblems(page);
+    await editFirstProject(page);
+    let saves = 0;
+    page.on('request', (r) => {
+      if (r.url().includes('-crud')) saves += 1;
+    });
+    const save = page.getByRole('button', { name: 'Save changes' });
+    await expect(save).toBeDisabled();
+    await expect(page.getByText('No changes to save')).toBeVisible();
+    // A change undone is no change: still nothing to save, and Enter sends nothing.
+    const permit = page.getByRole('textbox', { name: 'Permit number' });
+    const before = await permit.inputValue();
+    await permit.fill(`${before}X`);
+    await expect(save).toBeEnabled();
+    await permit.fill(before);
+    await expect(save).toBeDisabled();
+    await permit.press('Enter');
+    await page.waitForTimeout(300);
+    expect(saves).toBe(0);
+    await page.screenshot({ path: `${ARTIFACTS}/form-unchanged-1280.png`, fullPage: true });
+    expect(await problems()).toEqual([]);
+  });
+
+  test('a note added and a file uploaded on a project', async ({ page }) => {
+    const problems = await watchProblems(page);
+    await page.goto('/project/list');
+    await listTable(page).locator('tbody tr').first().getByRole('link').first().click();
+    const sections = page.getByRole('navigation', { name: 'Project sections' });
+
+    // A note: added to the Notes tab, signed by its author; the box empties.
+    await sections.getByRole('link', { name: 'Notes' }).click();
+    const note = `Walked the north reach ${Date.now() % 100000}.\nCulverts clear; two stakes replaced.`;
+    const box = page.getByRole('textbox', { name: 'New note' });
+    await box.fill(note);
+    await page.getByRole('button', { name: 'Add note' }).click();
+    await expect(page.getByText('Note added.')).toBeVisible();
+    await expect(box).toHaveValue('');
+    const row = page.getByTestId('record-tab').getByRole('table').locator('tbody tr').filter({ hasText: 'Walked the north reach' });
+    await expect(row).toContainText(users.ada.fullName);
+    await page.screenshot({ path: `${ARTIFACTS}/record-notes-1280.png`, fullPage: true });
+
+    // A file of a type that cannot be attached is refused before it is sent, and kept.
+    await sections.getByRole('link', { name: 'Files' }).click();
+    const chooser = page.getByTestId('record-tab').locator('input[type="file"]');
+    await chooser.setInputFiles({ name: 'tool.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ') });
+    await expect(page.getByText(/tool\.exe cannot be attached/)).toBeVisible();
+
+    // A PDF: uploaded, then listed and downloadable as sent.
+    const name = `survey-${Date.now() % 100000}.pdf`;
+    const content = Buffer.from('%PDF-1.4\n% field survey\n');
+    await chooser.setInputFiles({ name, mimeType: 'application/pdf', buffer: content });
+    await page.getByRole('button', { name: 'Upload file' }).click();
+    await expect(page.getByText(`${name} is attached.`)).toBeVisible();
+    const download = page.getByRole('button', { name: `Download ${name}` });
+    await expect(download).toBeVisible();
+    await page.screenshot({ path: `${ARTIFACTS}/record-files-1280.png`, fullPage: true });
+    const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
+    expect(file.suggestedFilename()).toBe(name);
+
+    // The history names both.
+    await sections.getByRole('link', { name: 'History' }).click();
+    const history = page.getByTestId('record-tab').getByRole('table');
+    await expect(history).toContainText('Added a note');
+    await expect(history).toContainText('Attached a file');
+    expect(await problems()).toEqual([]);
+  });
+});
+
+test.describe('forms on a phone and in the dark', () => {
+  test('the edit form, notes and files at 390 px, light and dark', async ({ page }) => {
+    await signIn(page, users.ada.email, users.ada.fullName);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await editFirstProject(page);
+      await page.screenshot({ path: `${ARTIFACTS}/form-edit-project-1280-${scheme}.png`, fullPage: true });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.screenshot({ path: `${ARTIFACTS}/form-edit-project-390-${scheme}.png`, fullPage: true });
+      await page.getByRole('link', { name: 'Cancel' }).click();
+      const sections = page.getByRole('navigation', { name: 'Project sections' });
+      await sections.getByRole('link', { name: 'Notes' }).click();
+      await expect(page.getByRole('textbox', { name: 'New note' })).toBeVisible();
+      await page.screenshot({ path: `${ARTIFACTS}/record-notes-390-${scheme}.png`, fullPage: true });
+      await sections.getByRole('link', { name: 'Files' }).click();
+      await expect(page.getByRole('button', { name: 'Upload file' })).toBeVisible();
+      await page.screenshot({ path: `${ARTIFACTS}/record-files-390-${scheme}.png`, fullPage: true });
+    }
   });
 });

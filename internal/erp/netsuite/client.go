@@ -86,6 +86,10 @@ type Client struct {
 	// fit is what the client learnt of the account's columns.
 	fit fit
 
+	// fieldIDs caches, per record type, the record API's field ids by
+	// their lower-case spelling (documentIDs).
+	fieldIDs sync.Map
+
 	// refusedMu guards refused and refusedUntil: NetSuite's last refusal
 	// of the credentials and until when requests are not sent.
 	refusedMu    sync.Mutex

@@ -186,15 +186,24 @@ func stripLinks(v any) {
 }
 
 // body turns portal input into a record API body under the account's
-// field ids: list values and references as {"id"}, amounts as numbers,
-// empty values as null; read-only fields are left out.
-func (c *Client) body(k *records.Kind, in records.Input) (map[string]any, error) {
+// field ids: list values and references as {"id"}, amounts and numbers as
+// numbers, booleans as booleans, empty values as null; read-only fields
+// are left out. Every field of the kind may be in it, its document fields
+// (a project's manager, its % complete) too.
+func (c *Client) body(ctx context.Context, k *records.Kind, in records.Input) (map[string]any, error) {
 	km := c.m.Kind(k)
 	out := make(map[string]any, len(in))
-	for _, f := range k.Fields {
+	for _, f := range k.AllFields() {
 		v, ok := in[f.Name]
 		if !ok || !km.Writable(f.Name) {
 			continue
+		}
+		id := km.RecordField(f.Name)
+		if f.Doc() && !f.Account {
+			var err error
+			if id, err = c.documentID(ctx, km.RecordType, f.Name); err != nil {
+				return nil, err
+			}
 		}
 		var val any
 		switch v := v.(type) {
@@ -219,10 +228,40 @@ func (c *Client) body(k *records.Kind, in records.Input) (map[string]any, error)
 			if v != nil {
 				val = float64(*v) / 100
 			}
+		case *float64:
+			if v != nil {
+				val = *v
+			}
+		case bool:
+			val = v
 		}
-		out[km.RecordField(f.Name)] = val
+		out[id] = val
 	}
 	return out, nil
+}
+
+// documentID is the record API's id of a kind's document field: the
+// registry names it as SuiteQL does, in lower case (percentcomplete); the
+// record API spells standard fields in camel case (percentComplete). The
+// record type's metadata catalog says which, once per record type.
+func (c *Client) documentID(ctx context.Context, recordType, name string) (string, error) {
+	ids, ok := c.fieldIDs.Load(recordType)
+	if !ok {
+		cat, err := c.catalog(ctx, recordType)
+		if err != nil {
+			return "", err
+		}
+		m := make(map[string]string, len(cat.Properties))
+		for p := range cat.Properties {
+			m[strings.ToLower(p)] = p
+		}
+		ids, _ = c.fieldIDs.LoadOrStore(recordType, m)
+	}
+	id, ok := ids.(map[string]string)[strings.ToLower(name)]
+	if !ok {
+		return "", &erp.Error{Permanent: true, Path: name, Detail: fmt.Sprintf("NetSuite's %s record has no field %s", recordType, name)}
+	}
+	return id, nil
 }
 
 // Create implements erp.Connector: POST answers 204 with the new record's
@@ -231,7 +270,7 @@ func (c *Client) body(k *records.Kind, in records.Input) (map[string]any, error)
 // (NetSuite documents its idempotency key for asynchronous requests only,
 // and refuses a repeated one with IDEMPOTENCY_ERROR).
 func (c *Client) Create(ctx context.Context, k *records.Kind, w erp.Write) (int64, error) {
-	body, err := c.body(k, w.Fields)
+	body, err := c.body(ctx, k, w.Fields)
 	if err != nil {
 		return 0, err
 	}
@@ -276,7 +315,7 @@ func isIdempotencyError(err error) bool {
 
 // Update implements erp.Connector with PATCH (204).
 func (c *Client) Update(ctx context.Context, k *records.Kind, id int64, w erp.Write) error {
-	body, err := c.body(k, w.Fields)
+	body, err := c.body(ctx, k, w.Fields)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"path"
 	"regexp"
 	"strconv"
 	"strings"
@@ -28,6 +29,11 @@ import (
 //	action=file&id=N                     → {"id","name","contentType","size","contentBase64"}
 //	action=files&recordtype=T&recordid=N → {"files": [{"id","name","contentType","size","modified"}, ...]}
 //	action=savedsearch&id=customsearch_… → {"columns": [...], "rows": [[...], ...], "truncated": true}
+//
+// and, with POST only, the additions the portal's users make:
+//
+//	action=addnote: recordtype, recordid, link, title, note, externalid → {"id"}
+//	action=addfile: recordtype, recordid, name, filetype, contentBase64, key → {"id"}
 //
 // Ids are strings, size is the file's length in bytes, modified an ISO
 // 8601 UTC time (absent when unknown), every saved search value a display
@@ -135,6 +141,106 @@ func (c *Client) callRESTlet(ctx context.Context, args url.Values, out any) erro
 		return &erp.Error{Status: resp.status, Detail: "unreadable RESTlet answer", Err: err}
 	}
 	return nil
+}
+
+// postRESTlet runs one RESTlet action with POST, its arguments in a JSON
+// body (the actions that change data), and decodes the answer into out.
+// NetSuite answers a RESTlet's POST in the script's own time, so a retry
+// after a lost answer repeats the action: the actions are idempotent by
+// their keys. Without the RESTlet's ids it fails for good
+// (ErrNoRESTlet's words), as retrying cannot help.
+func (c *Client) postRESTlet(ctx context.Context, args map[string]string, out any) error {
+	if c.cfg.RESTletScript == "" || c.cfg.RESTletDeploy == "" {
+		return &erp.Error{Permanent: true, Detail: ErrNoRESTlet.Error(), Err: ErrNoRESTlet}
+	}
+	q := url.Values{"script": {c.cfg.RESTletScript}, "deploy": {c.cfg.RESTletDeploy}}
+	resp, err := c.do(ctx, request{method: http.MethodPost, base: c.restlet, path: RESTletPath + "?" + q.Encode(), body: args,
+		header: http.Header{"Content-Type": {"application/json"}}})
+	if err != nil {
+		return err // a RESTlet's refusal (400) is permanent, its throttling retried
+	}
+	if err := json.Unmarshal(resp.body, out); err != nil {
+		return &erp.Error{Status: resp.status, Detail: "unreadable RESTlet answer", Err: err}
+	}
+	return nil
+}
+
+var _ erp.Attachments = (*Client)(nil)
+
+// addedID reads the {"id"} a RESTlet addition answers.
+func addedID(what string, raw string) (int64, error) {
+	id, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil || id <= 0 {
+		return 0, &erp.Error{Detail: fmt.Sprintf("the RESTlet answered %s id %q", what, raw)}
+	}
+	return id, nil
+}
+
+// link is how a note names its record, by the record's family: entity,
+// transaction, or (a custom record) record with its record type.
+func (c *Client) link(k *records.Kind) string {
+	km := c.m.Kind(k)
+	switch {
+	case strings.HasPrefix(strings.ToLower(km.RecordType), "customrecord"):
+		return "record"
+	case km.Table == "transaction":
+		return "transaction"
+	}
+	return "entity"
+}
+
+// noteTitle is the title a portal user's note has in NetSuite: who wrote
+// it, since NetSuite makes the integration's user its author.
+func noteTitle(author string) string {
+	if author == "" {
+		return "Note from Portico"
+	}
+	return author + " (Portico)"
+}
+
+// AddNote implements erp.Attachments through the RESTlet's addnote: a
+// user note on record recordID of kind k, with external id
+// portico-<key>, so a retry answers the note the first attempt made.
+func (c *Client) AddNote(ctx context.Context, k *records.Kind, recordID int64, n erp.Note) (int64, error) {
+	var out struct {
+		ID string `json:"id"`
+	}
+	err := c.postRESTlet(ctx, map[string]string{"action": "addnote", "recordtype": c.m.Kind(k).RecordType,
+		"recordid": strconv.FormatInt(recordID, 10), "link": c.link(k), "title": noteTitle(n.Author), "note": n.Text,
+		"externalid": externalIDPrefix + n.Key}, &out)
+	if err != nil {
+		return 0, err
+	}
+	return addedID("note", out.ID)
+}
+
+// uploadTypes are the file.Type values of the files users may attach, by
+// extension (N/file's file.Type enum; the RESTlet's UPLOAD_TYPES).
+var uploadTypes = map[string]string{
+	"pdf": "PDF", "png": "PNGIMAGE", "jpg": "JPGIMAGE", "jpeg": "JPGIMAGE", "gif": "GIFIMAGE",
+	"txt": "PLAINTEXT", "csv": "CSV", "docx": "WORD", "xlsx": "EXCEL", "pptx": "POWERPOINT",
+}
+
+// AddFile implements erp.Attachments through the RESTlet's addfile: f
+// saved in the File Cabinet's upload folder and attached to record
+// recordID of kind k. Its description portico-<key> makes a retry attach
+// the file the first attempt saved.
+func (c *Client) AddFile(ctx context.Context, k *records.Kind, recordID int64, f records.File, key string) (int64, error) {
+	ext := strings.ToLower(strings.TrimPrefix(path.Ext(f.Name), "."))
+	fileType, ok := uploadTypes[ext]
+	if !ok {
+		return 0, &erp.Error{Permanent: true, Detail: fmt.Sprintf("NetSuite takes no file of type .%s here", ext)}
+	}
+	var out struct {
+		ID string `json:"id"`
+	}
+	err := c.postRESTlet(ctx, map[string]string{"action": "addfile", "recordtype": c.m.Kind(k).RecordType,
+		"recordid": strconv.FormatInt(recordID, 10), "name": f.Name, "filetype": fileType,
+		"contentBase64": base64.StdEncoding.EncodeToString(f.Content), "key": externalIDPrefix + key}, &out)
+	if err != nil {
+		return 0, err
+	}
+	return addedID("file", out.ID)
 }
 
 // File reads a file from NetSuite's File Cabinet through the RESTlet: its

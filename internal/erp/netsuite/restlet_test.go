@@ -333,11 +333,33 @@ func TestRESTletScriptMatchesTheFake(t *testing.T) {
 		t.Fatal(err)
 	}
 	var fakeFiles []records.File
-	var input struct {
-		Files    []scriptFile   `json:"files"`
-		Searches map[string]any `json:"searches"`
-		Calls    []any          `json:"calls"`
+	type scriptRecord struct {
+		RecordType string `json:"recordType"`
+		Family     string `json:"family"`
+		ID         int64  `json:"id"`
+		RecType    int64  `json:"rectype,omitempty"`
 	}
+	var input struct {
+		Files        []scriptFile   `json:"files"`
+		Searches     map[string]any `json:"searches"`
+		Records      []scriptRecord `json:"records"`
+		UploadFolder int64          `json:"uploadFolder"`
+		Calls        []any          `json:"calls"`
+	}
+	// The records notes and files are added to: an entity, a custom record
+	// (its type's internal id 286, as the vendor questionnaire link's), a
+	// transaction.
+	if err := fake.PutRecords(context.Background(), []records.Record{
+		{Kind: "customer", ID: 1, ModifiedAt: mod, Fields: []byte(`{"companyName":"Acme"}`)},
+		{Kind: "project", ID: 7, ModifiedAt: mod, Fields: []byte(`{"companyName":"Red Creek"}`)},
+		{Kind: "projectrequest", ID: 3, ModifiedAt: mod, Fields: []byte(`{"name":"Wetland survey"}`)},
+		{Kind: "invoice", ID: 100001, ModifiedAt: mod, Fields: []byte(`{"memo":"March"}`)},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	input.Records = []scriptRecord{{"customer", "entity", 1, 0}, {"job", "entity", 7, 0},
+		{"customrecord_res_project_request", "custom", 3, 286}, {"invoice", "transaction", 100001, 0}}
+	input.UploadFolder = netsuitetest.DefaultUploadFolder
 	for _, x := range files {
 		fakeFiles = append(fakeFiles, x.f)
 		sf := scriptFile{ID: x.f.ID, Name: x.f.Name, FileType: x.fileType, IsText: x.text, DocumentSizeKB: (len(x.f.Content) + 1023) / 1024,
@@ -405,6 +427,32 @@ func TestRESTletScriptMatchesTheFake(t *testing.T) {
 		{"GET", map[string]any{"action": "files", "recordtype": "customer"}},
 		{"GET", map[string]any{"action": "launch"}},
 		{"GET", map[string]any{}},
+		// The additions: notes on an entity, a custom record and a
+		// transaction (a repeated external id adds nothing), files.
+		{"POST", map[string]any{"action": "addnote", "recordtype": "customer", "recordid": "1", "link": "entity",
+			"title": "Ada (Portico)", "note": "Called about the permit.", "externalid": "portico-k1"}},
+		{"POST", map[string]any{"action": "addnote", "recordtype": "customer", "recordid": "1", "link": "entity",
+			"title": "Ada (Portico)", "note": "Called about the permit.", "externalid": "portico-k1"}},
+		{"POST", map[string]any{"action": "addnote", "recordtype": "customrecord_res_project_request", "recordid": "3",
+			"link": "record", "title": "Ada (Portico)", "note": "Scope agreed.\nNext: quote.", "externalid": "portico-k2"}},
+		{"POST", map[string]any{"action": "addnote", "recordtype": "invoice", "recordid": "100001", "link": "transaction",
+			"title": "Pete (Portico)", "note": "Sent again.", "externalid": "portico-k3"}},
+		{"POST", map[string]any{"action": "addnote", "recordtype": "customer", "recordid": "99", "link": "entity",
+			"note": "x", "externalid": "portico-k4"}},
+		{"POST", map[string]any{"action": "addnote", "recordtype": "customer", "recordid": "1", "link": "entity",
+			"note": "", "externalid": "portico-k5"}},
+		{"GET", map[string]any{"action": "addnote", "recordtype": "customer", "recordid": "1", "link": "entity",
+			"note": "x", "externalid": "portico-k6"}},
+		{"POST", map[string]any{"action": "addfile", "recordtype": "job", "recordid": "7", "name": "plan.pdf", "filetype": "PDF",
+			"contentBase64": base64.StdEncoding.EncodeToString([]byte("%PDF-1.7 \x00\xff")), "key": "portico-f1"}},
+		{"POST", map[string]any{"action": "addfile", "recordtype": "job", "recordid": "7", "name": "plan.pdf", "filetype": "PDF",
+			"contentBase64": base64.StdEncoding.EncodeToString([]byte("%PDF-1.7 \x00\xff")), "key": "portico-f1"}},
+		{"POST", map[string]any{"action": "addfile", "recordtype": "customer", "recordid": "1", "name": "café.txt",
+			"filetype": "PLAINTEXT", "contentBase64": base64.StdEncoding.EncodeToString([]byte("déjà vu €")), "key": "portico-f2"}},
+		{"POST", map[string]any{"action": "addfile", "recordtype": "job", "recordid": "7", "name": "x.exe", "filetype": "EXE",
+			"contentBase64": "TVo=", "key": "portico-f3"}},
+		{"GET", map[string]any{"action": "file", "id": "506"}},
+		{"GET", map[string]any{"action": "file", "id": "507"}},
 	}
 	for _, c := range calls {
 		input.Calls = append(input.Calls, c)
@@ -467,5 +515,17 @@ func TestRESTletScriptMatchesTheFake(t *testing.T) {
 		if !reflect.DeepEqual(fakeBody, scriptBody) {
 			t.Errorf("%s %v:\n fake   %.300s\n script %.300s", c.Method, c.Args, body, got.Body)
 		}
+	}
+	// The additions landed once each, where they were sent.
+	notes := fake.Notes()
+	if len(notes) != 3 || notes[0].RecordType != "customer" || notes[1].RecordType != "customrecord_res_project_request" ||
+		notes[2].RecordID != 100001 || notes[0].Author != netsuitetest.IntegrationUser {
+		t.Errorf("notes added: %+v", notes)
+	}
+	if f, ok := fake.File(506); !ok || f.Kind != "project" || f.RecordID != 7 || string(f.Content) != "%PDF-1.7 \x00\xff" {
+		t.Errorf("file 506: %+v", f)
+	}
+	if _, ok := fake.File(508); ok {
+		t.Error("the refused upload was saved")
 	}
 }

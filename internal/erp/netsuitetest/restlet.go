@@ -45,7 +45,9 @@ type restletFile struct {
 	ContentBase64 string `json:"contentBase64,omitempty"`
 }
 
-const maxRESTletBody = 1 << 20
+// maxRESTletBody bounds a POST's body: an upload's 10 MB of content
+// [N2 in attachments.go] as base64 text, and its other arguments.
+const maxRESTletBody = 14 << 20
 
 // serveRESTlet answers the portal's RESTlet, GET or POST
 // /app/site/hosting/restlet.nl?script=S&deploy=D. Its arguments come from
@@ -58,6 +60,11 @@ const maxRESTletBody = 1 << 20
 //	action=savedsearch&id=customsearch_… → {"columns": [...], "rows": [[...], ...], "truncated": true}
 //	                                       (every value a display string; at most
 //	                                       MaxSavedSearchRows rows, truncated only when cut)
+//
+// and with POST only (see attachments.go for NetSuite's rules):
+//
+//	action=addnote: recordtype, recordid, link, title, note, externalid → {"id"}
+//	action=addfile: recordtype, recordid, name, filetype, contentBase64, key → {"id"}
 //
 // Failures are RESTlet errors, 400 {"error": {"code", "message"}}:
 // SSS_INVALID_SCRIPTLET_ID (wrong script or deploy), SSS_MISSING_REQD_ARGUMENT
@@ -108,6 +115,15 @@ func (s *Server) serveRESTlet(w http.ResponseWriter, r *http.Request) {
 		out, err = s.restletFiles(args["recordtype"], args["recordid"])
 	case "savedsearch":
 		out, err = s.restletSearch(args["id"])
+	case "addnote", "addfile":
+		switch {
+		case r.Method != http.MethodPost:
+			err = &restletErr{"INVALID_ACTION", fmt.Sprintf("Action %q changes data: send it with POST.", args["action"])}
+		case args["action"] == "addnote":
+			out, err = s.restletAddNote(args)
+		default:
+			out, err = s.restletAddFile(args)
+		}
 	case "":
 		err = &restletErr{"SSS_MISSING_REQD_ARGUMENT", "Missing a required argument: action"}
 	default:

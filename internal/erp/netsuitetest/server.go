@@ -85,6 +85,7 @@ type Server struct {
 	deleted  []deletion
 	files    map[int64]records.File
 	searches map[string]SavedSearch
+	adds     additions // what the RESTlet's POST actions added
 	idem     map[string]*idemEntry
 	unkeyed  int
 

@@ -32,6 +32,41 @@ export interface RequestOptions {
   timeout?: number;
   /** Sees the raw response of a successful call (e.g. its Date header). */
   onResponse?: (response: Response) => void;
+  /**
+   * Told how much of the request body has gone out (an upload's progress bar). The call
+   * then goes through XMLHttpRequest, the one browser API that reports it.
+   */
+  onUploadProgress?: (sent: number, total: number) => void;
+}
+
+/**
+ * fetch through XMLHttpRequest, reporting the upload's progress: the same request and
+ * the same Response (status, headers, body), abortable by `init.signal`.
+ */
+function fetchWithProgress(url: string, init: RequestInit, onProgress: (sent: number, total: number) => void): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(init.method ?? 'GET', url);
+    for (const [name, value] of Object.entries((init.headers ?? {}) as Record<string, string>)) xhr.setRequestHeader(name, value);
+    xhr.responseType = 'blob';
+    xhr.upload.onprogress = (event) => onProgress(event.loaded, event.lengthComputable ? event.total : 0);
+    xhr.onload = () => {
+      const headers = new Headers();
+      for (const line of xhr.getAllResponseHeaders().trim().split(/[\r\n]+/)) {
+        const at = line.indexOf(':');
+        if (at > 0) headers.append(line.slice(0, at).trim(), line.slice(at + 1).trim());
+      }
+      const body = xhr.status === 204 || xhr.status === 304 ? null : (xhr.response as Blob);
+      resolve(new Response(body, { status: xhr.status, statusText: xhr.statusText, headers }));
+    };
+    xhr.onerror = () => reject(new TypeError('Failed to fetch'));
+    const signal = init.signal;
+    const abort = () => xhr.abort();
+    xhr.onabort = () => reject(signal?.reason ?? new DOMException('The upload was stopped.', 'AbortError'));
+    if (signal?.aborted) return reject(signal.reason);
+    signal?.addEventListener('abort', abort, { once: true });
+    xhr.send((init.body ?? null) as XMLHttpRequestBodyInit | null);
+  });
 }
 
 /**
@@ -153,7 +188,10 @@ async function send(path: string, options: RequestOptions, auth: boolean): Promi
   else signal?.addEventListener('abort', forwardAbort, { once: true });
 
   try {
-    const response = await fetch(apiUrl(path, query), { method, headers, body: payload, signal: controller.signal, credentials: 'same-origin' });
+    const init: RequestInit = { method, headers, body: payload, signal: controller.signal, credentials: 'same-origin' };
+    const response = options.onUploadProgress
+      ? await fetchWithProgress(apiUrl(path, query), init, options.onUploadProgress)
+      : await fetch(apiUrl(path, query), init);
     const answerBody = response.ok && options.responseType === 'blob' ? await response.blob() : await readJson(response);
     return { response, body: answerBody, tokenUsed: session.token };
   } catch (error) {

@@ -13,6 +13,8 @@ import { useRouteTab } from '../app/meta';
 import { appQueryClient } from '../app/queryClient';
 import { isAuthenticated } from '../session/store';
 import { downloadFile, saveDownload } from './api';
+import { FileWriteState } from './attachments/FileWriteState';
+import { TabAdditions } from './attachments/TabAdditions';
 import { DataTable } from './DataTable';
 import { EquipmentCharges } from './EquipmentCharges';
 import { formatBytes, formatDateTime } from './format';
@@ -72,7 +74,10 @@ export default function RecordTabPage() {
   }
   return (
     <section aria-label={tab.label} data-testid="record-tab">
-      {tab.source === 'files' ? <FilesTab kind={kind} id={id} /> : <RowsTab kind={kind} kinds={kinds} id={id} tab={tab} />}
+      <Stack gap="sm">
+        <TabAdditions kind={kind} id={id} tab={tab} />
+        {tab.source === 'files' ? <FilesTab kind={kind} id={id} /> : <RowsTab kind={kind} kinds={kinds} id={id} tab={tab} />}
+      </Stack>
     </section>
   );
 }
@@ -160,6 +165,7 @@ function FilesTab({ kind, id }: { kind: Kind; id: number }) {
                   >
                     {file.name}
                   </Button>
+                  <FileWriteState file={file} />
                 </Table.Td>
                 <Table.Td>
                   <Text size="sm" c="dimmed">

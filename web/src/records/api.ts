@@ -18,13 +18,14 @@ import type {
   ListPage,
   ListTotals,
   RecordDetail,
+  SavedRecord,
   SaveInput,
   SortDir,
   TabRows,
 } from './types';
 
 /** `/{erp}/{product}{suffix}`, e.g. `/netsuite/portal-list`. */
-export function productPath(suffix: '-list' | '-record' | '-file' | '-crud' | '-bulk'): string {
+export function productPath(suffix: '-list' | '-record' | '-file' | '-crud' | '-bulk' | '-note'): string {
   return `/${config.erp}/${config.product}${suffix}`;
 }
 
@@ -130,19 +131,20 @@ export async function fetchRecordTab(type: string, id: number, tab: string, sign
 
 /**
  * Creates a record of `type` (no id: POST, 201) or edits record `id` (PUT, with the
- * version the form was opened at), answering the saved record's view. A 422 problem
+ * version the form was opened at), answering the saved record's view (`unchanged` when
+ * the edit changed nothing, so nothing was written). A 422 problem
  * carries `errors: [{field, message}]`; a 409 (changed meanwhile) carries `current`, the
  * record's values and version now.
  */
-export async function saveRecord(type: string, id: number | null, input: SaveInput): Promise<RecordDetail> {
+export async function saveRecord(type: string, id: number | null, input: SaveInput): Promise<SavedRecord> {
   const answer =
     id === null
-      ? await api.post<Envelope<RecordDetail>>(
+      ? await api.post<Envelope<SavedRecord>>(
           productPath('-crud'),
           { fields: input.fields },
           { query: { type }, headers: input.idempotencyKey ? { 'Idempotency-Key': input.idempotencyKey } : undefined },
         )
-      : await api.put<Envelope<RecordDetail>>(productPath('-crud'), input, { query: { type, id } });
+      : await api.put<Envelope<SavedRecord>>(productPath('-crud'), input, { query: { type, id } });
   return answer.data;
 }
 

@@ -261,7 +261,7 @@ export interface WriteState {
  * status and date as strings ("" or null clears an optional one), references as record
  * ids (null for none), money and quantities as numbers (null for none).
  */
-export type SaveFields = Record<string, string | number | null>;
+export type SaveFields = Record<string, string | number | boolean | null>;
 
 /** What a save sends: the fields, and for an edit the version the form was opened at. */
 export interface SaveInput {
@@ -274,6 +274,9 @@ export interface SaveInput {
    */
   idempotencyKey?: string;
 }
+
+/** A save's answer: the saved record's view; `unchanged` when the edit changed nothing. */
+export type SavedRecord = RecordDetail & { unchanged?: boolean };
 
 /**
  * The body of a 409 answer to an edit: the record's values now (field name → value as a
@@ -325,6 +328,8 @@ export interface FileInfo {
   size: number;
   contentType: string;
   modified: string;
+  /** For a file added in the portal that the ERP does not have yet: on its way, or refused. */
+  write?: WriteState;
 }
 
 /** The `{ data }` envelope of every answer. */

@@ -18,10 +18,25 @@
  *        every value a display string ("" for none); at most 10,000 rows;
  *        truncated is present only when rows were left out.
  *
+ * and, with POST only (they change data):
+ *
+ *   action=addnote, recordtype=T, recordid=N, link=entity|transaction|record,
+ *   title, note, externalid
+ *     -> {"id"}: a user note on the record (N/record note: title, note, and
+ *        entity, transaction, or recordtype + record for a custom record).
+ *        A note with that external id already is answered with its id, so
+ *        a retry adds nothing.
+ *   action=addfile, recordtype=T, recordid=N, name, filetype (a file.Type),
+ *   contentBase64, key
+ *     -> {"id"}: the file saved in the deployment's upload folder (script
+ *        parameter custscript_portico_upload_folder) with description key,
+ *        and attached to the record (record.attach). A file whose
+ *        description is key already is attached and answered with its id.
+ *
  * Errors are thrown with error.create and answered by NetSuite as
  * 400 {"error": {"code", "message"}}: SSS_MISSING_REQD_ARGUMENT,
- * INVALID_ACTION, RCRD_DSNT_EXIST (no such file or saved search, or the
- * role may not see it). NetSuite itself answers SSS_INVALID_SCRIPTLET_ID
+ * INVALID_ACTION, RCRD_DSNT_EXIST (no such file, saved search or record,
+ * or the role may not see it). NetSuite itself answers SSS_INVALID_SCRIPTLET_ID
  * (wrong script/deploy, deployment not released) and
  * SSS_REQUEST_LIMIT_EXCEEDED (throttled; the portal retries).
  *
@@ -32,8 +47,8 @@
  * @NScriptType Restlet
  * @NModuleScope SameAccount
  */
-define(['N/encode', 'N/error', 'N/file', 'N/format', 'N/runtime', 'N/search'],
-    (encode, error, file, format, runtime, search) => {
+define(['N/encode', 'N/error', 'N/file', 'N/format', 'N/record', 'N/runtime', 'N/search'],
+    (encode, error, file, format, record, runtime, search) => {
         const MAX_ROWS = 10000; // saved search rows per answer
         const PAGE = 1000; // getRange's largest page
         const LOAD_RESERVE = 200; // governance units kept back when loading files for exact sizes
@@ -227,7 +242,93 @@ define(['N/encode', 'N/error', 'N/file', 'N/format', 'N/runtime', 'N/search'],
             return out;
         };
 
-        const answer = (args) => {
+        // The file types an upload may have (file.Type values) and whether
+        // NetSuite keeps them as text (file.create takes text contents for
+        // those, base64 for the others).
+        const UPLOAD_TYPES = {
+            PDF: false, PNGIMAGE: false, JPGIMAGE: false, GIFIMAGE: false, WORD: false, EXCEL: false,
+            POWERPOINT: false, PLAINTEXT: true, CSV: true,
+        };
+        const MAX_NOTE = 4000; // the portal's limit
+        const UPLOAD_FOLDER = 'custscript_portico_upload_folder';
+
+        const checkRecordArgs = (recordType, recordId) => {
+            if (!/^[a-z][a-z0-9_]*$/i.test(recordType) || !/^[0-9]+$/.test(recordId)) {
+                throw fail('SSS_MISSING_REQD_ARGUMENT', 'Missing or invalid arguments: recordtype, recordid');
+            }
+        };
+
+        // findOne returns the internal id of the first result of a search,
+        // or null.
+        const findOne = (type, filters) => {
+            const found = search.create({type: type, filters: filters, columns: ['internalid']}).run().getRange({start: 0, end: 1});
+            return found.length > 0 ? String(found[0].getValue({name: 'internalid'})) : null;
+        };
+
+        const addNote = (args) => {
+            const recordType = args('recordtype');
+            const recordId = args('recordid');
+            checkRecordArgs(recordType, recordId);
+            const link = args('link');
+            const text = args('note');
+            const externalId = args('externalid');
+            if (!['entity', 'transaction', 'record'].includes(link) || !text || text.length > MAX_NOTE || !externalId) {
+                throw fail('SSS_MISSING_REQD_ARGUMENT', 'Missing or invalid arguments: link, note, externalid');
+            }
+            const done = findOne('note', [['externalid', 'anyof', externalId]]);
+            if (done) return {id: done};
+            const n = record.create({type: record.Type.NOTE});
+            n.setValue({fieldId: 'title', value: args('title').slice(0, 200)});
+            n.setValue({fieldId: 'note', value: text});
+            n.setValue({fieldId: 'externalid', value: externalId});
+            try {
+                if (link === 'record') {
+                    // A note names a custom record by its type's internal
+                    // id, which the record itself holds (rectype).
+                    const target = record.load({type: recordType, id: Number(recordId)});
+                    n.setValue({fieldId: 'recordtype', value: target.getValue({fieldId: 'rectype'})});
+                    n.setValue({fieldId: 'record', value: Number(recordId)});
+                } else {
+                    n.setValue({fieldId: link, value: Number(recordId)});
+                }
+            } catch (e) {
+                throw fail('RCRD_DSNT_EXIST', 'That record does not exist. (' + e.name + ': ' + e.message + ')');
+            }
+            return {id: String(n.save())};
+        };
+
+        const addFile = (args) => {
+            const recordType = args('recordtype');
+            const recordId = args('recordid');
+            checkRecordArgs(recordType, recordId);
+            const name = args('name');
+            const fileType = args('filetype');
+            const b64 = args('contentBase64').replace(/[\r\n]/g, '');
+            const key = args('key');
+            if (!name || !(fileType in UPLOAD_TYPES) || !b64 || !key) {
+                throw fail('SSS_MISSING_REQD_ARGUMENT', 'Missing or invalid arguments: name, filetype, contentBase64, key');
+            }
+            const folder = runtime.getCurrentScript().getParameter({name: UPLOAD_FOLDER});
+            if (!folder) {
+                throw fail('SSS_MISSING_REQD_ARGUMENT', 'Please enter value(s) for: Folder (the deployment\'s ' + UPLOAD_FOLDER + ' parameter)');
+            }
+            let id = findOne('file', [['description', 'is', key]]);
+            if (!id) {
+                const contents = UPLOAD_TYPES[fileType]
+                    ? encode.convert({string: b64, inputEncoding: encode.Encoding.BASE_64, outputEncoding: encode.Encoding.UTF_8})
+                    : b64;
+                const f = file.create({name: name, fileType: fileType, contents: contents, description: key, folder: Number(folder)});
+                id = String(f.save());
+            }
+            try {
+                record.attach({record: {type: 'file', id: Number(id)}, to: {type: recordType.toLowerCase(), id: Number(recordId)}});
+            } catch (e) {
+                throw fail('RCRD_DSNT_EXIST', 'That record does not exist. (' + e.name + ': ' + e.message + ')');
+            }
+            return {id: id};
+        };
+
+        const answer = (args, posted) => {
             const arg = (k) => (args && args[k] !== undefined && args[k] !== null ? String(args[k]) : '');
             switch (arg('action')) {
             case 'file':
@@ -236,6 +337,10 @@ define(['N/encode', 'N/error', 'N/file', 'N/format', 'N/runtime', 'N/search'],
                 return listFiles(arg('recordtype'), arg('recordid'));
             case 'savedsearch':
                 return runSavedSearch(arg('id'));
+            case 'addnote':
+            case 'addfile':
+                if (!posted) throw fail('INVALID_ACTION', 'Action "' + arg('action') + '" changes data: send it with POST.');
+                return arg('action') === 'addnote' ? addNote(arg) : addFile(arg);
             case '':
                 throw fail('SSS_MISSING_REQD_ARGUMENT', 'Missing a required argument: action');
             default:
@@ -244,12 +349,12 @@ define(['N/encode', 'N/error', 'N/file', 'N/format', 'N/runtime', 'N/search'],
         };
 
         return {
-            get: (requestParams) => answer(requestParams),
+            get: (requestParams) => answer(requestParams, false),
             post: (requestBody) => {
                 if (typeof requestBody !== 'object' || requestBody === null || Array.isArray(requestBody)) {
                     throw fail('SYNTAX_ERROR', 'The request body is not a JSON object.');
                 }
-                return answer(requestBody);
+                return answer(requestBody, true);
             },
         };
     });

@@ -1,4 +1,4 @@
-import { NativeSelect, NumberInput, TextInput } from '@mantine/core';
+import { Checkbox, NativeSelect, NumberInput, TextInput } from '@mantine/core';
 import { RecordLookup } from '../RecordLookup';
 import type { KindField } from '../types';
 import type { FormValue } from './schema';
@@ -14,16 +14,43 @@ export interface FieldInputProps {
   /** A note under the label (e.g. the value someone else saved meanwhile). */
   description?: string;
   disabled?: boolean;
+  /** For a read-only (system) field: its value as the record page shows it. */
+  shown?: string;
 }
 
+/** How each kind of number is typed: decimals, sign, a unit around it. */
+const NUMBER_FORMATS = {
+  money: { decimalScale: 2, allowNegative: false, min: 0, prefix: '$' },
+  quantity: { decimalScale: 2, allowNegative: false, min: 0 },
+  percent: { decimalScale: 2, allowNegative: false, min: 0, max: 100, suffix: ' %' },
+  number: { decimalScale: 6, allowNegative: true },
+} as const;
+
 /**
- * The control of one form field, by its type: text → text box, status → a select of its
- * choices, reference → the record lookup, money and quantity → a number box (two
- * decimals, not negative), date → the browser's date box (yyyy-mm-dd). Each is labelled
- * with the field's label (its accessible name) and marked when required.
+ * The control of one form field, by its type: text → text box; status → a select of its
+ * choices; reference → the record lookup; money, quantity, percent and number → a number
+ * box (two decimals and not negative for amounts; 0–100 for a percentage); date → the
+ * browser's date box (yyyy-mm-dd); yes/no → a checkbox; email, phone and web address →
+ * text boxes of those input types (the right keyboard on a phone). Each is labelled with
+ * the field's label (its accessible name) and marked when required. A read-only (system)
+ * field is a read-only text box with its value as the record page shows it, so it can be
+ * read and copied but not changed.
  */
-export function FieldInput({ field, value, onChange, onBlur, error, description, disabled }: FieldInputProps) {
+export function FieldInput({ field, value, onChange, onBlur, error, description, disabled, shown }: FieldInputProps) {
   const common = { label: field.label, required: field.required, error, description, disabled, onBlur };
+  if (field.readOnly) {
+    return <TextInput label={field.label} description={description ?? 'Set by the system'} value={shown ?? ''} readOnly variant="filled" />;
+  }
+  const text = (type: 'text' | 'date' | 'email' | 'tel' | 'url', inputMode?: 'email' | 'tel' | 'url') => (
+    <TextInput
+      {...common}
+      type={type}
+      inputMode={inputMode}
+      autoComplete="off"
+      value={value === null || typeof value === 'boolean' ? '' : String(value)}
+      onChange={(event) => onChange(event.currentTarget.value)}
+    />
+  );
   switch (field.type) {
     case 'status':
       return (
@@ -51,23 +78,41 @@ export function FieldInput({ field, value, onChange, onBlur, error, description,
       );
     case 'money':
     case 'quantity':
+    case 'percent':
+    case 'number':
       return (
         <NumberInput
           {...common}
-          value={value ?? ''}
+          {...NUMBER_FORMATS[field.type]}
+          value={typeof value === 'boolean' ? '' : (value ?? '')}
           onChange={onChange}
-          decimalScale={2}
-          allowNegative={false}
-          min={0}
           thousandSeparator=","
-          prefix={field.type === 'money' ? '$' : undefined}
           hideControls
           inputMode="decimal"
         />
       );
+    case 'boolean':
+      return (
+        <Checkbox
+          label={field.label}
+          description={description}
+          error={error}
+          disabled={disabled}
+          checked={value === true}
+          onChange={(event) => onChange(event.currentTarget.checked)}
+          onBlur={onBlur}
+          mt="lg"
+        />
+      );
     case 'date':
-      return <TextInput {...common} type="date" value={value === null ? '' : String(value)} onChange={(event) => onChange(event.currentTarget.value)} />;
+      return text('date');
+    case 'email':
+      return text('email', 'email');
+    case 'phone':
+      return text('tel', 'tel');
+    case 'url':
+      return text('url', 'url');
     default:
-      return <TextInput {...common} value={value === null ? '' : String(value)} onChange={(event) => onChange(event.currentTarget.value)} />;
+      return text('text');
   }
 }

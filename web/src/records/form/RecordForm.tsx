@@ -1,5 +1,5 @@
 import { Alert, Button, Group, List, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
-import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, type Location } from 'react-router';
 import type { ApiError } from '../../api';
@@ -9,15 +9,29 @@ import { recordMarkKey, useEventsStore } from '../../events/store';
 import { useAppStore } from '../../shell/appState';
 import { formatValue, isRef } from '../format';
 import { listPath, viewPath } from '../links';
-import { recordNameQuery } from '../queries';
+import { kindsQuery, recordNameQuery } from '../queries';
 import { recordIdOf } from '../recordId';
 import { errorSentence } from '../States';
-import type { CellValue, CurrentValues, Kind, RecordDetail } from '../types';
+import type { CellValue, CurrentValues, Kind, KindField, RecordDetail } from '../types';
 import { FieldInput } from './FieldInput';
 import { LeaveGuard } from './LeaveGuard';
 import { NewerVersionNotice } from './NewerVersionNotice';
 import { formBasePath } from './links';
-import { fieldError, formValueOf, formValues, isDirty, recordValues, sameValue, saveFields, validate, type FieldErrors, type FormValue, type FormValues } from './schema';
+import {
+  changedFields,
+  fieldError,
+  formFields,
+  formValueOf,
+  formValues,
+  isDirty,
+  recordValues,
+  sameValue,
+  saveFields,
+  validate,
+  type FieldErrors,
+  type FormValue,
+  type FormValues,
+} from './schema';
 import { useSaveRecord } from './useSaveRecord';
 
 export interface RecordFormProps {
@@ -49,11 +63,18 @@ function seedNames(queryClient: QueryClient, kind: Kind, values: Record<string, 
 /**
  * The create or edit form of a record, generated from the kind's fields (see FieldInput).
  *
+ * - Offers every field of the kind (promoted, document and account fields), each with the
+ *   control of its type; system fields (ids, balances: `readOnly`) are shown read-only on
+ *   edit and left out on create.
  * - Checks every field with the form schema on submit, and a changed field when it loses
  *   focus; the first field in error takes the focus. Nothing is sent while one is wrong.
- * - Sends every field (an edit with the version it was opened at). The server's field
- *   errors (422) show under their fields, other problems (403, 400, no connection) above
- *   the buttons; the input stays as typed.
+ * - An edit with nothing changed is not sent: Save is off and the form says "No changes to
+ *   save". Should the server find nothing to change all the same (`unchanged`), it says so
+ *   and nothing was written.
+ * - A create sends every field a user may set; an edit the fields changed (after a 409,
+ *   those that differ from what is saved now), with the version it was opened at. The
+ *   server's field errors (422) show under their fields, other problems (403, 400, no
+ *   connection) above the buttons; the input stays as typed.
  * - A 409 (changed meanwhile) keeps the input, shows under each field the value saved now
  *   where it differs, and offers to save the input over it (with the new version) or to
  *   load the current values.
@@ -76,6 +97,10 @@ export function RecordForm({ kind, record }: RecordFormProps) {
     return formValues(kind, current);
   });
   const [values, setValues] = useState<FormValues>(baseline);
+  // The record's values as its page shows them, for the read-only (system) fields.
+  const [shownValues, setShownValues] = useState<Record<string, CellValue>>(() => (record ? recordValues(record) : {}));
+  // The server found nothing to change (the form's values were the record's already).
+  const [nothingSaved, setNothingSaved] = useState(false);
   const [version, setVersion] = useState(record?.version);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [problem, setProblem] = useState<FormProblem | null>(null);
@@ -89,6 +114,10 @@ export function RecordForm({ kind, record }: RecordFormProps) {
   const submission = useRef<{ fields: string; key: string } | null>(null);
 
   const dirty = isDirty(kind, values, baseline);
+  // A reference to a kind the role may not see cannot be chosen (the lookup searches that
+  // kind): it is shown, as a system field is, and kept as it is.
+  const visibleKinds = useQuery(kindsQuery()).data;
+  const choosable = (field: KindField) => field.type !== 'reference' || !visibleKinds || visibleKinds.some((k) => k.name === field.ref);
   const base = formBasePath(kind, page);
   const label = kind.label.toLowerCase();
 
@@ -106,6 +135,7 @@ export function RecordForm({ kind, record }: RecordFormProps) {
         const current = formValues(kind, recordValues(record));
         setBaseline(current);
         setValues(current);
+        setShownValues(recordValues(record));
         setVersion(record.version);
       }
     }
@@ -122,6 +152,7 @@ export function RecordForm({ kind, record }: RecordFormProps) {
   }
 
   function change(name: string, value: FormValue) {
+    setNothingSaved(false);
     setValues((v) => ({ ...v, [name]: value }));
     // A field in error is checked again as it is corrected.
     if (errors[name]) recheck(name, value);
@@ -168,13 +199,18 @@ export function RecordForm({ kind, record }: RecordFormProps) {
   function submit(event: FormEvent) {
     event.preventDefault();
     setProblem(null);
-    const found = validate(kind, values);
+    // Nothing changed: nothing to send (the button is off; Enter in a field lands here).
+    if (record && !dirty && !conflict) return;
+    // An edit is compared with the values it opened with, or after a 409 with the
+    // record's values now ("use my values"): it sends, and checks, what differs.
+    const reference = record ? (conflict ? formValues(kind, conflict.current) : baseline) : undefined;
+    const found = validate(kind, values, reference);
     if (Object.keys(found).length > 0) {
       showErrors(found);
       return;
     }
     setErrors({});
-    const fields = saveFields(kind, values);
+    const fields = reference ? changedFields(kind, values, reference) : saveFields(kind, values);
     let idempotencyKey: string | undefined;
     if (!record) {
       const sent = JSON.stringify(fields);
@@ -185,6 +221,13 @@ export function RecordForm({ kind, record }: RecordFormProps) {
       { type: kind.name, id: record?.id ?? null, input: { fields, version: record ? version : undefined, idempotencyKey } },
       {
         onSuccess: async (result) => {
+          if (result.unchanged) {
+            // The record had these values already: nothing was written.
+            setNothingSaved(true);
+            setBaseline(values);
+            setConflict(null);
+            return;
+          }
           saved.current = true;
           await navigate(viewPath(kind, result.id) ?? listPath(kind));
           raiseAlert({
@@ -213,6 +256,7 @@ export function RecordForm({ kind, record }: RecordFormProps) {
     const current = formValues(kind, conflict.current);
     setBaseline(current);
     setValues(current);
+    setShownValues(conflict.current);
     setErrors({});
     setConflict(null);
   }
@@ -234,16 +278,17 @@ export function RecordForm({ kind, record }: RecordFormProps) {
         {newer && <NewerVersionNotice label={label} by={newer.by} onReview={reviewNewer} />}
         <Paper withBorder radius="md" p="md">
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="sm">
-            {kind.fields.map((field) => (
+            {formFields(kind, !record).map((field) => (
               <FieldInput
                 key={field.name}
-                field={field}
+                field={choosable(field) ? field : { ...field, readOnly: true }}
                 value={values[field.name] ?? null}
                 onChange={(value) => change(field.name, value)}
                 onBlur={() => blur(field.name)}
                 error={errors[field.name]}
-                description={savedMeanwhile(field.name)}
+                description={savedMeanwhile(field.name) ?? (choosable(field) ? undefined : 'Your role cannot look these records up')}
                 disabled={save.isPending}
+                shown={field.readOnly || !choosable(field) ? formatValue(shownValues[field.name], field.type) : undefined}
               />
             ))}
           </SimpleGrid>
@@ -279,18 +324,22 @@ export function RecordForm({ kind, record }: RecordFormProps) {
           </Alert>
         )}
 
+        {nothingSaved && (
+          <Alert color="blue" variant="light" title="No changes to save" role="status">
+            <Text size="sm">The {label} already has these values: nothing was saved.</Text>
+          </Alert>
+        )}
+
         <Group gap="sm">
-          <Button type="submit" loading={save.isPending}>
+          <Button type="submit" loading={save.isPending} disabled={!!record && !dirty && !conflict}>
             {record ? 'Save changes' : `Create ${label}`}
           </Button>
           <Button component={Link} to={cancelTo} variant="default">
             Cancel
           </Button>
-          {dirty && (
-            <Text size="sm" c="dimmed">
-              Unsaved changes
-            </Text>
-          )}
+          <Text size="sm" c="dimmed" role="status">
+            {dirty ? 'Unsaved changes' : record && !conflict ? 'No changes to save' : ''}
+          </Text>
         </Group>
       </Stack>
       <LeaveGuard dirty={dirty} allows={allows} />

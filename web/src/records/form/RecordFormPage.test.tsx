@@ -18,10 +18,13 @@ const customer: Kind = {
   defaultList: 'customsearch_res_customer_list',
   fields: [
     { name: 'companyname', label: 'Client name', column: 'title', type: 'text', required: true },
-    { name: 'entityid', label: 'Client ID', column: 'code', type: 'text' },
+    { name: 'entityid', label: 'Client ID', column: 'code', type: 'text', readOnly: true },
     { name: 'entitystatus', label: 'Status', column: 'status', type: 'status', choices: ['Prospect', 'Active', 'Inactive'], required: true },
-    { name: 'balance', label: 'Balance', column: 'amount', type: 'money' },
-    { name: 'datecreated', label: 'Client since', column: 'occurred_on', type: 'date' },
+    { name: 'balance', label: 'Balance', column: 'amount', type: 'money', readOnly: true },
+    { name: 'datecreated', label: 'Client since', column: 'occurred_on', type: 'date', readOnly: true },
+    { name: 'email', label: 'Email', column: 'fields.email', type: 'email' },
+    { name: 'url', label: 'Website', column: 'fields.url', type: 'url' },
+    { name: 'isinactive', label: 'Inactive', column: 'fields.isinactive', type: 'boolean' },
   ],
   tabs: [
     { name: 'files', label: 'Files', source: 'files' },
@@ -70,6 +73,13 @@ function view(id: number, values: { companyname: string; entityid?: string; enti
           { name: 'entitystatus', label: 'Status', type: 'status', value: values.entitystatus ?? 'Active' },
           { name: 'balance', label: 'Balance', type: 'money', value: values.balance ?? null },
           { name: 'datecreated', label: 'Client since', type: 'date', value: '2024-03-07' },
+        ],
+      },
+      {
+        label: 'Details',
+        fields: [
+          { name: 'email', label: 'Email', type: 'email', value: 'ap@acme.example' },
+          { name: 'isinactive', label: 'Inactive', type: 'boolean', value: false },
         ],
       },
     ],
@@ -137,20 +147,27 @@ describe('RecordFormPage: create', () => {
     renderRoutes(routes, '/customer/create');
     expect(await screen.findByRole('heading', { level: 1, name: 'New client' })).toBeInTheDocument();
     expect(field(/Client name/)).toBeRequired();
-    expect(field(/Client ID/)).not.toBeRequired();
     expect(screen.getByRole('combobox', { name: /Status/ })).toBeRequired();
-    expect(field(/Balance/)).toBeInTheDocument();
-    expect(screen.getByLabelText(/Client since/)).toHaveAttribute('type', 'date');
+    // The system's fields (the id, the balance, the date it was made) are not the user's to type.
+    expect(screen.queryByLabelText(/Client ID/)).not.toBeInTheDocument();
+    expect(screen.queryByLabelText(/Balance/)).not.toBeInTheDocument();
+    expect(screen.queryByLabelText(/Client since/)).not.toBeInTheDocument();
+    // Each field has the control of its type.
+    expect(field(/Email/)).toHaveAttribute('type', 'email');
+    expect(field(/Website/)).toHaveAttribute('type', 'url');
+    expect(screen.getByRole('checkbox', { name: 'Inactive' })).not.toBeChecked();
 
-    await user.type(field(/Client ID/), 'CUS-X');
-    await user.type(field(/Balance/), '12.5');
+    await user.type(field(/Email/), 'accounts at acme');
+    await user.type(field(/Website/), 'acme.example');
     await user.click(screen.getByRole('button', { name: 'Create client' }));
 
     expect(await screen.findByText('Client name is required.')).toBeInTheDocument();
     expect(screen.getByText('Status is required.')).toBeInTheDocument();
+    expect(screen.getByText('Enter an email address such as name@example.com.')).toBeInTheDocument();
+    expect(screen.getByText('Enter a web address starting with https:// or http://.')).toBeInTheDocument();
     expect(field(/Client name/)).toHaveAttribute('aria-invalid', 'true');
     expect(field(/Client name/)).toHaveFocus();
-    expect(field(/Client ID/)).toHaveValue('CUS-X');
+    expect(field(/Email/)).toHaveValue('accounts at acme');
     expect(saves()).toHaveLength(0);
 
     // Correcting a field clears its message as it is typed.
@@ -168,16 +185,19 @@ describe('RecordFormPage: create', () => {
     const { location } = renderRoutes(routes, '/customer/create');
     await user.type(await screen.findByRole('textbox', { name: /Client name/ }), 'River Co');
     await user.selectOptions(screen.getByRole('combobox', { name: /Status/ }), 'Prospect');
-    await user.type(field(/Balance/), '1234.5');
+    await user.type(field(/Email/), 'ap@river.example');
+    await user.click(screen.getByRole('checkbox', { name: 'Inactive' }));
     await user.click(screen.getByRole('button', { name: 'Create client' }));
 
     expect(await screen.findByRole('heading', { level: 1, name: 'River Co' })).toBeInTheDocument();
     expect(location()).toBe('/customer/view?id=31');
     expect(saves()).toHaveLength(1);
+    // Every field the user may set, none of the system's.
     expect(saves()[0]).toMatchObject({
       method: 'POST',
-      body: { fields: { companyname: 'River Co', entityid: '', entitystatus: 'Prospect', balance: 1234.5, datecreated: '' } },
+      body: { fields: { companyname: 'River Co', entitystatus: 'Prospect', email: 'ap@river.example', url: '', isinactive: true } },
     });
+    expect(Object.keys((saves()[0]?.body as { fields: object }).fields).sort()).toEqual(['companyname', 'email', 'entitystatus', 'isinactive', 'url']);
     expect(saves()[0]?.params.get('type')).toBe('customer');
     expect(useAppStore.getState().alert).toMatchObject({ title: 'Client created', type: 'alert-success' });
     // No leave dialog on the way to the saved record.
@@ -215,7 +235,7 @@ describe('RecordFormPage: create', () => {
     );
     renderRoutes(routes, '/customer/create');
     await user.type(await screen.findByRole('textbox', { name: /Client name/ }), 'Acme Water');
-    await user.type(field(/Client ID/), 'CUS-9');
+    await user.type(field(/Email/), 'ap@acme.example');
     await user.selectOptions(screen.getByRole('combobox', { name: /Status/ }), 'Active');
     await user.click(screen.getByRole('button', { name: 'Create client' }));
 
@@ -224,7 +244,7 @@ describe('RecordFormPage: create', () => {
     const alert = screen.getByRole('alert', { name: 'Please correct the highlighted fields.' });
     expect(alert).toHaveTextContent('This field is not on the client form.');
     expect(field(/Client name/)).toHaveValue('Acme Water');
-    expect(field(/Client ID/)).toHaveValue('CUS-9');
+    expect(field(/Email/)).toHaveValue('ap@acme.example');
     expect(screen.getByRole('combobox', { name: /Status/ })).toHaveValue('Active');
   });
 
@@ -255,7 +275,14 @@ describe('RecordFormPage: edit', () => {
     renderRoutes(routes, '/customer/edit?id=7');
     expect(await screen.findByRole('heading', { level: 1, name: 'Edit Acme Water' })).toBeInTheDocument();
     expect(field(/Client name/)).toHaveValue('Acme Water');
-    expect(field(/Balance/)).toHaveValue('$100');
+    expect(field(/Email/)).toHaveValue('ap@acme.example');
+    // The system's fields are shown as the record page shows them, and cannot be changed.
+    expect(field(/Client ID/)).toHaveValue('CUS-7');
+    expect(field(/Client ID/)).toHaveAttribute('readonly');
+    expect(field(/Balance/)).toHaveValue('$100.00');
+    expect(field(/Balance/)).toHaveAttribute('readonly');
+    await user.type(field(/Client ID/), '-B');
+    expect(field(/Client ID/)).toHaveValue('CUS-7');
     await user.clear(field(/Client name/));
     await user.type(field(/Client name/), 'Acme Water & Power');
     await user.click(screen.getByRole('button', { name: 'Save changes' }));
@@ -263,8 +290,10 @@ describe('RecordFormPage: edit', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Acme Water & Power' })).toBeInTheDocument();
     expect(saves()[0]).toMatchObject({
       method: 'PUT',
-      body: { fields: { companyname: 'Acme Water & Power', entityid: 'CUS-7', entitystatus: 'Active', balance: 100, datecreated: '2024-03-07' }, version: VERSION },
+      // An edit sends what changed, and never the system's fields.
+      body: { fields: { companyname: 'Acme Water & Power' }, version: VERSION },
     });
+    expect(Object.keys((saves()[0]?.body as { fields: object }).fields)).toEqual(['companyname']);
     expect(saves()[0]?.params.get('id')).toBe('7');
   });
 
@@ -280,7 +309,18 @@ describe('RecordFormPage: edit', () => {
             title: 'Conflict',
             status: 409,
             detail: 'Someone changed this record since you opened it.',
-            current: { id: 7, companyname: 'Acme Water Ltd', entityid: 'CUS-7', entitystatus: 'Inactive', balance: 100, datecreated: '2024-03-07', version: NEWER },
+            current: {
+              id: 7,
+              companyname: 'Acme Water Ltd',
+              entityid: 'CUS-7',
+              entitystatus: 'Inactive',
+              balance: 100,
+              datecreated: '2024-03-07',
+              email: 'ap@acme.example',
+              url: null,
+              isinactive: false,
+              version: NEWER,
+            },
           },
           409,
         );
@@ -303,7 +343,8 @@ describe('RecordFormPage: edit', () => {
     expect(location()).toBe('/customer/edit?id=7');
 
     await user.click(within(alert).getByRole('button', { name: 'Use my values and save again' }));
-    expect(await screen.findByRole('heading', { level: 1, name: 'Acme Mine' })).toBeInTheDocument();
+    await waitFor(() => expect(saves()).toHaveLength(2));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Acme Mine' }, { timeout: 5000 })).toBeInTheDocument();
     expect(saves()[1]?.body).toMatchObject({ fields: { companyname: 'Acme Mine', entitystatus: 'Active' }, version: NEWER });
   });
 
@@ -313,12 +354,12 @@ describe('RecordFormPage: edit', () => {
       json({ status: 409, detail: 'Changed.', current: { id: 7, companyname: 'Acme Water Ltd', entityid: 'CUS-7', entitystatus: 'Active', balance: 250, datecreated: null, version: NEWER } }, 409),
     );
     renderRoutes(routes, '/customer/edit?id=7');
-    await user.type(await screen.findByRole('textbox', { name: /Client ID/ }), '-B');
+    await user.type(await screen.findByRole('textbox', { name: /Email/ }), '.uk');
     await user.click(screen.getByRole('button', { name: 'Save changes' }));
     await user.click(await screen.findByRole('button', { name: 'Load the current values' }));
     expect(field(/Client name/)).toHaveValue('Acme Water Ltd');
-    expect(field(/Client ID/)).toHaveValue('CUS-7');
-    expect(field(/Balance/)).toHaveValue('$250');
+    expect(field(/Email/)).toHaveValue('');
+    expect(field(/Balance/)).toHaveValue('$250.00');
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(screen.queryByText('Unsaved changes')).not.toBeInTheDocument();
   });
@@ -332,19 +373,53 @@ describe('RecordFormPage: edit', () => {
     expect(location()).toBe('/customer/view?id=7');
 
     await user.click(screen.getByRole('link', { name: 'Edit' }));
-    await user.type(await screen.findByRole('textbox', { name: /Client ID/ }), '-B');
+    await user.type(await screen.findByRole('textbox', { name: /Email/ }), '.uk');
     expect(screen.getByText('Unsaved changes')).toBeInTheDocument();
     await user.click(screen.getByRole('link', { name: 'Cancel' }));
     const dialog = await screen.findByRole('dialog', { name: 'Leave without saving?' });
     await user.click(within(dialog).getByRole('button', { name: 'Stay' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(location()).toBe('/customer/edit?id=7');
-    expect(field(/Client ID/)).toHaveValue('CUS-7-B');
+    expect(field(/Email/)).toHaveValue('ap@acme.example.uk');
 
     await user.click(screen.getByRole('link', { name: 'Clients' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Leave' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Client list' })).toBeInTheDocument();
     expect(saves()).toHaveLength(0);
+  });
+});
+
+describe('RecordFormPage: nothing changed', () => {
+  it('does not send an unchanged form, and says so', async () => {
+    const user = userEvent.setup();
+    renderRoutes(routes, '/customer/edit?id=7');
+    const save = await screen.findByRole('button', { name: 'Save changes' });
+    expect(save).toBeDisabled();
+    expect(screen.getByText('No changes to save')).toBeInTheDocument();
+    // A change undone is no change.
+    await user.type(field(/Client name/), '!');
+    expect(save).toBeEnabled();
+    expect(screen.getByText('Unsaved changes')).toBeInTheDocument();
+    await user.type(field(/Client name/), '{Backspace}');
+    expect(save).toBeDisabled();
+    await user.click(screen.getByRole('checkbox', { name: 'Inactive' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Inactive' }));
+    expect(save).toBeDisabled();
+    // Enter in a field does not send it either.
+    await user.type(field(/Client name/), '{Enter}');
+    expect(saves()).toHaveLength(0);
+  });
+
+  it('says so when the server found nothing to change, and writes nothing', async () => {
+    const user = userEvent.setup();
+    api.on('PUT /netsuite/portal-crud', () => json({ data: { ...stored, unchanged: true } }));
+    const { location } = renderRoutes(routes, '/customer/edit?id=7');
+    await user.type(await screen.findByRole('textbox', { name: /Website/ }), 'https://acme.example');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(await screen.findByRole('status', { name: 'No changes to save' })).toHaveTextContent('already has these values');
+    expect(location()).toBe('/customer/edit?id=7');
+    expect(useAppStore.getState().alert).toBeNull();
+    expect(screen.getByRole('button', { name: 'Save changes' })).toBeDisabled();
   });
 });
 

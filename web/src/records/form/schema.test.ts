@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Kind, KindField, RecordDetail } from '../types';
-import { fieldError, formValues, isDirty, MAX_TEXT, recordValues, saveFields, validate } from './schema';
+import { changedFields, fieldError, formFields, formValues, isDirty, MAX_TEXT, recordValues, saveFields, validate } from './schema';
 
 const name: KindField = { name: 'companyname', label: 'Client name', column: 'title', type: 'text', required: true };
 const code: KindField = { name: 'entityid', label: 'Client ID', column: 'code', type: 'text' };
@@ -123,5 +123,66 @@ describe('form values', () => {
     expect(isDirty(kind, { ...values, balance: '' }, values)).toBe(false);
     expect(isDirty(kind, { ...values, balance: 0 }, values)).toBe(true);
     expect(isDirty(kind, { ...values, customer: null }, values)).toBe(true);
+  });
+});
+
+describe('fields of the other types, and the system’s', () => {
+  const percent: KindField = { name: 'percentcomplete', label: '% complete', column: 'fields.percentcomplete', type: 'percent' };
+  const acres: KindField = { name: 'acres', label: 'Acres', column: 'fields.acres', type: 'number' };
+  const inactive: KindField = { name: 'isinactive', label: 'Inactive', column: 'fields.isinactive', type: 'boolean' };
+  const email: KindField = { name: 'email', label: 'Email', column: 'fields.email', type: 'email' };
+  const phone: KindField = { name: 'phone', label: 'Phone', column: 'fields.phone', type: 'phone' };
+  const url: KindField = { name: 'url', label: 'Website', column: 'fields.url', type: 'url' };
+  const manager: KindField = { name: 'projectmanager', label: 'Project manager', column: 'fields.projectmanager', type: 'reference', ref: 'employee' };
+  const id: KindField = { ...code, readOnly: true };
+  const owed: KindField = { ...balance, readOnly: true };
+  const project: Kind = { ...kind, fields: [name, id, owed, percent, acres, inactive, email, phone, url, manager] };
+
+  it('check each type as the server does', () => {
+    expect(fieldError(percent, 95)).toBeNull();
+    expect(fieldError(percent, 100)).toBeNull();
+    expect(fieldError(percent, 100.5)).toBe('Enter a percentage from 0 to 100.');
+    expect(fieldError(percent, -1)).toBe('Enter a percentage from 0 to 100.');
+    expect(fieldError(percent, 33.333)).toBe('Use at most two decimals.');
+    expect(fieldError(acres, -12.125)).toBeNull();
+    expect(fieldError(acres, 2e15)).toMatch(/^Enter a number from/);
+    expect(fieldError(inactive, true)).toBeNull();
+    expect(fieldError(email, 'pete@example.com')).toBeNull();
+    expect(fieldError(email, 'pete@localhost')).toBe('Enter an email address such as name@example.com.');
+    expect(fieldError(email, 'Pete <pete@example.com>')).toBe('Enter an email address such as name@example.com.');
+    expect(fieldError(phone, '+1 (919) 555-0100')).toBeNull();
+    expect(fieldError(phone, '919.555.0100 x204')).toBeNull();
+    expect(fieldError(phone, '555-01')).toBe('Enter a phone number of 7 to 15 digits, such as +1 919 555 0100.');
+    expect(fieldError(url, 'https://example.com/a')).toBeNull();
+    expect(fieldError(url, 'example.com')).toBe('Enter a web address starting with https:// or http://.');
+    expect(fieldError(url, 'javascript:alert(1)')).toBe('Enter a web address starting with https:// or http://.');
+    expect(fieldError(url, '')).toBeNull();
+  });
+
+  it('never check nor send the system’s fields, and leave them off a create form', () => {
+    const values = formValues(project, { entityid: 'PRJ-9', balance: 12, percentcomplete: 40, isinactive: true, projectmanager: { id: 2, refName: 'Pete' } });
+    expect(values).toMatchObject({ entityid: 'PRJ-9', balance: 12, percentcomplete: 40, isinactive: true, projectmanager: 2 });
+    expect(validate(project, { ...values, balance: -5, companyname: 'P' })).toEqual({});
+    const sent = saveFields(project, { ...values, companyname: 'P' });
+    expect(sent).not.toHaveProperty('entityid');
+    expect(sent).not.toHaveProperty('balance');
+    expect(sent).toMatchObject({ percentcomplete: 40, isinactive: true, projectmanager: 2, acres: null, email: '' });
+    // A change of a system field (which the form cannot make) is no change.
+    expect(isDirty(project, { ...values, balance: 99 }, values)).toBe(false);
+    expect(isDirty(project, { ...values, isinactive: false }, values)).toBe(true);
+    expect(formFields(project, true).map((f) => f.name)).not.toContain('entityid');
+    expect(formFields(project, false).map((f) => f.name)).toContain('entityid');
+  });
+});
+
+describe('an edit', () => {
+  it('checks and sends only what changed from the values it is compared with', () => {
+    const opened = formValues(kind, { companyname: 'x'.repeat(MAX_TEXT + 50), entitystatus: 'Active', customer: { id: 7, refName: 'Acme' } });
+    // A long name the record has already (from the ERP) is not the user's to correct.
+    expect(validate(kind, opened, opened)).toEqual({});
+    expect(validate(kind, opened)).toHaveProperty('companyname');
+    const edited = { ...opened, balance: 12.5 };
+    expect(changedFields(kind, edited, opened)).toEqual({ balance: 12.5 });
+    expect(changedFields(kind, opened, opened)).toEqual({});
   });
 });

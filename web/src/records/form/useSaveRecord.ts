@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../api';
 import { saveRecord } from '../api';
 import { recordNameQuery, recordQuery, recordsKey } from '../queries';
-import type { RecordDetail, SaveInput } from '../types';
+import type { SavedRecord, SaveInput } from '../types';
 
 export interface SaveArgs {
   /** The record type. */
@@ -22,7 +22,7 @@ export interface SaveArgs {
  */
 export function useSaveRecord() {
   const queryClient = useQueryClient();
-  return useMutation<RecordDetail, ApiError, SaveArgs>({
+  return useMutation<SavedRecord, ApiError, SaveArgs>({
     mutationFn: ({ type, id, input }) => saveRecord(type, id, input),
     onSuccess: async (saved, { type }) => {
       await queryClient.invalidateQueries({

@@ -6,6 +6,8 @@
 //                    "documentSizeKB", "modified", "recordType", "recordId"}],
 //         "searches": {"customsearch_x": {"columns": [{"label", "name", "join"}],
 //                                          "rows": [[{"text", "value"}]]}},
+//         "records": [{"recordType", "family": "entity"|"transaction"|"custom", "id", "rectype"}],
+//         "uploadFolder": 17,
 //         "calls": [{"method": "GET"|"POST", "args": {...}}]}
 // stdout: [{"status": 200|400, "body": ...}] in call order, errors as
 // NetSuite wraps them: {"error": {"code", "message"}}.
@@ -22,6 +24,14 @@ class SuiteScriptError extends Error {
 }
 
 const byId = new Map(input.files.map((f) => [String(f.id), f]));
+const targets = input.records || [];
+const notes = []; // {id, externalid, ...fields}
+const saved = []; // files saved by the script: {id, description, ...}
+const attached = []; // [file id, record type, record id]
+
+// A record the note's link field or record.attach names, or undefined.
+const target = (family, type, id) => targets.find((r) => (!family || r.family === family) &&
+    (!type || r.recordType.toLowerCase() === type.toLowerCase()) && String(r.id) === String(id));
 
 // A file as file.load returns it: contents are base64 for binary types.
 const loaded = (f) => ({
@@ -45,13 +55,29 @@ const mocks = {
     'N/encode': {
         Encoding: {UTF_8: 'UTF_8', BASE_64: 'BASE_64'},
         convert: ({string, inputEncoding, outputEncoding}) => {
-            if (inputEncoding !== 'UTF_8' || outputEncoding !== 'BASE_64') throw new Error('unexpected encode.convert');
-            return Buffer.from(string, 'utf8').toString('base64');
+            if (inputEncoding === 'UTF_8' && outputEncoding === 'BASE_64') return Buffer.from(string, 'utf8').toString('base64');
+            if (inputEncoding === 'BASE_64' && outputEncoding === 'UTF_8') return Buffer.from(string, 'base64').toString('utf8');
+            throw new Error('unexpected encode.convert');
         },
     },
     'N/file': {
+        create: (opts) => {
+            if (!opts.name || !opts.fileType) throw new SuiteScriptError('SSS_MISSING_REQD_ARGUMENT', 'file.create: name, fileType');
+            const size = opts.fileType === 'PLAINTEXT' || opts.fileType === 'CSV'
+                ? Buffer.byteLength(opts.contents, 'utf8') : Buffer.from(opts.contents, 'base64').length;
+            if (size > 10 * 1024 * 1024) throw new SuiteScriptError('SSS_FILE_CONTENT_SIZE_EXCEEDED', 'over 10 MB');
+            return {
+                save: () => {
+                    if (!opts.folder) throw new SuiteScriptError('SSS_MISSING_REQD_ARGUMENT', 'Please enter value(s) for: Folder');
+                    // The next internal id of the File Cabinet.
+                    const id = Math.max(0, ...input.files.map((f) => f.id), ...saved.map((f) => f.id)) + 1;
+                    saved.push({id: id, ...opts, isText: opts.fileType === 'PLAINTEXT' || opts.fileType === 'CSV'});
+                    return id;
+                },
+            };
+        },
         load: ({id}) => {
-            const f = byId.get(String(id));
+            const f = byId.get(String(id)) || saved.find((x) => String(x.id) === String(id));
             if (!f) throw new SuiteScriptError('RCRD_DSNT_EXIST', 'That record does not exist.');
             return loaded(f);
         },
@@ -60,12 +86,60 @@ const mocks = {
         Type: {DATETIME: 'datetime'},
         parse: ({value}) => new Date(value),
     },
-    'N/runtime': {getCurrentScript: () => ({getRemainingUsage: () => 1000})},
+    'N/record': {
+        Type: {NOTE: 'note'},
+        create: ({type}) => {
+            if (type !== 'note') throw new Error('unexpected record.create ' + type);
+            const values = {};
+            return {
+                setValue: ({fieldId, value}) => {
+                    const family = {entity: 'entity', transaction: 'transaction', record: 'custom'}[fieldId];
+                    if (family && !target(family, null, value)) {
+                        throw new SuiteScriptError('INVALID_KEY_OR_REF', 'Invalid ' + fieldId + ' reference key ' + value + '.');
+                    }
+                    values[fieldId] = value;
+                },
+                save: () => {
+                    if (!values.note) throw new SuiteScriptError('USER_ERROR', 'Please enter value(s) for: Memo');
+                    const id = notes.length + 1;
+                    notes.push({id: id, ...values});
+                    return id;
+                },
+            };
+        },
+        load: ({type, id}) => {
+            const r = target(null, type, id);
+            if (!r) throw new SuiteScriptError('RCRD_DSNT_EXIST', 'That record does not exist.');
+            return {getValue: ({fieldId}) => (fieldId === 'rectype' ? r.rectype : undefined)};
+        },
+        attach: ({record, to}) => {
+            if (record.type !== 'file' || !saved.some((f) => f.id === record.id)) {
+                throw new SuiteScriptError('SSS_MISSING_REQD_ARGUMENT', 'record.attach: record');
+            }
+            if (!target(null, to.type, to.id)) throw new SuiteScriptError('RCRD_DSNT_EXIST', 'That record does not exist.');
+            attached.push([record.id, to.type, to.id]);
+        },
+    },
+    'N/runtime': {
+        getCurrentScript: () => ({
+            getRemainingUsage: () => 1000,
+            getParameter: ({name}) => (name === 'custscript_portico_upload_folder' ? input.uploadFolder || null : null),
+        }),
+    },
     'N/search': {
         Summary: {GROUP: 'group'},
         Sort: {ASC: 'ASC'},
         createColumn: (c) => c,
         create: ({type, filters, columns}) => {
+            if (type === 'note' || type === 'file') {
+                // The additions' idempotency lookups: one filter, "is"/"anyof" a value.
+                const [field, , value] = filters[0];
+                const found = type === 'note'
+                    ? notes.filter((n) => field === 'externalid' && n.externalid === value)
+                    : saved.filter((f) => field === 'description' && f.description === value);
+                const rows = found.map((x) => ({getValue: () => String(x.id)}));
+                return {run: () => resultSet(rows)};
+            }
             const types = new Set(input.files.map((f) => f.recordType.toLowerCase()));
             if (!types.has(type)) throw new SuiteScriptError('SSS_INVALID_SRCH_TYPE', 'An nlobjSearch contains an invalid search type: ' + type);
             const recordId = String(filters[0][2]);
