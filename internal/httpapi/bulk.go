@@ -83,7 +83,12 @@ func (s *Server) bulkExport(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	cfg, _, err := s.listQuery(r, k, r.URL.Query())
+	cfg, err := s.resolveList(r, k, q(r, "list"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	cfg, _, err = k.Query(cfg, listRequest(r.URL.Query()))
 	if err != nil {
 		s.writeError(w, r, err)
 		return

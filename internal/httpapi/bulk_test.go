@@ -145,11 +145,6 @@ func TestBulkEditRefusesWhatNoRecordCouldTake(t *testing.T) {
 	}
 }
 
-func mustJSON(v any) string {
-	b, _ := json.Marshal(v)
-	return string(b)
-}
-
 func TestBulkEditWithIdempotencyKeyWritesOnce(t *testing.T) {
 	e, tok := recordsEnv(t)
 	body := map[string]any{"ids": []int64{4, 5, 6}, "field": "entitystatus", "value": "Planning"}
