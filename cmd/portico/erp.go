@@ -81,7 +81,7 @@ func syncEngine(cfg config.Config, store *sqlstore.Store, sig *sqlstore.Signals,
 	if err != nil {
 		return nil, err
 	}
-	if err := store.IndexAccountFields(context.Background()); err != nil {
+	if err := store.IndexDocumentFields(context.Background()); err != nil {
 		return nil, err
 	}
 	opt := erpsync.Options{Interval: cfg.NetSuite.SyncInterval, Instance: cfg.Instance, Logger: log.With("component", "erpsync")}

@@ -139,7 +139,8 @@ func (f Field) docJSONValue(raw json.RawMessage) any {
 // FromText is a document field's value from its text (a list value's or
 // a reference's refName, with the reference's id), as rows and pages show
 // it: nil when empty; a Ref for a reference (nil without an id); float64
-// for numbers; bool for a boolean ("true" or "1" is true); else the text.
+// for numbers; bool for a boolean ("true", "1" or NetSuite's "T" is
+// true); else the text.
 func (f Field) FromText(text, id string) any {
 	if text == "" && (f.Type != TypeRef || id == "") {
 		return nil
@@ -158,7 +159,7 @@ func (f Field) FromText(text, id string) any {
 		}
 		return n
 	case f.Type == TypeBoolean:
-		return text == "true" || text == "1"
+		return text == "true" || text == "1" || text == "T"
 	}
 	return text
 }

@@ -71,6 +71,9 @@ type ListQuery struct {
 	Text   string // when set, only records whose title or code contains it
 	After  *Cursor
 	Limit  int // 1..500
+	// Fields names the document fields whose values the page reads into
+	// each record's Extra; nil reads every one of the kind's.
+	Fields []string
 }
 
 // ColModified is the last-modified time, sortable like a promoted column.
@@ -102,3 +105,25 @@ type Page struct {
 	HasMore bool
 	Next    *Cursor
 }
+
+// SummaryQuery asks what a list's whole result counts and adds up.
+type SummaryQuery struct {
+	List  ListQuery // its kind, filter and text; its sort and page do not matter
+	Count bool      // count the records
+	Sum   []Field   // total these summable fields
+}
+
+// Summary is a list's whole result counted and totalled at bounded cost:
+// exact for a list without filter or text (the store keeps each kind's
+// count and sums) and for a result of at most SummaryExact records, else
+// estimated from a sample of the kind's records and marked so.
+type Summary struct {
+	Total           int64
+	TotalEstimated  bool
+	Totals          map[string]float64 // by field name, in units (not hundredths)
+	TotalsEstimated bool
+}
+
+// SummaryExact is the most records a filtered list's count and totals
+// are exact for; a larger result is estimated.
+const SummaryExact = 2000

@@ -140,22 +140,22 @@ func TestAccountFieldSortIsAnIndexRange(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	if err := s.IndexAccountFields(context.Background()); err != nil {
+	if err := s.IndexDocumentFields(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.IndexAccountFields(context.Background()); err != nil {
+	if err := s.IndexDocumentFields(context.Background()); err != nil {
 		t.Fatalf("a second time: %v", err)
 	}
 	k, _ := records.Lookup("budget")
 	for _, name := range []string{"custrecord_res_bud_region", "custrecord_res_bud_actual"} {
 		f, _ := k.FieldNamed(name)
 		q := records.ListQuery{Kind: "budget", Sort: f.Column, Limit: 50, After: &records.Cursor{Values: []string{"5"}, ID: 3}}
-		st, args, _, err := listStatement(s.d, q, predicate{})
+		lp, err := listStatement(s.d, q, predicate{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		plan := queryPlan(t, s, st, args...)
-		if !strings.Contains(plan, "USING INDEX records_af_") || strings.Contains(plan, "TEMP B-TREE") {
+		plan := queryPlan(t, s, lp.st, lp.args...)
+		if !strings.Contains(plan, "USING INDEX records_df_") || strings.Contains(plan, "TEMP B-TREE") {
 			t.Errorf("sorted by %s: %s", name, plan)
 		}
 	}

@@ -100,11 +100,12 @@ func TestConformanceCombinedFiltersStayLinear(t *testing.T) {
 			saved, request := parse(t, c.saved), parse(t, c.request)
 			both := saved.And(request)
 			q := records.ListQuery{Kind: "project", Sort: records.ColTitle, Filter: both, Limit: 50}
-			st, args, _, err := listStatement(s.d, q, predicate{})
+			plan, err := listStatement(s.d, q, predicate{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n := saved.Conditions() + request.Conditions(); len(args) != n+1 || len(st.sql) > 2000+60*n {
+			st, args := plan.st, plan.args
+			if n := saved.Conditions() + request.Conditions(); len(args) != n || len(st.sql) > 2000+60*n {
 				t.Errorf("%d + %d conditions bound %d values: not kept as (saved) AND (request)", saved.Conditions(), request.Conditions(), len(args))
 			}
 			a, err := ids(t, ten, saved)
@@ -157,10 +158,11 @@ func TestCombinedStatusFilterPlanUsesIndex(t *testing.T) {
 	defer s.Close()
 	q := records.ListQuery{Kind: "project", Sort: records.ColTitle, Limit: 50,
 		Filter: statusIs("Active").And(parse(t, "projectedtotal gt 100 or startdate ge 2026-01-01"))}
-	st, args, _, err := listStatement(sqlite, q, predicate{})
+	plan, err := listStatement(sqlite, q, predicate{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	st, args := plan.st, plan.args
 	if p := queryPlan(t, s, st, args...); strings.Contains(p, "TEMP B-TREE") || !strings.Contains(p, "USING INDEX") {
 		t.Errorf("plan %q", p)
 	}
@@ -223,8 +225,8 @@ func FuzzCombinedFilters(f *testing.F) {
 			return
 		}
 		q := records.ListQuery{Kind: "project", Filter: both, Limit: 50}
-		if _, args, _, err := listStatement(sqlite, q, predicate{}); err != nil || len(args) != n+1 {
-			t.Fatalf("%d conditions bound %d values (%v)", n, len(args), err)
+		if plan, err := listStatement(sqlite, q, predicate{}); err != nil || len(plan.args) != n {
+			t.Fatalf("%d conditions bound %d values (%v)", n, len(plan.args), err)
 		}
 		a, err := ids(t, ten, saved)
 		if err != nil {

@@ -47,8 +47,9 @@ type Store struct {
 }
 
 // Open connects to the database named by url and applies pending
-// migrations (then rebuilds what an interrupted bulk load left undone and
-// indexes records that predate the search index). An empty url means the
+// migrations (then rebuilds what an interrupted bulk load left undone,
+// indexes records that predate the search index, and fits the document
+// field indexes and totals to the kind registry: IndexDocumentFields). An empty url means the
 // embedded SQLite file portico.db under dataDir (created with the directory when missing); postgres:// and
 // postgresql:// select PostgreSQL; sqlite: or file: give an explicit SQLite
 // path.
@@ -66,6 +67,10 @@ func Open(ctx context.Context, url, dataDir string) (*Store, error) {
 		return nil, err
 	}
 	if err := s.indexSearchIfEmpty(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	if err := s.IndexDocumentFields(ctx); err != nil {
 		s.Close()
 		return nil, err
 	}

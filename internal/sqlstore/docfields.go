@@ -1,0 +1,266 @@
+package sqlstore
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"database/sql/driver"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/portico/portico/internal/records"
+)
+
+// docIndexPrefix names the indexes IndexDocumentFields makes (and, for
+// an index made by an earlier version, account fields' "records_af_").
+const docIndexPrefix = "records_df_"
+
+// docIndexes are the indexes the registry's document fields need, by
+// name: for each kind and sortable document field (its own and the
+// account's), (tenant, sort expression, id) over that kind's rows only
+// (partial: a tenth of a full index's size when the kind is a tenth of
+// the records, and it serves the queries that name the kind, as every
+// list query does). The name hashes the DDL, so a changed expression is a
+// new index.
+func (d dialect) docIndexes() map[string]string {
+	out := map[string]string{}
+	for _, k := range records.All() {
+		for _, f := range k.DocFields() {
+			if !f.Sortable {
+				continue
+			}
+			expr, _ := d.docSortExpr(f)
+			ddl := fmt.Sprintf("ON records (tenant_id, (%s), id) WHERE %s", expr, kindIs(k))
+			sum := sha256.Sum256([]byte(ddl))
+			name := fmt.Sprintf("%s%x", docIndexPrefix, sum[:8])
+			out[name] = "CREATE INDEX IF NOT EXISTS " + name + " " + ddl
+		}
+	}
+	return out
+}
+
+// IndexDocumentFields makes the database fit the kind registry's document
+// and summable fields (records.AddAccountFields included): every sortable
+// document field has its index (docIndexes; indexes for fields no longer
+// sortable, or of an older expression, are dropped), and summable_fields
+// lists every summable field, with the sums of a field that joins taken
+// afresh (see migration 0020). Open runs it; a caller that adds account
+// fields runs it again. It is idempotent and serialised with migrations
+// across instances; building an index over a large table takes a while,
+// once.
+func (s *Store) IndexDocumentFields(ctx context.Context) error {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if s.d.lockMigrations != "" {
+		if _, err := conn.ExecContext(ctx, s.d.lockMigrations); err != nil {
+			return fmt.Errorf("lock migrations: %w", err)
+		}
+		defer func() {
+			if _, err := conn.ExecContext(context.WithoutCancel(ctx), s.d.unlockMigrations); err != nil {
+				conn.Raw(func(any) error { return driver.ErrBadConn })
+			}
+		}()
+	}
+	want := s.d.docIndexes()
+	have, err := s.docIndexNames(ctx, conn)
+	if err != nil {
+		return err
+	}
+	for _, name := range have {
+		if _, ok := want[name]; !ok {
+			if _, err := conn.ExecContext(ctx, "DROP INDEX "+name); err != nil {
+				return fmt.Errorf("drop index %s: %w", name, err)
+			}
+		}
+	}
+	names := make([]string, 0, len(want))
+	for name := range want {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		if slices.Contains(have, name) {
+			continue
+		}
+		if _, err := conn.ExecContext(ctx, want[name]); err != nil {
+			return fmt.Errorf("index document field: %s: %w", want[name], err)
+		}
+	}
+	return s.syncSummable(ctx, conn)
+}
+
+// docIndexNames lists the document field indexes the database has.
+func (s *Store) docIndexNames(ctx context.Context, conn *sql.Conn) ([]string, error) {
+	q := `SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'records'`
+	if s.d.name == postgres.name {
+		q = `SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'records'`
+	}
+	rows, err := conn.QueryContext(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return nil, err
+		}
+		if strings.HasPrefix(name, docIndexPrefix) || strings.HasPrefix(name, "records_af_") {
+			out = append(out, name)
+		}
+	}
+	return out, rows.Err()
+}
+
+// summable is one summable field of a kind, by its column: "amount" or a
+// document field's "fields.<name>" (summable_fields.field).
+type summable struct {
+	kind  string
+	field records.Column
+}
+
+// registrySummables are the registry's summable fields.
+func registrySummables() []summable {
+	var out []summable
+	for _, k := range records.All() {
+		for _, f := range k.AllFields() {
+			if f.Summable {
+				out = append(out, summable{k.Name, f.Column})
+			}
+		}
+	}
+	return out
+}
+
+// inConnTx runs fn in a transaction on conn, committing when it returns
+// nil.
+func inConnTx(ctx context.Context, conn *sql.Conn, fn func(*sql.Tx) error) error {
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// storedSummables reads summable_fields.
+func storedSummables(ctx context.Context, tx *sql.Tx) ([]summable, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT kind, field FROM summable_fields`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []summable
+	for rows.Next() {
+		var f summable
+		if err := rows.Scan(&f.kind, &f.field); err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}
+
+// summableValue is the SQL of a summable field's value of a row in
+// hundredths, as migration 0020's triggers compute it: the amount column,
+// or the document member's number (0 when missing or not a number).
+func (d dialect) summableValue(c records.Column) string {
+	name, doc := c.DocField()
+	if !doc {
+		return "COALESCE(amount, 0)"
+	}
+	return "CAST(ROUND(COALESCE(" + d.docNumber(name) + ", 0) * 100) AS BIGINT)"
+}
+
+// syncSummable makes summable_fields the registry's summable fields, on
+// conn (the migrations' lock holder): a field that leaves loses its sums,
+// one that joins is summed afresh from the records, in the transaction
+// that adds it (on PostgreSQL with the records locked against writes
+// meanwhile, so no write's trigger misses it).
+func (s *Store) syncSummable(ctx context.Context, conn *sql.Conn) error {
+	want := registrySummables()
+	return inConnTx(ctx, conn, func(tx *sql.Tx) error {
+		have, err := storedSummables(ctx, tx)
+		if err != nil {
+			return err
+		}
+		var added []summable
+		for _, f := range want {
+			if !slices.Contains(have, f) {
+				added = append(added, f)
+			}
+		}
+		if len(added) > 0 && s.d.name == postgres.name {
+			if _, err := tx.ExecContext(ctx, `LOCK TABLE records IN SHARE MODE`); err != nil {
+				return err
+			}
+		}
+		for _, f := range have {
+			if slices.Contains(want, f) {
+				continue
+			}
+			for _, st := range []string{`DELETE FROM summable_fields WHERE kind = ? AND field = ?`, `DELETE FROM record_sums WHERE kind = ? AND field = ?`} {
+				if _, err := tx.ExecContext(ctx, s.d.rebind(st), f.kind, string(f.field)); err != nil {
+					return err
+				}
+			}
+		}
+		for _, f := range added {
+			if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO summable_fields (kind, field) VALUES (?, ?)`), f.kind, string(f.field)); err != nil {
+				return err
+			}
+			if err := s.sumAfresh(ctx, tx, f); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// sumAfresh replaces a summable field's sums by the records' (no other
+// write may run meanwhile: the caller's transaction sees to it).
+func (s *Store) sumAfresh(ctx context.Context, tx *sql.Tx, f summable) error {
+	if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM record_sums WHERE kind = ? AND field = ?`), f.kind, string(f.field)); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO record_sums (tenant_id, kind, field, total)
+		SELECT tenant_id, kind, ?, SUM(`+s.d.summableValue(f.field)+`) FROM records WHERE kind = ? GROUP BY tenant_id, kind`),
+		string(f.field), f.kind)
+	return err
+}
+
+// recount counts and sums every kind afresh (migration 0020's tables),
+// after a bulk load that ran without their triggers.
+func (s *Store) recount(ctx context.Context) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		if s.d.name == postgres.name {
+			if _, err := tx.ExecContext(ctx, `LOCK TABLE records IN SHARE MODE`); err != nil {
+				return err
+			}
+		}
+		for _, st := range []string{`DELETE FROM record_counts`,
+			`INSERT INTO record_counts (tenant_id, kind, n) SELECT tenant_id, kind, COUNT(*) FROM records GROUP BY tenant_id, kind`} {
+			if _, err := tx.ExecContext(ctx, st); err != nil {
+				return err
+			}
+		}
+		fs, err := storedSummables(ctx, tx)
+		if err != nil {
+			return err
+		}
+		for _, f := range fs {
+			if err := s.sumAfresh(ctx, tx, f); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}

@@ -1,0 +1,485 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/portico/portico/internal/portal"
+	"github.com/portico/portico/internal/records"
+)
+
+// List queries: one page of a kind's records, keyset-paged on any sortable
+// field (a promoted column, a reference by the referenced record's name,
+// a document field) and filtered on any field. Every sort is a walk of an
+// index: the promoted columns' (migrations 0001 and 0020) or a document
+// field's (IndexDocumentFields, partial per kind). Counts and totals of a
+// list's whole result are in summary.go.
+
+// keyType is how a sort key's value compares: as text, an integer or a
+// floating-point number.
+type keyType int
+
+const (
+	keyText keyType = iota
+	keyInt
+	keyReal
+)
+
+// sortKey is one part of a list's keyset order: its SQL expression (as the
+// index has it), its type, and how to read it from a record for the next
+// cursor; a key without one is selected by the list query itself.
+type sortKey struct {
+	expr  string
+	typ   keyType
+	value func(records.Record) string
+}
+
+var (
+	keyTitle = sortKey{expr: "title", value: func(r records.Record) string { return r.Title }}
+	// sortKeys gives each sortable promoted column its keys, matching an
+	// index on (tenant_id, kind, keys..., id). Status sorts by (status,
+	// title); a reference by the referenced record's name.
+	sortKeys = map[records.Column][]sortKey{
+		records.ColTitle:  {keyTitle},
+		records.ColCode:   {{expr: "code", value: func(r records.Record) string { return r.Code }}},
+		records.ColStatus: {{expr: "status", value: func(r records.Record) string { return r.Status }}, keyTitle},
+		records.ColDate:   {{expr: "occurred_on", value: func(r records.Record) string { return r.Date }}},
+		records.ColAmount: {{expr: "COALESCE(amount, 0)", typ: keyInt, value: func(r records.Record) string {
+			if r.Amount == nil {
+				return "0"
+			}
+			return strconv.FormatInt(*r.Amount, 10)
+		}}},
+		records.ColModified: {{expr: "modified_at", typ: keyInt, value: func(r records.Record) string {
+			return strconv.FormatInt(r.ModifiedAt.UnixMilli(), 10)
+		}}},
+		records.ColParent:  {{expr: "parent_name", value: func(r records.Record) string { return r.ParentName }}},
+		records.ColProject: {{expr: "project_name", value: func(r records.Record) string { return r.ProjectName }}},
+	}
+	// filterColumns are the promoted columns a filter may name, with their SQL.
+	filterColumns = map[records.Column]string{
+		records.ColTitle: "title", records.ColCode: "code", records.ColStatus: "status",
+		records.ColParent: "parent_id", records.ColProject: "project_id",
+		records.ColAmount: "amount", records.ColDate: "occurred_on",
+	}
+	comparisons = map[records.Op]string{
+		records.OpEq: "=", records.OpNe: "<>", records.OpLt: "<", records.OpLe: "<=", records.OpGt: ">", records.OpGe: ">=",
+	}
+)
+
+// listKind returns the registry's kind a query names, or an invalid-query
+// error. Its name is spliced into list statements, as "kind = '<name>'",
+// so that a document field's index, which is partial (one per kind), can
+// serve them: only the registry's names (lower-case letters and _) reach
+// one.
+func listKind(name string) (*records.Kind, error) {
+	k, ok := records.Lookup(name)
+	if !ok || strings.ContainsFunc(name, func(r rune) bool { return r != '_' && (r < 'a' || r > 'z') }) {
+		return nil, portal.Errorf(portal.CodeInvalid, "Unknown record type %q.", name)
+	}
+	return k, nil
+}
+
+// kindIs is the predicate "the row is of kind k", with k's name spliced.
+func kindIs(k *records.Kind) string { return "kind = '" + k.Name + "'" }
+
+// docField returns k's document field on column c.
+func docField(k *records.Kind, c records.Column) (records.Field, bool) {
+	name, ok := c.DocField()
+	if !ok {
+		return records.Field{}, false
+	}
+	f, ok := k.FieldNamed(name)
+	return f, ok && f.Doc()
+}
+
+// The SQL of document fields. A field's name is a checked field id (lower
+// case letters, digits and _: records' registry and CheckAccountField),
+// safe to splice into a JSON path.
+
+// docPath is the JSON path literal of a document member, or of a member
+// of it (a list value's refName).
+func docPath(name, member string) string {
+	if member != "" {
+		name += "." + member
+	}
+	return "'$." + name + "'"
+}
+
+// docNumber is a document member as a number, NULL when missing (0 on
+// SQLite, NULL on PostgreSQL when it is not a number: both sort, compare
+// and total as 0 behind COALESCE).
+func (d dialect) docNumber(name string) string {
+	if d.name == postgres.name {
+		return "json_number(fields, " + docPath(name, "") + ")"
+	}
+	return "CAST(json_extract(fields, " + docPath(name, "") + ") AS REAL)"
+}
+
+// docSortExpr is the SQL a list sorts a document field by, as its index
+// holds it: a list value or reference by its display text, a number as a
+// number, a boolean as 1 or 0, the rest as text. It is never NULL (a
+// keyset comparison with NULL would skip rows): a missing value sorts
+// first, as "", 0 or false.
+func (d dialect) docSortExpr(f records.Field) (string, keyType) {
+	switch {
+	case f.Named():
+		return "COALESCE(json_extract(fields, " + docPath(f.Name, "refName") + "), '')", keyText
+	case f.Type.Numeric():
+		return "COALESCE(" + d.docNumber(f.Name) + ", 0)", keyReal
+	case f.Type == records.TypeBoolean:
+		return "CASE WHEN CAST(json_extract(fields, " + docPath(f.Name, "") + ") AS TEXT) IN ('1', 'true', 'T') THEN 1 ELSE 0 END", keyInt
+	}
+	return "COALESCE(CAST(json_extract(fields, " + docPath(f.Name, "") + ") AS TEXT), '')", keyText
+}
+
+// docReadExprs are the SQL a list row reads a document field's value by:
+// a reference's id and name, a list value's name, else the member as
+// stored (records.Field.FromText reads them).
+func docReadExprs(f records.Field) []string {
+	switch {
+	case f.Type == records.TypeRef:
+		return []string{"json_extract(fields, " + docPath(f.Name, "id") + ")", "json_extract(fields, " + docPath(f.Name, "refName") + ")"}
+	case f.Named():
+		return []string{"json_extract(fields, " + docPath(f.Name, "refName") + ")"}
+	}
+	return []string{"json_extract(fields, " + docPath(f.Name, "") + ")"}
+}
+
+// sortKeysOf returns the keys a list of kind k sorts on by column c: a
+// promoted column's, or a sortable document field's value.
+func (d dialect) sortKeysOf(k *records.Kind, c records.Column) ([]sortKey, bool) {
+	if keys, ok := sortKeys[c]; ok {
+		return keys, true
+	}
+	f, ok := docField(k, c)
+	if !ok || !f.Sortable {
+		return nil, false
+	}
+	expr, typ := d.docSortExpr(f)
+	return []sortKey{{expr: expr, typ: typ}}, true
+}
+
+// listPlan is a page query and how to read its rows: the summary columns,
+// then each read document field's expressions, then the sort keys the
+// query selects (those without a value function).
+type listPlan struct {
+	st    scoped
+	args  []any
+	keys  []sortKey
+	reads []records.Field
+}
+
+// readFields are the document fields a list query reads: those it names,
+// or every one of the kind's.
+func readFields(k *records.Kind, names []string) []records.Field {
+	if names == nil {
+		return k.DocFields()
+	}
+	var out []records.Field
+	for _, n := range names {
+		if f, ok := k.FieldNamed(n); ok && f.Doc() {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// ListRecords returns one page of a kind's records, keyset-paged on
+// (sort keys, id). It fetches Limit+1 rows to learn whether more exist,
+// so no count is ever needed. The values of the document fields the query
+// asks for (all the kind's when it names none) come in Extra, typed as
+// records.Field.FromText makes them.
+func (t *Tenant) ListRecords(ctx context.Context, q records.ListQuery) (records.Page, error) {
+	text, err := t.textMatch(ctx, q)
+	if err != nil {
+		return records.Page{}, err
+	}
+	p, err := listStatement(t.d, q, text)
+	if err != nil {
+		return records.Page{}, err
+	}
+	rows, err := t.query(ctx, p.st, p.args...)
+	if err != nil {
+		return records.Page{}, fmt.Errorf("list records: %w", err)
+	}
+	defer rows.Close()
+	var page records.Page
+	var keyVals [][]string // the selected sort keys of each row
+	for rows.Next() {
+		r, kv, err := p.scan(rows)
+		if err != nil {
+			return records.Page{}, err
+		}
+		page.Records, keyVals = append(page.Records, r), append(keyVals, kv)
+	}
+	if err := rows.Err(); err != nil {
+		return records.Page{}, fmt.Errorf("list records: %w", err)
+	}
+	if len(page.Records) > q.Limit {
+		page.Records = page.Records[:q.Limit]
+		page.HasMore = true
+		last, selected := page.Records[q.Limit-1], keyVals[q.Limit-1]
+		c := &records.Cursor{ID: last.ID}
+		for _, k := range p.keys {
+			if k.value != nil {
+				c.Values = append(c.Values, k.value(last))
+			} else {
+				c.Values, selected = append(c.Values, selected[0]), selected[1:]
+			}
+		}
+		page.Next = c
+	}
+	return page, nil
+}
+
+// scan reads one row of the plan: the record with its document fields'
+// values in Extra, and the values of the sort keys the query selected.
+func (p listPlan) scan(rows *sql.Rows) (records.Record, []string, error) {
+	var more []sql.NullString
+	for _, f := range p.reads {
+		more = append(more, make([]sql.NullString, len(docReadExprs(f)))...)
+	}
+	nRead := len(more)
+	for _, k := range p.keys {
+		if k.value == nil {
+			more = append(more, sql.NullString{})
+		}
+	}
+	r, err := scanRecord(scanWith{rows, more}, false)
+	if err != nil {
+		return r, nil, err
+	}
+	if len(p.reads) > 0 {
+		r.Extra = make(map[string]any, len(p.reads))
+	}
+	i := 0
+	for _, f := range p.reads {
+		if f.Type == records.TypeRef {
+			r.Extra[f.Name] = f.FromText(more[i+1].String, more[i].String)
+			i += 2
+			continue
+		}
+		r.Extra[f.Name] = f.FromText(more[i].String, "")
+		i++
+	}
+	var keys []string
+	for _, v := range more[nRead:] {
+		keys = append(keys, v.String)
+	}
+	return r, keys, nil
+}
+
+// listStatement builds the page query. Sorted pages without filters, and
+// status filters sorted by title, are index ranges (the query-plan tests
+// hold them to it); other filters walk the sort index within the kind.
+func listStatement(d dialect, q records.ListQuery, text predicate) (listPlan, error) {
+	k, err := listKind(q.Kind)
+	if err != nil {
+		return listPlan{}, err
+	}
+	if q.Sort == "" {
+		q.Sort = records.ColTitle
+	}
+	keys, ok := d.sortKeysOf(k, q.Sort)
+	if !ok {
+		return listPlan{}, portal.Errorf(portal.CodeInvalid, "Cannot sort by %q.", q.Sort)
+	}
+	if q.Limit < 1 || q.Limit > 500 {
+		return listPlan{}, portal.Errorf(portal.CodeInvalid, "Page size must be between 1 and 500.")
+	}
+	dir, cmp := "ASC", ">"
+	if q.Desc {
+		dir, cmp = "DESC", "<"
+	}
+	where, args, err := whereClause(d, k, q, text)
+	if err != nil {
+		return listPlan{}, err
+	}
+	var exprs, order []string
+	for _, key := range keys {
+		exprs = append(exprs, key.expr)
+		order = append(order, key.expr+" "+dir)
+	}
+	if q.After != nil {
+		if len(q.After.Values) != len(keys) {
+			return listPlan{}, portal.Errorf(portal.CodeInvalid, "The page cursor does not fit this sort; start from the first page.")
+		}
+		marks := make([]string, 0, len(keys)+1)
+		for i, key := range keys {
+			v, err := cursorValue(key, q.After.Values[i])
+			if err != nil {
+				return listPlan{}, err
+			}
+			marks, args = append(marks, "?"), append(args, v)
+		}
+		// A row-value comparison, not "a > ? OR (a = ? AND id > ?)": both
+		// engines turn it into an index range seek; the OR form scans.
+		where = append(where, fmt.Sprintf("(%s, id) %s (%s, ?)", strings.Join(exprs, ", "), cmp, strings.Join(marks, ", ")))
+		args = append(args, q.After.ID)
+	}
+	p := listPlan{args: args, keys: keys, reads: readFields(k, q.Fields)}
+	cols := []string{summaryColumns}
+	for _, f := range p.reads {
+		cols = append(cols, docReadExprs(f)...)
+	}
+	for _, key := range keys {
+		if key.value == nil {
+			cols = append(cols, key.expr)
+		}
+	}
+	p.st = scope(fmt.Sprintf(`SELECT %s FROM records WHERE %s ORDER BY %s, id %s LIMIT %d`,
+		strings.Join(cols, ", "), strings.Join(where, " AND "), strings.Join(order, ", "), dir, q.Limit+1))
+	return p, nil
+}
+
+// whereClause is the tenant, kind, filter and text part of a list query
+// of kind k; text is the predicate textMatch chose for q.Text. Each of the
+// filter's parts is its own parenthesised disjunction, ANDed with the
+// rest; a filter over the cost bound is refused before any SQL runs.
+func whereClause(d dialect, k *records.Kind, q records.ListQuery, text predicate) ([]string, []any, error) {
+	if err := q.Filter.CheckCost(); err != nil {
+		return nil, nil, err
+	}
+	where := []string{"tenant_id = :tenant", kindIs(k)}
+	var args []any
+	for _, part := range q.Filter.Parts() {
+		sql, fargs, err := filterSQL(d, k, part)
+		if err != nil {
+			return nil, nil, err
+		}
+		where, args = append(where, sql), append(args, fargs...)
+	}
+	if text.sql != "" {
+		where, args = append(where, text.sql), append(args, text.args...)
+	}
+	return where, args, nil
+}
+
+// CountMatching counts the records a list query matches (ignoring paging).
+// It reads every matching index entry, so no request calls it (lists
+// answer Summarize's bounded count); the benchmark labels its cases with
+// it.
+func (t *Tenant) CountMatching(ctx context.Context, q records.ListQuery) (int64, error) {
+	k, err := listKind(q.Kind)
+	if err != nil {
+		return 0, err
+	}
+	text, err := t.textMatch(ctx, q)
+	if err != nil {
+		return 0, err
+	}
+	where, args, err := whereClause(t.d, k, q, text)
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	err = t.queryRow(ctx, scope(`SELECT COUNT(*) FROM records WHERE `+strings.Join(where, " AND ")), args...).Scan(&n)
+	return n, err
+}
+
+// filterSQL compiles one part of a filter (its Any; see whereClause for
+// All) to a parenthesised predicate with ? placeholders. Values are
+// always bound, never spliced.
+func filterSQL(d dialect, k *records.Kind, f records.Filter) (string, []any, error) {
+	var ors []string
+	var args []any
+	for _, conj := range f.Any {
+		var ands []string
+		for _, c := range conj {
+			sql, cargs, err := conditionSQL(d, k, c)
+			if err != nil {
+				return "", nil, err
+			}
+			ands, args = append(ands, sql), append(args, cargs...)
+		}
+		ors = append(ors, "("+strings.Join(ands, " AND ")+")")
+	}
+	return "(" + strings.Join(ors, " OR ") + ")", args, nil
+}
+
+// conditionSQL compiles one condition: a promoted column as stored; a
+// document field by its sort expression, in the units of records.Cond's
+// values (hundredths for money and quantities, 1 and 0 for booleans), a
+// reference by its id.
+func conditionSQL(d dialect, k *records.Kind, c records.Cond) (string, []any, error) {
+	col, ok := filterColumns[c.Column]
+	value := c.Value
+	if f, doc := docField(k, c.Column); doc {
+		ok = true
+		col, _ = d.docSortExpr(f)
+		switch {
+		case f.Type == records.TypeRef:
+			if c.Op != records.OpEq && c.Op != records.OpNe {
+				return "", nil, portal.Errorf(portal.CodeInvalid, "Compare %s with eq or ne.", f.Name)
+			}
+			col = "COALESCE(CAST(json_extract(fields, " + docPath(f.Name, "id") + ") AS TEXT), '')"
+			id, _ := value.(int64)
+			value = strconv.FormatInt(id, 10)
+		case f.Type == records.TypeMoney || f.Type == records.TypeQuantity:
+			col = "ROUND(" + col + " * 100)"
+		case f.Type == records.TypeBoolean:
+			value = 0
+			if b, _ := c.Value.(bool); b {
+				value = 1
+			}
+		}
+	}
+	if !ok {
+		return "", nil, portal.Errorf(portal.CodeInvalid, "Cannot filter on %q.", c.Column)
+	}
+	switch c.Op {
+	case records.OpContains, records.OpStartsWith:
+		s, _ := value.(string)
+		pattern := escapeLike(strings.ToLower(s)) + "%"
+		if c.Op == records.OpContains {
+			pattern = "%" + pattern
+		}
+		return "LOWER(" + col + `) LIKE ? ESCAPE '\'`, []any{pattern}, nil
+	}
+	op, ok := comparisons[c.Op]
+	if !ok {
+		return "", nil, portal.Errorf(portal.CodeInvalid, "Unknown operator %q.", c.Op)
+	}
+	return col + " " + op + " ?", []any{value}, nil
+}
+
+func escapeLike(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+func cursorValue(k sortKey, v string) (any, error) {
+	switch k.typ {
+	case keyReal:
+		n, err := strconv.ParseFloat(v, 64)
+		if err != nil || math.IsNaN(n) || math.IsInf(n, 0) {
+			return nil, portal.Errorf(portal.CodeInvalid, "The page cursor is not valid.")
+		}
+		return n, nil
+	case keyInt:
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return nil, portal.Errorf(portal.CodeInvalid, "The page cursor is not valid.")
+		}
+		return n, nil
+	}
+	return v, nil
+}
+
+// scanWith is a row whose Scan also fills more destinations after the
+// ones asked for.
+type scanWith struct {
+	rows *sql.Rows
+	more []sql.NullString
+}
+
+func (s scanWith) Scan(dest ...any) error {
+	for i := range s.more {
+		dest = append(dest, &s.more[i])
+	}
+	return s.rows.Scan(dest...)
+}
