@@ -128,7 +128,7 @@ export function DataTable({ caption, columns, rows, kind, kinds, sort, onSort, b
               const dir = sort?.field === column.name ? sort.dir : null;
               const sortable = !!onSort && !!column.sortable;
               return (
-                <Table.Th key={column.name} scope="col" aria-sort={sortable ? ariaSort(dir) : undefined} className={isNumeric(column.type) ? classes.numeric : undefined}>
+                <Table.Th key={column.name} scope="col" data-type={column.type} aria-sort={sortable ? ariaSort(dir) : undefined} className={isNumeric(column.type) ? classes.numeric : undefined}>
                   {sortable ? (
                     <UnstyledButton className={classes.sortButton} onClick={() => onSort(column.name)}>
                       {column.label}
@@ -152,7 +152,7 @@ export function DataTable({ caption, columns, rows, kind, kinds, sort, onSort, b
               onClick={rowKind ? (event) => openRow(event, row.id) : undefined}
             >
               {columns.map((column) => (
-                <Table.Td key={column.name} className={cellClass(column)}>
+                <Table.Td key={column.name} data-type={column.type} className={cellClass(column)}>
                   <Cell value={row[column.name]} column={column} kind={kind} kinds={kinds} rowLink={rowKind && column.name === linked ? viewPath(rowKind, row.id) : undefined} />
                 </Table.Td>
               ))}
