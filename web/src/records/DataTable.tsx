@@ -198,6 +198,7 @@ export function DataTable({ caption, columns, rows, kind, kinds, sort, onSort, b
                 <Table.Th
                   key={column.name}
                   scope="col"
+                  data-type={column.type}
                   aria-sort={sortable ? ariaSort(dir) : undefined}
                   className={isNumeric(column.type) ? classes.numeric : undefined}
                   title={onSort && !column.sortable ? `${column.label} cannot be sorted` : undefined}
@@ -237,7 +238,7 @@ export function DataTable({ caption, columns, rows, kind, kinds, sort, onSort, b
                   </Table.Td>
                 )}
                 {columns.map((column) => (
-                  <Table.Td key={column.name} className={cellClass(column)}>
+                  <Table.Td key={column.name} data-type={column.type} className={cellClass(column)}>
                     <Cell value={row[column.name]} column={column} kind={kind} kinds={kinds} rowLink={rowKind && column.name === linked ? viewPath(rowKind, row.id) : undefined} />
                   </Table.Td>
                 ))}
