@@ -97,8 +97,6 @@ export interface Kind {
   owner?: string;
   tabs: KindTab[];
   erpLink?: string;
-  /** The field naming the employee who manages or owns a record (a project's manager), when the kind has one. */
-  owner?: string;
   canCreate: boolean;
   canEdit: boolean;
 }
