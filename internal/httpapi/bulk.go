@@ -94,14 +94,7 @@ func (s *Server) bulkExport(w http.ResponseWriter, r *http.Request) {
 	}
 	cols := k.Columns(cfg.Columns)
 	out := startCSV(w, cfg.Name, cols)
-	line := make([]string, len(cols))
-	for _, rec := range recs {
-		row := k.Row(rec, cols)
-		for i, c := range cols {
-			line[i] = csvValue(row[c.Name])
-		}
-		out.Write(line)
-	}
+	writeCSVRows(out, k, cols, recs)
 	out.Flush()
 }
 

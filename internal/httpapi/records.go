@@ -257,6 +257,18 @@ func startCSV(w http.ResponseWriter, name string, cols []records.ColumnInfo) *cs
 	return out
 }
 
+// writeCSVRows writes records as CSV lines, one cell per column.
+func writeCSVRows(out *csv.Writer, k *records.Kind, cols []records.ColumnInfo, recs []records.Record) {
+	line := make([]string, len(cols))
+	for _, rec := range recs {
+		row := k.Row(rec, cols)
+		for i, c := range cols {
+			line[i] = csvValue(row[c.Name])
+		}
+		out.Write(line)
+	}
+}
+
 // writeCSV streams the whole result of a list (not just a page) as CSV.
 func (s *Server) writeCSV(w http.ResponseWriter, r *http.Request, st RecordStore, k *records.Kind,
 	cfg records.ListConfig, cols []records.ColumnInfo, lq records.ListQuery) {
@@ -267,15 +279,8 @@ func (s *Server) writeCSV(w http.ResponseWriter, r *http.Request, st RecordStore
 		return
 	}
 	out := startCSV(w, cfg.Name, cols)
-	line := make([]string, len(cols))
 	for {
-		for _, rec := range page.Records {
-			row := k.Row(rec, cols)
-			for i, c := range cols {
-				line[i] = csvValue(row[c.Name])
-			}
-			out.Write(line)
-		}
+		writeCSVRows(out, k, cols, page.Records)
 		out.Flush()
 		if !page.HasMore || r.Context().Err() != nil {
 			return
