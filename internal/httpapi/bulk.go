@@ -102,11 +102,7 @@ func (s *Server) bulkExport(w http.ResponseWriter, r *http.Request) {
 	out := startCSV(w, cfg.Name, cols)
 	line := make([]string, len(cols))
 	for _, rec := range recs {
-		row := k.Row(rec, cols)
-		for i, c := range cols {
-			line[i] = csvValue(row[c.Name])
-		}
-		out.Write(line)
+		writeCSVRow(out, cols, line, k.Row(rec, cols))
 	}
 	out.Flush()
 }

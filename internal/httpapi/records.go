@@ -147,6 +147,15 @@ func startCSV(w http.ResponseWriter, name string, cols []records.ColumnInfo) *cs
 	return out
 }
 
+// writeCSVRow writes one row as a CSV line, one cell per column; line is
+// the caller's buffer of len(cols).
+func writeCSVRow(out *csv.Writer, cols []records.ColumnInfo, line []string, row records.Row) {
+	for i, c := range cols {
+		line[i] = csvValue(row[c.Name])
+	}
+	out.Write(line)
+}
+
 // writeCSV streams the whole result of a list (records.Kind.Export).
 func (s *Server) writeCSV(w http.ResponseWriter, r *http.Request, st RecordStore, k *records.Kind,
 	cfg records.ListConfig, req records.ListRequest, scope records.Filter) {
@@ -157,12 +166,7 @@ func (s *Server) writeCSV(w http.ResponseWriter, r *http.Request, st RecordStore
 	)
 	err := k.Export(r.Context(), st, cfg, req, scope, func(cfg records.ListConfig, c []records.ColumnInfo) {
 		out, cols, line = startCSV(w, cfg.Name, c), c, make([]string, len(c))
-	}, func(row records.Row) {
-		for i, c := range cols {
-			line[i] = csvValue(row[c.Name])
-		}
-		out.Write(line)
-	})
+	}, func(row records.Row) { writeCSVRow(out, cols, line, row) })
 	switch {
 	case out == nil:
 		s.writeError(w, r, err)

@@ -2,7 +2,7 @@
  * The list page's totals, estimated counts, page jump, selection, export of the selection
  * and bulk edit, against a fake record API.
  */
-import { screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetAppStore } from '../shell/appState';
@@ -72,6 +72,9 @@ function pageAt(url: URL, pages = 3): ListPage {
   };
 }
 
+// A busy machine renders slowly: wait up to 5 s for what the page shows.
+configure({ asyncUtilTimeout: 5000 });
+
 let api: FakeApi;
 const lists = () => api.calls.filter((c) => c.path === '/netsuite/portal-list');
 
@@ -96,11 +99,11 @@ afterEach(() => {
 describe('list totals, counts and order', () => {
   it('shows the kind’s default order, an estimated count and totals over the whole result', async () => {
     renderRoutes(routes, '/invoice/list');
-    const table = await screen.findByRole('table', {}, { timeout: 5000 });
+    const table = await screen.findByRole('table');
     expect(screen.getByTestId('list-sort')).toHaveTextContent('Sorted by Invoice date, newest first');
     expect(within(table).getByRole('columnheader', { name: /Invoice date/ })).toHaveAttribute('aria-sort', 'descending');
     expect(await screen.findByTestId('list-total')).toHaveTextContent('≈ 1.2M records');
-    expect(screen.getByTestId('page-count')).toHaveTextContent('of ~617,284');
+    expect(screen.getByTestId('page-count')).toHaveTextContent('of ~24,692');
     // The totals row: the server's sums, formatted as the cells are (in the field's currency).
     const footer = await screen.findByTestId('totals-row');
     expect(within(footer).getByRole('rowheader')).toHaveTextContent(/^Total$/);
@@ -114,7 +117,7 @@ describe('list totals, counts and order', () => {
       json({ data: url.searchParams.get('totals') === 'true' ? { ...pageAt(url), totals: { total: 5 }, totalsEstimated: true } : pageAt(url) }),
     );
     const { router } = renderRoutes(routes, '/invoice/list');
-    const footer = await screen.findByTestId('totals-row', {}, { timeout: 5000 });
+    const footer = await screen.findByTestId('totals-row');
     expect(within(footer).getByRole('rowheader')).toHaveTextContent('≈ Total');
     await router.navigate('/invoice/list?cols=memo,duedate');
     await screen.findByRole('columnheader', { name: /Due date/ });
@@ -125,7 +128,7 @@ describe('list totals, counts and order', () => {
   it('offers every field in the column chooser, says which cannot be sorted, and reorders', async () => {
     const user = userEvent.setup();
     const { location } = renderRoutes(routes, '/invoice/list');
-    await screen.findByRole('table', {}, { timeout: 5000 });
+    await screen.findByRole('table');
     await user.click(screen.getByRole('button', { name: 'Columns' }));
     await user.type(await screen.findByLabelText('Find a field'), 'ref');
     await user.click(screen.getByRole('checkbox', { name: 'PO/reference (not sortable)' }));
@@ -143,9 +146,9 @@ describe('page jump', () => {
     const user = userEvent.setup();
     const scrollTo = vi.fn();
     vi.stubGlobal('scrollTo', scrollTo);
-    api.on('GET /netsuite/portal-list', (url) => json({ data: { ...pageAt(url, 5), ...(url.searchParams.get('count') ? { total: 10 } : {}) } }));
+    api.on('GET /netsuite/portal-list', (url) => json({ data: { ...pageAt(url, 5), ...(url.searchParams.get('count') ? { total: 250 } : {}) } }));
     const { location } = renderRoutes(routes, '/invoice/list');
-    await screen.findByRole('table', { name: /page 1$/ }, { timeout: 5000 });
+    await screen.findByRole('table', { name: /page 1$/ });
     expect(await screen.findByTestId('page-count')).toHaveTextContent('of 5');
     const box = screen.getByTestId('page-number');
     await user.clear(box);
@@ -181,7 +184,7 @@ describe('selection', () => {
     vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:csv'), revokeObjectURL: vi.fn() }));
     const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
     renderRoutes(routes, '/invoice/list');
-    const table = await screen.findByRole('table', {}, { timeout: 5000 });
+    const table = await screen.findByRole('table');
     await user.click(within(table).getByRole('checkbox', { name: 'Select Invoice 11' }));
     expect(screen.getByTestId('selection-count')).toHaveTextContent('1 invoice selected');
     // x on a row's link toggles it.
@@ -208,7 +211,7 @@ describe('selection', () => {
   it('drops the selection when the search changes what the list holds', async () => {
     const user = userEvent.setup();
     const { router } = renderRoutes(routes, '/invoice/list');
-    const table = await screen.findByRole('table', {}, { timeout: 5000 });
+    const table = await screen.findByRole('table');
     await user.click(within(table).getByRole('checkbox', { name: 'Select Invoice 11' }));
     await router.navigate('/invoice/list?q=zzz');
     await waitFor(() => expect(screen.queryByTestId('selection-count')).toBeNull());
@@ -233,7 +236,7 @@ describe('bulk edit', () => {
       return json({ data: answer });
     });
     renderRoutes(routes, '/invoice/list');
-    const table = await screen.findByRole('table', {}, { timeout: 5000 });
+    const table = await screen.findByRole('table');
     await user.click(within(table).getByRole('checkbox', { name: 'Select all rows on this page' }));
     await user.click(screen.getByRole('button', { name: 'Edit a field…' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit 2 invoices' });
@@ -264,7 +267,7 @@ describe('bulk edit', () => {
     const user = userEvent.setup();
     api.on('POST /netsuite/portal-bulk', () => problem(422, 'Please correct the highlighted fields.', [{ field: 'value', message: 'Choose one of: Open, Paid in full, Overdue.' }]));
     renderRoutes(routes, '/invoice/list');
-    const table = await screen.findByRole('table', {}, { timeout: 5000 });
+    const table = await screen.findByRole('table');
     await user.click(within(table).getByRole('checkbox', { name: 'Select Invoice 10' }));
     await user.click(screen.getByRole('button', { name: 'Edit a field…' }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit 1 invoice' });
@@ -278,7 +281,7 @@ describe('bulk edit', () => {
     const user = userEvent.setup();
     api.on('GET /kinds', () => json({ data: [...kinds, { ...invoiceKind, canEdit: false }] }));
     renderRoutes(routes, '/invoice/list');
-    const table = await screen.findByRole('table', {}, { timeout: 5000 });
+    const table = await screen.findByRole('table');
     await user.click(within(table).getByRole('checkbox', { name: 'Select Invoice 10' }));
     expect(screen.getByRole('button', { name: 'Export selected' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Edit a field…' })).toBeNull();

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetAppStore, useAppStore } from '../shell/appState';
@@ -45,6 +45,9 @@ function page(overrides: Partial<ListPage> = {}): ListPage {
   };
 }
 
+// A busy machine renders slowly: wait up to 5 s for what the page shows.
+configure({ asyncUtilTimeout: 5000 });
+
 let api: FakeApi;
 
 beforeEach(() => {
@@ -66,7 +69,7 @@ const countCalls = () => api.calls.filter((c) => c.path === '/netsuite/portal-li
 describe('RecordListPage', () => {
   it('shows the kind’s list: columns, rows, formatted values and links', async () => {
     renderRoutes(routes, '/project/list');
-    const table = await screen.findByRole('table', { name: /Projects: All projects, page 1/ }, { timeout: 5000 });
+    const table = await screen.findByRole('table', { name: /Projects: All projects, page 1/ });
     expect(screen.getByRole('heading', { level: 1, name: 'Projects' })).toBeInTheDocument();
     const headers = within(table).getAllByRole('columnheader').map((h) => h.textContent);
     // A selection column first; a column the server cannot sort says so.
@@ -165,7 +168,7 @@ describe('RecordListPage', () => {
     await user.click(screen.getByRole('button', { name: 'Add condition' }));
     await user.selectOptions(screen.getByLabelText('Condition 1 field'), 'customer');
     await user.type(screen.getByRole('combobox', { name: 'Condition 1 value' }), 'acme');
-    await user.click(await screen.findByRole('option', { name: /Acme Water/ }, { timeout: 5000 }));
+    await user.click(await screen.findByRole('option', { name: /Acme Water/ }));
     expect(api.calls.find((c) => c.path === '/netsuite/portal')!.params.get('type')).toBe('customer');
     await user.click(screen.getByRole('button', { name: 'Apply filter' }));
     await waitFor(() => expect(new URLSearchParams(location().split('?')[1]).get('filter')).toBe('customer eq 7'));

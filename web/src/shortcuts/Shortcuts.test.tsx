@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Outlet } from 'react-router';
@@ -35,6 +35,9 @@ const routes = [
     ],
   },
 ];
+
+// A busy machine renders slowly: wait up to 5 s for what the page shows.
+configure({ asyncUtilTimeout: 5000 });
 
 beforeEach(() => {
   signIn();
@@ -82,8 +85,9 @@ describe('keyboard shortcuts', () => {
     expect(router.state.location.pathname).toBe('/');
     screen.getByLabelText('Search records').blur();
     await router.navigate('/project/list');
+    const own = await screen.findByLabelText('Search projects');
     await user.keyboard('/');
-    expect(await screen.findByLabelText('Search projects')).toHaveFocus();
+    expect(own).toHaveFocus();
   });
 
   it('e edits the record shown when the role may, and not otherwise', async () => {

@@ -5,7 +5,7 @@
  */
 import { Kbd, Modal, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { Fragment, useEffect, useMemo, useRef, useState } from 'react';
+import { Fragment, useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useRouteMeta } from '../app/meta';
 import { ID_PARAM, paths } from '../app/paths';
@@ -27,7 +27,6 @@ export function Shortcuts() {
   const kinds = useQuery(kindsQuery());
   const targets = useMemo(() => goLetters(kinds.data ?? []), [kinds.data]);
   const [sheet, setSheet] = useState(false);
-  const [going, setGoing] = useState(false);
   const goTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   // The record shown, when the role may edit it (`e`).
@@ -35,64 +34,67 @@ export function Shortcuts() {
   const id = Number(searchParams.get(ID_PARAM));
   const editTarget = meta.isView && kind?.canEdit && Number.isInteger(id) && id > 0 ? editPathOf(kind, id) : undefined;
 
-  // The handler reads the newest values through a ref, so it is added once.
-  const latest = useRef({ targets, editTarget, going });
-  latest.current = { targets, editTarget, going };
+  // After `g`, until a letter, another key or the time-out (a ref: two keys may come
+  // before a render).
+  const going = useRef(false);
+  const [hint, setHint] = useState(false);
 
-  useEffect(() => {
-    function stopGoing() {
-      clearTimeout(goTimer.current);
-      setGoing(false);
-      latest.current.going = false;
-    }
-    function onKeyDown(event: KeyboardEvent) {
-      const { targets, editTarget, going } = latest.current;
-      const action = actionOf(event, going, dialogOpen());
-      if (going) stopGoing();
-      if (!action) return;
-      switch (action.kind) {
-        case 'search': {
-          const box = searchBox();
-          if (!box) return;
-          event.preventDefault();
-          box.focus();
-          return;
-        }
-        case 'sheet':
-          event.preventDefault();
-          setSheet(true);
-          return;
-        case 'edit':
-          if (!editTarget) return;
-          event.preventDefault();
-          void navigate(editTarget);
-          return;
-        case 'go-wait':
-          event.preventDefault();
-          setGoing(true);
-          latest.current.going = true;
-          goTimer.current = setTimeout(stopGoing, GO_TIMEOUT_MS);
-          return;
-        case 'go': {
-          const target = targets.find((t) => t.letter === action.letter);
-          if (!target) return;
-          event.preventDefault();
-          void navigate(target.kind ? listPath(target.kind) : paths.home);
-          return;
-        }
+  function stopGoing() {
+    clearTimeout(goTimer.current);
+    going.current = false;
+    setHint(false);
+  }
+
+  const onKeyDown = useEffectEvent((event: KeyboardEvent) => {
+    const action = actionOf(event, going.current, dialogOpen());
+    if (going.current) stopGoing();
+    if (!action) return;
+    switch (action.kind) {
+      case 'search': {
+        const box = searchBox();
+        if (!box) return;
+        event.preventDefault();
+        box.focus();
+        return;
+      }
+      case 'sheet':
+        event.preventDefault();
+        setSheet(true);
+        return;
+      case 'edit':
+        if (!editTarget) return;
+        event.preventDefault();
+        void navigate(editTarget);
+        return;
+      case 'go-wait':
+        event.preventDefault();
+        going.current = true;
+        setHint(true);
+        goTimer.current = setTimeout(stopGoing, GO_TIMEOUT_MS);
+        return;
+      case 'go': {
+        const target = targets.find((t) => t.letter === action.letter);
+        if (!target) return;
+        event.preventDefault();
+        void navigate(target.kind ? listPath(target.kind) : paths.home);
+        return;
       }
     }
-    document.addEventListener('keydown', onKeyDown);
+  });
+
+  useEffect(() => {
+    const listener = (event: KeyboardEvent) => onKeyDown(event);
+    document.addEventListener('keydown', listener);
     return () => {
-      document.removeEventListener('keydown', onKeyDown);
+      document.removeEventListener('keydown', listener);
       clearTimeout(goTimer.current);
     };
-  }, [navigate]);
+  }, []);
 
   return (
     <>
-      <div role="status" aria-live="polite" className={going ? classes.hint : undefined}>
-        {going ? (
+      <div role="status" aria-live="polite" className={hint ? classes.hint : undefined}>
+        {hint ? (
           <>
             Go to… <VisuallyHidden>press a letter; the shortcuts sheet lists them.</VisuallyHidden>
           </>
