@@ -296,6 +296,7 @@ func TestConformanceConcurrentNotesFilesAndEdits(t *testing.T) {
 					next := cur
 					next.Amount = ptr(*cur.Amount + 1)
 					next.ModifiedAt = cur.ModifiedAt.Add(time.Millisecond)
+					next.Write = records.WriteState{State: records.WritePending} // queued, as records.Save does
 					_, err = ten.SaveRecord(ctx, records.Write{Record: next, Base: cur.ModifiedAt, Patch: json.RawMessage(`{}`),
 						Outbound: &records.Outbound{Op: records.OpUpdate, Fields: json.RawMessage(`{}`), Key: fmt.Sprintf("e%d-%d", i, time.Now().UnixNano())}})
 					if !errors.Is(err, records.ErrChanged) {

@@ -145,7 +145,7 @@ describe('RecordFormPage: create', () => {
   it('labels every control after its field, marks the required ones, and checks the form before sending', async () => {
     const user = userEvent.setup();
     renderRoutes(routes, '/customer/create');
-    expect(await screen.findByRole('heading', { level: 1, name: 'New client' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'New client' }, { timeout: 5000 })).toBeInTheDocument();
     expect(field(/Client name/)).toBeRequired();
     expect(screen.getByRole('combobox', { name: /Status/ })).toBeRequired();
     // The system's fields (the id, the balance, the date it was made) are not the user's to type.
@@ -189,7 +189,7 @@ describe('RecordFormPage: create', () => {
     await user.click(screen.getByRole('checkbox', { name: 'Inactive' }));
     await user.click(screen.getByRole('button', { name: 'Create client' }));
 
-    expect(await screen.findByRole('heading', { level: 1, name: 'River Co' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'River Co' }, { timeout: 5000 })).toBeInTheDocument();
     expect(location()).toBe('/customer/view?id=31');
     expect(saves()).toHaveLength(1);
     // Every field the user may set, none of the system's.
@@ -250,7 +250,7 @@ describe('RecordFormPage: create', () => {
 
   it('says a tab needs the saved record instead of loading it', async () => {
     renderRoutes(routes, '/opportunity/create/credits');
-    expect(await screen.findByRole('heading', { level: 1, name: 'New opportunity' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'New opportunity' }, { timeout: 5000 })).toBeInTheDocument();
     const tabs = screen.getByRole('navigation', { name: 'Opportunity sections' });
     expect(within(tabs).getByRole('link', { name: "Client's credits" })).toHaveAttribute('aria-current', 'page');
     expect(within(tabs).getByRole('link', { name: 'Files' })).toHaveAttribute('href', '/opportunity/create/files');
@@ -273,7 +273,7 @@ describe('RecordFormPage: edit', () => {
       return json({ data: stored });
     });
     renderRoutes(routes, '/customer/edit?id=7');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Edit Acme Water' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Edit Acme Water' }, { timeout: 5000 })).toBeInTheDocument();
     expect(field(/Client name/)).toHaveValue('Acme Water');
     expect(field(/Email/)).toHaveValue('ap@acme.example');
     // The system's fields are shown as the record page shows them, and cannot be changed.
@@ -287,7 +287,7 @@ describe('RecordFormPage: edit', () => {
     await user.type(field(/Client name/), 'Acme Water & Power');
     await user.click(screen.getByRole('button', { name: 'Save changes' }));
 
-    expect(await screen.findByRole('heading', { level: 1, name: 'Acme Water & Power' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Acme Water & Power' }, { timeout: 5000 })).toBeInTheDocument();
     expect(saves()[0]).toMatchObject({
       method: 'PUT',
       // An edit sends what changed, and never the system's fields.
@@ -369,7 +369,7 @@ describe('RecordFormPage: edit', () => {
     const { location } = renderRoutes(routes, '/customer/edit?id=7');
     // Untouched: leaving does not ask.
     await user.click(await screen.findByRole('link', { name: 'Cancel' }));
-    expect(await screen.findByRole('heading', { level: 1, name: 'Acme Water' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Acme Water' }, { timeout: 5000 })).toBeInTheDocument();
     expect(location()).toBe('/customer/view?id=7');
 
     await user.click(screen.getByRole('link', { name: 'Edit' }));
@@ -384,7 +384,7 @@ describe('RecordFormPage: edit', () => {
 
     await user.click(screen.getByRole('link', { name: 'Clients' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Leave' }));
-    expect(await screen.findByRole('heading', { level: 1, name: 'Client list' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Client list' }, { timeout: 5000 })).toBeInTheDocument();
     expect(saves()).toHaveLength(0);
   });
 });
