@@ -5,7 +5,7 @@ import { ARTIFACTS, signIn, users, watchProblems } from './support';
 async function project(page: Page, n: number): Promise<{ name: string; href: string }> {
   await page.goto('/project/list');
   const link = page.getByRole('table', { name: /, page \d+$/ }).locator('tbody tr').nth(n).getByRole('link').first();
-  await expect(link).toHaveAttribute('href', /^\/project\/view\?id=\d+$/);
+  await expect(link).toHaveAttribute('href', /^\/project\/view\?id=\d+$/, { timeout: 30_000 });
   return { name: (await link.textContent())!.trim(), href: (await link.getAttribute('href'))! };
 }
 

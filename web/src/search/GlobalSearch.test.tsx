@@ -212,6 +212,9 @@ describe('GlobalSearch', () => {
       'See all projects100+ found',
     ]);
     expect(within(groups[1]!).getAllByRole('option').map((o) => o.textContent)).toEqual(['Acme LtdClient C-0012 · Active', 'See all clients1 found']);
+    // "See all" looks like the link it is; results do not.
+    expect(within(groups[0]!).getByRole('option', { name: /^See all/ })).toHaveAttribute('data-link');
+    expect(within(groups[0]!).getByRole('option', { name: /Acme wetland/ })).not.toHaveAttribute('data-link');
     expect(server.calls[0]!.get('groups')).toBe('true');
   });
 
