@@ -144,7 +144,11 @@ func List(ctx context.Context, st Store, userID int64, shelf Shelf, visible []*r
 		if k == nil {
 			continue
 		}
-		items = append(items, Item{Result: search.ResultFor(k, e.ID, e.Name, e.Code, e.Status), At: e.At})
+		name := e.Name
+		if name == "" {
+			name = fmt.Sprintf("%s %d", k.Label, e.ID) // as its page titles it
+		}
+		items = append(items, Item{Result: search.ResultFor(k, e.ID, name, e.Code, e.Status), At: e.At})
 	}
 	return items, nil
 }

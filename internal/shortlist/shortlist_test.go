@@ -56,10 +56,14 @@ func TestListKeepsTheVisibleKindsAndNamesThem(t *testing.T) {
 		{Kind: "invoice", ID: 8, Name: "March works", At: at},
 		{Kind: "no_longer_a_kind", ID: 9, Name: "Gone", At: at},
 		{Kind: "customer", ID: 10, Name: "Ibis Holdings", At: at},
+		{Kind: "project", ID: 11, Name: "", At: at},
 	}}
 	items, err := List(context.Background(), st, 1, Recent, []*records.Kind{kind(t, "customer"), kind(t, "project")})
-	if err != nil || len(items) != 2 {
+	if err != nil || len(items) != 3 {
 		t.Fatalf("%+v %v", items, err)
+	}
+	if unnamed := items[2]; unnamed.Name != "Project 11" {
+		t.Errorf("a record without a name: %+v", unnamed)
 	}
 	p, c := items[0], items[1]
 	if p.Name != "Heron Marsh" || p.Domain != "/project/view?id=7" || p.Type != "project" || p.ID != 7 ||

@@ -18,11 +18,11 @@ async function firstClient(page: Page): Promise<{ name: string; href: string }> 
   return { name: (await link.textContent())!.trim(), href: (await link.getAttribute('href'))! };
 }
 
-/** The next answer of the search call, as JSON. */
+/** The results of the next answer of the search call (the app asks for them grouped). */
 function nextSearch(page: Page): Promise<SearchResult[]> {
   return page
     .waitForResponse((r) => new URL(r.url()).searchParams.get('method') === 'search' && r.ok())
-    .then(async (r) => ((await r.json()) as { data: SearchResult[] }).data);
+    .then(async (r) => ((await r.json()) as { data: { results: SearchResult[] } }).data.results);
 }
 
 test.describe('global search', () => {
@@ -84,9 +84,14 @@ test.describe('global search', () => {
     const found = await answer;
     expect(found.length).toBeGreaterThan(0);
     expect(new Set(found.map((r) => r.type))).toEqual(new Set(['customer']));
-    const options = page.getByRole('listbox', { name: 'Search results' }).getByRole('option');
-    await expect(options).toHaveCount(found.length);
-    for (const detail of await options.locator('span:nth-child(2)').allTextContents()) expect(detail).toMatch(/^Client\b/);
+    // One group, the clients, with its count; its results, then "See all clients".
+    const group = page.getByRole('listbox', { name: 'Search results' }).getByRole('group');
+    await expect(group).toHaveCount(1);
+    await expect(group).toHaveAttribute('aria-label', /^Clients · \d+\+?$/);
+    const options = group.getByRole('option');
+    await expect(options).toHaveCount(found.length + 1);
+    await expect(options.last()).toHaveText(/^See all clients\d+\+? found$/);
+    for (const detail of (await options.locator('span:nth-child(2)').allTextContents()).slice(0, -1)) expect(detail).toMatch(/^Client\b/);
     await page.screenshot({ path: `${ARTIFACTS}/search-results.png` });
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(options.first()).toBeVisible();
@@ -116,7 +121,7 @@ test.describe('global search', () => {
     const answer = nextSearch(page);
     await input.fill(client.name);
     await answer;
-    await expect(palette.getByRole('group', { name: 'Records' }).getByRole('option', { name: client.name }).first()).toBeVisible();
+    await expect(palette.getByRole('group', { name: /^Clients · / }).getByRole('option', { name: client.name }).first()).toBeVisible();
     await page.keyboard.press('Escape');
     await expect(palette).toBeHidden();
     expect(await problems()).toEqual([]);

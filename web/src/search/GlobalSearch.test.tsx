@@ -102,9 +102,9 @@ describe('GlobalSearch', () => {
     await typeAndSettle(user, 'acme l');
     expect(within(listbox()).getAllByRole('option').map((o) => o.textContent)).toEqual([
       'Acme LtdClient C-0012 · Active',
-      'See all clients1 matching “acme”',
+      'See all clients1 found',
       'Acme wetland surveyProject P-0042 · Active',
-      'See all projects1 matching “acme”',
+      'See all projects1 found',
     ]);
     expect(screen.queryByText('Searching…')).not.toBeInTheDocument();
 
@@ -126,7 +126,7 @@ describe('GlobalSearch', () => {
     await user.type(box(), 'g');
     expect(server.signals[0]!.aborted).toBe(true);
     await wait(1000);
-    expect(within(listbox()).getAllByRole('option').map((o) => o.textContent)).toEqual(['Acme LtdClient C-0012 · Active', 'See all clients1 matching “acme”']);
+    expect(within(listbox()).getAllByRole('option').map((o) => o.textContent)).toEqual(['Acme LtdClient C-0012 · Active', 'See all clients1 found']);
     expect(screen.queryByText('Searching…')).not.toBeInTheDocument();
   });
 
@@ -209,9 +209,12 @@ describe('GlobalSearch', () => {
     expect(groups.map((g) => g.getAttribute('aria-label'))).toEqual(['Projects · 100+', 'Clients · 1']);
     expect(within(groups[0]!).getAllByRole('option').map((o) => o.textContent)).toEqual([
       'Acme wetland surveyProject P-0042 · Active',
-      'See all projects100+ matching “acme wet”',
+      'See all projects100+ found',
     ]);
-    expect(within(groups[1]!).getAllByRole('option').map((o) => o.textContent)).toEqual(['Acme LtdClient C-0012 · Active', 'See all clients1 matching “acme wet”']);
+    expect(within(groups[1]!).getAllByRole('option').map((o) => o.textContent)).toEqual(['Acme LtdClient C-0012 · Active', 'See all clients1 found']);
+    // "See all" looks like the link it is; results do not.
+    expect(within(groups[0]!).getByRole('option', { name: /^See all/ })).toHaveAttribute('data-link');
+    expect(within(groups[0]!).getByRole('option', { name: /Acme wetland/ })).not.toHaveAttribute('data-link');
     expect(server.calls[0]!.get('groups')).toBe('true');
   });
 

@@ -7,6 +7,8 @@ export interface ListOption {
   key: string;
   name: string;
   detail?: string;
+  /** Shown as a link: an entry that leads to more (a group's "See all"), not to one record. */
+  link?: boolean;
 }
 
 /** A run of options, named when the list has several (the palette's "Go to", "Records"). */
@@ -89,6 +91,7 @@ export function OptionList<T extends ListOption>({ id, label, sections, active, 
         role="option"
         aria-selected={at === active}
         data-active={at === active || undefined}
+        data-link={option.link || undefined}
         className={classes.option}
         onMouseMove={() => at !== active && onHighlight(at)}
         onClick={() => onChoose(option)}

@@ -51,7 +51,7 @@ export function groupedSections(answer: Pick<GroupedSearch, 'results' | 'groups'
     const options: SearchOption[] = all.filter((o) => o.result.type === kind.name);
     if (group.count > 0) {
       const plural = kind.plural.toLowerCase();
-      options.push({ key: `see-all:${kind.name}`, name: `See all ${plural}`, detail: `${groupCount(group)} matching “${answer.text}”`, to: seeAllPath(kind, answer.text) });
+      options.push({ key: `see-all:${kind.name}`, name: `See all ${plural}`, detail: `${groupCount(group)} found`, to: seeAllPath(kind, answer.text), link: true });
     }
     sections.push({ name: group.count > 0 ? `${kind.plural} · ${groupCount(group)}` : kind.plural, options });
   }
