@@ -42,6 +42,10 @@ func (t *Tenant) GroupRecords(ctx context.Context, q records.GroupQuery) ([]reco
 	if err != nil {
 		return nil, err
 	}
+	where, args, err := whereClause(t.d, k, records.ListQuery{Kind: q.Kind, Filter: q.Filter}, predicate{})
+	if err != nil {
+		return nil, err
+	}
 	g, ok := groupKeys[q.GroupBy]
 	if f, doc := docField(k, q.GroupBy); doc {
 		expr, _ := t.d.docSortExpr(f)
@@ -50,15 +54,19 @@ func (t *Tenant) GroupRecords(ctx context.Context, q records.GroupQuery) ([]reco
 			g.group, g.key = "substr("+expr+", 1, 7)", "substr("+expr+", 1, 7)"
 		}
 	}
-	if !ok || len(q.Fns) == 0 || len(q.Of) != len(q.Fns) || q.Limit < 1 {
+	if !ok || len(q.Fns) == 0 || q.Limit < 1 {
 		return nil, portal.Errorf(portal.CodeInvalid, "This report cannot be grouped that way.")
 	}
 	cols := []string{"COALESCE(" + g.key + ", '')"}
 	for i, fn := range q.Fns {
 		value := ""
 		if fn != records.AggCount {
-			f, ok := k.Field(q.Of[i])
-			if d, doc := docField(k, q.Of[i]); doc {
+			var of records.Column
+			if i < len(q.Of) {
+				of = q.Of[i]
+			}
+			f, ok := k.Field(of)
+			if d, doc := docField(k, of); doc {
 				f, ok = d, true
 			}
 			if !ok || !f.Summable {
@@ -71,10 +79,6 @@ func (t *Tenant) GroupRecords(ctx context.Context, q records.GroupQuery) ([]reco
 			return nil, portal.Errorf(portal.CodeInvalid, "Unknown aggregate %q.", fn)
 		}
 		cols = append(cols, sql)
-	}
-	where, args, err := whereClause(t.d, k, records.ListQuery{Kind: q.Kind, Filter: q.Filter}, predicate{})
-	if err != nil {
-		return nil, err
 	}
 	order := "1"
 	if q.ByValue {
