@@ -12,7 +12,9 @@ import (
 //go:embed all:dist
 var dist embed.FS
 
-// Dist returns the built app with index.html at its root.
+// Dist returns the built app with index.html at its root. Beside each text
+// asset lie its gzip and brotli copies (app.js.gz, app.js.br, written by
+// web/scripts/compress.mjs), which the server picks from by Accept-Encoding.
 func Dist() fs.FS {
 	sub, err := fs.Sub(dist, "dist")
 	if err != nil {
