@@ -69,8 +69,6 @@ test.describe('dashboards', () => {
     await link.click();
     await expect(page.getByRole('heading', { level: 1, name: 'Projects' })).toBeVisible();
     expect(await listed).toBe(count);
-    // The filter names Pete, whose employee page the role may not open.
-    await expect(page.getByText('#', { exact: false }).filter({ hasText: /^#\d+$/ })).toHaveCount(0);
     const table = page.getByRole('table').first();
     await expect(table).not.toHaveAttribute('aria-busy', 'true');
     const headers = (await table.locator('thead th').allInnerTexts()).map((h) => h.trim());
