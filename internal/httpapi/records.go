@@ -41,7 +41,7 @@ type RecordStore interface {
 	AuditEvents(ctx context.Context, f access.AuditFilter) ([]access.AuditEvent, error)
 	AuditUsers(ctx context.Context) ([]access.User, error)
 	GroupRecords(ctx context.Context, q records.GroupQuery) ([]records.Group, error)
-	Tally(ctx context.Context, q records.TallyQuery) ([]records.Tally, bool, error)
+	Tally(ctx context.Context, q records.TallyQuery) (records.Tally, error)
 }
 
 // kind reads the record type from ?type= (a record-type name or a route

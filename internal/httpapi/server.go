@@ -348,6 +348,14 @@ func (b boundedStore) GroupRecords(ctx context.Context, q records.GroupQuery) ([
 	return bounded(b, ctx, func(c context.Context) ([]records.Group, error) { return b.TenantStore.GroupRecords(c, q) })
 }
 
+func (b boundedStore) Tally(ctx context.Context, q records.TallyQuery) (records.Tally, error) {
+	return bounded(b, ctx, func(c context.Context) (records.Tally, error) { return b.TenantStore.Tally(c, q) })
+}
+
+func (b boundedStore) AuditUsers(ctx context.Context) ([]access.User, error) {
+	return bounded(b, ctx, func(c context.Context) ([]access.User, error) { return b.TenantStore.AuditUsers(c) })
+}
+
 func (b boundedStore) SearchCandidates(ctx context.Context, text string, kinds []string, limit int) ([]search.Entry, error) {
 	return bounded(b, ctx, func(c context.Context) ([]search.Entry, error) {
 		return b.TenantStore.SearchCandidates(c, text, kinds, limit)

@@ -103,9 +103,7 @@ type Aging struct {
 // DashboardStore is what the dashboard reads: tallies of filtered
 // records, the lists' bounded counts and totals, and pages of records.
 type DashboardStore interface {
-	// Tally answers exact=false (and no tallies) when q's scope has more
-	// than SummaryExact records.
-	Tally(ctx context.Context, q TallyQuery) (ts []Tally, exact bool, err error)
+	Tally(ctx context.Context, q TallyQuery) (Tally, error)
 	Summarizer
 	ListRecords(ctx context.Context, q ListQuery) (Page, error)
 }
@@ -120,8 +118,16 @@ type TallyQuery struct {
 	Buckets []Filter
 }
 
-// Tally is one bucket's count and total, the total in hundredths.
+// Tally answers a TallyQuery: per bucket, in order, its count and total.
+// Exact is false, and Buckets empty, when the scope has more than
+// SummaryExact records (too many to read at bounded cost).
 type Tally struct {
+	Exact   bool
+	Buckets []BucketTally
+}
+
+// BucketTally is one bucket's count and total, the total in hundredths.
+type BucketTally struct {
 	Count int64
 	Sum   int64
 }
@@ -393,10 +399,11 @@ func tally(ctx context.Context, st DashboardStore, k *Kind, scope string, amt Fi
 		}
 		q.Buckets = append(q.Buckets, f)
 	}
-	ts, exact, err := st.Tally(ctx, q)
+	t, err := st.Tally(ctx, q)
 	if err != nil {
 		return nil, err
 	}
+	ts, exact := t.Buckets, t.Exact
 	if exact && len(ts) != len(cards) {
 		return nil, fmt.Errorf("records: tally of %s answered %d buckets for %d", k.Name, len(ts), len(cards))
 	}

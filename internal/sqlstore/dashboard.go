@@ -15,12 +15,12 @@ import (
 // statement. Every filter compiles as a list's does (filterSQL) and
 // totals as Summarize's (summableValue). Like Summarize's probe it reads
 // at most records.SummaryExact+1 rows of the scope: for a larger scope it
-// answers exact=false and no tallies, and the caller asks Summarize per
+// answers Exact false and no buckets, and the caller asks Summarize per
 // bucket, as the lists do.
-func (t *Tenant) Tally(ctx context.Context, q records.TallyQuery) ([]records.Tally, bool, error) {
+func (t *Tenant) Tally(ctx context.Context, q records.TallyQuery) (records.Tally, error) {
 	k, err := listKind(q.Kind)
 	if err != nil {
-		return nil, false, err
+		return records.Tally{}, err
 	}
 	value := "0"
 	if q.Sum != "" {
@@ -30,13 +30,13 @@ func (t *Tenant) Tally(ctx context.Context, q records.TallyQuery) ([]records.Tal
 	var args []any
 	for _, b := range q.Buckets {
 		if err := b.CheckCost(); err != nil {
-			return nil, false, err
+			return records.Tally{}, err
 		}
 		pred, pargs := "1 = 1", []any(nil)
 		for i, part := range b.Parts() {
 			sql, fargs, err := filterSQL(t.d, k, part)
 			if err != nil {
-				return nil, false, err
+				return records.Tally{}, err
 			}
 			if i == 0 {
 				pred = sql
@@ -52,7 +52,7 @@ func (t *Tenant) Tally(ctx context.Context, q records.TallyQuery) ([]records.Tal
 	}
 	where, wargs, err := whereClause(t.d, k, records.ListQuery{Kind: q.Kind, Filter: q.Filter}, predicate{})
 	if err != nil {
-		return nil, false, err
+		return records.Tally{}, err
 	}
 	st := scope(fmt.Sprintf(`SELECT %s FROM (SELECT *, %s AS v FROM records WHERE %s LIMIT %d) p`,
 		strings.Join(cols, ", "), value, strings.Join(where, " AND "), records.SummaryExact+1))
@@ -63,16 +63,16 @@ func (t *Tenant) Tally(ctx context.Context, q records.TallyQuery) ([]records.Tal
 	}
 	// The buckets' placeholders come first in the text, then the scope's.
 	if err := t.queryRow(ctx, st, append(args, wargs...)...).Scan(dest...); err != nil {
-		return nil, false, fmt.Errorf("tally %s: %w", q.Kind, err)
+		return records.Tally{}, fmt.Errorf("tally %s: %w", q.Kind, err)
 	}
 	if vals[0] > records.SummaryExact {
-		return nil, false, nil
+		return records.Tally{}, nil
 	}
-	out := make([]records.Tally, len(q.Buckets))
-	for i := range out {
-		out[i] = records.Tally{Count: vals[1+2*i], Sum: vals[2+2*i]}
+	out := records.Tally{Exact: true, Buckets: make([]records.BucketTally, len(q.Buckets))}
+	for i := range out.Buckets {
+		out.Buckets[i] = records.BucketTally{Count: vals[1+2*i], Sum: vals[2+2*i]}
 	}
-	return out, true, nil
+	return out, nil
 }
 
 // filterIndexes are the indexes the dashboard's cards need beyond the

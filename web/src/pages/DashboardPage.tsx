@@ -1,12 +1,12 @@
 import { Anchor, Group, Paper, Progress, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { useId, type ReactNode } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { BadgeList, type BadgeItem } from '../components/ui/BadgeList';
 import { formatValue } from '../records/format';
 import { kindByName } from '../records/kinds';
 import { viewPath } from '../records/links';
-import { kindsQuery } from '../records/queries';
+import { kindsQuery, recordNameQuery } from '../records/queries';
 import { ErrorBlock } from '../records/States';
 import { statusColor } from '../records/status';
 import type { Kind } from '../records/types';
@@ -227,6 +227,15 @@ function ProjectRow({ project, kinds, projectKind }: { project: MyProject; kinds
 }
 
 function DashboardBody({ data, kinds, roleName }: { data: Dashboard; kinds: Kind[]; roleName: string | undefined }) {
+  // The lists "mine" opens filter on the user's employee record: its name is known here,
+  // so their filter shows it (a role may not see employees' pages).
+  const queryClient = useQueryClient();
+  const employee = data.employee;
+  const owned = kinds.find((k) => k.owner);
+  const employeeKind = owned?.fields.find((f) => f.name === owned.owner)?.ref;
+  useEffect(() => {
+    if (employee && employeeKind) queryClient.setQueryData(recordNameQuery(employeeKind, employee.id).queryKey, employee.refName);
+  }, [queryClient, employee, employeeKind]);
   const kpis: ReactNode[] = [];
   for (const mine of data.mine) {
     const kind = kindByName(kinds, mine.kind);

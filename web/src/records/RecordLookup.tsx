@@ -4,7 +4,8 @@
  *
  * Contract:
  * - `value` is the chosen record's id (null for none); the input shows that record's name
- *   (the name given when it was picked, else asked of the server once, else `#<id>`).
+ *   (the name given when it was picked or known to the page, else asked of the server once
+ *   when the role may see that kind, else `#<id>`).
  * - Typing searches records of `kind` through the global search call (`searchRecords`,
  *   narrowed by type), 250 ms after the last keystroke and from 3 characters on (shorter text finds
  *   nothing on the server); the
@@ -21,7 +22,7 @@ import { DebouncedInput } from '../components/ui/DebouncedInput';
 import { OptionList, optionId, useActiveOption } from '../search/OptionList';
 import { resultOptions, SearchStatus, type ResultOption } from '../search/results';
 import searchClasses from '../search/Search.module.css';
-import { recordLookupQuery, recordNameQuery } from './queries';
+import { kindsQuery, recordLookupQuery, recordNameQuery } from './queries';
 
 /** Characters typed before the lookup searches: the server's shortest searchable text (search.MinText). */
 export const LOOKUP_MIN_CHARS = 3;
@@ -56,7 +57,10 @@ export function RecordLookup({ label, hideLabel, kind, value, onChange, error, r
   const [searched, setSearched] = useState('');
   const [open, setOpen] = useState(false);
 
-  const name = useQuery({ ...recordNameQuery(kind, value ?? 0), enabled: value !== null });
+  // A kind the role may not see (its records' pages are refused) is never asked for: the
+  // name is the one the page was given, if any.
+  const visible = useQuery(kindsQuery()).data?.some((k) => k.name === kind) ?? false;
+  const name = useQuery({ ...recordNameQuery(kind, value ?? 0), enabled: value !== null && visible });
   const shownName = value === null ? '' : (name.data ?? `#${value}`);
 
   const long = (typed ?? '').trim().length >= LOOKUP_MIN_CHARS;
