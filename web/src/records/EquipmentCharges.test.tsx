@@ -75,7 +75,7 @@ describe('EquipmentCharges on the cost-details tab', () => {
     expect(billsTable.compareDocumentPosition(heading) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(within(table).getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Date', 'Equipment', 'Description', 'Hours', 'Rate', 'Amount']);
     const cells = within(within(table).getAllByRole('row')[1]!).getAllByRole('cell').map((td) => td.textContent);
-    expect(cells).toEqual(['Mar 7, 2026', 'Excavator 320', 'Trenching', '6.5', '$120.00', '$780.00']);
+    expect(cells).toEqual(['Mar 7, 2026', 'Excavator 320', 'Trenching', '6.50', '$120.00', '$780.00']);
     expect(screen.queryByRole('alert')).toBeNull();
   });
 

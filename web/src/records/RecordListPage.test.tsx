@@ -297,7 +297,7 @@ describe('RecordListPage', () => {
     expect(await screen.findByRole('table')).toBeInTheDocument();
   });
 
-  it('does not link rows of a kind without a view page', async () => {
+  it('links the rows of every kind to their view page', async () => {
     api.on('GET /netsuite/listConfiguration', () => json({ data: { lists: [], defaultId: 'customsearch_res_billing_list' } }));
     api.on('GET /netsuite/portal-list', () =>
       json({
@@ -312,8 +312,7 @@ describe('RecordListPage', () => {
     );
     renderRoutes(routes, '/billing/list');
     const table = await screen.findByRole('table');
-    expect(within(table).getByText('Phase 1')).toBeInTheDocument();
-    expect(within(table).queryByRole('link')).toBeNull();
+    expect(within(table).getByRole('link', { name: 'Phase 1' })).toHaveAttribute('href', '/billing/view?id=1');
   });
 
   it('exports the current list as CSV from the server, without paging', async () => {
