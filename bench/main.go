@@ -31,6 +31,7 @@ import (
 	"runtime/pprof"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -95,14 +96,26 @@ func run(projects int, duration time.Duration, conns int, dir string) error {
 		return err
 	}
 	list := "/api/v1/netsuite/portal-list?type=project&pageSize=50"
+	// A list showing the document fields a non-default sort needs.
+	wide := list + "&columns=companyname,entityid,entitystatus,customer,percentcomplete,projectedenddate"
+	_, rare, err := searchQueries(ctx, store.Tenant(tenant))
+	if err != nil {
+		return err
+	}
 	cases := []struct{ name, path, bare string }{
 		{"project list, default sort (name)", list, "/list?sort=title"},
 		{"sorted by project id", list + "&sort=entityid", "/list?sort=code"},
 		{"sorted by status", list + "&sort=entitystatus", "/list?sort=status"},
 		{"sorted by contract value", list + "&sort=projectedtotal&dir=desc", "/list?sort=amount"},
 		{"sorted by start date", list + "&sort=startdate", "/list?sort=date"},
+		{"sorted by % complete (a document field)", wide + "&sort=percentcomplete&dir=desc", "/list?sort=percent&wide=1"},
+		{"sorted by projected end (a document field)", wide + "&sort=projectedenddate", "/list?sort=end&wide=1"},
+		{"sorted by client name (a reference)", wide + "&sort=customer", "/list?sort=client&wide=1"},
 		{"status = Active, sorted by name", list + "&filter=" + url.QueryEscape("entitystatus eq Active"), "/list?sort=title&status=Active"},
 		{"page 1000 (cursor)", list + "&cursor=" + deep, "/list?sort=title&after=deep"},
+		{"page of 50 with the total and totals", list + "&count=true&totals=true", "/list?sort=title&count=1"},
+		{"text filter, common word \"wetland\", 10 rows", list[:len(list)-2] + "10&q=wetland", "/list?sort=title&q=wetland&limit=10"},
+		{"text filter, rare word \"" + rare + "\", 10 rows", list[:len(list)-2] + "10&q=" + url.QueryEscape(rare), "/list?sort=title&q=" + url.QueryEscape(rare) + "&limit=10"},
 		{"record view", "/api/v1/netsuite/portal-record?type=project&id=500000", "/record?id=500000"},
 		{"project billing tab", "/api/v1/netsuite/portal-record?type=project&id=9&tab=billing", "/tab?id=9"},
 	}
@@ -615,7 +628,11 @@ func loadMix(urls []string, token string, conns int, d time.Duration) result {
 
 // bareHandler runs the same SQL as the product's list, view and tab calls
 // straight on database/sql: no auth, no router, no problem documents, no
-// saved lists — json.Marshal of the scanned columns.
+// saved lists — json.Marshal of the scanned columns. Its list sorts by the
+// same expressions over the same indexes, reads the same document fields
+// for the wide lists, and looks text up as the product does (the search
+// index for a rare word, a check of each record's entry along the sort
+// for a common one).
 func bareHandler(dataDir string) http.Handler {
 	db, err := sql.Open("sqlite", "file:"+filepath.Join(dataDir, "portico.db")+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)")
 	if err != nil {
@@ -623,7 +640,10 @@ func bareHandler(dataDir string) http.Handler {
 	}
 	db.SetMaxOpenConns(8)
 	const cols = `kind, id, external_id, title, code, status, parent_id, parent_name, project_id, project_name, amount, occurred_on, modified_at`
-	exprs := map[string]string{"title": "title", "code": "code", "status": "status, title", "amount": "COALESCE(amount, 0) DESC", "date": "occurred_on"}
+	const wideCols = `, json_extract(fields, '$.percentcomplete'), json_extract(fields, '$.projectedenddate')`
+	exprs := map[string]string{"title": "title", "code": "code", "status": "status, title", "amount": "COALESCE(amount, 0) DESC", "date": "occurred_on",
+		"percent": "COALESCE(CAST(json_extract(fields, '$.percentcomplete') AS REAL), 0) DESC",
+		"end":     "COALESCE(CAST(json_extract(fields, '$.projectedenddate') AS TEXT), '')", "client": "parent_name"}
 	var deepTitle string
 	var deepID int64
 	// Prepared statements, as the product's store keeps them: the floor
@@ -644,7 +664,9 @@ func bareHandler(dataDir string) http.Handler {
 		return st
 	}
 	db.QueryRow(`SELECT title, id FROM records WHERE tenant_id = ? AND kind = 'project' ORDER BY title, id LIMIT 1 OFFSET 49999`, string(tenant)).Scan(&deepTitle, &deepID)
-	rowsJSON := func(w http.ResponseWriter, q string, args ...any) {
+	var scope int64 // the projects' partition of the search index
+	db.QueryRow(`SELECT no FROM search_scopes WHERE tenant_id = ? AND kind = 'project'`, string(tenant)).Scan(&scope)
+	rowsJSON := func(w http.ResponseWriter, wide bool, extra func(map[string]any), q string, args ...any) {
 		rows, err := prepared(q).Query(args...)
 		if err != nil {
 			http.Error(w, err.Error(), 500)
@@ -654,15 +676,27 @@ func bareHandler(dataDir string) http.Handler {
 		var out []map[string]any
 		for rows.Next() {
 			var kind, title, code, status, date, parentName, projectName string
-			var ext sql.NullString
+			var ext, percent, end sql.NullString
 			var id, modified int64
 			var parent, project, amount sql.NullInt64
-			rows.Scan(&kind, &id, &ext, &title, &code, &status, &parent, &parentName, &project, &projectName, &amount, &date, &modified)
-			out = append(out, map[string]any{"id": id, "title": title, "code": code, "status": status,
-				"parent": map[string]any{"id": parent.Int64, "refName": parentName}, "amount": amount.Int64, "date": date})
+			dest := []any{&kind, &id, &ext, &title, &code, &status, &parent, &parentName, &project, &projectName, &amount, &date, &modified}
+			if wide {
+				dest = append(dest, &percent, &end)
+			}
+			rows.Scan(dest...)
+			row := map[string]any{"id": id, "title": title, "code": code, "status": status,
+				"parent": map[string]any{"id": parent.Int64, "refName": parentName}, "amount": amount.Int64, "date": date}
+			if wide {
+				row["percent"], row["end"] = percent.String, end.String
+			}
+			out = append(out, row)
+		}
+		ans := map[string]any{"rows": out}
+		if extra != nil {
+			extra(ans)
 		}
 		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(out)
+		json.NewEncoder(w).Encode(ans)
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/list", func(w http.ResponseWriter, r *http.Request) {
@@ -674,12 +708,55 @@ func bareHandler(dataDir string) http.Handler {
 		if q.Get("after") == "deep" {
 			where, args = where+" AND (title, id) > (?, ?)", append(args, deepTitle, deepID)
 		}
-		order := exprs[q.Get("sort")]
-		dir := ""
-		if !strings.HasSuffix(order, "DESC") {
-			dir = " ASC"
+		if text := q.Get("q"); text != "" {
+			// The product's two plans: the text's matches in the search
+			// index when there are fewer than 200, else each record's
+			// entry checked along the sort.
+			var seqs []int64
+			token := strings.ToLower(text[:min(len(text), 6)])
+			rows, _ := prepared(`SELECT rowid & 1099511627775 FROM search_kind WHERE search_kind MATCH ? AND rowid >= ? AND rowid < ?
+				ORDER BY rowid DESC LIMIT 200`).Query(`("`+token+`" OR "_`+token+`")`, scope<<40, (scope+1)<<40)
+			for rows != nil && rows.Next() {
+				var seq int64
+				rows.Scan(&seq)
+				seqs = append(seqs, seq)
+			}
+			if rows != nil {
+				rows.Close()
+			}
+			like := "%" + strings.ToLower(text) + "%"
+			if len(seqs) < 200 {
+				list, _ := json.Marshal(seqs)
+				where, args = where+` AND id IN (SELECT e.record_id FROM json_each(?) w CROSS JOIN search_entries e ON e.seq = w.value
+					WHERE e.tenant_id = ? AND e.kind = 'project' AND e.hay LIKE ?)`, append(args, string(list), string(tenant), like)
+			} else {
+				where, args = where+` AND EXISTS (SELECT 1 FROM search_entries e WHERE e.tenant_id = records.tenant_id AND e.kind = records.kind
+					AND e.record_id = records.id AND e.hay LIKE ?)`, append(args, like)
+			}
 		}
-		rowsJSON(w, `SELECT `+cols+` FROM records WHERE `+where+` ORDER BY `+order+dir+`, id LIMIT 51`, args...)
+		order, tie := exprs[q.Get("sort")], ", id DESC"
+		if !strings.HasSuffix(order, "DESC") {
+			order, tie = order+" ASC", ", id ASC"
+		}
+		limit := 51
+		if n, err := strconv.Atoi(q.Get("limit")); err == nil {
+			limit = n + 1
+		}
+		wide := q.Get("wide") != ""
+		selected := cols
+		if wide {
+			selected += wideCols
+		}
+		var extra func(map[string]any)
+		if q.Get("count") != "" {
+			extra = func(ans map[string]any) {
+				var n, sum int64
+				prepared(`SELECT n FROM record_counts WHERE tenant_id = ? AND kind = 'project'`).QueryRow(string(tenant)).Scan(&n)
+				prepared(`SELECT total FROM record_sums WHERE tenant_id = ? AND kind = 'project' AND field = 'amount'`).QueryRow(string(tenant)).Scan(&sum)
+				ans["total"], ans["totals"] = n, map[string]any{"projectedtotal": float64(sum) / 100}
+			}
+		}
+		rowsJSON(w, wide, extra, `SELECT `+selected+` FROM records WHERE `+where+` ORDER BY `+order+tie+` LIMIT `+strconv.Itoa(limit), args...)
 	})
 	mux.HandleFunc("/record", func(w http.ResponseWriter, r *http.Request) {
 		var doc json.RawMessage
@@ -688,7 +765,7 @@ func bareHandler(dataDir string) http.Handler {
 		w.Write(doc)
 	})
 	mux.HandleFunc("/tab", func(w http.ResponseWriter, r *http.Request) {
-		rowsJSON(w, `SELECT `+cols+` FROM records WHERE tenant_id = ? AND kind = 'billing' AND project_id = ? ORDER BY title, id LIMIT 201`, string(tenant), r.URL.Query().Get("id"))
+		rowsJSON(w, false, nil, `SELECT `+cols+` FROM records WHERE tenant_id = ? AND kind = 'billing' AND project_id = ? ORDER BY occurred_on DESC, id DESC LIMIT 201`, string(tenant), r.URL.Query().Get("id"))
 	})
 	return mux
 }

@@ -22,7 +22,7 @@ var _ EquipmentCharges = (*equipment.Client)(nil)
 // costDetailsAnswer is the project's cost-details tab: its vendor bills
 // and, when the service is configured, an equipment section.
 type costDetailsAnswer struct {
-	tabAnswer
+	records.TabPage
 	Equipment *equipmentSection `json:"equipment,omitempty"`
 }
 

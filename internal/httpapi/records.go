@@ -2,10 +2,7 @@ package httpapi
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/csv"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"mime"
 	"net/http"
@@ -24,7 +21,7 @@ import (
 // RecordStore is what the record handlers need inside a tenant.
 type RecordStore interface {
 	ListRecords(ctx context.Context, q records.ListQuery) (records.Page, error)
-	CountMatching(ctx context.Context, q records.ListQuery) (int64, error)
+	Summarize(ctx context.Context, q records.SummaryQuery) (records.Summary, error)
 	Record(ctx context.Context, kind string, id int64) (records.Record, error)
 	RecordSummary(ctx context.Context, kind string, id int64) (records.Record, error)
 	Files(ctx context.Context, kind string, recordID int64) ([]records.File, error)
@@ -62,154 +59,44 @@ func (s *Server) kind(r *http.Request, name string) (*records.Kind, error) {
 
 func (s *Server) recordStore(r *http.Request) TenantStore { return s.tenants(caller(r).Tenant) }
 
-// listAnswer is the answer of a list call.
-type listAnswer struct {
-	List       listRef              `json:"list"`
-	Columns    []records.ColumnInfo `json:"columns"`
-	Rows       []records.Row        `json:"rows"`
-	HasMore    bool                 `json:"hasMore"`
-	NextCursor *string              `json:"nextCursor"`
-	Total      *int64               `json:"total,omitempty"`
-}
-
-type listRef struct {
-	ID   string `json:"id"`
-	Name string `json:"name"`
-}
-
 // list answers one page of a kind's records through a saved list, with the
 // caller's sort, filter and text search on top (SPEC §7 {product}-list).
 func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 	s.serveList(w, r, q(r, "type"), records.Filter{})
 }
 
-// serveList answers a list of kind, narrowed by scope on top of the saved
-// list and the request's own filter.
+// serveList answers a list of kind (records.Kind.List), narrowed by scope
+// on top of the saved list and the request's own filter; format=csv
+// downloads its whole result.
 func (s *Server) serveList(w http.ResponseWriter, r *http.Request, kind string, scope records.Filter) {
-	q := r.URL.Query()
 	k, err := s.kind(r, kind)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	cfg, lq, err := s.listQuery(r, k, q)
+	cfg, err := s.resolveList(r, k, q(r, "list"))
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	lq.Filter = lq.Filter.And(scope) // the store refuses a query over the cost bound
-	cols := k.Columns(cfg.Columns)
-	st := s.recordStore(r)
-	if q.Get("format") == "csv" {
-		s.writeCSV(w, r, st, k, cfg, cols, lq)
+	st, req := s.recordStore(r), listRequest(r.URL.Query())
+	if q(r, "format") == "csv" {
+		s.writeCSV(w, r, st, k, cfg, req, scope)
 		return
 	}
-	page, err := st.ListRecords(r.Context(), lq)
+	ans, err := k.List(r.Context(), st, cfg, req, scope)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
-	}
-	ans := listAnswer{List: listRef{cfg.ID, cfg.Name}, Columns: cols, Rows: make([]records.Row, 0, len(page.Records)), HasMore: page.HasMore}
-	for _, rec := range page.Records {
-		ans.Rows = append(ans.Rows, k.Row(rec, cols))
-	}
-	if page.Next != nil {
-		c := encodeCursor(page.Next)
-		ans.NextCursor = &c
-	}
-	if q.Get("count") == "true" {
-		n, err := st.CountMatching(r.Context(), lq)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		ans.Total = &n
 	}
 	writeData(w, http.StatusOK, ans)
 }
 
-// listQuery resolves the saved list (the one asked for, else the tenant's
-// default, else the kind's built-in) and applies the request's overrides:
-// columns (a comma-separated list of the kind's fields), filter, sort, dir,
-// pageSize, q and cursor.
-func (s *Server) listQuery(r *http.Request, k *records.Kind, q url.Values) (records.ListConfig, records.ListQuery, error) {
-	cfg, err := s.resolveList(r, k, q.Get("list"))
-	if err != nil {
-		return cfg, records.ListQuery{}, err
-	}
-	return applyQuery(k, cfg, q)
-}
-
-// applyQuery turns a saved list (or report) and a request's overrides
-// into a list query.
-func applyQuery(k *records.Kind, cfg records.ListConfig, q url.Values) (records.ListConfig, records.ListQuery, error) {
-	lq := records.ListQuery{Kind: k.Name, Limit: 50}
-	if v := q.Get("columns"); v != "" {
-		cols := strings.Split(v, ",")
-		if msgs := k.CheckColumns(cols); len(msgs) > 0 {
-			return cfg, lq, portal.Invalid(msgs[0], portal.FieldError{Field: "columns", Message: strings.Join(msgs, " ")})
-		}
-		cfg.Columns = cols
-	}
-	// A saved filter that no longer parses (a field since removed) is
-	// dropped, but one over the cost bound is refused, never dropped: the
-	// list would show what its filter hides.
-	switch saved, err := records.ParseFilter(k, cfg.Filter); {
-	case errors.Is(err, records.ErrTooManyConditions):
-		return cfg, lq, err
-	case err == nil:
-		lq.Filter = saved
-	}
-	extra, err := records.ParseFilter(k, q.Get("filter"))
-	if err != nil {
-		return cfg, lq, err
-	}
-	// (saved) AND (request), each kept whole; the store holds the query
-	// to the cost bound (records.Filter.CheckCost) before any SQL runs.
-	lq.Filter = lq.Filter.And(extra)
-	sortField, dir := cfg.Sort.Field, cfg.Sort.Dir
-	if v := q.Get("sort"); v != "" {
-		sortField, dir = v, "asc"
-	}
-	if v := q.Get("dir"); v != "" {
-		dir = v
-	}
-	if sortField != "" {
-		f, ok := k.FieldNamed(sortField)
-		if !ok || !f.Sortable {
-			return cfg, lq, portal.Invalid(fmt.Sprintf("Cannot sort %s by %q.", strings.ToLower(k.Plural), sortField),
-				portal.FieldError{Field: "sort", Message: "Not a sortable column."})
-		}
-		lq.Sort = f.Column
-	}
-	switch dir {
-	case "", "asc":
-	case "desc":
-		lq.Desc = true
-	default:
-		return cfg, lq, portal.Invalid("Sort direction is asc or desc.", portal.FieldError{Field: "dir", Message: "Use asc or desc."})
-	}
-	if v := q.Get("pageSize"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 500 {
-			return cfg, lq, portal.Invalid("Page size must be a number from 1 to 500.", portal.FieldError{Field: "pageSize", Message: "1 to 500."})
-		}
-		lq.Limit = n
-	}
-	if v := strings.TrimSpace(q.Get("q")); v != "" {
-		if len(v) > 200 {
-			return cfg, lq, portal.Invalid("The search text is longer than 200 characters.", portal.FieldError{Field: "q", Message: "At most 200 characters."})
-		}
-		lq.Text = v
-	}
-	if v := q.Get("cursor"); v != "" {
-		c, err := decodeCursor(v)
-		if err != nil {
-			return cfg, lq, err
-		}
-		lq.After = c
-	}
-	return cfg, lq, nil
+// listRequest reads a list call's parameters (records.ListRequest).
+func listRequest(v url.Values) records.ListRequest {
+	return records.ListRequest{Columns: v.Get("columns"), Filter: v.Get("filter"), Sort: v.Get("sort"), Dir: v.Get("dir"),
+		PageSize: v.Get("pageSize"), Text: v.Get("q"), Cursor: v.Get("cursor"), Count: v.Get("count") == "true",
+		Totals: v.Get("totals") == "true"}
 }
 
 // resolveList finds the saved list a list call uses.
@@ -257,41 +144,36 @@ func startCSV(w http.ResponseWriter, name string, cols []records.ColumnInfo) *cs
 	return out
 }
 
-// writeCSVRows writes records as CSV lines, one cell per column.
-func writeCSVRows(out *csv.Writer, k *records.Kind, cols []records.ColumnInfo, recs []records.Record) {
-	line := make([]string, len(cols))
-	for _, rec := range recs {
-		row := k.Row(rec, cols)
-		for i, c := range cols {
-			line[i] = csvValue(row[c.Name])
-		}
-		out.Write(line)
+// writeCSVRow writes a row as a CSV line, one cell per column; line is
+// scratch space of len(cols).
+func writeCSVRow(out *csv.Writer, cols []records.ColumnInfo, row records.Row, line []string) {
+	for i, c := range cols {
+		line[i] = csvValue(row[c.Name])
 	}
+	out.Write(line)
 }
 
-// writeCSV streams the whole result of a list (not just a page) as CSV.
+// writeCSV streams the whole result of a list (records.Kind.Export).
 func (s *Server) writeCSV(w http.ResponseWriter, r *http.Request, st RecordStore, k *records.Kind,
-	cfg records.ListConfig, cols []records.ColumnInfo, lq records.ListQuery) {
-	lq.Limit, lq.After = 500, nil
-	page, err := st.ListRecords(r.Context(), lq)
-	if err != nil {
+	cfg records.ListConfig, req records.ListRequest, scope records.Filter) {
+	var (
+		out  *csv.Writer
+		cols []records.ColumnInfo
+		line []string
+	)
+	err := k.Export(r.Context(), st, cfg, req, scope, func(cfg records.ListConfig, c []records.ColumnInfo) {
+		out, cols, line = startCSV(w, cfg.Name, c), c, make([]string, len(c))
+	}, func(row records.Row) { writeCSVRow(out, cols, row, line) })
+	switch {
+	case out == nil:
 		s.writeError(w, r, err)
-		return
-	}
-	out := startCSV(w, cfg.Name, cols)
-	for {
-		writeCSVRows(out, k, cols, page.Records)
+	case err != nil:
+		// Headers are gone; end the stream short and log why (on the
+		// request's line; not at all when the client left).
 		out.Flush()
-		if !page.HasMore || r.Context().Err() != nil {
-			return
-		}
-		lq.After = page.Next
-		if page, err = st.ListRecords(r.Context(), lq); err != nil {
-			// Headers are gone; end the stream short and log why (on the
-			// request's line; not at all when the client left).
-			streamFailed(r, err)
-			return
-		}
+		streamFailed(r, err)
+	default:
+		out.Flush()
 	}
 }
 
@@ -330,20 +212,6 @@ func csvSafe(s string) string {
 		return "'" + s
 	}
 	return s
-}
-
-func encodeCursor(c *records.Cursor) string {
-	b, _ := json.Marshal(c)
-	return base64.RawURLEncoding.EncodeToString(b)
-}
-
-func decodeCursor(s string) (*records.Cursor, error) {
-	var c records.Cursor
-	b, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil || len(s) > 2048 || json.Unmarshal(b, &c) != nil || c.ID <= 0 {
-		return nil, portal.Invalid("The page cursor is not valid; start from the first page.", portal.FieldError{Field: "cursor", Message: "Not a cursor."})
-	}
-	return &c, nil
 }
 
 // recordView answers a record page (SPEC §7 {product}-record), or with
@@ -390,12 +258,6 @@ func (s *Server) loadRecord(r *http.Request, k *records.Kind, withFields bool) (
 	return load(r.Context(), k.Name, id)
 }
 
-type tabAnswer struct {
-	Columns []records.ColumnInfo `json:"columns"`
-	Rows    []records.Row        `json:"rows"`
-	HasMore bool                 `json:"hasMore"`
-}
-
 // recordTab answers one tab: related records of another kind (the
 // project's billing, credits, budget, cost details; a client's invoices),
 // a sublist of the document (the catch-all tabs), or the files. The
@@ -416,12 +278,12 @@ func (s *Server) recordTab(w http.ResponseWriter, r *http.Request, k *records.Ki
 			s.writeError(w, r, err)
 			return
 		}
-		writeData(w, http.StatusOK, tabAnswer{Columns: records.HistoryColumns, Rows: k.HistoryRows(hs), HasMore: len(hs) == 200})
+		writeData(w, http.StatusOK, records.TabPage{Columns: records.HistoryColumns, Rows: k.HistoryRows(hs), HasMore: len(hs) == 200})
 		return
 	}
 	if tab.Kind == "" {
 		cols, rows := records.Sublist(rec, tab.Name)
-		writeData(w, http.StatusOK, tabAnswer{Columns: orEmpty(cols), Rows: rows})
+		writeData(w, http.StatusOK, records.TabPage{Columns: orEmpty(cols), Rows: rows})
 		return
 	}
 	rk, err := s.kind(r, tab.Kind)
@@ -429,25 +291,13 @@ func (s *Server) recordTab(w http.ResponseWriter, r *http.Request, k *records.Ki
 		s.writeError(w, r, err)
 		return
 	}
-	target, id := k.TabTarget(tab, rec)
-	col, _ := rk.RelatedColumn(target) // the registry's init checks that it exists
-	if id == 0 {
-		writeData(w, http.StatusOK, tabAnswer{Columns: rk.Columns(rk.BuiltInList().Columns), Rows: []records.Row{}})
-		return
-	}
-	page, err := s.recordStore(r).ListRecords(r.Context(), records.ListQuery{Kind: rk.Name, Limit: 200,
-		Filter: records.Filter{Any: [][]records.Cond{{{Column: col, Op: records.OpEq, Value: id}}}}})
+	ans, err := k.Related(r.Context(), s.recordStore(r), rec, tab, rk)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	cols := rk.Columns(rk.BuiltInList().Columns)
-	ans := tabAnswer{Columns: cols, Rows: make([]records.Row, 0, len(page.Records)), HasMore: page.HasMore}
-	for _, rr := range page.Records {
-		ans.Rows = append(ans.Rows, rk.Row(rr, cols))
-	}
 	if k.Name == "project" && tab.Name == "costdetails" {
-		writeData(w, http.StatusOK, costDetailsAnswer{tabAnswer: ans, Equipment: s.equipmentOf(r, rec.ID)})
+		writeData(w, http.StatusOK, costDetailsAnswer{TabPage: ans, Equipment: s.equipmentOf(r, rec.ID)})
 		return
 	}
 	writeData(w, http.StatusOK, ans)

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/url"
 	"sort"
 	"strings"
@@ -36,6 +37,10 @@ type listPage struct {
 		HasMore    bool
 		NextCursor *string
 		Total      *int64
+		// totals=true
+		TotalEstimated  bool
+		Totals          map[string]float64
+		TotalsEstimated *bool
 	}
 }
 
@@ -118,6 +123,66 @@ func sortable(v any) string {
 		return fmt.Sprint(x["refName"])
 	}
 	return fmt.Sprint(v)
+}
+
+// TestListAnyFieldSortedAndTotalled: a list shows, sorts and filters
+// document fields (an invoice's due date and amount remaining), totals
+// its summable columns over the whole result and counts it; with no sort
+// asked, transactions come newest first.
+func TestListAnyFieldSortedAndTotalled(t *testing.T) {
+	e, tok := recordsEnv(t)
+	base := "/api/v1/netsuite/portal-list?type=invoice"
+	var all listPage
+	e.getJSON(t, tok, 10, base+"&pageSize=500&columns=memo,trandate,duedate,amountremaining,total", &all)
+	if len(all.Data.Rows) != 30 {
+		t.Fatalf("%d invoices", len(all.Data.Rows))
+	}
+	var sumTotal, sumRemaining float64
+	for i, r := range all.Data.Rows {
+		if i > 0 && all.Data.Rows[i-1]["trandate"].(string) < r["trandate"].(string) {
+			t.Fatalf("not newest first: %v before %v", all.Data.Rows[i-1]["trandate"], r["trandate"])
+		}
+		sumTotal += r["total"].(float64)
+		sumRemaining += r["amountremaining"].(float64)
+	}
+	check := func(target string, n int64, total, remaining float64) listPage {
+		t.Helper()
+		var p listPage
+		if code := e.getJSON(t, tok, 10, target, &p); code != 200 {
+			t.Fatalf("%s: %d", target, code)
+		}
+		d := p.Data
+		if d.Total == nil || *d.Total != n || d.TotalEstimated || d.TotalsEstimated == nil || *d.TotalsEstimated ||
+			len(d.Totals) != 2 || math.Abs(d.Totals["total"]-total) > 0.005 || math.Abs(d.Totals["amountremaining"]-remaining) > 0.005 {
+			t.Errorf("%s: total %v (estimated %v), totals %v (estimated %v); want %d, %.2f, %.2f", target, d.Total, d.TotalEstimated,
+				d.Totals, d.TotalsEstimated, n, total, remaining)
+		}
+		return p
+	}
+	p := check(base+"&pageSize=5&columns=memo,duedate,amountremaining,total,terms&sort=duedate&totals=true&count=true", 30, sumTotal, sumRemaining)
+	for i, r := range p.Data.Rows {
+		if i > 0 && p.Data.Rows[i-1]["duedate"].(string) > r["duedate"].(string) {
+			t.Errorf("not sorted by due date: %v", p.Data.Rows)
+		}
+	}
+	var open, openTotal, openRemaining float64
+	for _, r := range all.Data.Rows {
+		if r["amountremaining"].(float64) > 0 {
+			open, openTotal, openRemaining = open+1, openTotal+r["total"].(float64), openRemaining+r["amountremaining"].(float64)
+		}
+	}
+	if open == 0 {
+		t.Fatal("no open invoice: the filter proves nothing")
+	}
+	check(base+"&columns=memo,amountremaining,total&sort=amountremaining&dir=desc&totals=true&count=true&filter="+
+		url.QueryEscape("amountremaining gt 0"), int64(open), openTotal, openRemaining)
+	// Totals of a list without summable columns: none, and said so.
+	if w := e.call("GET", base+"&columns=memo,duedate&totals=true", tok, 10, ""); !strings.Contains(w.Body.String(), `"totals":{},"totalsEstimated":false`) {
+		t.Errorf("totals without summable columns: %s", w.Body)
+	}
+	if w := e.call("GET", base+"&columns=memo,duedate", tok, 10, ""); strings.Contains(w.Body.String(), `"total`) {
+		t.Errorf("no count or totals asked for: %s", w.Body)
+	}
 }
 
 func TestListFiltersAndSearch(t *testing.T) {

@@ -247,8 +247,8 @@ func (b boundedStore) ListRecords(ctx context.Context, q records.ListQuery) (rec
 	return bounded(b, ctx, func(c context.Context) (records.Page, error) { return b.TenantStore.ListRecords(c, q) })
 }
 
-func (b boundedStore) CountMatching(ctx context.Context, q records.ListQuery) (int64, error) {
-	return bounded(b, ctx, func(c context.Context) (int64, error) { return b.TenantStore.CountMatching(c, q) })
+func (b boundedStore) Summarize(ctx context.Context, q records.SummaryQuery) (records.Summary, error) {
+	return bounded(b, ctx, func(c context.Context) (records.Summary, error) { return b.TenantStore.Summarize(c, q) })
 }
 
 func (b boundedStore) Record(ctx context.Context, kind string, id int64) (records.Record, error) {

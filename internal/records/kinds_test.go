@@ -1,6 +1,8 @@
 package records
 
 import (
+	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -61,5 +63,124 @@ func TestValidateCatchesBrokenEntries(t *testing.T) {
 		if err := k.validate(); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
+	}
+}
+
+var knownTypes = []FieldType{TypeText, TypeStatus, TypeRef, TypeMoney, TypeQuantity, TypeDate, TypePercent, TypeNumber,
+	TypeEmail, TypePhone, TypeURL, TypeBoolean}
+
+// Every field of every kind is described for people and for the app: a
+// label that is not the field's id, a known type, a column (the document
+// member for document fields); money in the base currency and summable
+// with quantities; ERP-assigned numbers read-only.
+func TestEveryFieldIsDescribed(t *testing.T) {
+	for _, k := range All() {
+		if len(k.Document) == 0 {
+			t.Errorf("%s declares no document fields", k.Name)
+		}
+		for _, f := range k.AllFields() {
+			where := k.Name + "." + f.Name
+			if f.Label == "" || f.Label == f.Name || strings.ContainsAny(f.Label, "_") || strings.HasPrefix(strings.ToLower(f.Label), "cust") {
+				t.Errorf("%s: label %q reads like a field id", where, f.Label)
+			}
+			if !slices.Contains(knownTypes, f.Type) {
+				t.Errorf("%s: type %q", where, f.Type)
+			}
+			if f.Doc() != (f.Column == DocColumn(f.Name)) {
+				t.Errorf("%s: column %s", where, f.Column)
+			}
+			if f.Summable != (f.Type == TypeMoney || f.Type == TypeQuantity) || (f.Currency == BaseCurrency) != (f.Type == TypeMoney) {
+				t.Errorf("%s: summable %v, currency %q for a %s", where, f.Summable, f.Currency, f.Type)
+			}
+			if f.Column == ColCode && !f.ReadOnly {
+				t.Errorf("%s: the ERP's number is not read-only", where)
+			}
+			if !f.Filterable {
+				t.Errorf("%s: not filterable", where)
+			}
+		}
+	}
+	inv, _ := Lookup("invoice")
+	for name, want := range map[string]Field{
+		"duedate":         {Label: "Due date", Type: TypeDate, Sortable: true},
+		"amountremaining": {Label: "Amount remaining", Type: TypeMoney, Sortable: true, ReadOnly: true, Summable: true, Currency: "USD"},
+		"otherrefnum":     {Label: "PO/reference", Type: TypeText, Sortable: true},
+	} {
+		f, ok := inv.FieldNamed(name)
+		if !ok || f.Label != want.Label || f.Type != want.Type || f.Sortable != want.Sortable || f.ReadOnly != want.ReadOnly ||
+			f.Summable != want.Summable || f.Currency != want.Currency {
+			t.Errorf("invoice.%s: %+v", name, f)
+		}
+	}
+	p, _ := Lookup("project")
+	if f, _ := p.FieldNamed("projectmanager"); f.Type != TypeRef || f.Ref != "employee" || p.Owner != "projectmanager" {
+		t.Errorf("project manager: %+v, owner %q", f, p.Owner)
+	}
+}
+
+// Transactions list newest first by their date; the others by name.
+func TestDefaultSorts(t *testing.T) {
+	newest := map[string]string{"invoice": "trandate", "vendorbill": "trandate", "creditledger": "custrecord_res_cl_date",
+		"billing": "custrecord_res_bil_date"}
+	for _, k := range All() {
+		want := SortSpec{Field: k.Fields[0].Name, Dir: "asc"}
+		if f, ok := newest[k.Name]; ok {
+			want = SortSpec{Field: f, Dir: "desc"}
+		}
+		if k.DefaultSort != want || k.BuiltInList().Sort != want {
+			t.Errorf("%s: default sort %+v, built-in list %+v, want %+v", k.Name, k.DefaultSort, k.BuiltInList().Sort, want)
+		}
+		if f, _ := k.FieldNamed(want.Field); newest[k.Name] != "" && f.Type != TypeDate {
+			t.Errorf("%s sorts by %s, not a date", k.Name, f.Name)
+		}
+	}
+}
+
+// /api/v1/kinds serves every field under "fields" (promoted, then the
+// document's) and the default sort.
+func TestKindJSON(t *testing.T) {
+	k, _ := Lookup("invoice")
+	b, err := json.Marshal(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Name        string
+		Fields      []map[string]any
+		DefaultSort SortSpec
+	}
+	json.Unmarshal(b, &got)
+	if got.Name != "invoice" || len(got.Fields) != len(k.AllFields()) || got.Fields[0]["name"] != "memo" ||
+		got.DefaultSort != (SortSpec{Field: "trandate", Dir: "desc"}) {
+		t.Fatalf("%s", b)
+	}
+	for _, f := range got.Fields {
+		for _, member := range []string{"name", "label", "column", "type", "sortable", "filterable", "readOnly", "summable"} {
+			if _, ok := f[member]; !ok {
+				t.Errorf("field %v lacks %s", f["name"], member)
+			}
+		}
+	}
+	if !strings.Contains(string(b), `"name":"amountremaining","label":"Amount remaining","column":"fields.amountremaining","type":"money","sortable":true,"filterable":true,"readOnly":true,"summable":true,"currency":"USD"`) {
+		t.Errorf("amount remaining: %s", b)
+	}
+}
+
+// An account field that is one of the kind's document fields (same name
+// and type) takes its place, under the account's label; one of another
+// type is refused.
+func TestAccountFieldTakesADocumentFieldsPlace(t *testing.T) {
+	k := &Kind{Name: "x", Fields: []Field{title("name", "Name")}, Document: []Field{doc("custrecord_x_size", "Size", TypeQuantity)}}
+	byName["x"] = k
+	defer delete(byName, "x")
+	if err := AddAccountFields("x", []Field{{Name: "custrecord_x_size", Label: "Size (acres)", Type: TypeQuantity}}); err != nil {
+		t.Fatal(err)
+	}
+	if f, _ := k.FieldNamed("custrecord_x_size"); !f.Account || f.Label != "Size (acres)" || len(k.Document) != 0 || len(k.AllFields()) != 2 {
+		t.Errorf("%+v; document %v", f, k.Document)
+	}
+	k.Document = []Field{doc("custrecord_x_when", "When", TypeDate)}
+	if err := AddAccountFields("x", []Field{{Name: "custrecord_x_when", Label: "When", Type: TypeText}}); err == nil {
+		t.Error("a document field of another type was taken")
 	}
 }

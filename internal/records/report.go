@@ -1,6 +1,7 @@
 package records
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/portico/portico/internal/portal"
@@ -104,12 +105,91 @@ type Group struct {
 }
 
 // GroupQuery asks the store to group a kind's records matching Filter by
-// one column, with aggregates over the amount column.
+// one column (a document field's too), with aggregates.
 type GroupQuery struct {
 	Kind    string
 	Filter  Filter
 	GroupBy Column
-	Fns     []string // one per aggregate; sums and averages are over the amount
+	Fns     []string // one per aggregate
+	Of      []Column // per aggregate, the summable field it is over ("" for a count)
 	ByValue bool     // order by the first aggregate, largest first
 	Limit   int
+}
+
+// ReportStore is what a report reads from the store.
+type ReportStore interface {
+	ReadStore
+	GroupRecords(ctx context.Context, q GroupQuery) ([]Group, error)
+}
+
+// MaxGroups bounds a grouped report; MaxReportRows an ungrouped one's
+// table (its CSV export, Kind.Export, has every row).
+const (
+	MaxGroups     = 500
+	MaxReportRows = 500
+)
+
+// ReportResult is a report's result: a table of its columns, or grouped,
+// the chart's data: the key column and one value column per aggregate.
+// Total counts the groups, or the records of an ungrouped report (an
+// estimate past SummaryExact, then TotalEstimated).
+type ReportResult struct {
+	Report         ListConfig   `json:"report"`
+	Grouped        bool         `json:"grouped"`
+	Columns        []ColumnInfo `json:"columns"`
+	Rows           []Row        `json:"rows"`
+	HasMore        bool         `json:"hasMore"`
+	Total          int64        `json:"total"`
+	TotalEstimated bool         `json:"totalEstimated,omitempty"`
+}
+
+// RunReport runs report cfg (a saved list with a report part, checked by
+// ListInput.Validate when saved) over every matching record: its first
+// MaxReportRows rows and their count, or its groups (at most MaxGroups).
+func (k *Kind) RunReport(ctx context.Context, st ReportStore, cfg ListConfig) (ReportResult, error) {
+	cfg, lq, err := k.Query(cfg, ListRequest{})
+	if err != nil {
+		return ReportResult{}, err
+	}
+	spec := cfg.Report
+	if spec.GroupBy == "" {
+		cols := k.Columns(cfg.Columns)
+		lq.Limit = MaxReportRows
+		page, err := st.ListRecords(ctx, lq)
+		if err != nil {
+			return ReportResult{}, err
+		}
+		sum, err := st.Summarize(ctx, SummaryQuery{List: lq, Count: true})
+		if err != nil {
+			return ReportResult{}, err
+		}
+		return ReportResult{Report: cfg, Columns: cols, Rows: k.Rows(page.Records, cols), HasMore: page.HasMore,
+			Total: sum.Total, TotalEstimated: sum.TotalEstimated}, nil
+	}
+	group, _ := k.FieldNamed(spec.GroupBy) // Validate checked it
+	gq := GroupQuery{Kind: k.Name, Filter: lq.Filter, GroupBy: group.Column, ByValue: spec.Order == "value", Limit: MaxGroups + 1}
+	cols := []ColumnInfo{{Name: "key", Label: group.Label, Type: TypeText}}
+	for i, a := range spec.Aggregates {
+		gq.Fns = append(gq.Fns, a.Fn)
+		typ, of := TypeQuantity, Column("")
+		if f, ok := k.FieldNamed(a.Field); ok {
+			typ, of = f.Type, f.Column
+		}
+		gq.Of = append(gq.Of, of)
+		cols = append(cols, ColumnInfo{Name: fmt.Sprintf("v%d", i), Label: a.Label(k), Type: typ})
+	}
+	groups, err := st.GroupRecords(ctx, gq)
+	if err != nil {
+		return ReportResult{}, err
+	}
+	ans := ReportResult{Report: cfg, Grouped: true, Columns: cols, Rows: []Row{}, HasMore: len(groups) > MaxGroups}
+	for i, g := range groups[:min(len(groups), MaxGroups)] {
+		row := Row{"id": i + 1, "key": g.Key}
+		for j, v := range g.Values {
+			row[fmt.Sprintf("v%d", j)] = v
+		}
+		ans.Rows = append(ans.Rows, row)
+		ans.Total++
+	}
+	return ans, nil
 }

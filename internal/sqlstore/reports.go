@@ -9,8 +9,9 @@ import (
 	"github.com/portico/portico/internal/records"
 )
 
-// groupKeys are the SQL of a group's key per column: references group by
-// id and show the name; dates group by month.
+// groupKeys are the SQL of a group's key per promoted column: references
+// group by id and show the name; dates group by month. A document field
+// groups by its sort expression (a reference by its name).
 var groupKeys = map[records.Column]struct{ group, key string }{
 	records.ColTitle:   {"title", "title"},
 	records.ColCode:    {"code", "code"},
@@ -20,32 +21,56 @@ var groupKeys = map[records.Column]struct{ group, key string }{
 	records.ColDate:    {"substr(occurred_on, 1, 7)", "substr(occurred_on, 1, 7)"},
 }
 
-var aggregateSQL = map[string]string{
-	records.AggCount: "CAST(COUNT(*) AS DOUBLE PRECISION)",
-	records.AggSum:   "CAST(COALESCE(SUM(amount), 0) AS DOUBLE PRECISION) / 100",
-	records.AggAvg:   "CAST(AVG(amount) AS DOUBLE PRECISION) / 100",
-	records.AggMin:   "CAST(MIN(amount) AS DOUBLE PRECISION) / 100",
-	records.AggMax:   "CAST(MAX(amount) AS DOUBLE PRECISION) / 100",
+// aggregateSQL is an aggregate's SQL over a summable field's value in
+// hundredths (summableValue), as a number of units.
+func aggregateSQL(fn, value string) (string, bool) {
+	switch fn {
+	case records.AggCount:
+		return "CAST(COUNT(*) AS DOUBLE PRECISION)", true
+	case records.AggSum:
+		return "CAST(COALESCE(SUM(" + value + "), 0) AS DOUBLE PRECISION) / 100", true
+	case records.AggAvg, records.AggMin, records.AggMax:
+		return "CAST(" + strings.ToUpper(fn) + "(" + value + ") AS DOUBLE PRECISION) / 100", true
+	}
+	return "", false
 }
 
 // GroupRecords runs a grouped report over every record of the kind
 // matching the filter (not a page): at most q.Limit groups.
 func (t *Tenant) GroupRecords(ctx context.Context, q records.GroupQuery) ([]records.Group, error) {
+	k, err := listKind(q.Kind)
+	if err != nil {
+		return nil, err
+	}
 	g, ok := groupKeys[q.GroupBy]
-	if !ok || len(q.Fns) == 0 || q.Limit < 1 {
+	if f, doc := docField(k, q.GroupBy); doc {
+		expr, _ := t.d.docSortExpr(f)
+		g, ok = struct{ group, key string }{expr, "CAST(" + expr + " AS TEXT)"}, f.Type != records.TypeMoney && f.Type != records.TypeQuantity
+		if f.Type == records.TypeDate {
+			g.group, g.key = "substr("+expr+", 1, 7)", "substr("+expr+", 1, 7)"
+		}
+	}
+	if !ok || len(q.Fns) == 0 || len(q.Of) != len(q.Fns) || q.Limit < 1 {
 		return nil, portal.Errorf(portal.CodeInvalid, "This report cannot be grouped that way.")
 	}
 	cols := []string{"COALESCE(" + g.key + ", '')"}
-	for _, fn := range q.Fns {
-		sql, ok := aggregateSQL[fn]
+	for i, fn := range q.Fns {
+		value := ""
+		if fn != records.AggCount {
+			f, ok := k.Field(q.Of[i])
+			if d, doc := docField(k, q.Of[i]); doc {
+				f, ok = d, true
+			}
+			if !ok || !f.Summable {
+				return nil, portal.Errorf(portal.CodeInvalid, "%s needs a money or quantity field.", fn)
+			}
+			value = t.d.summableValue(f.Column)
+		}
+		sql, ok := aggregateSQL(fn, value)
 		if !ok {
 			return nil, portal.Errorf(portal.CodeInvalid, "Unknown aggregate %q.", fn)
 		}
 		cols = append(cols, sql)
-	}
-	k, err := listKind(q.Kind)
-	if err != nil {
-		return nil, err
 	}
 	where, args, err := whereClause(t.d, k, records.ListQuery{Kind: q.Kind, Filter: q.Filter}, predicate{})
 	if err != nil {

@@ -164,7 +164,7 @@ func (s *Store) ReindexSearch(ctx context.Context) (int64, error) {
 			// The connection goes back to the pool.
 			defer tx.ExecContext(ctx, reset)
 		}
-		names, ddls, err := dropDerived(ctx, tx, s.d.derivedObjectsQuery("search_entries", "search_entries_pkey"))
+		names, ddls, err := dropDerived(ctx, tx, s.d.derivedObjectsQuery("search_entries", "search_entries_pkey", ""))
 		if err != nil {
 			return err
 		}

@@ -307,6 +307,15 @@ func TestConformanceListTextSearchPlansAgree(t *testing.T) {
 		if got := titles(); !slices.Equal(got, want) {
 			t.Fatalf("probe plan: %v", got)
 		}
+		// The text is known to be common now: the next list goes
+		// straight to the probe, with the same rows.
+		if s.d.name == sqlite.name && !s.commonTexts.has(commonText{"acme", "project", newPartQuery("marsh").match(anywhere)}) {
+			t.Error("the common text was not remembered")
+		}
+		listTextCap = 2000
+		if got := titles(); !slices.Equal(got, want) {
+			t.Fatalf("remembered probe plan: %v", got)
+		}
 	})
 }
 

@@ -6,8 +6,12 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
+	"sync"
+	"time"
 
+	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/records"
 	"github.com/portico/portico/internal/search"
 )
@@ -168,7 +172,10 @@ var listTextCap = 2000
 
 // listText answers through the search index when that is selective, else
 // by probing each record's entry. Both plans check the text with the same
-// LIKE, so they agree.
+// LIKE, so they agree. Learning that a text is common walks listTextCap
+// entries of the index (most of the cost of a list's page); the verdict
+// is kept a while (commonTexts), so the next pages and lists of the text
+// go straight to the probe.
 func (sqliteSearch) listText(ctx context.Context, t *Tenant, q records.ListQuery) (predicate, error) {
 	probe := predicate{`EXISTS (SELECT 1 FROM search_entries e WHERE e.tenant_id = records.tenant_id AND e.kind = records.kind
 		AND e.record_id = records.id AND ` + hayContains + `)`, []any{hayPattern(q.Text)}}
@@ -176,13 +183,68 @@ func (sqliteSearch) listText(ctx context.Context, t *Tenant, q records.ListQuery
 	if len(pq.words) == 0 {
 		return probe, nil
 	}
-	seqs, err := t.walk(ctx, pq.match(anywhere), q.Kind, listTextCap)
-	if err != nil || len(seqs) >= listTextCap {
+	match := pq.match(anywhere)
+	key := commonText{t.id, q.Kind, match}
+	if t.s.commonTexts.has(key) {
+		return probe, nil
+	}
+	seqs, err := t.walk(ctx, match, q.Kind, listTextCap)
+	if err != nil {
 		return probe, err
+	}
+	if len(seqs) >= listTextCap {
+		t.s.commonTexts.add(key)
+		return probe, nil
 	}
 	list, _ := json.Marshal(seqs)
 	return predicate{`id IN (SELECT e.record_id FROM json_each(?) w CROSS JOIN search_entries e ON e.seq = w.value
 		WHERE e.tenant_id = :tenant AND e.kind = ? AND ` + hayContains + `)`, []any{string(list), q.Kind, hayPattern(q.Text)}}, nil
+}
+
+// commonText is a text (its full-text query) found common in a tenant's
+// kind.
+type commonText struct {
+	tenant      portal.TenantID
+	kind, match string
+}
+
+// commonTexts remembers, for commonTextTTL, which texts a list's text
+// search found common (listTextCap matches or more). The verdict only
+// chooses a plan: both plans give the same rows, so a stale one costs
+// time, never a wrong answer (and a text that became rare is looked up
+// as common at worst for commonTextTTL). At most commonTextMax are kept;
+// when full, the expired go, or all.
+type commonTexts struct {
+	mu sync.Mutex
+	m  map[commonText]time.Time // until when
+}
+
+const (
+	commonTextTTL = time.Minute
+	commonTextMax = 4096
+)
+
+func (c *commonTexts) has(k commonText) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	until, ok := c.m[k]
+	return ok && time.Now().Before(until)
+}
+
+func (c *commonTexts) add(k commonText) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := time.Now()
+	if len(c.m) >= commonTextMax {
+		maps.DeleteFunc(c.m, func(_ commonText, until time.Time) bool { return !now.Before(until) })
+		if len(c.m) >= commonTextMax {
+			clear(c.m)
+		}
+	}
+	if c.m == nil {
+		c.m = map[commonText]time.Time{}
+	}
+	c.m[k] = now.Add(commonTextTTL)
 }
 
 // reindexSession: the build reads back what it wrote, and a page cache

@@ -40,7 +40,10 @@ type Store struct {
 	group *groupWriter
 	d     dialect
 	stmts stmtCache
-	dsn   string
+	// commonTexts are the texts SQLite's list search found common (see
+	// sqliteSearch.listText).
+	commonTexts commonTexts
+	dsn         string
 	// events is where the commit of a live-update event is announced
 	// (see events.go); nil announces nothing.
 	events atomic.Pointer[Signals]

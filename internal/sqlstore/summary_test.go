@@ -1,0 +1,168 @@
+package sqlstore
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/portico/portico/internal/erpsync"
+	"github.com/portico/portico/internal/records"
+)
+
+// invoices makes n invoices from id first on: amount i×10.00 (none for
+// every 11th), amount remaining i×1.50 for open ones (every third).
+func invoices(first, n int64, modified time.Time) []records.Record {
+	var out []records.Record
+	for i := first; i < first+n; i++ {
+		doc := map[string]any{"id": fmt.Sprint(i), "amountremaining": 0.0}
+		r := records.Record{Kind: "invoice", ID: i, Title: fmt.Sprintf("Invoice %05d", i), Status: "Paid in full", ModifiedAt: modified}
+		if i%11 != 0 {
+			r.Amount = ptr(i * 1000)
+		}
+		if i%3 == 0 {
+			r.Status, doc["amountremaining"] = "Open", float64(i)*1.5
+		}
+		r.Fields, _ = json.Marshal(doc)
+		out = append(out, r)
+	}
+	return out
+}
+
+// wantSummary adds up invoices as the store should.
+func wantSummary(rs []records.Record, keep func(records.Record) bool) (n int64, total, remaining float64) {
+	for _, r := range rs {
+		if !keep(r) {
+			continue
+		}
+		n++
+		if r.Amount != nil {
+			total += float64(*r.Amount) / 100
+		}
+		var doc struct{ Amountremaining float64 }
+		json.Unmarshal(r.Fields, &doc)
+		remaining += doc.Amountremaining
+	}
+	return n, total, remaining
+}
+
+// TestConformanceSummary counts and totals lists: an unfiltered list from
+// the kept count and sums (through inserts, updates, a sync's deletions
+// and a bulk load), a small filtered result exactly, a large one as an
+// estimate marked so.
+func TestConformanceSummary(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		ten := seedTenant(t, s, "acme")
+		other := seedTenant(t, s, "other")
+		k, _ := records.Lookup("invoice")
+		total, _ := k.FieldNamed("total")
+		remaining, _ := k.FieldNamed("amountremaining")
+		summarize := func(ten *Tenant, f records.Filter) records.Summary {
+			t.Helper()
+			sum, err := ten.Summarize(ctx, records.SummaryQuery{List: records.ListQuery{Kind: "invoice", Filter: f}, Count: true,
+				Sum: []records.Field{total, remaining}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return sum
+		}
+		check := func(what string, got records.Summary, n int64, tot, rem float64, estimated bool) {
+			t.Helper()
+			if estimated {
+				if !got.TotalEstimated || !got.TotalsEstimated || math.Abs(float64(got.Total-n)) > 0.25*float64(n) ||
+					math.Abs(got.Totals["total"]-tot) > 0.25*tot || math.Abs(got.Totals["amountremaining"]-rem) > max(0.3*rem, 1000) {
+					t.Errorf("%s: %+v, want an estimate near %d, %.2f, %.2f", what, got, n, tot, rem)
+				}
+				return
+			}
+			if got.TotalEstimated || got.TotalsEstimated || got.Total != n || math.Abs(got.Totals["total"]-tot) > 0.001 ||
+				math.Abs(got.Totals["amountremaining"]-rem) > 0.001 {
+				t.Errorf("%s: %+v, want exactly %d, %.2f, %.2f", what, got, n, tot, rem)
+			}
+		}
+		all := func(records.Record) bool { return true }
+		rs := invoices(1, 300, time.UnixMilli(1_700_000_000_000).UTC())
+		if err := ten.PutRecords(ctx, rs); err != nil {
+			t.Fatal(err)
+		}
+		if err := other.PutRecords(ctx, invoices(1, 40, time.UnixMilli(1_700_000_000_000).UTC())); err != nil {
+			t.Fatal(err)
+		}
+		n, tot, rem := wantSummary(rs, all)
+		check("inserted", summarize(ten, records.Filter{}), n, tot, rem, false)
+		// A sync re-reads some unchanged and changes others; deletes some.
+		changed := invoices(1, 60, time.UnixMilli(1_700_000_100_000).UTC())
+		for i := range changed {
+			if i%2 == 0 {
+				changed[i].Amount = ptr(int64(777))
+				changed[i].Fields = json.RawMessage(`{"amountremaining": 3.25}`)
+			}
+		}
+		deleted := []int64{250, 251, 252, 299}
+		if err := ten.ApplyPull(ctx, "invoice", changed, deleted, erpsync.State{Kind: "invoice"}); err != nil {
+			t.Fatal(err)
+		}
+		current := map[int64]records.Record{}
+		for _, r := range append(rs, changed...) {
+			current[r.ID] = r
+		}
+		for _, id := range deleted {
+			delete(current, id)
+		}
+		var now []records.Record
+		for _, r := range current {
+			now = append(now, r)
+		}
+		n, tot, rem = wantSummary(now, all)
+		check("after a sync", summarize(ten, records.Filter{}), n, tot, rem, false)
+		// A filtered result of up to SummaryExact records is exact.
+		open, _ := records.ParseFilter(k, "status eq Open")
+		n, tot, rem = wantSummary(now, func(r records.Record) bool { return r.Status == "Open" })
+		check("open", summarize(ten, open), n, tot, rem, false)
+		// The other tenant's are its own.
+		n, tot, rem = wantSummary(invoices(1, 40, time.Time{}), all)
+		check("other tenant", summarize(other, records.Filter{}), n, tot, rem, false)
+		// Past SummaryExact, an estimate.
+		more := invoices(1000, 6000, time.UnixMilli(1_700_000_200_000).UTC())
+		if err := ten.PutRecords(ctx, more); err != nil {
+			t.Fatal(err)
+		}
+		now = append(now, more...)
+		n, tot, rem = wantSummary(now, func(r records.Record) bool { return r.Status == "Paid in full" })
+		check("paid, estimated", summarize(ten, mustFilter(t, k, "status eq \"Paid in full\"")), n, tot, rem, true)
+		n, tot, rem = wantSummary(now, all)
+		check("all, kept", summarize(ten, records.Filter{}), n, tot, rem, false)
+	})
+}
+
+// TestConformanceBulkLoadCounts: a bulk load runs without the triggers
+// that count and sum, and counts and sums afresh when it restores them.
+func TestConformanceBulkLoadCounts(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		ten := seedTenant(t, s, "acme")
+		rs := invoices(1, 500, time.UnixMilli(1_700_000_000_000).UTC())
+		if err := s.BulkLoad(ctx, func() error { return ten.PutRecords(ctx, rs) }); err != nil {
+			t.Fatal(err)
+		}
+		k, _ := records.Lookup("invoice")
+		remaining, _ := k.FieldNamed("amountremaining")
+		sum, err := ten.Summarize(ctx, records.SummaryQuery{List: records.ListQuery{Kind: "invoice"}, Count: true, Sum: []records.Field{remaining}})
+		n, _, rem := wantSummary(rs, func(records.Record) bool { return true })
+		if err != nil || sum.Total != n || math.Abs(sum.Totals["amountremaining"]-rem) > 0.001 || sum.TotalEstimated {
+			t.Errorf("after a bulk load: %+v, %v; want %d, %.2f", sum, err, n, rem)
+		}
+	})
+}
+
+func mustFilter(t *testing.T, k *records.Kind, expr string) records.Filter {
+	t.Helper()
+	f, err := records.ParseFilter(k, expr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
