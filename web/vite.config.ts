@@ -56,7 +56,7 @@ const vendorGroups = [
   { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 30 },
   // Pieces under 4 kB are merged into a neighbour; at 8 kB the merge folded the record
   // pages' popover and floating-ui code into a chunk the sign-in page loads (+25 kB).
-  { name: 'mantine', test: mantineModules, priority: 20, entriesAware: true, entriesAwareMergeThreshold: 4_000 },
+  { name: 'mantine', test: mantineModules, priority: 20, entriesAware: true, entriesAwareMergeThreshold: 2_000 },
   {
     name: 'data',
     test: /[\\/]node_modules[\\/](react-router|@tanstack|zustand|cookie|set-cookie-parser)[\\/]/,

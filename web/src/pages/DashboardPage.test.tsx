@@ -173,7 +173,7 @@ describe('DashboardPage', () => {
     expect(within(badges).getByRole('link', { name: '3 overdue' })).toHaveAttribute('href', '/invoice/list?filter=status+eq+Overdue');
 
     const credits = screen.getByTestId('kpi-credits');
-    await waitFor(() => expect(within(credits).getByText('150.5')).toBeInTheDocument());
+    await waitFor(() => expect(within(credits).getByText('150.50')).toBeInTheDocument());
     expect(credits).toHaveTextContent('across 2 credit pools');
 
     const byStatus = screen.getByRole('region', { name: 'Projects by status' });

@@ -182,12 +182,12 @@ describe('account fields on the list page', () => {
 });
 
 describe('account fields on the record page and its form', () => {
-  it('shows them in the Summary with their labels, the quantity formatted', async () => {
+  it('shows them with their labels among the record’s fields, the quantity formatted', async () => {
     renderRoutes(routes, '/project/view?id=42');
-    const summary = await screen.findByRole('region', { name: 'Summary' });
-    const valueOf = (label: string) => within(summary).getByText(label, { selector: 'dt' }).nextElementSibling;
+    const groups = await screen.findByTestId('field-groups');
+    const valueOf = (label: string) => within(groups).getByText(label, { selector: 'dt' }).nextElementSibling;
     expect(valueOf('Service area')).toHaveTextContent('Chowan River Basin');
-    expect(valueOf('Acres')).toHaveTextContent('1,234.5');
+    expect(valueOf('Acres')).toHaveTextContent('1,234.50');
   });
 
   it('edits them, and sends them under their names, a quantity as a number', async () => {

@@ -2,13 +2,13 @@
  * A transaction's lines (lineItems.ts) as a table with formatted amounts and their total:
  * on the record page under its header, and in its printable document.
  */
-import { Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { FieldValue } from '../FieldValue';
 import { formatMoney, isNumeric } from '../format';
 import { recordTabQuery } from '../queries';
-import { ErrorBlock } from '../States';
+import { ErrorBlock, LoadingBlock } from '../States';
 import type { Kind, KindTab, ListColumn, Row } from '../types';
 import { AMOUNT_COLUMN, lineColumns, linesTotal } from './lineItems';
 import classes from './LineItems.module.css';
@@ -34,13 +34,7 @@ export function LineItems({ kind, id, tab, currency, headingOrder = 2 }: LineIte
         {tab.label}
       </Title>
       {lines.isPending ? (
-        <Stack gap={6} aria-busy="true">
-          <Text span className={classes.srOnly} role="status">
-            Loading {label}…
-          </Text>
-          <Skeleton height={28} />
-          <Skeleton height={28} />
-        </Stack>
+        <LoadingBlock label={`Loading ${label}…`} rows={2} />
       ) : lines.error ? (
         <ErrorBlock error={lines.error} what={label} onRetry={() => void lines.refetch()} />
       ) : lines.data.rows.length === 0 ? (
