@@ -71,7 +71,7 @@ func (s *Server) bulkEdit(w http.ResponseWriter, r *http.Request) {
 // bulkExport answers the selected records of ?type= (GET {product}-bulk
 // with &ids=1,2,3) as CSV, in the order given, with the columns a list
 // call with the same &list= and &columns= shows: the list's CSV export,
-// narrowed to a selection.
+// narrowed to a selection (records.Kind.ExportSelection).
 func (s *Server) bulkExport(w http.ResponseWriter, r *http.Request) {
 	k, err := s.kind(r, q(r, "type"))
 	if err != nil {
@@ -88,21 +88,14 @@ func (s *Server) bulkExport(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	cfg, _, err = k.Query(cfg, listRequest(r.URL.Query()))
+	cfg, cols, rows, err := k.ExportSelection(r.Context(), s.recordStore(r), cfg, q(r, "columns"), ids)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	recs, err := k.Selected(r.Context(), s.recordStore(r), ids)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	cols := k.Columns(cfg.Columns)
-	out := startCSV(w, cfg.Name, cols)
-	line := make([]string, len(cols))
-	for _, rec := range recs {
-		writeCSVRow(out, cols, line, k.Row(rec, cols))
+	out, line := startCSV(w, cfg.Name, cols), make([]string, len(cols))
+	for _, row := range rows {
+		writeCSVRow(out, cols, line, row)
 	}
 	out.Flush()
 }

@@ -334,26 +334,12 @@ func (b boundedStore) AuditUsers(ctx context.Context) ([]access.User, error) {
 	return bounded(b, ctx, func(c context.Context) ([]access.User, error) { return b.TenantStore.AuditUsers(c) })
 }
 
-func (b boundedStore) Tally(ctx context.Context, q records.TallyQuery) ([]records.Tally, bool, error) {
-	var more bool
-	ts, err := bounded(b, ctx, func(c context.Context) ([]records.Tally, error) {
-		ts, m, err := b.TenantStore.Tally(c, q)
-		more = m
-		return ts, err
-	})
-	return ts, more, err
-}
-
 func (b boundedStore) GroupRecords(ctx context.Context, q records.GroupQuery) ([]records.Group, error) {
 	return bounded(b, ctx, func(c context.Context) ([]records.Group, error) { return b.TenantStore.GroupRecords(c, q) })
 }
 
 func (b boundedStore) Tally(ctx context.Context, q records.TallyQuery) (records.Tally, error) {
 	return bounded(b, ctx, func(c context.Context) (records.Tally, error) { return b.TenantStore.Tally(c, q) })
-}
-
-func (b boundedStore) AuditUsers(ctx context.Context) ([]access.User, error) {
-	return bounded(b, ctx, func(c context.Context) ([]access.User, error) { return b.TenantStore.AuditUsers(c) })
 }
 
 func (b boundedStore) SearchCandidates(ctx context.Context, text string, kinds []string, limit int) ([]search.Entry, error) {

@@ -205,24 +205,31 @@ type RecordReader interface {
 	Record(ctx context.Context, kind string, id int64) (Record, error)
 }
 
-// Selected reads the records of a selection (1 to MaxBulk distinct ids,
-// else a 422 on "ids") in the order given, for an export of what a user
-// selected. Records that no longer exist, or are not the tenant's, are
-// left out.
-func (k *Kind) Selected(ctx context.Context, st RecordReader, ids []int64) ([]Record, error) {
+// ExportSelection answers what a user selected of a list, for its CSV:
+// the records ids names (1 to MaxBulk distinct ids, else a 422 on "ids"),
+// in the order given, as rows of saved list cfg's columns, or of columns
+// (a comma-separated list of the kind's fields, as a list call's) when
+// given. Records that no longer exist, or are not the tenant's, are left
+// out.
+func (k *Kind) ExportSelection(ctx context.Context, st RecordReader, cfg ListConfig, columns string, ids []int64) (ListConfig, []ColumnInfo, []Row, error) {
 	if err := CheckSelection(ids, "ids"); err != nil {
-		return nil, err
+		return cfg, nil, nil, err
 	}
-	out := make([]Record, 0, len(ids))
+	cfg, _, err := k.Query(cfg, ListRequest{Columns: columns})
+	if err != nil {
+		return cfg, nil, nil, err
+	}
+	cols := k.Columns(cfg.Columns)
+	recs := make([]Record, 0, len(ids))
 	for _, id := range ids {
 		rec, err := st.Record(ctx, k.Name, id)
 		if portal.IsNotFound(err) {
 			continue
 		}
 		if err != nil {
-			return nil, err
+			return cfg, nil, nil, err
 		}
-		out = append(out, rec)
+		recs = append(recs, rec)
 	}
-	return out, nil
+	return cfg, cols, k.Rows(recs, cols), nil
 }

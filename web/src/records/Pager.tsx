@@ -46,8 +46,10 @@ export function usePageWalk(opts: {
   const queryClient = useQueryClient();
   const [progress, setProgress] = useState<PageWalk['progress']>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const run = useRef(0);
-  useEffect(() => () => void run.current++, []);
+  // The walk under way; a new one, Stop, another list (a new request) or leaving the page ends it.
+  const walking = useRef<AbortController | null>(null);
+  const asked = JSON.stringify(opts.params);
+  useEffect(() => () => walking.current?.abort(), [asked]);
 
   async function go(target: number) {
     const { params, narrow, current, here, lastPage, estimated, onBack, onCursors } = opts;
@@ -59,26 +61,28 @@ export function usePageWalk(opts: {
       return;
     }
     if (!here) return;
-    const mine = ++run.current;
+    walking.current?.abort();
+    const walk = new AbortController();
+    walking.current = walk;
     const steps = target - current;
     setProgress({ done: 0, of: steps });
     try {
       const { cursor: _cursor, ...base } = params;
       const read = async (cursor: string): Promise<PageLink> => {
-        if (run.current !== mine) throw new DOMException('Stopped', 'AbortError');
-        const page = await queryClient.fetchQuery(listPageQuery({ ...base, ...(narrow ? { columns: [narrow] } : {}), cursor }));
-        return page;
+        if (walk.signal.aborted) throw walk.signal.reason;
+        return queryClient.fetchQuery(listPageQuery({ ...base, ...(narrow ? { columns: [narrow] } : {}), cursor }));
       };
-      const walk = await walkForward(here, steps, read, (done) => run.current === mine && setProgress({ done, of: steps }));
-      if (run.current !== mine) return;
-      if (walk.ended) setProblem(`The list ends at page ${current + walk.cursors.length}.`);
-      if (walk.cursors.length) onCursors(walk.cursors);
+      const result = await walkForward(here, steps, read, (done) => !walk.signal.aborted && setProgress({ done, of: steps }));
+      if (walk.signal.aborted) return;
+      if (result.ended) setProblem(`The list ends at page ${current + result.cursors.length}.`);
+      if (result.cursors.length) onCursors(result.cursors);
     } catch (error) {
-      if (run.current === mine && !(error instanceof DOMException && error.name === 'AbortError')) {
-        setProblem(`Could not go to page ${target}: ${error instanceof Error ? error.message : String(error)}`);
-      }
+      if (!walk.signal.aborted) setProblem(`Could not go to page ${target}: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
-      if (run.current === mine) setProgress(null);
+      if (walking.current === walk) {
+        walking.current = null;
+        setProgress(null);
+      }
     }
   }
 
@@ -87,7 +91,8 @@ export function usePageWalk(opts: {
     problem,
     go,
     stop: () => {
-      run.current++;
+      walking.current?.abort();
+      walking.current = null;
       setProgress(null);
     },
   };

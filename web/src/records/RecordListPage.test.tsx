@@ -297,7 +297,7 @@ describe('RecordListPage', () => {
     expect(await screen.findByRole('table')).toBeInTheDocument();
   });
 
-  it('links the rows of any kind to their view page', async () => {
+  it('links the rows of every kind to their view page', async () => {
     api.on('GET /netsuite/listConfiguration', () => json({ data: { lists: [], defaultId: 'customsearch_res_billing_list' } }));
     api.on('GET /netsuite/portal-list', () =>
       json({

@@ -179,12 +179,20 @@ function KindList({ kind, kinds }: { kind: Kind; kinds: Kind[] }) {
     }
   }
 
-  // A new page (Next, Previous, a jump) starts at its top, the focus on its table.
+  // A page the user pages to (Next, Previous, First, a jump) starts at its top, the focus
+  // on its table.
   const tableRef = useRef<HTMLTableElement>(null);
   const shownPage = useRef(pageNo);
+  const paging = useRef(false);
+  const goPage = (next: ListUrlState) => {
+    paging.current = true;
+    go(next);
+  };
   useEffect(() => {
     if (!settled || shownPage.current === pageNo) return;
     shownPage.current = pageNo;
+    if (!paging.current) return;
+    paging.current = false;
     window.scrollTo({ top: 0 });
     tableRef.current?.focus({ preventScroll: true });
   }, [settled, pageNo]);
@@ -196,8 +204,8 @@ function KindList({ kind, kinds }: { kind: Kind; kinds: Kind[] }) {
     here: page.data && settled ? page.data : undefined,
     lastPage: lastPageOf(count.data, size),
     estimated: count.data?.estimated,
-    onBack: (n) => go(withPage(state, n)),
-    onCursors: (cursors) => go(withCursors(state, cursors)),
+    onBack: (n) => goPage(withPage(state, n)),
+    onCursors: (cursors) => goPage(withCursors(state, cursors)),
   });
 
   function chooseList(id: string) {
@@ -364,9 +372,9 @@ function KindList({ kind, kinds }: { kind: Kind; kinds: Kind[] }) {
             hasNext={!!page.data?.hasMore && !!page.data.nextCursor}
             busy={busy}
             walk={walk}
-            onFirst={() => go(withPage(state, 1))}
-            onPrevious={() => go(withPreviousPage(state))}
-            onNext={() => page.data?.nextCursor && go(withNextPage(state, page.data.nextCursor))}
+            onFirst={() => goPage(withPage(state, 1))}
+            onPrevious={() => goPage(withPreviousPage(state))}
+            onNext={() => page.data?.nextCursor && goPage(withNextPage(state, page.data.nextCursor))}
             onSize={(n) => go(withPageSize(state, n))}
           />
         </>

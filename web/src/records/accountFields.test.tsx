@@ -3,7 +3,7 @@
  * on the column `fields.<name>`, no promoted column). The app treats them like the kind's
  * own everywhere: column chooser, sort headers, filter builder, record page and form.
  */
-import { screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetAppStore } from '../shell/appState';
@@ -104,6 +104,9 @@ const routes = [
 
 let api: FakeApi;
 
+// A busy machine renders slowly: wait up to 5 s for what the page shows.
+configure({ asyncUtilTimeout: 5000 });
+
 beforeEach(() => {
   signIn();
   resetAppStore();
@@ -127,8 +130,13 @@ describe('account fields on the list page', () => {
     const { location } = renderRoutes(routes, '/project/list');
     const table = await screen.findByRole('table');
     await user.click(screen.getByRole('button', { name: 'Columns' }));
-    const chooser = await screen.findByRole('group', { name: 'Show columns' });
-    expect(within(chooser).getAllByRole('checkbox').map((c) => (c as HTMLInputElement).labels?.[0]?.textContent)).toEqual(project.fields.map((f) => f.label));
+    const chooser = await screen.findByRole('dialog');
+    // Every field is offered: the columns shown (to move or remove), the others to add.
+    const offered = [
+      ...within(chooser).getAllByRole('button', { name: /^Remove / }).map((b) => b.getAttribute('aria-label')!.replace(/^Remove /, '')),
+      ...within(chooser).getAllByRole('checkbox').map((c) => (c as HTMLInputElement).labels?.[0]?.textContent?.replace(/ \(not sortable\)$/, '')),
+    ];
+    expect(offered.sort()).toEqual(project.fields.map((f) => f.label).sort());
     await user.click(within(chooser).getByRole('checkbox', { name: 'Acres' }));
     await waitFor(() => expect(location()).toBe('/project/list?cols=companyname%2Centitystatus%2Ccustentity_res_acres'));
     await waitFor(() => expect(listCalls().at(-1)!.params.get('columns')).toBe('companyname,entitystatus,custentity_res_acres'));
@@ -141,7 +149,8 @@ describe('account fields on the list page', () => {
     await user.click(within(header).getByRole('button', { name: /Acres/ }));
     await waitFor(() => expect(new URLSearchParams(location().split('?')[1]).get('sort')).toBe('custentity_res_acres'));
     await waitFor(() => expect(listCalls().at(-1)!.params.get('sort')).toBe('custentity_res_acres'));
-    expect(within(table).getByRole('columnheader', { name: /^Acres/ })).toHaveAttribute('aria-sort', 'ascending');
+    // An amount sorts largest first.
+    expect(within(table).getByRole('columnheader', { name: /^Acres/ })).toHaveAttribute('aria-sort', 'descending');
   });
 
   it('are filtered on with the builder, with their type’s operators', async () => {
