@@ -26,6 +26,8 @@ async function editFirstProject(page: Page): Promise<string> {
 
 test.describe('create and edit forms', () => {
   test.beforeEach(async ({ page }) => {
+    // Several pages and a save each: past 30 s on a busy machine.
+    test.slow();
     await signIn(page, users.ada.email, users.ada.fullName);
   });
 
@@ -231,6 +233,7 @@ test.describe('create and edit forms', () => {
 
 test.describe('forms on a phone and in the dark', () => {
   test('the edit form, notes and files at 390 px, light and dark', async ({ page }) => {
+    test.slow(); // twelve screenshots of full pages
     await signIn(page, users.ada.email, users.ada.fullName);
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });

@@ -88,6 +88,9 @@ export function FieldInput({ field, value, onChange, onBlur, error, description,
           onChange={onChange}
           thousandSeparator=","
           hideControls
+          // A value out of range is the user's to correct, with the form's message: never
+          // silently changed on blur.
+          clampBehavior="none"
           inputMode="decimal"
         />
       );
