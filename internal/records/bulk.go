@@ -41,6 +41,9 @@ type BulkOutcome struct {
 	// Saved: the record has the value now (written by this request, or by
 	// the first request with its Idempotency-Key).
 	Saved bool `json:"saved"`
+	// Unchanged: the record had the value already, so nothing was written
+	// (no audit entry, no outbox entry).
+	Unchanged bool `json:"unchanged,omitempty"`
 	// Write is where the record's write stands with the ERP (pending in
 	// an ERP-backed portal until the ERP takes it).
 	Write *WriteState `json:"write,omitempty"`
@@ -173,7 +176,7 @@ func (k *Kind) bulkOne(ctx context.Context, st WriteStore, id int64, fields map[
 			return notSaved(o, err)
 		}
 		write := saved.Write
-		o.Saved, o.Title, o.Write = true, saved.Title, &write
+		o.Saved, o.Unchanged, o.Title, o.Write = true, saved.Unchanged, saved.Title, &write
 		return o
 	}
 }
