@@ -43,7 +43,7 @@ export function RecordShortlist({ kind, id }: { kind: string; id: number }) {
   const pressed = toggle.isPending ? toggle.variables : saved;
   return (
     <Button
-      variant="default"
+      variant={pressed ? 'light' : 'default'}
       aria-pressed={pressed}
       disabled={favourites.isPending}
       title={pressed ? 'Remove from your favourites' : 'Add to your favourites'}
