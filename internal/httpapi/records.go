@@ -32,6 +32,7 @@ type RecordStore interface {
 	DeleteList(ctx context.Context, id string) error
 	DefaultList(ctx context.Context, kind string) (string, error)
 	SaveRecord(ctx context.Context, w records.Write) (records.Record, error)
+	KeptKey(ctx context.Context, userID int64, key string) (records.Idempotency, int64, error)
 	records.AttachmentStore
 	RecordHistory(ctx context.Context, kind string, id int64, limit int) ([]records.HistoryEntry, error)
 	VisibleReports(ctx context.Context, userID, roleID int64) ([]records.ListConfig, error)

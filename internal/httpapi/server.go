@@ -302,6 +302,18 @@ func (b boundedStore) SaveRecord(ctx context.Context, w records.Write) (records.
 	return bounded(b, ctx, func(c context.Context) (records.Record, error) { return b.TenantStore.SaveRecord(c, w) })
 }
 
+func (b boundedStore) KeptKey(ctx context.Context, userID int64, key string) (records.Idempotency, int64, error) {
+	type kept struct {
+		records.Idempotency
+		id int64
+	}
+	k, err := bounded(b, ctx, func(c context.Context) (kept, error) {
+		key, id, err := b.TenantStore.KeptKey(c, userID, key)
+		return kept{key, id}, err
+	})
+	return k.Idempotency, k.id, err
+}
+
 func (b boundedStore) RecordHistory(ctx context.Context, kind string, id int64, limit int) ([]records.HistoryEntry, error) {
 	return bounded(b, ctx, func(c context.Context) ([]records.HistoryEntry, error) {
 		return b.TenantStore.RecordHistory(c, kind, id, limit)

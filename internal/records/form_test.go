@@ -159,6 +159,9 @@ func (m *memStore) SaveRecord(_ context.Context, w Write) (Record, error) {
 	m.recs[w.Record.ID] = w.Record
 	return w.Record, nil
 }
+func (m *memStore) KeptKey(context.Context, int64, string) (Idempotency, int64, error) {
+	return Idempotency{}, 0, portal.Errorf(portal.CodeNotFound, "No such key.")
+}
 func (m *memStore) AddNote(_ context.Context, w NoteWrite) error {
 	if m.replay {
 		return &Replayed{ID: w.RecordID}

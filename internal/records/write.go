@@ -139,6 +139,10 @@ type WriteStore interface {
 	Record(ctx context.Context, kind string, id int64) (Record, error)
 	RecordSummary(ctx context.Context, kind string, id int64) (Record, error)
 	SaveRecord(ctx context.Context, w Write) (Record, error)
+	// KeptKey is the Idempotency-Key userID sent with a write in the last
+	// IdempotencyTTL: its fingerprint and the record the write made or
+	// changed; a portal NotFound error when the user has no such key.
+	KeptKey(ctx context.Context, userID int64, key string) (Idempotency, int64, error)
 }
 
 // Edit is a create (ID 0) or an edit of an existing record, as submitted.
@@ -204,7 +208,13 @@ func (k *Kind) Save(ctx context.Context, st WriteStore, e Edit, by Author, now t
 	changes := k.Diff(base, rec)
 	if !creating && len(changes) == 0 {
 		// Nothing to write, whatever version the form was opened at:
-		// the record already holds these values.
+		// the record already holds these values — unless the write with
+		// this key put them there, and this is its repeat.
+		if e.IdempotencyKey != "" {
+			if repeat, err := k.isRepeat(ctx, st, e, by); repeat || err != nil {
+				return Saved{Record: base}, err
+			}
+		}
 		return Saved{Record: base, Unchanged: true}, nil
 	}
 	if !creating && !base.ModifiedAt.Equal(e.Version) {
@@ -241,6 +251,23 @@ func (k *Kind) Save(ctx context.Context, st WriteStore, e Edit, by Author, now t
 		}
 	}
 	return Saved{Record: saved}, err
+}
+
+// isRepeat tells whether e repeats a write its Idempotency-Key made on
+// this record: then it gets that write's answer again. The key kept for
+// another request (other fields or another record) is ErrKeyReused; no key
+// kept means e is new.
+func (k *Kind) isRepeat(ctx context.Context, st WriteStore, e Edit, by Author) (bool, error) {
+	kept, id, err := st.KeptKey(ctx, by.UserID, e.IdempotencyKey)
+	switch {
+	case portal.IsNotFound(err):
+		return false, nil
+	case err != nil:
+		return false, err
+	case kept.Fingerprint != k.fingerprint(e.Fields) || id != e.ID:
+		return false, ErrKeyReused
+	}
+	return true, nil
 }
 
 // newKey is a fresh random idempotency key for an outbound write.

@@ -34,7 +34,7 @@ var (
 		ON CONFLICT (tenant_id, user_id, key) DO UPDATE
 		SET fingerprint = excluded.fingerprint, kind = excluded.kind, record_id = 0, created_at = excluded.created_at
 		WHERE k.created_at < ?`)
-	keptKey      = scope(`SELECT fingerprint, record_id FROM idempotency_keys WHERE tenant_id = :tenant AND user_id = ? AND key = ?`)
+	keptKey      = scope(`SELECT fingerprint, record_id FROM idempotency_keys WHERE tenant_id = :tenant AND user_id = ? AND key = ? AND created_at >= ?`)
 	keyRecord    = scope(`UPDATE idempotency_keys SET record_id = ? WHERE tenant_id = :tenant AND user_id = ? AND key = ?`)
 	expireKeys   = scope(`DELETE FROM idempotency_keys WHERE tenant_id = :tenant AND created_at < ?`)
 	insertRecord = scope(`INSERT INTO records (tenant_id, ` + recordColumns + `, write_state, write_error)
@@ -160,13 +160,25 @@ func (t *Tenant) claimKey(ctx context.Context, user int64, kind string, k *recor
 	}
 	var fingerprint string
 	var id int64
-	if err := t.queryRow(ctx, keptKey, user, k.Key).Scan(&fingerprint, &id); err != nil {
+	if err := t.queryRow(ctx, keptKey, user, k.Key, cutoff).Scan(&fingerprint, &id); err != nil {
 		return err
 	}
 	if fingerprint != k.Fingerprint {
 		return records.ErrKeyReused
 	}
 	return &records.Replayed{ID: id}
+}
+
+// KeptKey implements records.WriteStore.
+func (t *Tenant) KeptKey(ctx context.Context, userID int64, key string) (records.Idempotency, int64, error) {
+	k := records.Idempotency{Key: key}
+	var id int64
+	cutoff := time.Now().Add(-records.IdempotencyTTL).UnixMilli()
+	err := t.queryRow(ctx, keptKey, userID, key, cutoff).Scan(&k.Fingerprint, &id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return k, 0, portal.Errorf(portal.CodeNotFound, "No such Idempotency-Key.")
+	}
+	return k, id, err
 }
 
 // RecordHistory returns a record's audit entries (creates and edits),
