@@ -132,6 +132,8 @@ beforeEach(() => {
     // The server answers the kinds the role may see.
     const role = useSessionStore.getState().currentRole;
     if (url.pathname === '/api/v1/kinds') return json({ data: kinds.filter((k) => canView(role, k)) });
+    // The user's favourites and recent records (their cards have tests of their own).
+    if (/^\/api\/v1\/me\/(recent|favourites)$/.test(url.pathname)) return json({ data: [] });
     if (url.pathname !== '/api/v1/dashboard') return json({ title: 'Not Found', status: 404 }, 404);
     if (answer === 'fail') return json({ title: 'Internal Server Error', status: 500, detail: 'internal error (request 7)' }, 500);
     return json({ data: answer });
@@ -187,7 +189,7 @@ describe('DashboardPage', () => {
     expect(searchOf(within(table).getByRole('link', { name: 'View all 2' }).getAttribute('href')).filter).toBe('projectmanager eq 2 and entitystatus eq Active');
 
     // One request for the figures: no count per status, no capped fetch of rows.
-    expect(requests().map((u) => u.pathname)).toEqual(['/api/v1/kinds', '/api/v1/dashboard']);
+    expect(requests().map((u) => u.pathname).sort()).toEqual(['/api/v1/dashboard', '/api/v1/kinds', '/api/v1/me/favourites', '/api/v1/me/recent']);
     expect(screen.queryByTestId('no-employee')).not.toBeInTheDocument();
   });
 

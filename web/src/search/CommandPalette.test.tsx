@@ -8,7 +8,7 @@ import { acme, fakeSearch, renderSearch, signIn, type FakeSearch } from './testi
 const leaf = (text: string, href: string): MenuItem => ({ text, href, iconCss: '', items: [], separator: false });
 const menu: MenuItem[] = [
   leaf('Dashboard', '/'),
-  { text: 'Finance', iconCss: '', href: '', separator: false, items: [leaf('Invoices', '/invoice/list'), leaf('Vendor bills', 'vendorbill/list')] },
+  { text: 'Work', iconCss: '', href: '', separator: false, items: [leaf('Projects', '/project/list'), leaf('Billing', 'billing/list')] },
 ];
 
 let server: FakeSearch;
@@ -47,15 +47,15 @@ describe('CommandPalette', () => {
     const { user, router } = renderSearch();
     const { dialog, input } = await openPalette(user);
     const goTo = within(dialog).getByRole('group', { name: 'Go to' });
-    expect(within(goTo).getAllByRole('option').map((o) => o.textContent)).toEqual(['Dashboard', 'InvoicesFinance', 'Vendor billsFinance']);
+    expect(within(goTo).getAllByRole('option').map((o) => o.textContent)).toEqual(['Dashboard', 'ProjectsWork', 'BillingWork']);
 
     await user.type(input, 'bill');
-    expect(within(goTo).getAllByRole('option').map((o) => o.textContent)).toEqual(['Vendor billsFinance']);
+    expect(within(goTo).getAllByRole('option').map((o) => o.textContent)).toEqual(['BillingWork']);
     expect(server.calls).toHaveLength(0);
     await user.keyboard('{ArrowDown}');
     expect(input).toHaveAttribute('aria-activedescendant', within(goTo).getByRole('option').id);
     await user.keyboard('{Enter}');
-    expect(router.state.location.pathname).toBe('/vendorbill/list');
+    expect(router.state.location.pathname).toBe('/billing/list');
   });
 
   it('searches records with the same thresholds; a result opens in a new tab and closes the palette', async () => {
