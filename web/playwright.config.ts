@@ -6,15 +6,18 @@ import path from 'node:path';
 // End-to-end tests run against the real binary (`make build` embeds web/dist into
 // bin/portico) in Debian's Chromium; `npx playwright install` is never used. The Firebase
 // Auth Emulator is up for the whole run (`make test-e2e` wraps it in scripts/with-emulator.sh).
-const MAIN_ADDR = '127.0.0.1:18080';
+// The servers listen from PORTICO_E2E_PORT_BASE (default 18080) up, so two runs can share a machine.
+const PORT_BASE = Number(process.env.PORTICO_E2E_PORT_BASE ?? 18080);
+const addr = (offset: number) => `127.0.0.1:${PORT_BASE + offset}`;
+const MAIN_ADDR = addr(0);
 // A second server whose access tokens live 2 minutes, for the keep-alive test.
-const KEEPALIVE_ADDR = '127.0.0.1:18081';
+const KEEPALIVE_ADDR = addr(1);
 const EMULATOR_HOST = process.env.FIREBASE_AUTH_EMULATOR_HOST ?? '127.0.0.1:9099';
 // NetSuite mode (erp.spec.ts): a fake NetSuite account (cmd/netsuite-fake, in memory, 30
 // records per kind) and a portal server that syncs from it every 2 s. That server is not
 // seeded: its records come from the account; its access from internal/demo/access.yaml.
-const ERP_ADDR = '127.0.0.1:18082';
-const NETSUITE_ADDR = '127.0.0.1:18090';
+const ERP_ADDR = addr(2);
+const NETSUITE_ADDR = addr(10);
 const NETSUITE_TBA = { consumerKey: 'e2e-ck', consumerSecret: 'e2e-cs', tokenId: 'e2e-tid', tokenSecret: 'e2e-ts' };
 /** The fake account, for tests that check what reached it (erp.spec.ts reads it with TBA). */
 export const NETSUITE = { baseUrl: `http://${NETSUITE_ADDR}`, realm: '123456_SB1', tba: NETSUITE_TBA };
