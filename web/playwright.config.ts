@@ -81,7 +81,8 @@ const chromium = {
 
 export default defineConfig({
   testDir: './e2e',
-  outputDir: './test-results/playwright',
+  // A run on other ports keeps its failures apart: each run empties its output folder first.
+  outputDir: PORT_BASE === 18080 ? './test-results/playwright' : `./test-results/playwright-${PORT_BASE}`,
   globalTeardown: './e2e/global-teardown.ts',
   fullyParallel: false,
   // The keep-alive test waits minutes of real time; it runs beside the rest.
