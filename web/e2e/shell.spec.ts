@@ -65,11 +65,24 @@ test('the alert shows, closes with its button, and a navigation hides it', async
   await alert.getByRole('button', { name: 'Close alert' }).click();
   await expect(alertArea(page).getByRole('alert')).toHaveCount(0);
 
-  // Raised again on a reload; then guard step 1 hides it on the next navigation.
+  // Lou has no menu and is no employee with projects: Lou's dashboard links only to the
+  // records Lou opened (Recent records). The role may see projects, so Lou opens one.
+  await page.goto('/project/list');
+  const first = page.getByRole('table', { name: /, page \d+$/ }).locator('tbody tr').first().getByRole('link').first();
+  await expect(first).toHaveAttribute('href', /^\/project\/view\?id=\d+$/);
+  const project = { name: (await first.textContent())!.trim(), href: (await first.getAttribute('href'))! };
+  const recorded = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/v1/me/recent');
+  await page.goto(project.href);
+  await expect(page.getByRole('heading', { level: 1, name: project.name, exact: true })).toBeVisible();
+  expect((await recorded).status()).toBe(204);
+
+  // Raised again on a reload of the dashboard; then guard step 1 hides it on the next navigation.
+  await page.goto('/');
   await page.reload();
   await expect(alertArea(page).getByRole('alert')).toBeVisible();
-  await page.getByRole('link', { name: 'View active projects' }).click();
-  await expect(page).toHaveURL(/\/project\/list\?/);
+  await page.getByRole('region', { name: 'Recent records' }).getByRole('link', { name: project.name, exact: true }).click();
+  await expect(page).toHaveURL(project.href);
+  await expect(page.getByRole('heading', { level: 1, name: project.name, exact: true })).toBeVisible();
   await expect(alertArea(page).getByRole('alert')).toHaveCount(0);
 });
 
@@ -233,7 +246,10 @@ test('screenshots at 1280 and 390 px: login, dashboard, a list page', async ({ p
     await submitPassword(page, users.ada.email);
     await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
     await dashboardData(page);
-    await expect(page.getByTestId('active-projects').locator('[data-state="ready"]')).toBeVisible();
+    // Ada, as Administrator, is no employee with projects of her own: her dashboard shows what
+    // is owed, with its aging, and her favourites and recent records.
+    await expect(page.getByTestId('aging-invoice').getByTestId('aging-bucket')).toHaveCount(5);
+    await expect(page.getByTestId('shortlist-recent').locator('[aria-busy="true"]')).toHaveCount(0);
     await expect(userButton(page, users.ada.fullName)).toBeVisible();
     await page.screenshot({ path: `${ARTIFACTS}/shell-dashboard${suffix}.png`, fullPage: true });
 
