@@ -87,7 +87,7 @@ async function columnTexts(page: Page, label: string): Promise<string[]> {
 /** A quantity as the list shows it ("1,234.5") as a number. */
 const quantity = (text: string) => Number(text.replace(/,/g, ''));
 
-/** The value of a labelled field in a record page's group ("Summary"). */
+/** The value of a labelled field in a record page's group ("Details", "Amounts"). */
 function fieldValue(page: Page, group: string, label: string) {
   return page.getByRole('region', { name: group, exact: true }).locator(`xpath=.//dt[normalize-space()="${label}"]/following-sibling::dd[1]`);
 }
@@ -375,16 +375,19 @@ test.describe('NetSuite mode', () => {
     expect(areas.length).toBeGreaterThan(0);
     for (const area of areas) expect(area).toMatch(/River Basin$/);
 
-    // Its page shows both in the Summary, labelled, the quantity formatted.
+    // Its page shows both among the declared fields, labelled, each in the group of what it
+    // holds (the text under Details, the quantity under Amounts, formatted), not among the
+    // account's undeclared fields.
     const link = listTable(page).locator('tbody tr').first().getByRole('link').first();
     const name = (await link.textContent())!.trim();
     await link.click();
     await expect(page).toHaveURL(/\/project\/view\?id=\d+$/);
     const id = Number(new URL(page.url()).searchParams.get('id'));
     await expect(page.getByRole('heading', { level: 1, name, exact: true })).toBeVisible();
-    await expect(fieldValue(page, 'Summary', 'Service area')).toHaveText(areas[0]!);
-    await expect(fieldValue(page, 'Summary', 'Acres')).toHaveText(/^\d{1,3}(,\d{3})*(\.\d{1,2})?$/);
-    const acresBefore = (await fieldValue(page, 'Summary', 'Acres').textContent())!;
+    await expect(fieldValue(page, 'Details', 'Service area')).toHaveText(areas[0]!);
+    await expect(fieldValue(page, 'Amounts', 'Acres')).toHaveText(/^\d{1,3}(,\d{3})*(\.\d{1,2})?$/);
+    await expect(page.getByTestId('other-fields').locator('dt').filter({ hasText: /^\s*(Service area|Acres)\s*$/i })).toHaveCount(0);
+    const acresBefore = (await fieldValue(page, 'Amounts', 'Acres').textContent())!;
     const before = await netsuiteRecord(request, 'job', id);
     expect(before[ACCOUNT_FIELDS.Acres]).toBe(quantity(acresBefore));
     expect(before[ACCOUNT_FIELDS['Service area']]).toBe(areas[0]);
@@ -394,7 +397,9 @@ test.describe('NetSuite mode', () => {
     await expect(page).toHaveURL(/\/project\/edit\?id=\d+$/);
     const acresBox = page.getByRole('textbox', { name: 'Acres' });
     const areaBox = page.getByRole('textbox', { name: 'Service area' });
-    await expect(acresBox).toHaveValue(acresBefore);
+    // (The page shows a quantity with two decimals, the input as typed: "284.90" is "284.9" there.)
+    await expect(acresBox).toHaveValue(/\d/);
+    expect(quantity(await acresBox.inputValue())).toBe(quantity(acresBefore));
     await expect(areaBox).toHaveValue(areas[0]!);
     const newArea = `${areas[0]} (edited ${Date.now() % 100000})`;
     await acresBox.fill('4321.5');
@@ -411,8 +416,8 @@ test.describe('NetSuite mode', () => {
 
     // The edit reaches NetSuite (pending, often only for a moment); the page shows the new values.
     await expect(page).toHaveURL(/\/project\/view\?id=\d+$/);
-    await expect(fieldValue(page, 'Summary', 'Acres')).toHaveText('4,321.5');
-    await expect(fieldValue(page, 'Summary', 'Service area')).toHaveText(newArea);
+    await expect(fieldValue(page, 'Amounts', 'Acres')).toHaveText('4,321.50');
+    await expect(fieldValue(page, 'Details', 'Service area')).toHaveText(newArea);
     await expect(pendingNotice(page)).toHaveCount(0, { timeout: 10_000 });
     await expect(writeState(page)).toHaveCount(0);
 
@@ -425,8 +430,8 @@ test.describe('NetSuite mode', () => {
     await page.waitForTimeout(2_500);
     await page.reload();
     await expect(userButton(page, users.ada.fullName)).toBeVisible();
-    await expect(fieldValue(page, 'Summary', 'Acres')).toHaveText('4,321.5');
-    await expect(fieldValue(page, 'Summary', 'Service area')).toHaveText(newArea);
+    await expect(fieldValue(page, 'Amounts', 'Acres')).toHaveText('4,321.50');
+    await expect(fieldValue(page, 'Details', 'Service area')).toHaveText(newArea);
     await expect(writeState(page)).toHaveCount(0);
     await page.screenshot({ path: `${ARTIFACTS}/erp-project-account-fields.png`, fullPage: true });
 
@@ -434,7 +439,7 @@ test.describe('NetSuite mode', () => {
     await page.goto(`/project/list?filter=${encodeURIComponent(`${ACCOUNT_FIELDS.Acres} gt 600`)}`);
     await expect(page.getByTestId('list-total')).toHaveText('1 record');
     await expect(listTable(page).getByRole('link', { name, exact: true })).toBeVisible();
-    expect(await columnTexts(page, 'Acres')).toEqual(['4,321.5']);
+    expect(await columnTexts(page, 'Acres')).toEqual(['4,321.50']);
     expect(await columnTexts(page, 'Service area')).toEqual([newArea]);
     expect(await problems()).toEqual([]);
   });
