@@ -1,4 +1,5 @@
 import { Checkbox, NativeSelect, NumberInput, TextInput } from '@mantine/core';
+import type { FocusEvent } from 'react';
 import { RecordLookup } from '../RecordLookup';
 import type { KindField } from '../types';
 import type { FormValue } from './schema';
@@ -7,8 +8,8 @@ export interface FieldInputProps {
   field: KindField;
   value: FormValue;
   onChange: (value: FormValue) => void;
-  /** The control lost focus (the form checks the field then). */
-  onBlur?: () => void;
+  /** The control lost focus (the form checks the field then); `event.relatedTarget` is where the focus went. */
+  onBlur?: (event: FocusEvent<HTMLElement>) => void;
   /** The field's problem, shown under it and announced with it. */
   error?: string;
   /** A note under the label (e.g. the value someone else saved meanwhile). */

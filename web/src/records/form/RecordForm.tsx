@@ -164,7 +164,10 @@ export function RecordForm({ kind, record }: RecordFormProps) {
     setErrors(({ [name]: _old, ...rest }) => (found ? { ...rest, [name]: found } : rest));
   }
 
-  function blur(name: string) {
+  function blur(name: string, to: EventTarget | null) {
+    // Left for a button that submits this form: the submit checks every field. A message
+    // appearing now would move the button from under the pointer before the click lands.
+    if (to instanceof HTMLButtonElement && to.type === 'submit' && to.form === formRef.current) return;
     const field = kind.fields.find((f) => f.name === name);
     if (field && (errors[name] || !sameValue(field, values[name] ?? null, baseline[name] ?? null))) recheck(name, values[name] ?? null);
   }
@@ -284,7 +287,7 @@ export function RecordForm({ kind, record }: RecordFormProps) {
                 field={choosable(field) ? field : { ...field, readOnly: true }}
                 value={values[field.name] ?? null}
                 onChange={(value) => change(field.name, value)}
-                onBlur={() => blur(field.name)}
+                onBlur={(event) => blur(field.name, event.relatedTarget)}
                 error={errors[field.name]}
                 description={savedMeanwhile(field.name) ?? (choosable(field) ? undefined : 'Your role cannot look these records up')}
                 disabled={save.isPending}

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSessionStore } from '../../session/store';
@@ -173,6 +173,17 @@ describe('RecordFormPage: create', () => {
     // Correcting a field clears its message as it is typed.
     await user.type(field(/Client name/), 'New Co');
     expect(screen.queryByText('Client name is required.')).not.toBeInTheDocument();
+  });
+
+  it('checks a field when it is left, but not when it is left for the Save button (the message would move the button away)', async () => {
+    const user = userEvent.setup();
+    renderRoutes(routes, '/customer/create');
+    await user.type(await screen.findByRole('textbox', { name: /Email/ }), 'accounts at acme');
+    const create = screen.getByRole('button', { name: 'Create client' });
+    fireEvent.blur(field(/Email/), { relatedTarget: create });
+    expect(screen.queryByText('Enter an email address such as name@example.com.')).not.toBeInTheDocument();
+    fireEvent.blur(field(/Email/), { relatedTarget: field(/Website/) });
+    expect(screen.getByText('Enter an email address such as name@example.com.')).toBeInTheDocument();
   });
 
   it('sends the fields, then opens the new record with a success alert', async () => {
