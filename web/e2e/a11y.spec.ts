@@ -56,6 +56,8 @@ interface Finding {
 /** Goes to an in-app path as a link or the Back button would: no reload of the app. */
 async function go(page: Page, path: string): Promise<void> {
   await page.evaluate((to) => {
+    // A click on a link takes the focus from where it was (a search box then clears itself).
+    if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
     window.history.pushState(null, '', to);
     window.dispatchEvent(new PopStateEvent('popstate', { state: null }));
   }, path);
@@ -93,8 +95,14 @@ function listTable(page: Page) {
  * {@link VIEWED} links to is the one its view page shows.
  */
 async function screens(page: Page): Promise<{ screens: Screen[]; record: (route: string) => () => string }> {
-  const answer = await page.request.get('/api/v1/kinds', { headers: { Authorization: `Bearer ${await cookie(page, 'token')}` } });
-  expect(answer.ok()).toBe(true);
+  // As the app calls the API: the access token from its cookie, and the current role (kept
+  // in local storage) in the role header, which every private route requires.
+  const role = await page.evaluate(() => (JSON.parse(localStorage.getItem('currentRole') ?? 'null') as { id?: number } | null)?.id);
+  expect(role, 'a current role after sign-in').toEqual(expect.any(Number));
+  const answer = await page.request.get('/api/v1/kinds', {
+    headers: { Authorization: `Bearer ${await cookie(page, 'token')}`, 'X-Role-Id': String(role) },
+  });
+  expect(answer.ok(), `GET /api/v1/kinds: ${answer.status()} ${await answer.text()}`).toBe(true);
   const kinds = ((await answer.json()) as { data: { route: string; plural: string }[] }).data;
   const records = new Map<string, string>();
   const record = (route: string) => () => records.get(route) ?? `/${route}/list`;
