@@ -149,7 +149,7 @@ function ListEditorForm({ kind, list, lists, defaultId, template, from }: Editor
       <Stack gap="md">
         <div>
           <Text size="sm">
-            <Anchor component={Link} to={listPath(kind)}>
+            <Anchor component={Link} to={listPath(kind)} underline="always">
               {kind.plural}
             </Anchor>
             <Text span c="dimmed">

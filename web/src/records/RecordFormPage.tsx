@@ -78,7 +78,7 @@ function FormLayout({ kind, record }: { kind: Kind; record?: RecordDetail }) {
     <Stack gap="md" className={classes.page} maw={960}>
       <Stack gap={4}>
         <Text size="sm">
-          <Anchor component={Link} to={listPath(kind)}>
+          <Anchor component={Link} to={listPath(kind)} underline="always">
             {kind.plural}
           </Anchor>
           {record?.code ? <Text span c="dimmed"> / {record.code}</Text> : null}

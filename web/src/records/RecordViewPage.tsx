@@ -148,7 +148,7 @@ function RecordView({ kind, kinds, id }: { kind: Kind; kinds: Kind[]; id: number
     <Stack gap="md" className={classes.page}>
       <Stack gap={4}>
         <Text size="sm">
-          <Anchor component={Link} to={listPath(kind)}>
+          <Anchor component={Link} to={listPath(kind)} underline="always">
             {kind.plural}
           </Anchor>
           {data.code ? <Text span c="dimmed"> / {data.code}</Text> : null}
