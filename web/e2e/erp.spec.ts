@@ -385,7 +385,7 @@ test.describe('NetSuite mode', () => {
     const id = Number(new URL(page.url()).searchParams.get('id'));
     await expect(page.getByRole('heading', { level: 1, name, exact: true })).toBeVisible();
     await expect(fieldValue(page, 'Details', 'Service area')).toHaveText(areas[0]!);
-    await expect(fieldValue(page, 'Amounts', 'Acres')).toHaveText(/^\d{1,3}(,\d{3})*(\.\d{1,2})?$/);
+    await expect(fieldValue(page, 'Amounts', 'Acres')).toHaveText(/^\d{1,3}(,\d{3})*\.\d{2}$/);
     await expect(page.getByTestId('other-fields').locator('dt').filter({ hasText: /^\s*(Service area|Acres)\s*$/i })).toHaveCount(0);
     const acresBefore = (await fieldValue(page, 'Amounts', 'Acres').textContent())!;
     const before = await netsuiteRecord(request, 'job', id);
