@@ -238,6 +238,8 @@ describe('DashboardPage', () => {
     answer = { ...pete, employee: null, mine: [], projects: undefined } as Dashboard;
     renderAs(pm);
     expect(await screen.findByTestId('no-employee')).toHaveTextContent('not linked to an employee record');
+    // The role sees projects: the dashboard does not claim it sees none.
+    expect(screen.queryByTestId('dashboard-empty')).not.toBeInTheDocument();
   });
 
   it('says so plainly when the role may see none of it', async () => {

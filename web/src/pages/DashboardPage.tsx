@@ -269,9 +269,12 @@ function DashboardBody({ data, kinds, roleName }: { data: Dashboard; kinds: Kind
     const kind = kindByName(kinds, a.kind);
     return kind ? [<AgingBuckets key={a.kind} aging={a} kind={kind} />] : [];
   });
+  // Without an employee record the notice says why nothing of the user's own shows: the
+  // role may well see projects, so "sees no projects" would be untrue.
+  const noEmployee = !data.employee && ownsSomething;
   return (
     <>
-      {!data.employee && ownsSomething && (
+      {noEmployee && (
         <Paper withBorder radius="md" p="md" data-testid="no-employee">
           <Text size="sm">
             Your sign-in is not linked to an employee record (by e-mail address), so the dashboard cannot show the records you manage or own.
@@ -289,7 +292,7 @@ function DashboardBody({ data, kinds, roleName }: { data: Dashboard; kinds: Kind
           {agingSections}
         </div>
       )}
-      {kpis.length === 0 && !data.projects && (
+      {kpis.length === 0 && !data.projects && !noEmployee && (
         <Paper withBorder radius="md" p="xl" className={classes.empty} data-testid="dashboard-empty">
           <Text fw={600}>Nothing to show for this role yet.</Text>
           <Text size="sm" c="dimmed">
