@@ -252,11 +252,19 @@ export function DataTable({ caption, columns, rows, kind, kinds, sort, onSort, b
               {selection && <Table.Td className={listClasses.selectCell} />}
               {columns.map((column, index) => {
                 const cell = footer.cells[index];
-                const label = index === labelAt;
+                const className = isNumeric(column.type) || cell !== null ? classes.numeric : undefined;
+                // The label heads the row; the totals are its cells, not column headers.
+                if (index === labelAt) {
+                  return (
+                    <Table.Th key={column.name} scope="row" className={className}>
+                      {cell !== null ? `${footer.label}: ${cell}` : footer.label}
+                    </Table.Th>
+                  );
+                }
                 return (
-                  <Table.Th key={column.name} scope={label ? 'row' : undefined} className={isNumeric(column.type) || cell !== null ? classes.numeric : undefined}>
-                    {label && cell !== null ? `${footer.label}: ${cell}` : label ? footer.label : (cell ?? '')}
-                  </Table.Th>
+                  <Table.Td key={column.name} className={className}>
+                    {cell ?? ''}
+                  </Table.Td>
                 );
               })}
             </Table.Tr>

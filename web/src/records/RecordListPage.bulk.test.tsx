@@ -108,6 +108,9 @@ describe('list totals, counts and order', () => {
     const footer = await screen.findByTestId('totals-row');
     expect(within(footer).getByRole('rowheader')).toHaveTextContent(/^Total$/);
     expect(footer).toHaveTextContent('€98,765.40');
+    // Its totals are cells of that row, not headers of their columns.
+    expect(within(footer).queryAllByRole('columnheader')).toEqual([]);
+    expect(within(footer).getByRole('cell', { name: '€98,765.40' })).toBeInTheDocument();
     const totals = lists().find((c) => c.params.get('totals') === 'true')!;
     expect(Object.fromEntries(totals.params)).toEqual({ type: 'invoice', pageSize: '1', totals: 'true' });
   });
