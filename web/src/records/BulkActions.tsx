@@ -75,7 +75,10 @@ export interface BulkEditDialogProps {
 }
 
 /** Mount it only while open (a fresh form each time). */
-export function BulkEditDialog({ kind, ids, opened, onClose, onDone }: BulkEditDialogProps) {
+export function BulkEditDialog({ kind, ids: selected, opened, onClose, onDone }: BulkEditDialogProps) {
+  // The records selected as it opened: saving them unselects them, and the dialog still
+  // speaks of them ("Edit 3 project requests", not 0) until it closes.
+  const [ids] = useState(selected);
   const fields = bulkEditableFields(kind);
   const [fieldName, setFieldName] = useState(fields[0]?.name ?? '');
   const [value, setValue] = useState<FormValue>('');

@@ -260,6 +260,8 @@ describe('bulk edit', () => {
     expect(result).toHaveTextContent('Saved 1 of 2 invoices.');
     expect(result).toHaveTextContent('The changes are on their way to NetSuite.');
     expect(result).toHaveTextContent('Invoice 11: This record no longer exists.');
+    // The dialog still names what it edited, though the saved one is no longer selected.
+    expect(screen.getByRole('dialog', { name: 'Edit 2 invoices' })).toBe(dialog);
     await user.click(within(dialog).getByRole('button', { name: 'Close' }));
     // The one not saved stays selected; the list was asked again.
     expect(screen.getByTestId('selection-count')).toHaveTextContent('1 invoice selected');
