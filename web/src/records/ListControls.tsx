@@ -2,7 +2,7 @@
  * The controls above a list: saved-list picker, quick search, column chooser, CSV export.
  */
 import { Anchor, Button, Checkbox, NativeSelect, Popover, Stack, Text, TextInput } from '@mantine/core';
-import { useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ApiError } from '../api';
 import { DebouncedInput } from '../components/ui/DebouncedInput';
@@ -107,19 +107,43 @@ export function ColumnChooser({
   disabled?: boolean;
 }) {
   const [find, setFind] = useState('');
+  // A field's box goes once its column is added; the focus stays in the chooser (else it
+  // would fall to the page, and Escape would no longer close the chooser): on the box that
+  // takes its place, else the added column's Remove.
+  const addList = useRef<HTMLDivElement>(null);
+  const focusAfterAdd = useRef<{ index: number; name: string } | null>(null);
+  useLayoutEffect(() => {
+    const added = focusAfterAdd.current;
+    if (!added || !shown.includes(added.name)) return;
+    focusAfterAdd.current = null;
+    const boxes = addList.current?.querySelectorAll<HTMLInputElement>('input[type="checkbox"]') ?? [];
+    const next = boxes[Math.min(added.index, boxes.length - 1)] ?? document.getElementById(`chooser-column-${added.name}-remove`);
+    next?.focus();
+  });
   const byName = new Map(fields.map((f) => [f.name, f]));
   const words = find.trim().toLowerCase();
   const others = fields.filter((f) => !shown.includes(f.name));
   const matching = others.filter((f) => !words || f.label.toLowerCase().includes(words));
   const note = (f: KindField | undefined) => (f?.sortable === false ? 'not sortable' : undefined);
   return (
-    <Popover position="bottom-end" shadow="md" trapFocus returnFocus withinPortal width={340}>
+    // It fits in the window (scrolling within itself), so no field is out of reach; and
+    // scrolling the page does not hide it while it is open.
+    <Popover
+      position="bottom-end"
+      shadow="md"
+      trapFocus
+      returnFocus
+      withinPortal
+      width={340}
+      middlewares={{ size: { padding: 8 } }}
+      hideDetached={false}
+    >
       <Popover.Target>
         <Button variant="default" disabled={disabled || fields.length === 0}>
           Columns{customised ? ` (${shown.length} of ${fields.length})` : ''}
         </Button>
       </Popover.Target>
-      <Popover.Dropdown>
+      <Popover.Dropdown className={listClasses.chooser}>
         <Stack gap="sm">
           <div>
             <Text fw={600} size="sm" mb={4}>
@@ -133,15 +157,18 @@ export function ColumnChooser({
                 Add a column
               </Text>
               <TextInput size="xs" label="Find a field" type="search" value={find} onChange={(e) => setFind(e.currentTarget.value)} autoComplete="off" />
-              <div className={listClasses.chooserScroll}>
+              <div className={listClasses.chooserScroll} ref={addList}>
                 <Stack gap={6} py={2}>
-                  {matching.map((field) => (
+                  {matching.map((field, index) => (
                     <Checkbox
                       key={field.name}
                       size="xs"
                       label={note(field) ? `${field.label} (${note(field)})` : field.label}
                       checked={false}
-                      onChange={() => onChange([...shown, field.name])}
+                      onChange={() => {
+                        focusAfterAdd.current = { index, name: field.name };
+                        onChange([...shown, field.name]);
+                      }}
                     />
                   ))}
                   {matching.length === 0 && (

@@ -136,6 +136,8 @@ describe('list totals, counts and order', () => {
     await user.type(await screen.findByLabelText('Find a field'), 'ref');
     await user.click(screen.getByRole('checkbox', { name: 'PO/reference (not sortable)' }));
     await waitFor(() => expect(location()).toBe('/invoice/list?cols=memo%2Cstatus%2Ctotal%2Ctrandate%2Cotherrefnum'));
+    // Its box is gone and no other field matches: the focus goes to the added column.
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Remove PO/reference' })).toHaveFocus());
     await user.click(await screen.findByRole('button', { name: 'Move PO/reference up' }));
     await waitFor(() => expect(location()).toBe('/invoice/list?cols=memo%2Cstatus%2Ctotal%2Cotherrefnum%2Ctrandate'));
     expect(screen.getByRole('button', { name: 'Move PO/reference up' })).toHaveFocus();
