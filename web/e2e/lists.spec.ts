@@ -166,6 +166,8 @@ test.describe('lists', () => {
   test('keyboard shortcuts: ? lists them, g and a letter opens a list, / searches, e edits', async ({ page }) => {
     await page.goto('/');
     await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+    // The shortcuts load a moment after a fresh page shows; until then a key does nothing.
+    await expect(page.getByTestId('shortcuts')).toBeAttached();
     await page.keyboard.press('?');
     const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
     await expect(sheet).toBeVisible();
@@ -190,9 +192,14 @@ test.describe('lists', () => {
     await page.getByRole('heading', { level: 1 }).click();
 
     await page.goto('/project/list');
-    await listTable(page).locator('tbody tr').first().getByRole('link').first().click();
+    const first = listTable(page).locator('tbody tr').first().getByRole('link').first();
+    const title = (await first.textContent())!;
+    await first.click();
     await expect(page).toHaveURL(/\/project\/view\?id=(\d+)$/);
     const id = new URL(page.url()).searchParams.get('id');
+    // `e` acts on the record page once it shows, and once the shortcuts listen.
+    await expect(page.getByRole('heading', { level: 1, name: title, exact: true })).toBeVisible();
+    await expect(page.getByTestId('shortcuts')).toBeAttached();
     await page.keyboard.press('e');
     await expect(page).toHaveURL(new RegExp(`/project/edit\\?id=${id}$`));
   });

@@ -93,7 +93,8 @@ export function Shortcuts() {
 
   return (
     <>
-      <div role="status" aria-live="polite" className={hint ? classes.hint : undefined}>
+      {/* (Its test id says the shortcuts are listening: they load a moment after a fresh page.) */}
+      <div role="status" aria-live="polite" className={hint ? classes.hint : undefined} data-testid="shortcuts">
         {hint ? (
           <>
             Go to… <VisuallyHidden>press a letter; the shortcuts sheet lists them.</VisuallyHidden>
