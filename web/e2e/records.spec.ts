@@ -19,13 +19,17 @@ function listTable(page: Page) {
   return page.getByRole('table', { name: /, page \d+$/ });
 }
 
-/** Waits until a record tab has finished loading, and checks it did not fail. */
-async function expectTabLoaded(page: Page) {
+/**
+ * Waits until a record tab has finished loading, and checks it did not fail: it shows its
+ * rows in a table named as the tab (a tab may show others too, such as totals by status),
+ * or says it has none.
+ */
+async function expectTabLoaded(page: Page, label: string) {
   const tab = page.getByTestId('record-tab');
   await expect(tab).toBeVisible();
   await expect(tab.getByTestId('loading')).toHaveCount(0);
   await expect(tab.getByTestId('load-error')).toHaveCount(0);
-  await expect(tab.locator('table').or(tab.getByTestId('empty'))).toBeVisible();
+  await expect(tab.getByRole('table', { name: label, exact: true }).or(tab.getByTestId('empty'))).toBeVisible();
 }
 
 async function loadKinds(page: Page): Promise<Kind[]> {
@@ -69,7 +73,7 @@ test.describe('records', () => {
           await nav.getByRole('link', { name: tab.label, exact: true }).click();
           await expect(page).toHaveURL(new RegExp(`/${kind.route}/view/${tab.name}\\?id=\\d+$`));
           await expect(nav.getByRole('link', { name: tab.label, exact: true })).toHaveAttribute('aria-current', 'page');
-          await expectTabLoaded(page);
+          await expectTabLoaded(page, tab.label);
         }
         // Back to the details.
         await nav.getByRole('link', { name: 'Details', exact: true }).click();
@@ -294,7 +298,7 @@ test.describe('records', () => {
       if (suffix) await page.screenshot({ path: `${ARTIFACTS}/project-view${suffix}-top.png` });
 
       await page.getByRole('navigation', { name: 'Project sections' }).getByRole('link', { name: 'Billing' }).click();
-      await expectTabLoaded(page);
+      await expectTabLoaded(page, 'Billing');
       await page.screenshot({ path: `${ARTIFACTS}/project-view-billing${suffix}.png`, fullPage: true });
     }
   });
