@@ -106,7 +106,7 @@ test.describe('records', () => {
     // (The first column selects rows.)
     await expect(table.getByRole('columnheader')).toHaveText(['', /^Start date/, /^Project name/, /^Status/, /^Contract value/]);
     await expect(table.getByRole('columnheader', { name: /^Start date/ })).toHaveAttribute('aria-sort', 'descending');
-    const statuses = await table.locator('tbody tr td:nth-child(5)').allTextContents();
+    const statuses = await table.locator('tbody tr td:nth-child(4)').allTextContents();
     expect(statuses.length).toBeGreaterThan(0);
     expect(new Set(statuses)).toEqual(new Set(['Active']));
     const dates = (await table.locator('tbody tr td:nth-child(2)').allTextContents()).map((d) => Date.parse(d));
