@@ -352,7 +352,8 @@ test.describe('NetSuite mode', () => {
     await filter.getByLabel('Condition 1 value').fill(String(threshold));
     await filter.getByRole('button', { name: 'Apply filter' }).click();
     await expect(page).toHaveURL(new RegExp(`filter=custentity_res_acres\\+gt\\+${String(threshold).replace('.', '\\.')}`));
-    const above = descending.filter((n) => n > threshold);
+    // The filter keeps the sort: smallest first.
+    const above = ascending.filter((n) => n > threshold);
     await expect(page.getByTestId('list-total')).toHaveText(`${above.length} records`);
     await expect(async () => expect((await columnTexts(page, 'Acres')).map(quantity)).toEqual(above)).toPass({ timeout: 10_000 });
     await page.screenshot({ path: `${ARTIFACTS}/erp-project-list-account-field.png`, fullPage: true });
