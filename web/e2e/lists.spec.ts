@@ -59,6 +59,8 @@ test.describe('lists', () => {
     // Reorder: Due date one place up.
     await chooser.getByRole('button', { name: 'Move Due date up' }).click();
     await expect(page).toHaveURL(/[?&]cols=[^&]*duedate%2C[a-z]+%2Camountremaining/);
+    // The table shows the new order once the rows for it are in.
+    await expect(async () => expect((await columnIndex(table, /^Amount remaining/)) - (await columnIndex(table, /^Due date/))).toBe(2)).toPass();
     await page.keyboard.press('Escape');
 
     // Sort by due date: newest first, then oldest first; the rows follow.
