@@ -117,7 +117,7 @@ test.describe('lists', () => {
     await dialog.getByRole('button', { name: 'Apply to 3 project requests' }).click();
     await expect(dialog.getByTestId('bulk-result')).toContainText('Saved 3 of 3 project requests.');
     await page.screenshot({ path: `${ARTIFACTS}/bulk-edit-result.png` });
-    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
     // They no longer match the list's filter; the selection was of saved records.
     for (const name of names) await expect(table.getByRole('link', { name, exact: true })).toHaveCount(0);
     await expect(page.getByTestId('selection-count')).toHaveCount(0);
@@ -135,7 +135,7 @@ test.describe('lists', () => {
     await back.getByLabel('Status').selectOption('Approved');
     await back.getByRole('button', { name: /^Apply to 3/ }).click();
     await expect(back.getByTestId('bulk-result')).toContainText('Saved 3 of 3');
-    await back.getByRole('button', { name: 'Close' }).click();
+    await back.getByRole('button', { name: 'Close', exact: true }).click();
   });
 
   test('export selected: a CSV of the selected rows, in the order picked', async ({ page }) => {

@@ -17,7 +17,8 @@ export const theme = createTheme({
     // Mantine's scroll lock injects a <style> element without the page's CSP nonce, which
     // the server's policy refuses: no dialog locks page scrolling (they are centred and
     // trap focus either way).
-    Modal: { defaultProps: { lockScroll: false } },
+    // Its ✕ button is named, as every control is.
+    Modal: { defaultProps: { lockScroll: false, closeButtonProps: { 'aria-label': 'Close dialog' } } },
   },
 });
 

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -123,6 +123,8 @@ describe('LoginPage', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Sign in with work account' });
     const input = await screen.findByLabelText(/^Work email/);
     expect(dialog).toContainElement(input);
+    // Every dialog's ✕ is named (the theme names it).
+    expect(within(dialog).getByRole('button', { name: 'Close dialog' })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     expect(input).toHaveAccessibleDescription('Enter your email address');
     await user.type(input, 'sam.sso@portico.test');

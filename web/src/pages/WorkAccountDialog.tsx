@@ -27,7 +27,7 @@ export default function WorkAccountDialog({ opened, initialEmail, validate, onCa
   }
 
   return (
-    <Modal opened={opened} onClose={onCancel} title="Sign in with work account" centered closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal opened={opened} onClose={onCancel} title="Sign in with work account" centered>
       <form noValidate onSubmit={submit} aria-label="Simulated work-account sign-in">
         <Stack gap="md">
           <Text size="sm" c="dimmed">
