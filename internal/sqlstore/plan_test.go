@@ -2,6 +2,8 @@ package sqlstore
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -45,6 +47,64 @@ func TestListQueryPlansUseIndexes(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A list's text filter on a common text checks the records along the
+// sort: by name (the default sort), from the name index alone, which holds
+// the name, number and id the check reads — the table row is read (a
+// deferred seek) only for a record that matches, and no search entry.
+func TestCommonTextFilterIsCheckedInTheNameIndex(t *testing.T) {
+	s, err := Open(context.Background(), "", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	probe := predicate{recordHayContains, []any{hayPattern("wetland")}}
+	for _, desc := range []bool{false, true} {
+		plan, err := listStatement(sqlite, records.ListQuery{Kind: "project", Sort: records.ColTitle, Desc: desc, Limit: 10}, probe)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := queryPlan(t, s, plan.st, plan.args...); p != "SEARCH records USING INDEX records_title (tenant_id=? AND kind=?)" {
+			t.Errorf("desc %v: plan %q", desc, p)
+		}
+		if reads := likeReads(t, s, plan.st, plan.args...); len(reads) == 0 || slices.Contains(reads, "table") {
+			t.Errorf("desc %v: the check reads %v", desc, reads)
+		}
+	}
+}
+
+// likeReads says where each column the first LIKE of st compares comes
+// from ("index" or "table"), from SQLite's bytecode: the columns read
+// after the deferred seek of the walked index, up to the like() call.
+func likeReads(t *testing.T, s *Store, st scoped, args ...any) []string {
+	t.Helper()
+	rows, err := s.db.Query("EXPLAIN "+st.sql, st.bind("t", args)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var reads []string
+	index, table := -1, -1
+	for rows.Next() {
+		var addr, p1, p2, p3, p5 int
+		var op string
+		var p4, comment any
+		if err := rows.Scan(&addr, &op, &p1, &p2, &p3, &p4, &p5, &comment); err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case op == "DeferredSeek" && index < 0:
+			index, table = p1, p3
+		case op == "Column" && index >= 0 && p1 == index:
+			reads = append(reads, "index")
+		case op == "Column" && index >= 0 && p1 == table:
+			reads = append(reads, "table")
+		case op == "Function" && index >= 0 && strings.HasPrefix(fmt.Sprint(p4), "like("):
+			return reads
+		}
+	}
+	return nil
 }
 
 // A search walk reads one rowid range of its full-text index (the MATCH
