@@ -171,11 +171,11 @@ func (t *Tenant) walk(ctx context.Context, match, kind string, depth int) ([]int
 var listTextCap = 2000
 
 // listText answers through the search index when that is selective, else
-// by checking each record along the list's sort. Both plans check the text
-// with the same LIKE on the same text, so they agree. Learning that a text is common walks listTextCap
-// entries of the index (most of the cost of a list's page); the verdict
-// is kept a while (commonTexts), so the next pages and lists of the text
-// go straight to the probe.
+// by checking each record along the list's sort. Both plans check the
+// text with the same LIKE on the same text, so they agree. Learning that a
+// text is common walks listTextCap entries of the index (most of the cost
+// of a list's page); the verdict is kept a while (commonTexts), so the
+// next pages and lists of the text go straight to the probe.
 func (sqliteSearch) listText(ctx context.Context, t *Tenant, q records.ListQuery) (predicate, error) {
 	probe := predicate{recordHayContains, []any{hayPattern(q.Text)}}
 	pq := newPartQuery(q.Text)
@@ -205,7 +205,8 @@ func (sqliteSearch) listText(ctx context.Context, t *Tenant, q records.ListQuery
 // records_search_ai and records_search_au, and a bulk load's
 // fillStatement, make it so). Along the default sort (by name) it reads
 // the name index alone, which holds the number too (migration 0023): no
-// entry and no table row is looked up per record checked.
+// search entry is looked up, and a table row only for a record that
+// matches.
 const recordHayContains = `(records.title || ' ' || records.code || ' ' || records.id) LIKE ? ESCAPE '\'`
 
 // commonText is a text (its full-text query) found common in a tenant's

@@ -4,7 +4,7 @@
  * private; delete with a confirmation. Saving makes it the kind's default list (SPEC §4)
  * and opens it; the list pages refresh at once (their queries are invalidated).
  */
-import { Alert, Anchor, Button, Group, Modal, NativeSelect, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Modal, NativeSelect, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -15,6 +15,7 @@ import { filterableFields } from '../records/filter';
 import { FilterBuilder, type DraftCheck } from '../records/FilterBuilder';
 import { kindByName } from '../records/kinds';
 import { listEditorPath, listPath } from '../records/links';
+import { KindCrumb } from '../records/KindCrumb';
 import { formOf, newListForm, serverErrors, sortableFields, templateOf, validateListForm, type FormErrors, type ListForm, type ListTemplate } from '../records/listEditor';
 import { kindsQuery, listConfigsQuery, useDeleteListConfig, useSaveListConfig } from '../records/queries';
 import { ErrorBlock, LoadingBlock, RecordErrorBoundary } from '../records/States';
@@ -148,15 +149,7 @@ function ListEditorForm({ kind, list, lists, defaultId, template, from }: Editor
     <form onSubmit={(e) => void submit(e)} noValidate aria-label={title} className={classes.editorForm}>
       <Stack gap="md">
         <div>
-          <Text size="sm">
-            <Anchor component={Link} to={listPath(kind)} underline="always">
-              {kind.plural}
-            </Anchor>
-            <Text span c="dimmed">
-              {' '}
-              / List editor
-            </Text>
-          </Text>
+          <KindCrumb kind={kind} place="List editor" />
           <Title order={1}>{title}</Title>
         </div>
 

@@ -18,6 +18,7 @@ import { formTabs, createPathOf, editPathOf, type FormPage } from './form/links'
 import { RecordForm } from './form/RecordForm';
 import { useRouteKind } from './kinds';
 import { listPath } from './links';
+import { KindCrumb } from './KindCrumb';
 import { recordQuery } from './queries';
 import { recordIdOf } from './recordId';
 import { EmptyBlock, ErrorBlock, LoadingBlock, RecordErrorBoundary } from './States';
@@ -77,12 +78,7 @@ function FormLayout({ kind, record }: { kind: Kind; record?: RecordDetail }) {
   return (
     <Stack gap="md" className={classes.page} maw={960}>
       <Stack gap={4}>
-        <Text size="sm">
-          <Anchor component={Link} to={listPath(kind)} underline="always">
-            {kind.plural}
-          </Anchor>
-          {record?.code ? <Text span c="dimmed"> / {record.code}</Text> : null}
-        </Text>
+        <KindCrumb kind={kind} place={record?.code} />
         <Title order={1} className={classes.recordTitle}>
           {record ? `Edit ${record.title || `${label} ${record.id}`}` : `New ${label}`}
         </Title>

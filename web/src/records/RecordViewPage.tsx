@@ -5,7 +5,7 @@
  * shows (`/<route>/view/<tab>?id=42`, RecordTabPage).
  */
 import { useEffect, useRef } from 'react';
-import { Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Stack, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation, useOutlet, useSearchParams, type LoaderFunctionArgs } from 'react-router';
 import { ApiError } from '../api';
@@ -24,6 +24,7 @@ import { lineItemTabs, sectionTabs } from './lineitems/lineItems';
 import { RecordShortlist } from '../shortlist/RecordShortlist';
 import { recordIdOf } from './recordId';
 import { listPath, printPath, viewPath } from './links';
+import { KindCrumb } from './KindCrumb';
 import { kindsQuery, recordKey, recordQuery } from './queries';
 import { ErrorBlock, LoadingBlock, RecordErrorBoundary } from './States';
 import { statusColor } from './status';
@@ -147,12 +148,7 @@ function RecordView({ kind, kinds, id }: { kind: Kind; kinds: Kind[]; id: number
   return (
     <Stack gap="md" className={classes.page}>
       <Stack gap={4}>
-        <Text size="sm">
-          <Anchor component={Link} to={listPath(kind)} underline="always">
-            {kind.plural}
-          </Anchor>
-          {data.code ? <Text span c="dimmed"> / {data.code}</Text> : null}
-        </Text>
+        <KindCrumb kind={kind} place={data.code} />
         <Group justify="space-between" align="flex-start" gap="sm" wrap="wrap">
           <Title order={1} className={classes.recordTitle}>
             {data.title || `${kind.label} ${id}`}
