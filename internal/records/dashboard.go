@@ -103,8 +103,7 @@ type Aging struct {
 // DashboardStore is what the dashboard reads: tallies of filtered
 // records, the lists' bounded counts and totals, and pages of records.
 type DashboardStore interface {
-	Tally(ctx context.Context, q TallyQuery) (Tally, error)
-	Summarizer
+	Tallier
 	ListRecords(ctx context.Context, q ListQuery) (Page, error)
 }
 
@@ -380,55 +379,84 @@ func aging(ctx context.Context, st DashboardStore, k *Kind, label string, asOf t
 
 // tally counts (and totals amt over, when amt is a field) the records of
 // k matching each card's filter, as a list of k with that filter counts
-// and totals them, and fills in the cards. Each card's filter is the
-// whole filter the list is opened with, and must select records within
-// scope: scope only bounds what is read (an indexed condition). Within
-// SummaryExact records of scope that is one store query, exact (as the
-// list's count is); beyond, each card is the list's own bounded summary
-// (Summarize), estimated as the list's is.
-func tally(ctx context.Context, st DashboardStore, k *Kind, scope string, amt Field, cards ...Card) ([]Card, error) {
-	bf, err := ParseFilter(k, scope)
+// and totals them (bucketTotals), and fills in the cards. Each card's
+// filter is the whole filter the list is opened with, and must select
+// records within scope: scope only bounds what is read (an indexed
+// condition).
+func tally(ctx context.Context, st Tallier, k *Kind, scope string, amt Field, cards ...Card) ([]Card, error) {
+	sf, err := ParseFilter(k, scope)
 	if err != nil {
 		return nil, err
 	}
-	q := TallyQuery{Kind: k.Name, Filter: bf, Sum: amt.Column}
-	for _, c := range cards {
-		f, err := ParseFilter(k, c.Filter)
-		if err != nil {
+	buckets := make([]Filter, len(cards))
+	for i, c := range cards {
+		if buckets[i], err = ParseFilter(k, c.Filter); err != nil {
 			return nil, err
 		}
-		q.Buckets = append(q.Buckets, f)
 	}
-	t, err := st.Tally(ctx, q)
+	ts, err := bucketTotals(ctx, st, k, sf, amt, buckets)
 	if err != nil {
 		return nil, err
-	}
-	ts, exact := t.Buckets, t.Exact
-	if exact && len(ts) != len(cards) {
-		return nil, fmt.Errorf("records: tally of %s answered %d buckets for %d", k.Name, len(ts), len(cards))
 	}
 	for i := range cards {
 		c := &cards[i]
-		c.Kind = k.Name
-		var total float64
-		if exact {
-			c.Count, total = ts[i].Count, float64(ts[i].Sum)/100
-		} else {
-			sq := SummaryQuery{List: ListQuery{Kind: k.Name, Filter: q.Buckets[i]}, Count: true}
-			if amt.Column != "" {
-				sq.Sum = []Field{amt}
-			}
-			s, err := st.Summarize(ctx, sq)
-			if err != nil {
-				return nil, err
-			}
-			c.Count, total, c.Estimated = s.Total, s.Totals[amt.Name], s.TotalEstimated || s.TotalsEstimated
-		}
+		c.Kind, c.Count, c.Estimated = k.Name, ts[i].Count, ts[i].Estimated
 		if amt.Column != "" {
+			total := ts[i].Total
 			c.Amount, c.Total, c.Type = amt.Name, &total, amt.Type
 		}
 	}
 	return cards, nil
+}
+
+// Tallier is what bucketTotals reads: one bounded tally of a scope, and
+// the lists' bounded summaries beyond it.
+type Tallier interface {
+	Tally(ctx context.Context, q TallyQuery) (Tally, error)
+	Summarizer
+}
+
+// bucketTotal is one bucket's count and total (in units), Estimated as a
+// list's summary is (see Summary).
+type bucketTotal struct {
+	Count     int64
+	Total     float64
+	Estimated bool
+}
+
+// bucketTotals counts (and totals amt over, when amt is a field) the
+// records of k matching each bucket, a whole filter that selects records
+// within scope, as a list of k with that filter counts and totals them.
+// Within SummaryExact records of scope that is one store query (Tally),
+// exact, as the list's count is; beyond, each bucket is the list's own
+// bounded summary (Summarize), estimated as the list's is.
+func bucketTotals(ctx context.Context, st Tallier, k *Kind, scope Filter, amt Field, buckets []Filter) ([]bucketTotal, error) {
+	t, err := st.Tally(ctx, TallyQuery{Kind: k.Name, Filter: scope, Sum: amt.Column, Buckets: buckets})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]bucketTotal, len(buckets))
+	if t.Exact {
+		if len(t.Buckets) != len(buckets) {
+			return nil, fmt.Errorf("records: tally of %s answered %d buckets for %d", k.Name, len(t.Buckets), len(buckets))
+		}
+		for i, b := range t.Buckets {
+			out[i] = bucketTotal{Count: b.Count, Total: float64(b.Sum) / 100}
+		}
+		return out, nil
+	}
+	for i, f := range buckets {
+		sq := SummaryQuery{List: ListQuery{Kind: k.Name, Filter: f}, Count: true}
+		if amt.Column != "" {
+			sq.Sum = []Field{amt}
+		}
+		s, err := st.Summarize(ctx, sq)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = bucketTotal{Count: s.Total, Total: s.Totals[amt.Name], Estimated: s.TotalEstimated || s.TotalsEstimated}
+	}
+	return out, nil
 }
 
 // withColumns is k's built-in list's columns and fields, those not there

@@ -20,7 +20,7 @@ import (
 // ReadStore is what lists, tabs and reports read from the store.
 type ReadStore interface {
 	ListRecords(ctx context.Context, q ListQuery) (Page, error)
-	Summarize(ctx context.Context, q SummaryQuery) (Summary, error)
+	Tallier
 }
 
 // ListRequest is what a list call asks on top of its saved list, as

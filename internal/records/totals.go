@@ -32,24 +32,27 @@ type StatusTotal struct {
 
 // TotalsByStatus totals k's records matching f for each of its status's
 // choices, as a list with that filter and status would count and total
-// them (Summarize: one bounded query per status). It returns nil for a
-// kind without both a status and a summable amount.
-func (k *Kind) TotalsByStatus(ctx context.Context, st Summarizer, f Filter) (*StatusTotals, error) {
+// them (bucketTotals: one bounded query for a set of up to SummaryExact
+// records, else one per status). It returns nil for a kind without both a
+// status and a summable amount.
+func (k *Kind) TotalsByStatus(ctx context.Context, st Tallier, f Filter) (*StatusTotals, error) {
 	status, ok := k.Field(ColStatus)
 	amt, ok2 := k.Field(ColAmount)
 	if !ok || !ok2 || !amt.Summable {
 		return nil, nil
 	}
+	buckets := make([]Filter, len(status.Choices))
+	for i, c := range status.Choices {
+		buckets[i] = f.And(Filter{Any: [][]Cond{{{Column: ColStatus, Type: TypeStatus, Op: OpEq, Value: c}}}})
+	}
+	ts, err := bucketTotals(ctx, st, k, f, amt, buckets)
+	if err != nil {
+		return nil, err
+	}
 	out := &StatusTotals{Field: status.Name, Label: status.Label, Amount: amt.Name, AmountLabel: amt.Label, Type: amt.Type, Groups: []StatusTotal{}}
-	for _, c := range status.Choices {
-		is := Filter{Any: [][]Cond{{{Column: ColStatus, Type: TypeStatus, Op: OpEq, Value: c}}}}
-		s, err := st.Summarize(ctx, SummaryQuery{List: ListQuery{Kind: k.Name, Filter: f.And(is)}, Count: true, Sum: []Field{amt}})
-		if err != nil {
-			return nil, err
-		}
-		if s.Total > 0 {
-			out.Groups = append(out.Groups, StatusTotal{Status: c, Count: s.Total, Total: s.Totals[amt.Name],
-				Estimated: s.TotalEstimated || s.TotalsEstimated})
+	for i, c := range status.Choices {
+		if t := ts[i]; t.Count > 0 {
+			out.Groups = append(out.Groups, StatusTotal{Status: c, Count: t.Count, Total: t.Total, Estimated: t.Estimated})
 		}
 	}
 	return out, nil

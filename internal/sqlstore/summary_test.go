@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 	"time"
 
@@ -165,4 +166,68 @@ func mustFilter(t *testing.T, k *records.Kind, expr string) records.Filter {
 		t.Fatal(err)
 	}
 	return f
+}
+
+// A tab's totals by status (records.Kind.TotalsByStatus) are each
+// status's count and amount over the tab's records, as the tab's list
+// with that status would count and total them: in one tally for a small
+// set, and per status beyond records.SummaryExact records (here each
+// status has fewer than SummaryExact, so exact too).
+func TestConformanceTotalsByStatus(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		ten := seedTenant(t, s, "acme")
+		k, _ := records.Lookup("billing")
+		statuses := []string{"Scheduled", "Billed", "On hold"}
+		var rs []records.Record
+		type sum struct {
+			n     int64
+			total int64
+		}
+		want := map[int64]map[string]sum{10: {}, 11: {}}
+		add := func(project int64, i int) {
+			status := statuses[i%len(statuses)]
+			if project == 11 {
+				status = statuses[i%2] // no record on hold
+			}
+			r := docRecord("billing", int64(len(rs)+1), fmt.Sprintf("Milestone %d", len(rs)), status, nil)
+			r.ProjectID, r.ProjectName, r.Amount = project, "x", ptr(int64(100+i))
+			rs = append(rs, r)
+			w := want[project][status]
+			want[project][status] = sum{w.n + 1, w.total + 100 + int64(i)}
+		}
+		for i := range 7 {
+			add(10, i)
+		}
+		for i := range records.SummaryExact + 100 {
+			add(11, i)
+		}
+		if err := ten.PutRecords(ctx, rs); err != nil {
+			t.Fatal(err)
+		}
+		for project, by := range want {
+			f := records.Filter{Any: [][]records.Cond{{{Column: records.ColProject, Type: records.TypeRef, Op: records.OpEq, Value: project}}}} // as the project's tab has it
+			got, err := k.TotalsByStatus(ctx, ten, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var seen []string
+			for _, g := range got.Groups {
+				w := by[g.Status]
+				if g.Count != w.n || math.Abs(g.Total-float64(w.total)/100) > 0.001 || g.Estimated {
+					t.Errorf("project %d, %s: %d, %.2f (estimated %v); want %d, %.2f", project, g.Status, g.Count, g.Total, g.Estimated, w.n, float64(w.total)/100)
+				}
+				seen = append(seen, g.Status)
+			}
+			var wantSeen []string
+			for _, c := range []string{"Scheduled", "Ready to bill", "Billed", "On hold"} { // the choices' order
+				if by[c].n > 0 {
+					wantSeen = append(wantSeen, c)
+				}
+			}
+			if !slices.Equal(seen, wantSeen) {
+				t.Errorf("project %d: statuses %v, want %v", project, seen, wantSeen)
+			}
+		}
+	})
 }
