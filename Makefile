@@ -24,9 +24,9 @@ run: build $(FB_DEPS) ## build, seed the demo on first run, start the auth emula
 test: test-go test-web test-e2e ## all tests: Go (race), web unit tests, end-to-end in Chromium
 
 test-go: web/dist ## Go tests with -race (PostgreSQL too when PORTICO_TEST_DATABASE_URL is set)
-	$(GO) test -race -count=1 ./...
-	@echo "Store conformance suite, per engine (SKIP = PORTICO_TEST_DATABASE_URL unset):"
-	@$(GO) test -count=1 -v -run 'Conformance' ./internal/sqlstore/ | grep -E -- '^    --- (PASS|FAIL|SKIP)'
+	$(GO) build -o bin/testreport ./scripts/testreport
+	$(GO) test -race -count=1 -json ./... | bin/testreport -list '^Test[^/]*Conformance[^/]*/[^/]+$$' \
+		-title 'Store conformance suite, per engine (SKIP = PORTICO_TEST_DATABASE_URL unset):'
 
 test-web: web/dist ## web unit tests (Vitest) and the first-load bundle budgets
 	cd web && npm test
