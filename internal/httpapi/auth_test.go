@@ -80,25 +80,37 @@ func allPermissions() []string {
 	return out
 }
 
+// authTemplate is the store of newAuthEnv: tenants acme (acmeAccess) and globex (Gus).
+var authTemplate = &storeTemplate{build: buildAuthStore}
+
+func buildAuthStore(ctx context.Context, store *sqlstore.Store) error {
+	for _, tenant := range []portal.TenantID{"acme", "globex"} {
+		if err := store.EnsureTenant(ctx, tenant, string(tenant)); err != nil {
+			return err
+		}
+	}
+	if err := store.Tenant("acme").ImportAccess(ctx, acmeAccess); err != nil {
+		return err
+	}
+	globex := access.File{Roles: []access.Role{{Key: "g", ID: 10, Name: "Globex PM", Type: "staff"}},
+		Users: []access.FileUser{{ID: 1, Email: "gus@globex.test", FullName: "Gus", Roles: []int64{10}}}}
+	return store.Tenant("globex").ImportAccess(ctx, globex)
+}
+
 func newAuthEnv(t *testing.T, perMinute int) *authEnv {
 	t.Helper()
+	return authEnvFrom(t, perMinute, authTemplate)
+}
+
+// authEnvFrom is newAuthEnv on a copy of the store built by tmpl.
+func authEnvFrom(t *testing.T, perMinute int, tmpl *storeTemplate) *authEnv {
+	t.Helper()
 	ctx := context.Background()
-	store, err := sqlstore.Open(ctx, "", t.TempDir())
+	store, err := sqlstore.Open(ctx, "", tmpl.copy(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	for _, tenant := range []portal.TenantID{"acme", "globex"} {
-		store.EnsureTenant(ctx, tenant, string(tenant))
-	}
-	if err := store.Tenant("acme").ImportAccess(ctx, acmeAccess); err != nil {
-		t.Fatal(err)
-	}
-	globex := access.File{Roles: []access.Role{{Key: "g", ID: 10, Name: "Globex PM", Type: "staff"}},
-		Users: []access.FileUser{{ID: 1, Email: "gus@globex.test", FullName: "Gus", Roles: []int64{10}}}}
-	if err := store.Tenant("globex").ImportAccess(ctx, globex); err != nil {
-		t.Fatal(err)
-	}
 	var logs strings.Builder
 	log := slog.New(slog.NewTextHandler(&logs, nil))
 	verifier, err := identity.NewVerifier(ctx, identity.Config{ProjectID: "demo-test", EmulatorHost: "127.0.0.1:1"}, log)

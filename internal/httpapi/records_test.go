@@ -14,17 +14,24 @@ import (
 
 	"github.com/portico/portico/internal/demo"
 	"github.com/portico/portico/internal/records"
+	"github.com/portico/portico/internal/sqlstore"
 )
+
+// recordsTemplate is newAuthEnv's store with 30 demo records of every kind in acme.
+var recordsTemplate = &storeTemplate{build: func(ctx context.Context, store *sqlstore.Store) error {
+	if err := buildAuthStore(ctx, store); err != nil {
+		return err
+	}
+	_, err := demo.Generate(ctx, store.Tenant("acme"), demo.Options{PerKind: 30, Now: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)})
+	return err
+}}
 
 // recordsEnv is the auth environment with 30 demo records of every kind in
 // tenant acme, signed in as Ada (role 10 sees every kind; role 11 only
 // invoices).
 func recordsEnv(t *testing.T) (*authEnv, string) {
 	t.Helper()
-	e := newAuthEnv(t, 1000)
-	if _, err := demo.Generate(context.Background(), e.store.Tenant("acme"), demo.Options{PerKind: 30, Now: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)}); err != nil {
-		t.Fatal(err)
-	}
+	e := authEnvFrom(t, 1000, recordsTemplate)
 	a, _ := e.login(t, "acme", "uid-ada", "ada@acme.test")
 	return e, a.Data.Token
 }
