@@ -13,11 +13,12 @@ import (
 )
 
 // engines runs fn as a subtest on SQLite always, and on PostgreSQL when
-// PORTICO_TEST_DATABASE_URL is set. Each PostgreSQL run gets a fresh schema,
-// dropped afterwards, so runs never see each other's rows.
+// PORTICO_TEST_DATABASE_URL is set. Each SQLite run gets its own copy of a
+// freshly migrated store, each PostgreSQL run a fresh schema, dropped
+// afterwards, so runs never see each other's rows.
 func engines(t *testing.T, fn func(t *testing.T, s *Store)) {
 	t.Run("sqlite", func(t *testing.T) {
-		s, err := Open(context.Background(), "", t.TempDir())
+		s, err := Open(context.Background(), "", migratedCopy(t))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -312,8 +313,11 @@ func TestScopeBindsTenantInPlace(t *testing.T) {
 	if got != "[1 acme 2]" || st.sql != `SELECT x FROM t WHERE a = ? AND tenant_id = ? AND b = ?` {
 		t.Errorf("bind = %s, sql = %s", got, st.sql)
 	}
-	if postgres.rebind(st.sql) != `SELECT x FROM t WHERE a = $1 AND tenant_id = $2 AND b = $3` {
-		t.Errorf("rebind = %s", postgres.rebind(st.sql))
+	if got := st.text(postgres); got != `SELECT x FROM t WHERE a = $1 AND tenant_id = $2 AND b = $3` {
+		t.Errorf("on PostgreSQL: %s", got)
+	}
+	if got := st.text(sqlite); got != `SELECT x FROM t WHERE a = ? AND tenant_id = +? AND b = ?` {
+		t.Errorf("on SQLite: %s", got)
 	}
 }
 
