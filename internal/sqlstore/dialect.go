@@ -44,3 +44,17 @@ func (d dialect) rebind(q string) string {
 	}
 	return b.String()
 }
+
+// like is the WHERE term "lhs LIKE ? ESCAPE '\'". On SQLite the LIKE is
+// wrapped in a unary plus (a no-op): SQLite plans a statement again at
+// every run when a WHERE term is a LIKE with a bound pattern (the LIKE
+// optimization tries the pattern's prefix as an index range), so a
+// prepared statement would be compiled anew per run, and no index here
+// serves a LIKE (what lists compare is folded or concatenated). PostgreSQL
+// gets the plain LIKE, which its trigram indexes answer.
+func (d dialect) like(lhs string) string {
+	if d.name == sqlite.name {
+		return "+(" + lhs + ` LIKE ? ESCAPE '\')`
+	}
+	return lhs + ` LIKE ? ESCAPE '\'`
+}

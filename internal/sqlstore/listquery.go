@@ -439,7 +439,7 @@ func conditionSQL(d dialect, k *records.Kind, c records.Cond) (string, []any, er
 		if c.Op == records.OpContains {
 			pattern = "%" + pattern
 		}
-		return "LOWER(" + col + `) LIKE ? ESCAPE '\'`, []any{pattern}, nil
+		return d.like("LOWER(" + col + ")"), []any{pattern}, nil
 	}
 	op, ok := comparisons[c.Op]
 	if !ok {

@@ -79,7 +79,7 @@ func TestCommonTextFilterIsCheckedInTheNameIndex(t *testing.T) {
 // after the deferred seek of the walked index, up to the like() call.
 func likeReads(t *testing.T, s *Store, st scoped, args ...any) []string {
 	t.Helper()
-	rows, err := s.db.Query("EXPLAIN "+st.sql, st.bind("t", args)...)
+	rows, err := s.db.Query("EXPLAIN "+st.text(s.d), st.bind("t", args)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestSearchWalkPlansUseTheIndex(t *testing.T) {
 // queryPlan is SQLite's plan for st, its steps joined by "; ".
 func queryPlan(t *testing.T, s *Store, st scoped, args ...any) string {
 	t.Helper()
-	rows, err := s.db.Query("EXPLAIN QUERY PLAN "+st.sql, st.bind("t", args)...)
+	rows, err := s.db.Query("EXPLAIN QUERY PLAN "+st.text(s.d), st.bind("t", args)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +205,7 @@ func enginePlan(t *testing.T, s *Store, st scoped, args ...any) string {
 	if _, err := conn.ExecContext(ctx, `SET enable_sort = off`); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := conn.QueryContext(ctx, "EXPLAIN "+s.d.rebind(st.sql), st.bind("t", args)...)
+	rows, err := conn.QueryContext(ctx, "EXPLAIN "+st.text(s.d), st.bind("t", args)...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -197,7 +197,7 @@ func (sqliteSearch) listText(ctx context.Context, t *Tenant, q records.ListQuery
 	}
 	list, _ := json.Marshal(seqs)
 	return predicate{`id IN (SELECT e.record_id FROM json_each(?) w CROSS JOIN search_entries e ON e.seq = w.value
-		WHERE e.tenant_id = :tenant AND e.kind = ? AND ` + hayContains + `)`, []any{string(list), q.Kind, hayPattern(q.Text)}}, nil
+		WHERE e.tenant_id = :tenant AND e.kind = ? AND ` + sqlite.like("e.hay") + `)`, []any{string(list), q.Kind, hayPattern(q.Text)}}, nil
 }
 
 // recordHayContains is hayContains on the record's own row: its name,
@@ -207,7 +207,7 @@ func (sqliteSearch) listText(ctx context.Context, t *Tenant, q records.ListQuery
 // the name index alone, which holds the number too (migration 0023): no
 // search entry is looked up, and a table row only for a record that
 // matches.
-const recordHayContains = `(records.title || ' ' || records.code || ' ' || records.id) LIKE ? ESCAPE '\'`
+var recordHayContains = sqlite.like(`(records.title || ' ' || records.code || ' ' || records.id)`)
 
 // commonText is a text (its full-text query) found common in a tenant's
 // kind.
