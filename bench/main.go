@@ -701,7 +701,10 @@ func bareHandler(dataDir string) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/list", func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
-		where, args := "tenant_id = ? AND kind = 'project'", []any{string(tenant)}
+		// As the product writes them: the tenant and a LIKE behind a
+		// unary plus, so that SQLite does not plan the statement again at
+		// each run (sqlstore's scoped and dialect.like).
+		where, args := "tenant_id = +? AND kind = 'project'", []any{string(tenant)}
 		if s := q.Get("status"); s != "" {
 			where, args = where+" AND status = ?", append(args, s)
 		}
@@ -709,13 +712,19 @@ func bareHandler(dataDir string) http.Handler {
 			where, args = where+" AND (title, id) > (?, ?)", append(args, deepTitle, deepID)
 		}
 		if text := q.Get("q"); text != "" {
-			// The product's two plans: the text's matches in the search
-			// index when there are fewer than 200, else each record's
-			// entry checked along the sort.
+			// The product's two plans (sqlstore's listText): the text's
+			// matches in the search index when there are fewer than 2,000,
+			// else each record's name, number and id checked along the
+			// sort. The index holds each word's first six characters (and
+			// each suffix's, marked _): a shorter word is looked up as a
+			// prefix.
 			var seqs []int64
-			token := strings.ToLower(text[:min(len(text), 6)])
+			token := `"` + strings.ToLower(text[:min(len(text), 6)]) + `"`
+			if len(text) < 6 {
+				token += "*"
+			}
 			rows, _ := prepared(`SELECT rowid & 1099511627775 FROM search_kind WHERE search_kind MATCH ? AND rowid >= ? AND rowid < ?
-				ORDER BY rowid DESC LIMIT 200`).Query(`("`+token+`" OR "_`+token+`")`, scope<<40, (scope+1)<<40)
+				ORDER BY rowid DESC LIMIT 2000`).Query(`(`+token+` OR "_`+token[1:]+`)`, scope<<40, (scope+1)<<40)
 			for rows != nil && rows.Next() {
 				var seq int64
 				rows.Scan(&seq)
@@ -725,13 +734,12 @@ func bareHandler(dataDir string) http.Handler {
 				rows.Close()
 			}
 			like := "%" + strings.ToLower(text) + "%"
-			if len(seqs) < 200 {
+			if len(seqs) < 2000 {
 				list, _ := json.Marshal(seqs)
 				where, args = where+` AND id IN (SELECT e.record_id FROM json_each(?) w CROSS JOIN search_entries e ON e.seq = w.value
-					WHERE e.tenant_id = ? AND e.kind = 'project' AND e.hay LIKE ?)`, append(args, string(list), string(tenant), like)
+					WHERE e.tenant_id = +? AND e.kind = 'project' AND +(e.hay LIKE ? ESCAPE '\'))`, append(args, string(list), string(tenant), like)
 			} else {
-				where, args = where+` AND EXISTS (SELECT 1 FROM search_entries e WHERE e.tenant_id = records.tenant_id AND e.kind = records.kind
-					AND e.record_id = records.id AND e.hay LIKE ?)`, append(args, like)
+				where, args = where+` AND +((title || ' ' || code || ' ' || id) LIKE ? ESCAPE '\')`, append(args, like)
 			}
 		}
 		order, tie := exprs[q.Get("sort")], ", id DESC"
@@ -751,8 +759,8 @@ func bareHandler(dataDir string) http.Handler {
 		if q.Get("count") != "" {
 			extra = func(ans map[string]any) {
 				var n, sum int64
-				prepared(`SELECT n FROM record_counts WHERE tenant_id = ? AND kind = 'project'`).QueryRow(string(tenant)).Scan(&n)
-				prepared(`SELECT total FROM record_sums WHERE tenant_id = ? AND kind = 'project' AND field = 'amount'`).QueryRow(string(tenant)).Scan(&sum)
+				prepared(`SELECT n FROM record_counts WHERE tenant_id = +? AND kind = 'project'`).QueryRow(string(tenant)).Scan(&n)
+				prepared(`SELECT total FROM record_sums WHERE tenant_id = +? AND kind = 'project' AND field = 'amount'`).QueryRow(string(tenant)).Scan(&sum)
 				ans["total"], ans["totals"] = n, map[string]any{"projectedtotal": float64(sum) / 100}
 			}
 		}
@@ -760,12 +768,12 @@ func bareHandler(dataDir string) http.Handler {
 	})
 	mux.HandleFunc("/record", func(w http.ResponseWriter, r *http.Request) {
 		var doc json.RawMessage
-		prepared(`SELECT fields FROM records WHERE tenant_id = ? AND kind = 'project' AND id = ?`).QueryRow(string(tenant), r.URL.Query().Get("id")).Scan(&doc)
+		prepared(`SELECT fields FROM records WHERE tenant_id = +? AND kind = 'project' AND id = ?`).QueryRow(string(tenant), r.URL.Query().Get("id")).Scan(&doc)
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(doc)
 	})
 	mux.HandleFunc("/tab", func(w http.ResponseWriter, r *http.Request) {
-		rowsJSON(w, false, nil, `SELECT `+cols+` FROM records WHERE tenant_id = ? AND kind = 'billing' AND project_id = ? ORDER BY occurred_on DESC, id DESC LIMIT 201`, string(tenant), r.URL.Query().Get("id"))
+		rowsJSON(w, false, nil, `SELECT `+cols+` FROM records WHERE tenant_id = +? AND kind = 'billing' AND project_id = ? ORDER BY occurred_on DESC, id DESC LIMIT 201`, string(tenant), r.URL.Query().Get("id"))
 	})
 	return mux
 }
