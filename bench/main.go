@@ -631,8 +631,9 @@ func loadMix(urls []string, token string, conns int, d time.Duration) result {
 // saved lists — json.Marshal of the scanned columns. Its list sorts by the
 // same expressions over the same indexes, reads the same document fields
 // for the wide lists, and looks text up as the product does (the search
-// index for a rare word, a check of each record's entry along the sort
-// for a common one).
+// index for a rare word, a check of each record's name, number and id
+// along the sort for a common one); its tab reads the record, the page and
+// the totals by status, as the product's does.
 func bareHandler(dataDir string) http.Handler {
 	db, err := sql.Open("sqlite", "file:"+filepath.Join(dataDir, "portico.db")+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)")
 	if err != nil {
@@ -772,8 +773,33 @@ func bareHandler(dataDir string) http.Handler {
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(doc)
 	})
+	// The product's tab reads what the tab is of (is there such a
+	// project?), the page of billing, and the billing's totals by status
+	// in one tally of at most 2,001 rows (records.Kind.TotalsByStatus).
+	statuses := []string{"Scheduled", "Ready to bill", "Billed", "On hold"}
+	tally := `SELECT COUNT(*)`
+	for range statuses {
+		tally += `, COALESCE(SUM(CASE WHEN project_id = ? AND status = ? THEN 1 ELSE 0 END), 0), COALESCE(SUM(CASE WHEN project_id = ? AND status = ? THEN v ELSE 0 END), 0)`
+	}
+	tally += ` FROM (SELECT *, COALESCE(amount, 0) AS v FROM records WHERE tenant_id = +? AND kind = 'billing' AND project_id = ? LIMIT 2001) p`
 	mux.HandleFunc("/tab", func(w http.ResponseWriter, r *http.Request) {
-		rowsJSON(w, false, nil, `SELECT `+cols+` FROM records WHERE tenant_id = +? AND kind = 'billing' AND project_id = ? ORDER BY occurred_on DESC, id DESC LIMIT 201`, string(tenant), r.URL.Query().Get("id"))
+		id := r.URL.Query().Get("id")
+		var title string
+		if err := prepared(`SELECT title FROM records WHERE tenant_id = +? AND kind = 'project' AND id = ?`).QueryRow(string(tenant), id).Scan(&title); err != nil {
+			http.Error(w, err.Error(), 404)
+			return
+		}
+		var args []any
+		for _, st := range statuses {
+			args = append(args, id, st, id, st)
+		}
+		sums := make([]int64, 1+2*len(statuses))
+		dest := make([]any, len(sums))
+		for i := range sums {
+			dest[i] = &sums[i]
+		}
+		prepared(tally).QueryRow(append(args, string(tenant), id)...).Scan(dest...)
+		rowsJSON(w, false, func(ans map[string]any) { ans["totals"] = sums }, `SELECT `+cols+` FROM records WHERE tenant_id = +? AND kind = 'billing' AND project_id = ? ORDER BY occurred_on DESC, id DESC LIMIT 201`, string(tenant), id)
 	})
 	return mux
 }
