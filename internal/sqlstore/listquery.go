@@ -199,6 +199,9 @@ func (t *Tenant) ListRecords(ctx context.Context, q records.ListQuery) (records.
 	if err != nil {
 		return records.Page{}, err
 	}
+	if text.byName != nil && (q.Sort == "" || q.Sort == records.ColTitle) && q.Filter.Conditions() == 0 {
+		text = text.byName(q.Desc, q.After, q.Limit+1)
+	}
 	p, err := listStatement(t.d, q, text)
 	if err != nil {
 		return records.Page{}, err

@@ -59,7 +59,7 @@ func TestCommonTextFilterIsCheckedInTheNameIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	probe := predicate{recordHayContains, []any{hayPattern("wetland")}}
+	probe := predicate{sql: recordHayContains, args: []any{hayPattern("wetland")}}
 	for _, desc := range []bool{false, true} {
 		plan, err := listStatement(sqlite, records.ListQuery{Kind: "project", Sort: records.ColTitle, Desc: desc, Limit: 10}, probe)
 		if err != nil {

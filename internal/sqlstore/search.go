@@ -132,6 +132,11 @@ func hayPattern(text string) string { return "%" + escapeLike(strings.ToLower(te
 type predicate struct {
 	sql  string
 	args []any
+	// byName, when set, is the predicate of a page of the same records
+	// in name order: the first n (after a cursor of that order) in
+	// that direction, picked without reading the records (SQLite's index
+	// plan). Only a page sorted by name with no other filter may use it.
+	byName func(desc bool, after *records.Cursor, n int) predicate
 }
 
 // textMatch is a list query's text search ("the text is in the record's

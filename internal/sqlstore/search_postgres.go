@@ -278,8 +278,8 @@ func isASCII(s string) bool {
 // listText: the kind's entries containing the text, through the
 // trigram index.
 func (postgresSearch) listText(_ context.Context, _ *Tenant, q records.ListQuery) (predicate, error) {
-	return predicate{`id IN (SELECT e.record_id FROM search_entries e WHERE e.tenant_id = :tenant AND e.kind = ? AND ` +
-		keysMatch(1) + ` AND ` + hayContains + `)`, []any{q.Kind, searchKeys(q.Kind, q.Text, false), hayPattern(q.Text)}}, nil
+	return predicate{sql: `id IN (SELECT e.record_id FROM search_entries e WHERE e.tenant_id = :tenant AND e.kind = ? AND ` +
+		keysMatch(1) + ` AND ` + hayContains + `)`, args: []any{q.Kind, searchKeys(q.Kind, q.Text, false), hayPattern(q.Text)}}, nil
 }
 
 func (postgresSearch) reindexSession() (set, reset string) {

@@ -177,7 +177,7 @@ var listTextCap = 2000
 // of a list's page); the verdict is kept a while (commonTexts), so the
 // next pages and lists of the text go straight to the probe.
 func (sqliteSearch) listText(ctx context.Context, t *Tenant, q records.ListQuery) (predicate, error) {
-	probe := predicate{recordHayContains, []any{hayPattern(q.Text)}}
+	probe := predicate{sql: recordHayContains, args: []any{hayPattern(q.Text)}}
 	pq := newPartQuery(q.Text)
 	if len(pq.words) == 0 {
 		return probe, nil
@@ -196,8 +196,25 @@ func (sqliteSearch) listText(ctx context.Context, t *Tenant, q records.ListQuery
 		return probe, nil
 	}
 	list, _ := json.Marshal(seqs)
-	return predicate{`id IN (SELECT e.record_id FROM json_each(?) w CROSS JOIN search_entries e ON e.seq = w.value
-		WHERE e.tenant_id = :tenant AND e.kind = ? AND ` + sqlite.like("e.hay") + `)`, []any{string(list), q.Kind, hayPattern(q.Text)}}, nil
+	matches := `SELECT e.record_id FROM json_each(?) w CROSS JOIN search_entries e ON e.seq = w.value
+		WHERE e.tenant_id = :tenant AND e.kind = ? AND ` + sqlite.like("e.hay")
+	args := []any{string(list), q.Kind, hayPattern(q.Text)}
+	return predicate{sql: `id IN (` + matches + `)`, args: args, byName: func(desc bool, after *records.Cursor, n int) predicate {
+		// An entry's name is its record's title (the triggers and a bulk
+		// load's fillStatement make it so): the page's records are picked
+		// in the entries, and only they are read, not every match.
+		dir, cmp, args := "ASC", ">", slices.Clip(args)
+		if desc {
+			dir, cmp = "DESC", "<"
+		}
+		sql := matches
+		if after != nil && len(after.Values) == 1 {
+			sql += ` AND (e.name, e.record_id) ` + cmp + ` (?, ?)`
+			args = append(args, after.Values[0], after.ID)
+		}
+		sql += fmt.Sprintf(` ORDER BY e.name %s, e.record_id %s LIMIT %d`, dir, dir, n)
+		return predicate{sql: `id IN (` + sql + `)`, args: args}
+	}}, nil
 }
 
 // recordHayContains is hayContains on the record's own row: its name,
