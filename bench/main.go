@@ -712,6 +712,10 @@ func bareHandler(dataDir string) http.Handler {
 		if q.Get("after") == "deep" {
 			where, args = where+" AND (title, id) > (?, ?)", append(args, deepTitle, deepID)
 		}
+		limit := 51
+		if n, err := strconv.Atoi(q.Get("limit")); err == nil {
+			limit = n + 1
+		}
 		if text := q.Get("q"); text != "" {
 			// The product's two plans (sqlstore's listText): the text's
 			// matches in the search index when there are fewer than 2,000,
@@ -737,8 +741,13 @@ func bareHandler(dataDir string) http.Handler {
 			like := "%" + strings.ToLower(text) + "%"
 			if len(seqs) < 2000 {
 				list, _ := json.Marshal(seqs)
+				// Sorted by name, the page is picked among the entries.
+				page := ""
+				if q.Get("sort") == "title" && q.Get("status") == "" && q.Get("after") == "" {
+					page = ` ORDER BY e.name, e.record_id LIMIT ` + strconv.Itoa(limit)
+				}
 				where, args = where+` AND id IN (SELECT e.record_id FROM json_each(?) w CROSS JOIN search_entries e ON e.seq = w.value
-					WHERE e.tenant_id = +? AND e.kind = 'project' AND +(e.hay LIKE ? ESCAPE '\'))`, append(args, string(list), string(tenant), like)
+					WHERE e.tenant_id = +? AND e.kind = 'project' AND +(e.hay LIKE ? ESCAPE '\')`+page+`)`, append(args, string(list), string(tenant), like)
 			} else {
 				where, args = where+` AND +((title || ' ' || code || ' ' || id) LIKE ? ESCAPE '\')`, append(args, like)
 			}
@@ -746,10 +755,6 @@ func bareHandler(dataDir string) http.Handler {
 		order, tie := exprs[q.Get("sort")], ", id DESC"
 		if !strings.HasSuffix(order, "DESC") {
 			order, tie = order+" ASC", ", id ASC"
-		}
-		limit := 51
-		if n, err := strconv.Atoi(q.Get("limit")); err == nil {
-			limit = n + 1
 		}
 		wide := q.Get("wide") != ""
 		selected := cols
