@@ -10,7 +10,7 @@ import path from 'node:path';
 const PORT_BASE = Number(process.env.PORTICO_E2E_PORT_BASE ?? 18080);
 const addr = (offset: number) => `127.0.0.1:${PORT_BASE + offset}`;
 const MAIN_ADDR = addr(0);
-// A second server whose access tokens live 2 minutes, for the keep-alive test.
+// A second server whose access tokens live 1 minute (the shortest it accepts), for the keep-alive test.
 const KEEPALIVE_ADDR = addr(1);
 const EMULATOR_HOST = process.env.FIREBASE_AUTH_EMULATOR_HOST ?? '127.0.0.1:9099';
 // NetSuite mode (erp.spec.ts): a fake NetSuite account (cmd/netsuite-fake, in memory, 30
@@ -85,7 +85,7 @@ export default defineConfig({
   outputDir: PORT_BASE === 18080 ? './test-results/playwright' : `./test-results/playwright-${PORT_BASE}`,
   globalTeardown: './e2e/global-teardown.ts',
   fullyParallel: false,
-  // The keep-alive test waits minutes of real time; it runs beside the rest.
+  // The keep-alive test waits 100 s of real time; it runs beside the rest.
   workers: 2,
   retries: 0,
   forbidOnly: !!process.env.CI,
@@ -117,7 +117,7 @@ export default defineConfig({
   // Started one after the other, in this order: the fake account before the server that syncs from it.
   webServer: [
     server(MAIN_ADDR, 'main'),
-    server(KEEPALIVE_ADDR, 'keepalive', { PORTICO_ACCESS_TOKEN_TTL: '2m' }),
+    server(KEEPALIVE_ADDR, 'keepalive', { PORTICO_ACCESS_TOKEN_TTL: '1m' }),
     {
       command: `sh -c "cd .. && go build -o bin/netsuite-fake ./cmd/netsuite-fake && exec bin/netsuite-fake -addr ${NETSUITE_ADDR} -per-kind 30 -without ${NETSUITE_WITHOUT.join(',')} -tba ${Object.values(NETSUITE_TBA).join(':')}"`,
       // Up once it answers: a request without credentials gets NetSuite's 401 INVALID_LOGIN.
