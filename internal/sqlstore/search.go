@@ -121,10 +121,11 @@ func (t *Tenant) searchQueryWith(ctx context.Context, st scoped, extra func(*sql
 	return out, rows.Err()
 }
 
-// hayContains is the plain predicate "entry e's hay contains the text",
-// with hayPattern(text) bound: a LIKE, which PostgreSQL's trigram index
-// answers and SQLite scans (ASCII case-insensitively, as hay is stored).
-const hayContains = `e.hay LIKE ? ESCAPE '\'`
+// hayContains is the predicate "entry e's hay contains the text" as
+// engine d writes it (dialect.like), with hayPattern(text) bound: a LIKE,
+// which PostgreSQL's trigram index answers and SQLite scans (ASCII
+// case-insensitively, as hay is stored).
+func (d dialect) hayContains() string { return d.like("e.hay") }
 
 func hayPattern(text string) string { return "%" + escapeLike(strings.ToLower(text)) + "%" }
 

@@ -57,7 +57,7 @@ type pgStage struct {
 var pgStages = [...]pgStage{
 	{`e.norm LIKE ? ESCAPE '\'`, func(text string) string { return escapeLike(strings.ToLower(text)) + "%" }, false},
 	{`e.hay ~ ?`, func(text string) string { return wordStart + regexpLiteral(strings.ToLower(text)) }, true},
-	{hayContains, hayPattern, false},
+	{postgres.hayContains(), hayPattern, false},
 }
 
 // wordStart is where a word starts: at the start of the hay or after a
@@ -279,7 +279,7 @@ func isASCII(s string) bool {
 // trigram index.
 func (postgresSearch) listText(_ context.Context, _ *Tenant, q records.ListQuery) (predicate, error) {
 	return predicate{sql: `id IN (SELECT e.record_id FROM search_entries e WHERE e.tenant_id = :tenant AND e.kind = ? AND ` +
-		keysMatch(1) + ` AND ` + hayContains + `)`, args: []any{q.Kind, searchKeys(q.Kind, q.Text, false), hayPattern(q.Text)}}, nil
+		keysMatch(1) + ` AND ` + postgres.hayContains() + `)`, args: []any{q.Kind, searchKeys(q.Kind, q.Text, false), hayPattern(q.Text)}}, nil
 }
 
 func (postgresSearch) reindexSession() (set, reset string) {

@@ -197,7 +197,7 @@ func (sqliteSearch) listText(ctx context.Context, t *Tenant, q records.ListQuery
 	}
 	list, _ := json.Marshal(seqs)
 	matches := `SELECT e.record_id FROM json_each(?) w CROSS JOIN search_entries e ON e.seq = w.value
-		WHERE e.tenant_id = :tenant AND e.kind = ? AND ` + sqlite.like("e.hay")
+		WHERE e.tenant_id = :tenant AND e.kind = ? AND ` + sqlite.hayContains()
 	args := []any{string(list), q.Kind, hayPattern(q.Text)}
 	return predicate{sql: `id IN (` + matches + `)`, args: args, byName: func(desc bool, after *records.Cursor, n int) predicate {
 		// An entry's name is its record's title (the triggers and a bulk
