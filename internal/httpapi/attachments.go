@@ -49,7 +49,8 @@ func (s *Server) addNote(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	cols, rows := records.Sublist(rec, records.NotesTab)
+	notes, _ := k.TabNamed(records.NotesTab) // AddNote refuses a kind without it
+	cols, rows := records.Sublist(rec, notes)
 	writeData(w, addedStatus(added), records.TabPage{Columns: orEmpty(cols), Rows: rows})
 }
 

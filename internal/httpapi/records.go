@@ -286,7 +286,7 @@ func (s *Server) recordTab(w http.ResponseWriter, r *http.Request, k *records.Ki
 		return
 	}
 	if tab.Kind == "" {
-		cols, rows := records.Sublist(rec, tab.Name)
+		cols, rows := records.Sublist(rec, tab)
 		writeData(w, http.StatusOK, records.TabPage{Columns: orEmpty(cols), Rows: rows})
 		return
 	}

@@ -60,6 +60,15 @@ func (t FieldType) Numeric() bool {
 	return t == TypeMoney || t == TypeQuantity || t == TypePercent || t == TypeNumber
 }
 
+// Currency is the currency of values of type t: the account's base
+// currency for money, "" for the others.
+func (t FieldType) Currency() string {
+	if t == TypeMoney {
+		return BaseCurrency
+	}
+	return ""
+}
+
 // Field is one field of a kind. Name is the ERP's field id (entityid,
 // companyname, custrecord_...), so the sync and the portal agree. A field
 // is either promoted to a column of the records table (Column is one of
@@ -130,6 +139,11 @@ const (
 	TabFiles   TabSource = "files"   // the record's attachments
 	TabRelated TabSource = "related" // records of Tab.Kind whose parent or project is this record
 	TabSublist TabSource = "sublist" // a sublist held in the record's document (catch-all tabs)
+	// TabLines is a transaction's lines (what was sold or bought): a
+	// sublist of the record's document with declared Columns, shown under
+	// the record's header with the total of its summable columns, and
+	// printed with it, rather than as one more tab.
+	TabLines   TabSource = "lines"
 	TabCustom  TabSource = "custom"  // a tab with its own code (the project's billing, credits, ...)
 	TabHistory TabSource = "history" // the portal's audited creates and edits of the record
 )
@@ -146,6 +160,11 @@ type Tab struct {
 	// client's credit-ledger entries), instead of those referring to this
 	// record itself.
 	Through Column `json:"through,omitempty"`
+	// Columns, for TabLines, are the sublist's members shown, in the
+	// order a document shows them, typed: a line's other members (its
+	// line number, its keys) are not shown. Other sublists show every
+	// plain member of their entries, as text (Sublist).
+	Columns []ColumnInfo `json:"columns,omitempty"`
 }
 
 // Kind describes one record kind of SPEC.md §3. It is the single source of
@@ -293,6 +312,9 @@ func init() {
 			}
 		}
 		for _, t := range k.Tabs {
+			if (t.Source == TabLines) != (len(t.Columns) > 0) {
+				panic(fmt.Sprintf("records: %s tab %s: a lines tab, and only it, declares its columns", k.Name, t.Name))
+			}
 			if t.Kind == "" {
 				continue
 			}
@@ -346,7 +368,5 @@ func (f *Field) complete() {
 	}
 	f.Filterable = true
 	f.Summable = f.Type == TypeMoney || f.Type == TypeQuantity
-	if f.Type == TypeMoney {
-		f.Currency = BaseCurrency
-	}
+	f.Currency = f.Type.Currency()
 }

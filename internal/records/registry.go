@@ -79,6 +79,24 @@ var (
 	historyTab = Tab{Name: "history", Label: "History", Source: TabHistory}
 )
 
+// lineItems is a transaction's item sublist (NetSuite's "item" on
+// invoices and vendor bills): one line per item sold or bought; the lines'
+// amounts add up to the transaction's.
+var lineItems = Tab{Name: "item", Label: "Items", Source: TabLines, Columns: []ColumnInfo{
+	member("item", "Item", TypeText), member("description", "Description", TypeText),
+	member("quantity", "Quantity", TypeNumber), member("rate", "Rate", TypeMoney),
+	total(member("amount", "Amount", TypeMoney)),
+}}
+
+// member is a column of a lines tab, in the currency of its type.
+func member(name, label string, t FieldType) ColumnInfo {
+	return ColumnInfo{Name: name, Label: label, Type: t, Currency: t.Currency()}
+}
+
+// total marks a lines column whose values add up to the lines' total (an
+// amount, not a rate).
+func total(c ColumnInfo) ColumnInfo { c.Summable = true; return c }
+
 func related(name, label, kind string) Tab {
 	return Tab{Name: name, Label: label, Source: TabRelated, Kind: kind}
 }
@@ -190,7 +208,7 @@ var registry = []*Kind{
 			list("account", "Expense account"), currencyField,
 		},
 		DefaultSort: newestFirst("trandate"),
-		Tabs:        []Tab{filesTab},
+		Tabs:        []Tab{lineItems, filesTab},
 		ERPLink:     "/app/accounting/transactions/vendbill.nl?id={id}",
 	},
 	{
@@ -207,7 +225,7 @@ var registry = []*Kind{
 			termsField, doc("otherrefnum", "PO/reference", TypeText), currencyField,
 		},
 		DefaultSort: newestFirst("trandate"),
-		Tabs:        []Tab{filesTab},
+		Tabs:        []Tab{lineItems, filesTab},
 		ERPLink:     "/app/accounting/transactions/custinvc.nl?id={id}",
 	},
 	{

@@ -207,13 +207,20 @@ func (k *Kind) Details(r Record) FieldGroup {
 	return details
 }
 
-// Sublist returns a sublist of the record's document as columns and rows
-// (the catch-all tabs): the union of its entries' plain fields.
-func Sublist(r Record, name string) ([]ColumnInfo, []Row) {
+// Sublist returns tab t's sublist of the record's document as columns and
+// rows. A tab that declares its Columns (TabLines) shows those members,
+// in that order; others (the catch-all tabs) show the union of their
+// entries' plain members, as text, sorted by name. A member that refers
+// to a record shows its refName.
+func Sublist(r Record, t Tab) ([]ColumnInfo, []Row) {
 	var doc map[string]json.RawMessage
 	json.Unmarshal(r.Fields, &doc)
 	var entries []map[string]any
-	json.Unmarshal(doc[name], &entries)
+	json.Unmarshal(doc[t.Name], &entries)
+	declared := make(map[string]bool, len(t.Columns))
+	for _, c := range t.Columns {
+		declared[c.Name] = true
+	}
 	seen := map[string]bool{}
 	var cols []ColumnInfo
 	rows := make([]Row, 0, len(entries))
@@ -226,13 +233,20 @@ func Sublist(r Record, name string) ([]ColumnInfo, []Row) {
 			case []any:
 				continue
 			}
-			if !seen[key] {
+			if len(t.Columns) > 0 {
+				if !declared[key] {
+					continue
+				}
+			} else if !seen[key] {
 				seen[key] = true
 				cols = append(cols, ColumnInfo{Name: key, Label: labelOf(key), Type: TypeText})
 			}
 			row[key] = val
 		}
 		rows = append(rows, row)
+	}
+	if len(t.Columns) > 0 {
+		return t.Columns, rows
 	}
 	sort.Slice(cols, func(i, j int) bool { return cols[i].Name < cols[j].Name })
 	return cols, rows

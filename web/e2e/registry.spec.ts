@@ -45,9 +45,11 @@ function valueOf(page: Page, label: string) {
   return page.getByRole('main').locator('dt', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }).locator('xpath=following-sibling::dd[1]');
 }
 
-/** Whether the invoice kind lists its line-items sublist (the registry's `item` tab). */
-function hasLineItems(): boolean {
-  return kind('invoice').tabs.some((t) => t.name === 'item' && t.source === 'sublist');
+/** The invoice kind's lines tab (its item sublist), as the registry lists it. */
+function lineItems(): Kind['tabs'][number] {
+  const tab = kind('invoice').tabs.find((t) => t.source === 'lines');
+  if (!tab) throw new Error('the registry lists no lines tab for invoices');
+  return tab;
 }
 
 test.describe('the app driven by the kind registry', () => {
@@ -111,8 +113,7 @@ test.describe('the app driven by the kind registry', () => {
     await openFirst(page, 'invoice');
     await expect(valueOf(page, 'Amount')).toHaveText(/^\$[\d,]+\.\d{2}$/);
     await expect(valueOf(page, 'Amount remaining')).toHaveText(/^\$[\d,]+\.\d{2}$/);
-    test.skip(!hasLineItems(), 'The registry lists no line-items sublist (tab "item") for invoices.');
-    const lines = page.getByRole('table', { name: kind('invoice').tabs.find((t) => t.name === 'item')!.label });
+    const lines = page.getByRole('table', { name: lineItems().label });
     await expect(lines).toBeVisible();
     expect(await lines.locator('tbody tr').count()).toBeGreaterThan(0);
     const amounts = await lines.locator('tbody tr td:last-child').allTextContents();
@@ -128,18 +129,14 @@ test.describe('the app driven by the kind registry', () => {
     const problems = await watchProblems(page);
     const invoice = await openFirst(page, 'invoice');
     const id = new URL(page.url()).searchParams.get('id');
-    if (hasLineItems()) {
-      await page.getByRole('link', { name: 'Print' }).click();
-    } else {
-      await page.goto(`/invoice/view/print?id=${id}`);
-    }
+    await page.getByRole('link', { name: 'Print' }).click();
     await expect(page).toHaveURL(new RegExp(`/invoice/view/print\\?id=${id}$`));
     const sheet = page.getByTestId('print-sheet');
     await expect(sheet.getByRole('heading', { level: 1, name: 'Invoice' })).toBeVisible();
     await expect(sheet.getByText(invoice, { exact: true })).toBeVisible();
     await expect(page.getByRole('banner')).toHaveCount(0);
     await expect(page).toHaveTitle(`${invoice} · Invoice · Portico`);
-    if (hasLineItems()) await expect(sheet.getByRole('rowheader', { name: 'Total' })).toBeVisible();
+    await expect(sheet.getByRole('table', { name: lineItems().label }).getByRole('rowheader', { name: 'Total' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Print' })).toBeVisible();
     await page.screenshot({ path: `${ARTIFACTS}/invoice-print.png`, fullPage: true });
     await page.emulateMedia({ media: 'print' });
@@ -174,7 +171,7 @@ test.describe('the app driven by the kind registry', () => {
           await page.goto(url);
           await expect(page.getByTestId('field-groups')).toBeVisible();
           await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
-          if (name === 'invoice' && hasLineItems()) await expect(page.getByTestId('line-items').locator('table')).toBeVisible();
+          if (name === 'invoice') await expect(page.getByTestId('line-items').locator('table')).toBeVisible();
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
           expect(overflow, `no page-wide horizontal scrolling (${name}, ${size}px, ${scheme})`).toBeLessThanOrEqual(0);
           await page.screenshot({ path: `${ARTIFACTS}/registry-${name}-${size}-${scheme}.png`, fullPage: true });

@@ -15,7 +15,7 @@ import { useEventsConnected } from '../events/hooks';
 import { isAuthenticated } from '../session/store';
 import { BadgeList, type BadgeItem } from '../components/ui/BadgeList';
 import { DeclaredValue } from './FieldValue';
-import { fieldOnColumn, kindOfPath, recordCurrency, recordTabs, useRouteKind } from './kinds';
+import { fieldOnColumn, kindOfPath, recordTabs, useRouteKind } from './kinds';
 import { FieldGroups, keyFacts } from './FieldGroups';
 import { editPathOf } from './form/links';
 import { WriteStateNotice } from './form/WriteStateNotice';
@@ -199,7 +199,7 @@ function RecordView({ kind, kinds, id }: { kind: Kind; kinds: Kind[]; id: number
       {outlet ?? (
         <>
           {lines.map((tab) => (
-            <LineItems key={tab.name} kind={kind} id={id} tab={tab} currency={recordCurrency(kind)} />
+            <LineItems key={tab.name} kind={kind} id={id} tab={tab} />
           ))}
           <FieldGroups kind={kind} kinds={kinds} record={data} />
         </>

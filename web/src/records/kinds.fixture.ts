@@ -5,7 +5,7 @@
  * records whose answers carry declared and undeclared document fields as the server
  * sends them.
  */
-import type { Kind, RecordDetail, TabRows } from './types';
+import type { Kind, ListColumn, RecordDetail, TabRows } from './types';
 
 export const projectKind: Kind = {
   name: 'project',
@@ -109,7 +109,7 @@ export const invoiceKind: Kind = {
     { name: 'otherrefnum', label: 'PO/reference', column: 'fields.otherrefnum', type: 'text' },
   ],
   tabs: [
-    { name: 'item', label: 'Line items', source: 'sublist' },
+    { name: 'item', label: 'Line items', source: 'lines', columns: invoiceLineColumns() },
     { name: 'files', label: 'Files', source: 'files' },
   ],
   defaultSort: { field: 'trandate', dir: 'desc' },
@@ -214,18 +214,22 @@ export const invoiceRecord: RecordDetail = {
 };
 
 /** The invoice's `item` sublist as the record API answers a sublist tab: plain columns sorted by name. */
-export const invoiceLines: TabRows = {
-  columns: [
-    { name: 'amount', label: 'Amount', type: 'text' },
-    { name: 'description', label: 'Description', type: 'text' },
+/** The invoice's line columns as the registry declares them (GET /api/v1/kinds and the tab's answer). */
+function invoiceLineColumns(): ListColumn[] {
+  return [
     { name: 'item', label: 'Item', type: 'text' },
-    { name: 'line', label: 'Line', type: 'text' },
-    { name: 'quantity', label: 'Quantity', type: 'text' },
-    { name: 'rate', label: 'Rate', type: 'text' },
-  ],
+    { name: 'description', label: 'Description', type: 'text' },
+    { name: 'quantity', label: 'Quantity', type: 'number' },
+    { name: 'rate', label: 'Rate', type: 'money', currency: 'EUR' },
+    { name: 'amount', label: 'Amount', type: 'money', currency: 'EUR', summable: true },
+  ];
+}
+
+export const invoiceLines: TabRows = {
+  columns: invoiceLineColumns(),
   rows: [
-    { id: 1, line: 1, item: 'Monitoring', description: 'Quarterly monitoring visit', quantity: 2, rate: 400.25, amount: 800.5 },
-    { id: 2, line: 2, item: 'Design', description: 'Site plan revision', quantity: 1, rate: 450, amount: 450 },
+    { id: 1, item: 'Monitoring', description: 'Quarterly monitoring visit', quantity: 2, rate: 400.25, amount: 800.5 },
+    { id: 2, item: 'Design', description: 'Site plan revision', quantity: 1, rate: 450, amount: 450 },
   ],
 };
 

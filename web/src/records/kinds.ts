@@ -36,11 +36,6 @@ export function recordTabs(kind: Kind, record: Pick<RecordDetail, 'tabs'> | unde
   return record?.tabs?.length ? record.tabs : kind.tabs;
 }
 
-/** The currency of a record's amounts: its kind's amount field's (the account's base currency). */
-export function recordCurrency(kind: Kind): string | undefined {
-  return fieldOnColumn(kind, 'amount')?.currency;
-}
-
 export interface RouteKind {
   kind: Kind | undefined;
   kinds: Kind[] | undefined;

@@ -62,7 +62,7 @@ export interface KindField {
   account?: boolean;
 }
 
-export type TabSource = 'files' | 'related' | 'sublist' | 'custom' | 'history';
+export type TabSource = 'files' | 'related' | 'sublist' | 'lines' | 'custom' | 'history';
 
 /** One sub-tab of a record's view page; `name` is its route segment. */
 export interface KindTab {
@@ -73,6 +73,11 @@ export interface KindTab {
   kind?: string;
   /** For related tabs: the column of this record whose target's records are listed. */
   through?: string;
+  /**
+   * For lines tabs: the sublist's members shown, typed, in the order a document shows them
+   * (the tab's answer gives the same columns); a summable one adds up to the lines' total.
+   */
+  columns?: ListColumn[];
 }
 
 /** One record kind of the registry (SPEC §3), as `GET /api/v1/kinds` describes it. */

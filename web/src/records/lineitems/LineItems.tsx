@@ -6,25 +6,23 @@ import { Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { FieldValue } from '../FieldValue';
-import { formatMoney, isNumeric } from '../format';
+import { isNumeric } from '../format';
 import { recordTabQuery } from '../queries';
 import { ErrorBlock, LoadingBlock } from '../States';
 import type { Kind, KindTab, ListColumn, Row } from '../types';
-import { AMOUNT_COLUMN, lineColumns, linesTotal } from './lineItems';
+import { columnTotal } from './lineItems';
 import classes from './LineItems.module.css';
 
 export interface LineItemsProps {
   kind: Kind;
   id: number;
   tab: KindTab;
-  /** The currency of the record's amounts. */
-  currency?: string;
   /** Heading level of the section's title (2 on the record page). */
   headingOrder?: 2 | 3;
 }
 
 /** Loads the record's lines of one sublist and shows them. */
-export function LineItems({ kind, id, tab, currency, headingOrder = 2 }: LineItemsProps) {
+export function LineItems({ kind, id, tab, headingOrder = 2 }: LineItemsProps) {
   const lines = useQuery(recordTabQuery(kind.name, id, tab.name));
   const headingId = useId();
   const label = tab.label.toLowerCase();
@@ -42,17 +40,18 @@ export function LineItems({ kind, id, tab, currency, headingOrder = 2 }: LineIte
           This {kind.label.toLowerCase()} has no {label}.
         </Text>
       ) : (
-        <LineItemsTable caption={tab.label} columns={lines.data.columns} rows={lines.data.rows} currency={currency} />
+        <LineItemsTable caption={tab.label} columns={lines.data.columns} rows={lines.data.rows} />
       )}
     </section>
   );
 }
 
-/** The lines as a table, the amounts' total in its footer. */
-export function LineItemsTable({ caption, columns, rows, currency }: { caption: string; columns: readonly ListColumn[]; rows: readonly Row[]; currency?: string }) {
-  const shown = lineColumns(columns);
-  const total = linesTotal(rows);
-  const amountAt = shown.findIndex((c) => c.name === AMOUNT_COLUMN);
+/**
+ * The lines as a table, in the answer's columns and order; the footer holds the total of
+ * each summable column (the amounts), under a "Total" row header spanning the columns before.
+ */
+export function LineItemsTable({ caption, columns, rows }: { caption: string; columns: readonly ListColumn[]; rows: readonly Row[] }) {
+  const firstTotal = columns.findIndex((c) => c.summable);
   const numeric = (c: ListColumn) => (isNumeric(c.type) ? classes.numeric : undefined);
   return (
     <div className={classes.wrap}>
@@ -60,8 +59,8 @@ export function LineItemsTable({ caption, columns, rows, currency }: { caption: 
         <caption className={classes.srOnly}>{caption}</caption>
         <thead>
           <tr>
-            {shown.map((c) => (
-              <th key={c.name} scope="col" className={numeric(c)}>
+            {columns.map((c) => (
+              <th key={c.name} scope="col" className={numeric(c)} data-total={c.summable || undefined}>
                 {c.label}
               </th>
             ))}
@@ -70,23 +69,24 @@ export function LineItemsTable({ caption, columns, rows, currency }: { caption: 
         <tbody>
           {rows.map((row) => (
             <tr key={row.id}>
-              {shown.map((c) => (
-                <td key={c.name} className={numeric(c) ?? classes.text}>
-                  <FieldValue value={row[c.name]} type={c.type} currency={currency} />
+              {columns.map((c) => (
+                <td key={c.name} className={numeric(c) ?? classes.text} data-total={c.summable || undefined}>
+                  <FieldValue value={row[c.name]} type={c.type} currency={c.currency} />
                 </td>
               ))}
             </tr>
           ))}
         </tbody>
-        {total !== null && amountAt > 0 && (
+        {firstTotal > 0 && (
           <tfoot>
             <tr>
-              <th scope="row" colSpan={amountAt} className={classes.totalLabel}>
+              <th scope="row" colSpan={firstTotal} className={classes.totalLabel}>
                 Total
               </th>
-              <td className={`${classes.numeric} ${classes.total}`}>{formatMoney(total, currency)}</td>
-              {shown.slice(amountAt + 1).map((c) => (
-                <td key={c.name} />
+              {columns.slice(firstTotal).map((c) => (
+                <td key={c.name} className={c.summable ? `${classes.numeric} ${classes.total}` : undefined} data-total={c.summable || undefined}>
+                  {c.summable && <FieldValue value={columnTotal(rows, c.name)} type={c.type} currency={c.currency} />}
+                </td>
               ))}
             </tr>
           </tfoot>

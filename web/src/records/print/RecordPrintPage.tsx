@@ -14,7 +14,7 @@ import { appQueryClient } from '../../app/queryClient';
 import { isAuthenticated } from '../../session/store';
 import { DeclaredValue } from '../FieldValue';
 import { recordValues, type FieldEntry } from '../FieldGroups';
-import { kindOfPath, recordCurrency, recordTabs, useRouteKind } from '../kinds';
+import { kindOfPath, recordTabs, useRouteKind } from '../kinds';
 import { LineItems } from '../lineitems/LineItems';
 import { lineItemTabs } from '../lineitems/lineItems';
 import { listPath, viewPath } from '../links';
@@ -104,7 +104,6 @@ function PrintDocument({ kind, kinds, id }: { kind: Kind; kinds: Kind[]; id: num
   }
   const data = record.data;
   const { facts, parties, amounts } = printLayout(kind, data);
-  const currency = recordCurrency(kind);
   return (
     <div className={classes.page}>
       <Group justify="space-between" className={classes.toolbar} gap="xs">
@@ -128,7 +127,7 @@ function PrintDocument({ kind, kinds, id }: { kind: Kind; kinds: Kind[]; id: num
           </Text>
         )}
         {lineItemTabs(recordTabs(kind, data)).map((tab) => (
-          <LineItems key={tab.name} kind={kind} id={id} tab={tab} currency={currency} />
+          <LineItems key={tab.name} kind={kind} id={id} tab={tab} />
         ))}
         {amounts.length > 0 && <Facts entries={amounts} kinds={kinds} className={classes.amounts} />}
       </article>
