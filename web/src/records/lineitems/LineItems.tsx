@@ -54,7 +54,8 @@ export function LineItemsTable({ caption, columns, rows }: { caption: string; co
   const firstTotal = columns.findIndex((c) => c.summable);
   const numeric = (c: ListColumn) => (isNumeric(c.type) ? classes.numeric : undefined);
   return (
-    <div className={classes.wrap}>
+    // Focusable, so a keyboard can scroll the lines sideways where they do not fit.
+    <div className={classes.wrap} tabIndex={0} role="group" aria-label={caption}>
       <table className={classes.table}>
         <caption className={classes.srOnly}>{caption}</caption>
         <thead>
