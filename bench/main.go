@@ -57,9 +57,12 @@ func main() {
 	searchProjects := flag.Int("search-projects", 200_000, "projects in both databases of the -database comparison")
 	searchConns := flag.String("search-conns", "1,10", "concurrent connections of the -database comparison, comma-separated")
 	rounds := flag.Int("rounds", 3, "alternating SQLite/PostgreSQL rounds per case of the -database comparison (medians reported)")
+	serveOnly := flag.Bool("serve", false, "only serve the product over the benchmark database until interrupted, printing its URL and headers, for an outside load tool or a side-by-side with another server")
 	flag.Parse()
 	err := error(nil)
-	if *database != "" {
+	if *serveOnly {
+		err = serveBench(*projects, *dir)
+	} else if *database != "" {
 		err = compareSearch(*database, *searchProjects, *dir, *searchConns, *rounds, *duration)
 	} else {
 		err = run(*projects, *duration, *conns, *dir)
@@ -150,6 +153,24 @@ func run(projects int, duration time.Duration, conns int, dir string) error {
 	return searchCases(ctx, store.Tenant(tenant), product, token, dataDir, conns, duration)
 }
 
+// serveBench serves the product over the seeded benchmark database (the
+// same server, session and role as the cases) until the process is
+// interrupted, after printing its base URL and the request headers.
+func serveBench(projects int, dir string) error {
+	ctx := context.Background()
+	store, err := openSeeded(ctx, "", filepath.Join(dir, fmt.Sprintf("projects-%d", projects)), projects)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	product, token, err := serve(ctx, store)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%s\nAuthorization: Bearer %s\nX-Role-Id: %s\n", product, token, adaRole)
+	select {}
+}
+
 // openSeeded opens the database at url ("" is SQLite under dataDir) and
 // seeds it with projects once: kept for later runs.
 func openSeeded(ctx context.Context, url, dataDir string, projects int) (*sqlstore.Store, error) {
@@ -209,6 +230,9 @@ func serve(ctx context.Context, store *sqlstore.Store) (base, token string, err 
 	return base, tokens.Access, err
 }
 
+// adaRole is the role the bench's session acts in: Ada's Administrator.
+const adaRole = "1001"
+
 const mixedName = "mixed"
 
 // mixedCases measures issue 17's finding 1: a normal mix of list pages,
@@ -252,7 +276,7 @@ func mixedCases(product, token, dataDir string, conns int, duration time.Duratio
 	body, _ := json.Marshal(map[string]any{"name": "bench: 8 clients", "columns": []string{"companyname", "customer"}, "filter": terms(8), "visibility": "private"})
 	req, _ := http.NewRequest("POST", product+"/api/v1/netsuite/listConfiguration?type=project", strings.NewReader(string(body)))
 	req.Header.Set("Authorization", "Bearer "+token)
-	req.Header.Set("X-Role-Id", "1001")
+	req.Header.Set("X-Role-Id", adaRole)
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -533,7 +557,7 @@ func deepCursor(base, token string) (string, error) {
 func getJSON(u, token string, into any) error {
 	req, _ := http.NewRequest("GET", u, nil)
 	req.Header.Set("Authorization", "Bearer "+token)
-	req.Header.Set("X-Role-Id", "1001")
+	req.Header.Set("X-Role-Id", adaRole)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return err
@@ -593,7 +617,7 @@ func loadMix(urls []string, token string, conns int, d time.Duration) result {
 				req, _ := http.NewRequest("GET", urls[i%len(urls)], nil)
 				if token != "" {
 					req.Header.Set("Authorization", "Bearer "+token)
-					req.Header.Set("X-Role-Id", "1001")
+					req.Header.Set("X-Role-Id", adaRole)
 				}
 				t0 := time.Now()
 				resp, err := client.Do(req)

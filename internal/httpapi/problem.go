@@ -7,9 +7,11 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/portico/portico/internal/erp"
 	"github.com/portico/portico/internal/portal"
+	"github.com/portico/portico/internal/records"
 )
 
 // Problem is an RFC 9457 problem document. Errors carries field errors for
@@ -107,10 +109,34 @@ func writeData(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(struct {
-		Data any `json:"data"`
-	}{v})
+	// Pages of rows (most answers, and most of their bytes) write
+	// themselves, the same bytes without reflection. Concrete types only:
+	// a struct embedding a page would otherwise answer as the page alone.
+	var appendPage func([]byte) ([]byte, error)
+	switch p := v.(type) {
+	case records.ListPage:
+		appendPage = p.AppendJSON
+	case records.TabPage:
+		appendPage = p.AppendJSON
+	default:
+		json.NewEncoder(w).Encode(struct {
+			Data any `json:"data"`
+		}{v})
+		return
+	}
+	buf := answerBuffers.Get().(*[]byte)
+	b, err := appendPage(append((*buf)[:0], `{"data":`...))
+	if err == nil { // as the encoder, nothing of a value it cannot write
+		w.Write(append(b, "}\n"...))
+	}
+	if cap(b) <= 1<<20 { // a rare huge answer's buffer is not kept
+		*buf = b[:0]
+		answerBuffers.Put(buf)
+	}
 }
+
+// answerBuffers hold the bytes of answers being written.
+var answerBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
 
 // apiNotFound answers API requests no route matched: 405 with Allow when
 // the path exists for other methods, 404 otherwise.

@@ -1,0 +1,104 @@
+package records
+
+import (
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+)
+
+// A row encodes exactly as encoding/json encodes the same map.
+func TestRowJSONMatchesEncodingJSON(t *testing.T) {
+	strs := []string{"", "plain", `quote " and \ backslash`, "<b>&amp;</b>", "tab\tnew\nline\r\x00\x1f\x7f",
+		"caf\u00e9 — \u2028\u2029 ✓ 😀", "bad \xff\xfe utf-8", "\xe2\x82", "emoji at end 😀"}
+	floats := []float64{0, -0, 1, -1, 0.1, 1250.5, 95.25, 1e-6, 9.99e-7, 1e-7, 1.5e-10, 1e20, 1e21, -2.5e22, 123456789.123, math.MaxFloat64, math.SmallestNonzeroFloat64}
+	values := []any{nil, true, false, int64(0), int64(-42), int64(math.MaxInt64), 7, Ref{ID: 3, RefName: "A & <B>"}, []string{"x"}, map[string]any{"k": 1}}
+	for _, s := range strs {
+		values = append(values, s)
+	}
+	for _, f := range floats {
+		values = append(values, f)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range 2000 {
+		row := Row{}
+		for range r.IntN(20) {
+			row[strs[r.IntN(len(strs))]+string(rune('a'+r.IntN(26)))] = values[r.IntN(len(values))]
+		}
+		if i < len(values) {
+			row["v"] = values[i]
+		}
+		got, err := row.AppendJSON(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := json.Marshal(map[string]any(row))
+		if string(got) != string(want) {
+			t.Fatalf("row %v:\n got %s\nwant %s", row, got, want)
+		}
+	}
+	if _, err := (Row{"x": math.NaN()}).AppendJSON(nil); err == nil {
+		t.Error("NaN encoded without an error")
+	}
+}
+
+func BenchmarkRowJSON(b *testing.B) {
+	row := Row{"id": int64(500000), "companyname": "Wolf Branch Pollinator Meadow at Lewis Farm", "entityid": "PRJ-0500000",
+		"entitystatus": "Monitoring", "customer": Ref{ID: 42, RefName: "Poplar Ridge Partners"}, "projectedtotal": 171593.0, "startdate": "2026-01-10"}
+	page := make([]Row, 50)
+	for i := range page {
+		page[i] = row
+	}
+	b.Run("AppendJSON", func(b *testing.B) {
+		var buf []byte
+		for b.Loop() {
+			buf = buf[:0]
+			for _, r := range page {
+				buf, _ = r.AppendJSON(buf)
+			}
+		}
+	})
+	b.Run("encoding/json", func(b *testing.B) {
+		for b.Loop() {
+			json.Marshal(page)
+		}
+	})
+}
+
+// A list page and a tab page encode exactly as encoding/json encodes them,
+// every field set or not, with rows, no rows and nil rows.
+func TestPageJSONMatchesEncodingJSON(t *testing.T) {
+	cursor, total, estimated := "eyJ2Ijpb", int64(1234), true
+	rows := []Row{{"id": int64(1), "companyname": "A <b> \"c\"", "customer": Ref{ID: 2, RefName: "Z"}, "projectedtotal": 12.5}, {"id": int64(2)}}
+	lists := []ListPage{
+		{},
+		{Rows: []Row{}},
+		{List: ListRef{ID: "customsearch_x", Name: "All"}, Columns: []ColumnInfo{{Name: "rows", Label: `"rows":null`, Type: TypeText}},
+			Rows: rows, HasMore: true, NextCursor: &cursor, Total: &total, TotalEstimated: true,
+			Totals: map[string]float64{"projectedtotal": 12.5}, TotalsEstimated: &estimated},
+		{Rows: rows, Totals: map[string]float64{}},
+	}
+	// Every field of the fullest page is set: a field added to ListPage
+	// must be set there too, and so is checked.
+	full := reflect.ValueOf(lists[2])
+	for i := range full.NumField() {
+		if full.Field(i).IsZero() {
+			t.Errorf("the full page leaves %s unset", full.Type().Field(i).Name)
+		}
+	}
+	for _, p := range lists {
+		got, err := p.AppendJSON(nil)
+		want, _ := json.Marshal(p)
+		if err != nil || string(got) != string(want) {
+			t.Errorf("list page:\n got %s (%v)\nwant %s", got, err, want)
+		}
+	}
+	for _, p := range []TabPage{{}, {Rows: rows, HasMore: true, Columns: []ColumnInfo{{Name: "a"}}, Totals: &StatusTotals{}}} {
+		got, err := p.AppendJSON(nil)
+		want, _ := json.Marshal(p)
+		if err != nil || string(got) != string(want) {
+			t.Errorf("tab page:\n got %s (%v)\nwant %s", got, err, want)
+		}
+	}
+}
