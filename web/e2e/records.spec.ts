@@ -11,8 +11,8 @@ interface Kind {
   tabs: { name: string; label: string; source: string }[];
 }
 
-/** A transaction's line-item sublists show on its page itself, not as a tab. */
-const isLineItems = (tab: { name: string; source: string }) => tab.source === 'sublist' && (tab.name === 'item' || tab.name === 'expense');
+/** A transaction's lines (a "lines" tab) show on its page itself, not as a tab. */
+const isLineItems = (tab: { source: string }) => tab.source === 'lines';
 
 /** The list's table, once its rows are there. */
 function listTable(page: Page) {
@@ -69,6 +69,10 @@ test.describe('records', () => {
         const nav = page.getByRole('navigation', { name: `${kind.label} sections` });
         await expect(page).toHaveTitle(`${title} · ${kind.label} · Portico`);
         await expect(nav.getByRole('link', { name: 'Details', exact: true })).toHaveAttribute('aria-current', 'page');
+        for (const tab of kind.tabs.filter(isLineItems)) {
+          await expect(nav.getByRole('link', { name: tab.label, exact: true })).toHaveCount(0);
+          await expect(page.getByRole('table', { name: tab.label, exact: true })).toBeVisible();
+        }
         for (const tab of kind.tabs.filter((t) => !isLineItems(t))) {
           await nav.getByRole('link', { name: tab.label, exact: true }).click();
           await expect(page).toHaveURL(new RegExp(`/${kind.route}/view/${tab.name}\\?id=\\d+$`));
