@@ -57,12 +57,10 @@ func main() {
 	searchProjects := flag.Int("search-projects", 200_000, "projects in both databases of the -database comparison")
 	searchConns := flag.String("search-conns", "1,10", "concurrent connections of the -database comparison, comma-separated")
 	rounds := flag.Int("rounds", 3, "alternating SQLite/PostgreSQL rounds per case of the -database comparison (medians reported)")
-	serveOnly := flag.Bool("serve", false, "only serve the product over the benchmark database until interrupted, printing its URL and headers, for an outside load tool or a side-by-side with another server")
+	flag.BoolVar(&serveOnly, "serve", false, "only serve the product over the benchmark database until interrupted, printing its URL and headers, for an outside load tool or a side-by-side with another server")
 	flag.Parse()
 	err := error(nil)
-	if *serveOnly {
-		err = serveBench(*projects, *dir)
-	} else if *database != "" {
+	if *database != "" {
 		err = compareSearch(*database, *searchProjects, *dir, *searchConns, *rounds, *duration)
 	} else {
 		err = run(*projects, *duration, *conns, *dir)
@@ -77,6 +75,9 @@ const tenant portal.TenantID = "portico-demo"
 
 var profileCase, only string
 
+// serveOnly: the product is served, no case is run.
+var serveOnly bool
+
 func run(projects int, duration time.Duration, conns int, dir string) error {
 	ctx := context.Background()
 	dataDir := filepath.Join(dir, fmt.Sprintf("projects-%d", projects))
@@ -88,6 +89,10 @@ func run(projects int, duration time.Duration, conns int, dir string) error {
 	product, token, err := serve(ctx, store)
 	if err != nil {
 		return err
+	}
+	if serveOnly {
+		fmt.Printf("%s\nAuthorization: Bearer %s\nX-Role-Id: %s\n", product, token, adaRole)
+		select {}
 	}
 	bare, err := listen(bareHandler(dataDir))
 	if err != nil {
@@ -151,24 +156,6 @@ func run(projects int, duration time.Duration, conns int, dir string) error {
 		return nil
 	}
 	return searchCases(ctx, store.Tenant(tenant), product, token, dataDir, conns, duration)
-}
-
-// serveBench serves the product over the seeded benchmark database (the
-// same server, session and role as the cases) until the process is
-// interrupted, after printing its base URL and the request headers.
-func serveBench(projects int, dir string) error {
-	ctx := context.Background()
-	store, err := openSeeded(ctx, "", filepath.Join(dir, fmt.Sprintf("projects-%d", projects)), projects)
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	product, token, err := serve(ctx, store)
-	if err != nil {
-		return err
-	}
-	fmt.Printf("%s\nAuthorization: Bearer %s\nX-Role-Id: %s\n", product, token, adaRole)
-	select {}
 }
 
 // openSeeded opens the database at url ("" is SQLite under dataDir) and
