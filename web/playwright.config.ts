@@ -85,9 +85,8 @@ export default defineConfig({
   outputDir: PORT_BASE === 18080 ? './test-results/playwright' : `./test-results/playwright-${PORT_BASE}`,
   globalTeardown: './e2e/global-teardown.ts',
   fullyParallel: false,
-  // The keep-alive test waits 100 s of real time, mostly idle: it runs beside two workers that
-  // go through the rest (with two workers in all, one of them only waited: 7.0 min on 2 cores).
-  workers: 3,
+  // The keep-alive test waits 100 s of real time; it runs beside the rest.
+  workers: 2,
   retries: 0,
   forbidOnly: !!process.env.CI,
   timeout: 30_000,
