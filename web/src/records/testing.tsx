@@ -101,7 +101,7 @@ export interface FakeApi {
   on(route: string, handler: Handler): void;
 }
 
-/** Installs a fake `fetch` answering `/api/v1/kinds` and whatever `on` adds. */
+/** Installs a fake `fetch` answering `/api/v1/kinds`, a visit's `POST /me/recent`, and whatever `on` adds. */
 export function fakeApi(): FakeApi {
   const handlers = new Map<string, Handler>();
   const api: FakeApi = {
@@ -109,6 +109,8 @@ export function fakeApi(): FakeApi {
     on: (route, handler) => void handlers.set(route, handler),
   };
   api.on('GET /kinds', () => json({ data: kinds }));
+  // Opening a record notes the visit on the server's recent shelf, as the server does: 204.
+  api.on('POST /me/recent', () => new Response(null, { status: 204 }));
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
