@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
+import { setSessionHooks } from '../api/client';
 import { setIdentityForTests } from '../session/identity';
 import { fakeIdentity } from './fakeIdentity';
 
@@ -10,9 +11,12 @@ beforeEach(() => {
   setIdentityForTests(fakeIdentity());
 });
 
+// Test files share their modules within a worker (vitest.config.ts: isolate off), so
+// what one test leaves in a module's state goes back to how the module starts.
 afterEach(() => {
   cleanup();
   setIdentityForTests(null);
+  setSessionHooks(null);
   document.cookie.split(';').forEach((c) => {
     const name = c.split('=')[0]?.trim();
     if (name) document.cookie = `${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
