@@ -1,6 +1,6 @@
 import { Avatar, Menu, Text, UnstyledButton } from '@mantine/core';
 import { useId } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { useSessionStore, type Role, type RoleOption } from '../session';
 import { CheckIcon, ChevronDownIcon, LogoutIcon } from './icons';
 import { performLogout, performRoleSwitch, type PageDeps } from './sessionActions';
@@ -29,14 +29,16 @@ export function UserMenu() {
   const user = useSessionStore((s) => s.user);
   const currentRole = useSessionStore((s) => s.currentRole);
   const navigate = useNavigate();
-  const location = useLocation();
   const nameId = useId();
   if (!user) return null;
 
   const roles = roleOptions(user.roles, currentRole?.id);
   const deps: PageDeps = {
     navigate: (to, options) => navigate(to, options),
-    pathname: () => location.pathname,
+    // Where the browser is at the click, not at this menu's last render: the router renders
+    // a navigation as a transition, which a busy machine can leave behind the address bar
+    // (a switch right after opening a list then reloaded that list instead of going home).
+    pathname: () => window.location.pathname,
     reload: () => window.location.reload(),
   };
 
