@@ -164,6 +164,9 @@ test('the category menu navigates by mouse and by keyboard', async ({ page }) =>
   expect(reached, 'Tab reaches the Resources category').toBe(true);
   await page.keyboard.press('Enter');
   await expect(page.getByRole('menuitem', { name: 'Vendors' })).toBeVisible();
+  // The open menu takes the focus a moment after it shows (an arrow pressed before then
+  // goes to the category button, and is lost): wait for it, as a person sees it.
+  await expect.poll(() => page.evaluate(() => document.activeElement?.closest('[role="menu"]') != null)).toBe(true);
   await page.keyboard.press('ArrowDown');
   await expect(page.getByRole('menuitem', { name: 'Vendors' })).toBeFocused();
   await page.keyboard.press('ArrowDown');
