@@ -5,6 +5,7 @@ import {
   cookie,
   latestOobCode,
   mainMenu,
+  menuFocused,
   recordStatus,
   setPasswordViaEmulator,
   signIn,
@@ -69,6 +70,7 @@ test('email + password sign-in lands on the dashboard with the role menu, withou
   await page.keyboard.press('Enter');
   const dropdown = page.getByRole('menu');
   await expect(dropdown.getByRole('menuitem', { name: 'Vendor bills' })).toBeVisible();
+  await menuFocused(page);
   await page.keyboard.press('ArrowDown');
   await expect(dropdown.getByRole('menuitem', { name: 'Invoices' })).toBeFocused();
   await page.keyboard.press('ArrowDown');

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { ARTIFACTS, mainMenu, signIn, signInForm, submitPassword, userButton, users, watchProblems } from './support';
+import { ARTIFACTS, mainMenu, menuFocused, signIn, signInForm, submitPassword, userButton, users, watchProblems } from './support';
 
 // The app shell (issue 4): guard, 404, layouts, alert, loading overlay, category menu,
 // skip link, screenshots and first-load timings, against the real binary.
@@ -164,9 +164,7 @@ test('the category menu navigates by mouse and by keyboard', async ({ page }) =>
   expect(reached, 'Tab reaches the Resources category').toBe(true);
   await page.keyboard.press('Enter');
   await expect(page.getByRole('menuitem', { name: 'Vendors' })).toBeVisible();
-  // The open menu takes the focus a moment after it shows (an arrow pressed before then
-  // goes to the category button, and is lost): wait for it, as a person sees it.
-  await expect.poll(() => page.evaluate(() => document.activeElement?.closest('[role="menu"]') != null)).toBe(true);
+  await menuFocused(page);
   await page.keyboard.press('ArrowDown');
   await expect(page.getByRole('menuitem', { name: 'Vendors' })).toBeFocused();
   await page.keyboard.press('ArrowDown');

@@ -123,3 +123,11 @@ export async function setPasswordViaEmulator(request: APIRequestContext, email: 
   });
   expect(reset.ok(), await reset.text()).toBe(true);
 }
+
+/**
+ * Waits until an open menu has the focus: it takes it a moment after it shows, and an arrow
+ * pressed before then goes to the button that opened it, and is lost.
+ */
+export async function menuFocused(page: Page): Promise<void> {
+  await expect.poll(() => page.evaluate(() => document.activeElement?.closest('[role="menu"]') != null)).toBe(true);
+}
