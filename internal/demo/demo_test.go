@@ -850,3 +850,59 @@ func TestPeteManagesSomeProjects(t *testing.T) {
 		t.Errorf("Pete manages %d of %d projects, want a minority but some", his, n)
 	}
 }
+
+// A transaction's lines, as its kind's lines tabs read them, add up to its
+// amount: an invoice's items; a vendor bill's items and expenses together.
+// Bills come in three shapes (items only, expenses only, both), each
+// common; expense lines are charged to an expense account and described.
+func TestLinesAddUpToTheAmount(t *testing.T) {
+	c := sharedData(t)
+	for _, kind := range []string{"invoice", "vendorbill"} {
+		k, _ := records.Lookup(kind)
+		shapes := map[string]int{}
+		for _, r := range c.recs[kind] {
+			where := fmt.Sprintf("%s %d", kind, r.ID)
+			var cents int64
+			var shape []string
+			for _, tab := range k.Tabs {
+				if tab.Source != records.TabLines {
+					continue
+				}
+				_, rows := records.Sublist(r, tab)
+				if len(rows) > 0 {
+					shape = append(shape, tab.Name)
+				}
+				for _, row := range rows {
+					amount, ok := row["amount"].(float64)
+					if !ok || amount <= 0 {
+						t.Fatalf("%s: %s line %v has no amount", where, tab.Name, row)
+					}
+					cents += int64(math.Round(amount * 100))
+					if tab.Name == "expense" {
+						account, _ := row["account"].(string)
+						if !slices.Contains(expenseAccounts, account) || row["memo"] == "" || row["memo"] == nil {
+							t.Fatalf("%s: expense line %v", where, row)
+						}
+					}
+				}
+			}
+			if r.Amount == nil || cents != *r.Amount {
+				t.Fatalf("%s: lines %v add up to %d, amount %v", where, shape, cents, r.Amount)
+			}
+			shapes[strings.Join(shape, "+")]++
+		}
+		n := len(c.recs[kind])
+		switch kind {
+		case "invoice":
+			if shapes["item"] != n {
+				t.Errorf("invoices' lines: %v, want items only", shapes)
+			}
+		case "vendorbill":
+			t.Logf("the lines of %d bills: %v", n, shapes)
+			// About 45 %, 40 % and 15 % of them.
+			if len(shapes) != 3 || shapes["item"]*5 < n || shapes["expense"]*5 < n || shapes["item+expense"] == 0 {
+				t.Errorf("bills' lines of %d bills: %v, want items only, expenses only and both, each common", n, shapes)
+			}
+		}
+	}
+}

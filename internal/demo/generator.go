@@ -97,8 +97,9 @@ type generator struct {
 	// first laid out (a project's end date, a bill's amount remaining),
 	// from a stream of its own per kind: the kind's other values stay
 	// what they were.
-	more  *rand.Rand
-	lines []line // a transaction's lines, built before its document
+	more     *rand.Rand
+	lines    []line    // a transaction's item lines, built before its document
+	expenses []expense // a vendor bill's expense lines, likewise
 
 	// Scratch, reused for every record.
 	d     doc

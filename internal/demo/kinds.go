@@ -733,7 +733,87 @@ func (g *generator) makeLines(r *rand.Rand, items int, target int64) int64 {
 	return total
 }
 
+// expense is one expense line of a vendor bill (NetSuite's "expense"
+// sublist): an amount charged straight to an account.
+type expense struct {
+	account int   // index into expenseAccounts
+	item    int   // index into the vendor's item list: the line's memo
+	amount  int64 // hundredths
+}
+
+// The shapes of vendor bills' lines, per 100 bills: a services company
+// enters most subcontractor bills as expense lines. The rest have item
+// lines only.
+const (
+	billsOfExpenses = 40 // expense lines only
+	billsOfBoth     = 15 // item lines and expense lines
+)
+
+// vendorExpenseAccount is the expense account (an index into
+// expenseAccounts) a vendor's bills are charged to, by vendor category;
+// another category's go to the first.
+var vendorExpenseAccount = map[string]int{
+	"Nursery": 0, "Earthworks": 1, "Surveying": 1, "Laboratory": 3, "Equipment": 2, "Consulting": 4,
+}
+
+// billExpenses turns some of a bill's item lines (g.lines, from
+// makeLines) into expense lines (g.expenses) charged to expense account
+// account, the vendor's (a later line sometimes to another): the bill's
+// lines, items and expenses together, add up to the same total as
+// before. Its choices come from g.more, so the bill's other values stay
+// what they were. A bill of one line of one unit, which cannot be
+// shared, keeps its item line when it was to have both.
+func (g *generator) billExpenses(account int) {
+	g.expenses = g.expenses[:0]
+	keep := len(g.lines) // item lines kept: the first ones
+	switch n := g.more.IntN(100); {
+	case n < billsOfExpenses:
+		keep = 0
+	case n < billsOfExpenses+billsOfBoth && keep > 1:
+		keep = 1 + g.more.IntN(keep-1)
+	case n < billsOfExpenses+billsOfBoth && g.lines[0].quantity > 1:
+		// One line: some of its units are billed as an expense.
+		l := &g.lines[0]
+		moved := 1 + g.more.Int64N(l.quantity-1)
+		l.quantity -= moved
+		g.expenses = append(g.expenses, expense{account: account, item: l.item, amount: moved * l.rate})
+		return
+	}
+	for i, l := range g.lines[keep:] {
+		a := account
+		if i > 0 && chance(g.more, 0.3) {
+			a = g.more.IntN(len(expenseAccounts))
+		}
+		g.expenses = append(g.expenses, expense{account: a, item: l.item, amount: l.quantity * l.rate})
+	}
+	g.lines = g.lines[:keep]
+}
+
+// writeExpenses writes g.expenses as the document's "expense" sublist,
+// as NetSuite's record API gives it (line, account, memo, amount), and
+// nothing when there are none. items names the memos.
+func (g *generator) writeExpenses(d *doc, items []string) {
+	if len(g.expenses) == 0 {
+		return
+	}
+	d.array("expense")
+	for i, e := range g.expenses {
+		d.open("")
+		d.int("line", int64(i+1))
+		d.sel("account", e.account+1, expenseAccounts[e.account])
+		d.str("memo", items[e.item])
+		d.money("amount", e.amount)
+		d.closeObj()
+	}
+	d.closeArr()
+}
+
+// writeLines writes g.lines as the document's item sublist under key,
+// and nothing when there are none (a bill of expenses only).
 func (g *generator) writeLines(d *doc, key string, items []string) {
+	if len(g.lines) == 0 {
+		return
+	}
 	d.array(key)
 	for i, l := range g.lines {
 		d.open("")
@@ -835,7 +915,11 @@ func (g *generator) vendorBill(r *rand.Rand, rw *row) {
 	d.sel("account", ai+1, expenseAccounts[ai])
 	g.tmp = strconv.AppendInt(g.tmp[:0], between(r, 1000, 99999), 10)
 	d.bytes("custbody_res_vendor_invoice", g.tmp)
+	// rw.amount, from the lines makeLines drew, is the total of the
+	// item and expense lines billExpenses makes of them.
+	g.billExpenses(vendorExpenseAccount[vendorCats[g.vendorCat[v-1]].name])
 	g.writeLines(d, "item", items)
+	g.writeExpenses(d, items)
 	companyRefs(d)
 }
 

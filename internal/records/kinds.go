@@ -142,7 +142,9 @@ const (
 	// TabLines is a transaction's lines (what was sold or bought): a
 	// sublist of the record's document with declared Columns, shown under
 	// the record's header with the total of its summable columns, and
-	// printed with it, rather than as one more tab.
+	// printed with it, rather than as one more tab. A kind may have
+	// several (a vendor bill's items and expenses), each with its own
+	// total; together they add up to the record's amount.
 	TabLines   TabSource = "lines"
 	TabCustom  TabSource = "custom"  // a tab with its own code (the project's billing, credits, ...)
 	TabHistory TabSource = "history" // the portal's audited creates and edits of the record

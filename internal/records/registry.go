@@ -80,11 +80,24 @@ var (
 )
 
 // lineItems is a transaction's item sublist (NetSuite's "item" on
-// invoices and vendor bills): one line per item sold or bought; the lines'
-// amounts add up to the transaction's.
+// invoices and vendor bills): one line per item sold or bought. An
+// invoice's item lines add up to its amount; a vendor bill's, together
+// with its expense lines (billExpenses), add up to its amount.
 var lineItems = Tab{Name: "item", Label: "Items", Source: TabLines, Columns: []ColumnInfo{
 	member("item", "Item", TypeText), member("description", "Description", TypeText),
 	member("quantity", "Quantity", TypeNumber), member("rate", "Rate", TypeMoney),
+	total(member("amount", "Amount", TypeMoney)),
+}}
+
+// billExpenses is a vendor bill's expense sublist (NetSuite's "expense",
+// VendorBillExpenseCollection): one line per cost charged straight to a
+// general-ledger account rather than bought as an item (most
+// subcontractor bills). Its account is a reference, shown by its refName;
+// the line's department, class, location and customer are not shown. A
+// bill may have expense lines, item lines or both; its amount is the
+// total of all of them.
+var billExpenses = Tab{Name: "expense", Label: "Expenses", Source: TabLines, Columns: []ColumnInfo{
+	member("account", "Account", TypeText), member("memo", "Memo", TypeText),
 	total(member("amount", "Amount", TypeMoney)),
 }}
 
@@ -208,7 +221,7 @@ var registry = []*Kind{
 			list("account", "Expense account"), currencyField,
 		},
 		DefaultSort: newestFirst("trandate"),
-		Tabs:        []Tab{lineItems, filesTab},
+		Tabs:        []Tab{lineItems, billExpenses, filesTab},
 		ERPLink:     "/app/accounting/transactions/vendbill.nl?id={id}",
 	},
 	{

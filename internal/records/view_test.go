@@ -55,3 +55,58 @@ func TestSublist(t *testing.T) {
 		t.Errorf("no lines = %v, %v; want the declared columns and no rows", cols, rows)
 	}
 }
+
+// A vendor bill has two lines tabs, its items and its expenses, in that
+// order: a bill of expenses only shows them under Expenses, with the
+// account's name and an amount column that totals.
+func TestVendorBillExpenseLines(t *testing.T) {
+	bill, _ := Lookup("vendorbill")
+	var lines []string
+	for _, tab := range bill.Tabs {
+		if tab.Source == TabLines {
+			lines = append(lines, tab.Name+":"+tab.Label)
+		}
+	}
+	if got := strings.Join(lines, " "); got != "item:Items expense:Expenses" {
+		t.Fatalf("vendor bill lines tabs = %s, want items then expenses", got)
+	}
+	expenses, _ := bill.TabNamed("expense")
+	rec := Record{Fields: []byte(`{"expense":[
+		{"line":1,"account":{"id":"2","refName":"5200 Subcontractors"},"memo":"Grading and excavation","amount":1200.25,"department":{"id":"3","refName":"Field operations"}},
+		{"line":2,"account":{"id":"5","refName":"5500 Professional fees"},"amount":300}]}`)}
+	cols, rows := Sublist(rec, expenses)
+	var names []string
+	for _, c := range cols {
+		names = append(names, c.Name+":"+string(c.Type))
+	}
+	if got := strings.Join(names, " "); got != "account:text memo:text amount:money" {
+		t.Errorf("expense columns = %s", got)
+	}
+	if amount := cols[len(cols)-1]; !amount.Summable || amount.Currency != BaseCurrency {
+		t.Errorf("amount column = %+v, want summable in %s", amount, BaseCurrency)
+	}
+	for _, c := range cols[:len(cols)-1] {
+		if c.Summable {
+			t.Errorf("column %s is summable", c.Name)
+		}
+	}
+	if len(rows) != 2 || rows[0]["account"] != "5200 Subcontractors" || rows[0]["memo"] != "Grading and excavation" ||
+		rows[1]["account"] != "5500 Professional fees" || rows[1]["memo"] != nil {
+		t.Errorf("expense rows = %v", rows)
+	}
+	var total float64
+	for _, r := range rows {
+		total += r["amount"].(float64)
+	}
+	if total != 1500.25 {
+		t.Errorf("expenses total %v, want 1500.25", total)
+	}
+	if _, shown := rows[0]["department"]; shown {
+		t.Errorf("an undeclared member is shown: %v", rows[0])
+	}
+	// The bill has no item lines: its Items tab is empty, not an error.
+	items, _ := bill.TabNamed("item")
+	if cols, rows := Sublist(rec, items); len(rows) != 0 || len(cols) != 5 {
+		t.Errorf("items of a bill of expenses = %v, %v; want the declared columns and no rows", cols, rows)
+	}
+}

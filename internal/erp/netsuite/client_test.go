@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -451,5 +452,51 @@ func TestAResentNonceIsNotARefusal(t *testing.T) {
 	defer mu.Unlock()
 	if calls != 4 || ls.apiRequests.Load() != 3 {
 		t.Fatalf("%d requests, %d answered; want 4: ok, dropped, resent and refused, signed afresh", calls, ls.apiRequests.Load())
+	}
+}
+
+// A record's sublists come in whole and by name (expandSubResources): a
+// vendor bill's expense lines read back under the registry's Expenses
+// tab, its item lines under Items, with no mapping of either.
+func TestFetchBringsABillsExpenseLines(t *testing.T) {
+	fake, c := account(t, 0, 1000, 2)
+	k, _ := records.Lookup("vendorbill")
+	id, err := fake.Put("vendorBill", netsuitetest.Record{Fields: map[string]any{
+		"tranId": "BILL-1", "memo": "Channel work", "total": 1750.25, "status": map[string]any{"id": "2"},
+		"item": []any{map[string]any{"line": 1, "item": map[string]any{"id": "3", "refName": "Coir log installation"},
+			"quantity": 5, "rate": 50, "amount": 250}},
+		"expense": []any{
+			map[string]any{"line": 1, "account": map[string]any{"id": "2", "refName": "5200 Subcontractors"},
+				"memo": "Grading and excavation", "amount": 1200.25, "department": map[string]any{"id": "3", "refName": "Field operations"}},
+			map[string]any{"line": 2, "account": map[string]any{"id": "3", "refName": "5300 Equipment rental"}, "amount": 300},
+		}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := c.Fetch(context.Background(), k, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cents int64
+	got := map[string][]records.Row{}
+	for _, tab := range k.Tabs {
+		if tab.Source != records.TabLines {
+			continue
+		}
+		_, rows := records.Sublist(r, tab)
+		got[tab.Name] = rows
+		for _, row := range rows {
+			cents += int64(math.Round(row["amount"].(float64) * 100))
+		}
+	}
+	if ex := got["expense"]; len(ex) != 2 || ex[0]["account"] != "5200 Subcontractors" || ex[0]["memo"] != "Grading and excavation" ||
+		ex[1]["account"] != "5300 Equipment rental" {
+		t.Errorf("expense lines %v", ex)
+	}
+	if it := got["item"]; len(it) != 1 || it[0]["item"] != "Coir log installation" {
+		t.Errorf("item lines %v", it)
+	}
+	if r.Amount == nil || cents != *r.Amount {
+		t.Errorf("lines add up to %d cents, the bill's amount is %v", cents, r.Amount)
 	}
 }

@@ -2,8 +2,10 @@ package netsuitetest_test
 
 import (
 	"encoding/json"
+	"math"
 	"net/http"
 	"reflect"
+	"strconv"
 	"testing"
 	"time"
 
@@ -256,5 +258,48 @@ func TestSeedFromDemo(t *testing.T) {
 	}
 	if job.Created.IsZero() || job.Created.After(job.Modified) || job.Modified.Nanosecond() != 0 {
 		t.Errorf("created %v modified %v", job.Created, job.Modified)
+	}
+}
+
+// A vendor bill has an expense sublist beside its item sublist, as in
+// NetSuite: seeded bills of expenses serve their lines expanded (account,
+// memo, amount), and a bill's item and expense lines add up to its total.
+func TestSeededBillsHaveExpenseLines(t *testing.T) {
+	f := newFixture(t, netsuitetest.Config{})
+	f.seed(30)
+	withExpenses := 0
+	for _, bill := range f.fake.All("vendorBill") {
+		if bill.Fields["expense"] == nil {
+			continue
+		}
+		withExpenses++
+		doc := getRecord(t, f, netsuitetest.RecordPath+"vendorBill/"+strconv.FormatInt(bill.ID, 10)+"?expandSubResources=true")
+		var cents int64
+		for _, sub := range []string{"item", "expense"} {
+			lines, _ := doc[sub].(map[string]any)
+			items, _ := lines["items"].([]any)
+			if sub == "expense" && len(items) == 0 {
+				t.Fatalf("bill %d: expense sublist %v", bill.ID, doc[sub])
+			}
+			for _, it := range items {
+				line, _ := it.(map[string]any)
+				amount, _ := line["amount"].(float64)
+				cents += int64(math.Round(amount * 100))
+				if sub != "expense" {
+					continue
+				}
+				account, _ := line["account"].(map[string]any)
+				if account["refName"] == "" || account["refName"] == nil || line["memo"] == nil || amount <= 0 {
+					t.Fatalf("bill %d: expense line %v", bill.ID, line)
+				}
+			}
+		}
+		total, _ := doc["total"].(float64)
+		if cents != int64(math.Round(total*100)) {
+			t.Errorf("bill %d: lines add up to %d cents, total %v", bill.ID, cents, total)
+		}
+	}
+	if withExpenses == 0 {
+		t.Error("no seeded bill has expense lines")
 	}
 }
