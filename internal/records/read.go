@@ -129,20 +129,25 @@ func (k *Kind) Query(cfg ListConfig, req ListRequest) (ListConfig, ListQuery, er
 		}
 		lq.After = c
 	}
-	lq.Fields = k.docNames(cfg.Columns)
+	lq.Fields, lq.Columns = k.readNames(cfg.Columns)
 	return cfg, lq, nil
 }
 
-// docNames are the document fields among the named columns (never nil:
-// a list reads no document field it does not show).
-func (k *Kind) docNames(cols []string) []string {
-	out := []string{}
+// readNames are the document fields and the promoted columns among the
+// named columns (never nil: a list reads nothing it does not show).
+func (k *Kind) readNames(cols []string) (docs []string, promoted []Column) {
+	docs, promoted = []string{}, []Column{}
 	for _, c := range cols {
-		if f, ok := k.FieldNamed(c); ok && f.Doc() {
-			out = append(out, c)
+		f, ok := k.FieldNamed(c)
+		switch {
+		case !ok:
+		case f.Doc():
+			docs = append(docs, c)
+		default:
+			promoted = append(promoted, f.Column)
 		}
 	}
-	return out
+	return docs, promoted
 }
 
 // List answers one page of saved list cfg with req's overrides, narrowed

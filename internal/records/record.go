@@ -78,6 +78,11 @@ type ListQuery struct {
 	// Fields names the document fields whose values the page reads into
 	// each record's Extra; nil reads every one of the kind's.
 	Fields []string
+	// Columns names the promoted columns the page reads into each
+	// record, besides its id and kind and the columns of its sort (which
+	// the next cursor needs); nil reads every one, and ExternalID too.
+	// A column not read is left at its zero value.
+	Columns []Column
 }
 
 // ColModified is the last-modified time, sortable like a promoted column.

@@ -187,6 +187,10 @@ func TestConformanceKeysetPaging(t *testing.T) {
 			{"by date", records.ListQuery{Kind: "project", Sort: records.ColDate, Limit: 400}, 1001},
 			{"by code", records.ListQuery{Kind: "project", Sort: records.ColCode, Limit: 500}, 1001},
 			{"by modified desc", records.ListQuery{Kind: "project", Sort: "modified_at", Desc: true, Limit: 33}, 1001},
+			// Naming no columns, a page still reads what its sort and cursor need.
+			{"by status, no columns", records.ListQuery{Kind: "project", Sort: records.ColStatus, Limit: 90, Columns: []records.Column{}}, 1001},
+			{"by amount, no columns", records.ListQuery{Kind: "project", Sort: records.ColAmount, Limit: 77, Columns: []records.Column{}}, 1001},
+			{"by modified, no columns", records.ListQuery{Kind: "project", Sort: "modified_at", Limit: 33, Columns: []records.Column{}}, 1001},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				seen := map[int64]bool{}
@@ -221,6 +225,17 @@ func TestConformanceKeysetPaging(t *testing.T) {
 				}
 			})
 		}
+		t.Run("reads the columns named", func(t *testing.T) {
+			page, err := ten.ListRecords(ctx, records.ListQuery{Kind: "project", Sort: records.ColCode, Limit: 5, Columns: []records.Column{records.ColStatus}})
+			if err != nil || len(page.Records) != 5 {
+				t.Fatalf("%d records, %v", len(page.Records), err)
+			}
+			for _, r := range page.Records {
+				if r.Kind != "project" || r.ID == 0 || r.Status == "" || r.Code == "" || r.Title != "" || !r.ModifiedAt.IsZero() || r.Amount != nil {
+					t.Errorf("want kind, id, status and the sort's code only: %+v", r)
+				}
+			}
+		})
 	})
 }
 

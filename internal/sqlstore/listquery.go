@@ -5,8 +5,10 @@ import (
 	"database/sql"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/records"
@@ -30,36 +32,49 @@ const (
 )
 
 // sortKey is one part of a list's keyset order: its SQL expression (as the
-// index has it), its type, and how to read it from a record for the next
-// cursor; a key without one is selected by the list query itself.
+// index has it), its type, and, for a promoted column, the column it is
+// and how to read it from a record for the next cursor; a key without one
+// is selected by the list query itself.
 type sortKey struct {
 	expr  string
 	typ   keyType
+	col   records.Column
 	value func(records.Record) string
 }
 
 var (
-	keyTitle = sortKey{expr: "title", value: func(r records.Record) string { return r.Title }}
+	keyTitle = sortKey{expr: "title", col: records.ColTitle, value: func(r records.Record) string { return r.Title }}
 	// sortKeys gives each sortable promoted column its keys, matching an
 	// index on (tenant_id, kind, keys..., id). Status sorts by (status,
 	// title); a reference by the referenced record's name.
 	sortKeys = map[records.Column][]sortKey{
-		records.ColTitle:  {keyTitle},
-		records.ColCode:   {{expr: "code", value: func(r records.Record) string { return r.Code }}},
-		records.ColStatus: {{expr: "status", value: func(r records.Record) string { return r.Status }}, keyTitle},
-		records.ColDate:   {{expr: "occurred_on", value: func(r records.Record) string { return r.Date }}},
-		records.ColAmount: {{expr: "COALESCE(amount, 0)", typ: keyInt, value: func(r records.Record) string {
+		records.ColTitle: {keyTitle},
+		records.ColCode:  {{expr: "code", col: records.ColCode, value: func(r records.Record) string { return r.Code }}},
+		records.ColStatus: {{expr: "status", col: records.ColStatus, value: func(r records.Record) string { return r.Status }},
+			keyTitle},
+		records.ColDate: {{expr: "occurred_on", col: records.ColDate, value: func(r records.Record) string { return r.Date }}},
+		records.ColAmount: {{expr: "COALESCE(amount, 0)", typ: keyInt, col: records.ColAmount, value: func(r records.Record) string {
 			if r.Amount == nil {
 				return "0"
 			}
 			return strconv.FormatInt(*r.Amount, 10)
 		}}},
-		records.ColModified: {{expr: "modified_at", typ: keyInt, value: func(r records.Record) string {
+		records.ColModified: {{expr: "modified_at", typ: keyInt, col: records.ColModified, value: func(r records.Record) string {
 			return strconv.FormatInt(r.ModifiedAt.UnixMilli(), 10)
 		}}},
-		records.ColParent:  {{expr: "parent_name", value: func(r records.Record) string { return r.ParentName }}},
-		records.ColProject: {{expr: "project_name", value: func(r records.Record) string { return r.ProjectName }}},
+		records.ColParent:  {{expr: "parent_name", col: records.ColParent, value: func(r records.Record) string { return r.ParentName }}},
+		records.ColProject: {{expr: "project_name", col: records.ColProject, value: func(r records.Record) string { return r.ProjectName }}},
 	}
+	// listColumnSQL is the SQL of each promoted column a list row reads
+	// (rowScan's destinations, in the same order).
+	listColumnSQL = map[records.Column]string{
+		records.ColTitle: "title", records.ColCode: "code", records.ColStatus: "status",
+		records.ColParent: "parent_id, parent_name", records.ColProject: "project_id, project_name",
+		records.ColAmount: "amount", records.ColDate: "occurred_on", records.ColModified: "modified_at",
+	}
+	// allListColumns are what a list query reads when it names no columns.
+	allListColumns = []records.Column{records.ColTitle, records.ColCode, records.ColStatus, records.ColParent,
+		records.ColProject, records.ColAmount, records.ColDate, records.ColModified}
 	// filterColumns are the promoted columns a filter may name, with their SQL.
 	filterColumns = map[records.Column]string{
 		records.ColTitle: "title", records.ColCode: "code", records.ColStatus: "status",
@@ -164,14 +179,40 @@ func (d dialect) sortKeysOf(k *records.Kind, c records.Column) ([]sortKey, bool)
 	return []sortKey{{expr: expr, typ: typ}}, true
 }
 
-// listPlan is a page query and how to read its rows: the summary columns,
-// then each read document field's expressions, then the sort keys the
-// query selects (those without a value function).
+// listPlan is a page query and how to read its rows: the id, the
+// promoted columns read (cols, then external_id when ext), then each read
+// document field's expressions, then the sort keys the query selects
+// (those without a value function).
 type listPlan struct {
 	st    scoped
 	args  []any
+	kind  string
 	keys  []sortKey
+	cols  []records.Column
+	ext   bool
 	reads []records.Field
+}
+
+// pageColumns are the promoted columns a list query reads: those it
+// names and those of its sort keys, or all of them (and the external id)
+// when it names none.
+func pageColumns(q records.ListQuery, keys []sortKey) (cols []records.Column, ext bool) {
+	if q.Columns == nil {
+		return allListColumns, true
+	}
+	cols = make([]records.Column, 0, len(q.Columns)+len(keys))
+	add := func(c records.Column) {
+		if _, ok := listColumnSQL[c]; ok && !slices.Contains(cols, c) {
+			cols = append(cols, c)
+		}
+	}
+	for _, c := range q.Columns {
+		add(c)
+	}
+	for _, k := range keys {
+		add(k.col)
+	}
+	return cols, false
 }
 
 // readFields are the document fields a list query reads: those it names,
@@ -213,8 +254,9 @@ func (t *Tenant) ListRecords(ctx context.Context, q records.ListQuery) (records.
 	defer rows.Close()
 	var page records.Page
 	var keyVals [][]string // the selected sort keys of each row
+	scan := p.newScan()
 	for rows.Next() {
-		r, kv, err := p.scan(rows)
+		r, kv, err := scan.scan(rows)
 		if err != nil {
 			return records.Page{}, err
 		}
@@ -240,38 +282,90 @@ func (t *Tenant) ListRecords(ctx context.Context, q records.ListQuery) (records.
 	return page, nil
 }
 
-// scan reads one row of the plan: the record with its document fields'
-// values in Extra, and the values of the sort keys the query selected.
-func (p listPlan) scan(rows *sql.Rows) (records.Record, []string, error) {
-	var more []sql.NullString
-	for _, f := range p.reads {
-		more = append(more, make([]sql.NullString, len(docReadExprs(f)))...)
-	}
-	nRead := len(more)
-	for _, k := range p.keys {
-		if k.value == nil {
-			more = append(more, sql.NullString{})
+// rowScan is where a list query's rows are scanned to: one set of
+// destinations, reused row after row.
+type rowScan struct {
+	p                 *listPlan
+	r                 records.Record
+	ext               sql.NullString
+	parent, proj, amt sql.NullInt64
+	modified          int64
+	readsModified     bool
+	more              []sql.NullString // the document fields' values, then the selected sort keys
+	dest              []any
+}
+
+func (p *listPlan) newScan() *rowScan {
+	s := &rowScan{p: p}
+	s.dest = append(s.dest, &s.r.ID)
+	for _, c := range p.cols {
+		switch c {
+		case records.ColTitle:
+			s.dest = append(s.dest, &s.r.Title)
+		case records.ColCode:
+			s.dest = append(s.dest, &s.r.Code)
+		case records.ColStatus:
+			s.dest = append(s.dest, &s.r.Status)
+		case records.ColParent:
+			s.dest = append(s.dest, &s.parent, &s.r.ParentName)
+		case records.ColProject:
+			s.dest = append(s.dest, &s.proj, &s.r.ProjectName)
+		case records.ColAmount:
+			s.dest = append(s.dest, &s.amt)
+		case records.ColDate:
+			s.dest = append(s.dest, &s.r.Date)
+		case records.ColModified:
+			s.dest, s.readsModified = append(s.dest, &s.modified), true
 		}
 	}
-	r, err := scanRecord(scanWith{rows, more}, false)
-	if err != nil {
-		return r, nil, err
+	if p.ext {
+		s.dest = append(s.dest, &s.ext)
 	}
-	if len(p.reads) > 0 {
-		r.Extra = make(map[string]any, len(p.reads))
+	n := 0
+	for _, f := range p.reads {
+		n += len(docReadExprs(f))
+	}
+	for _, k := range p.keys {
+		if k.value == nil {
+			n++
+		}
+	}
+	s.more = make([]sql.NullString, n)
+	for i := range s.more {
+		s.dest = append(s.dest, &s.more[i])
+	}
+	return s
+}
+
+// scan reads the current row: the record, with its document fields'
+// values in Extra, and the values of the sort keys the query selected.
+func (s *rowScan) scan(rows *sql.Rows) (records.Record, []string, error) {
+	if err := rows.Scan(s.dest...); err != nil {
+		return records.Record{}, nil, err
+	}
+	r := s.r
+	r.Kind, r.ExternalID, r.ParentID, r.ProjectID = s.p.kind, s.ext.String, s.parent.Int64, s.proj.Int64
+	if s.amt.Valid {
+		r.Amount = new(s.amt.Int64)
+	}
+	if s.readsModified {
+		r.ModifiedAt = time.UnixMilli(s.modified).UTC()
 	}
 	i := 0
-	for _, f := range p.reads {
+	if len(s.p.reads) > 0 {
+		r.Extra = make(map[string]any, len(s.p.reads))
+	}
+	for _, f := range s.p.reads {
 		if f.Type == records.TypeRef {
-			r.Extra[f.Name] = f.FromText(more[i+1].String, more[i].String)
+			r.Extra[f.Name] = f.FromText(s.more[i+1].String, s.more[i].String)
 			i += 2
 			continue
 		}
-		r.Extra[f.Name] = f.FromText(more[i].String, "")
+		r.Extra[f.Name] = f.FromText(s.more[i].String, "")
 		i++
 	}
 	var keys []string
-	for _, v := range more[nRead:] {
+	for _, v := range s.more[i:] {
 		keys = append(keys, v.String)
 	}
 	return r, keys, nil
@@ -325,8 +419,15 @@ func listStatement(d dialect, q records.ListQuery, text predicate) (listPlan, er
 		where = append(where, fmt.Sprintf("(%s, id) %s (%s, ?)", strings.Join(exprs, ", "), cmp, strings.Join(marks, ", ")))
 		args = append(args, q.After.ID)
 	}
-	p := listPlan{args: args, keys: keys, reads: readFields(k, q.Fields)}
-	cols := []string{summaryColumns}
+	p := listPlan{args: args, kind: k.Name, keys: keys, reads: readFields(k, q.Fields)}
+	p.cols, p.ext = pageColumns(q, keys)
+	cols := []string{"id"}
+	for _, c := range p.cols {
+		cols = append(cols, listColumnSQL[c])
+	}
+	if p.ext {
+		cols = append(cols, "external_id")
+	}
 	for _, f := range p.reads {
 		cols = append(cols, docReadExprs(f)...)
 	}
@@ -471,18 +572,4 @@ func cursorValue(k sortKey, v string) (any, error) {
 		return n, nil
 	}
 	return v, nil
-}
-
-// scanWith is a row whose Scan also fills more destinations after the
-// ones asked for.
-type scanWith struct {
-	rows *sql.Rows
-	more []sql.NullString
-}
-
-func (s scanWith) Scan(dest ...any) error {
-	for i := range s.more {
-		dest = append(dest, &s.more[i])
-	}
-	return s.rows.Scan(dest...)
 }
