@@ -30,7 +30,6 @@ type RecordStore interface {
 	List(ctx context.Context, id string) (records.ListConfig, error)
 	PutList(ctx context.Context, l records.ListConfig) error
 	DeleteList(ctx context.Context, id string) error
-	DefaultList(ctx context.Context, kind string) (string, error)
 	SaveRecord(ctx context.Context, w records.Write) (records.Record, error)
 	KeptKey(ctx context.Context, userID int64, key string) (records.Idempotency, int64, error)
 	records.AttachmentStore
@@ -103,24 +102,16 @@ func listRequest(v url.Values) records.ListRequest {
 		Totals: v.Get("totals") == "true"}
 }
 
-// resolveList finds the saved list a list call uses.
+// resolveList finds the saved list a list call uses: the one named (which
+// the caller must be able to see), else the kind's built-in list. Each
+// user's default list is kept by their app, which names it (SPEC §4).
 func (s *Server) resolveList(r *http.Request, k *records.Kind, id string) (records.ListConfig, error) {
-	st := s.recordStore(r)
-	if id == "" {
-		var err error
-		if id, err = st.DefaultList(r.Context(), k.Name); err != nil {
-			return records.ListConfig{}, err
-		}
-	}
 	if id == "" || id == k.DefaultList {
 		return k.BuiltInList(), nil
 	}
-	l, err := st.List(r.Context(), id)
+	l, err := s.recordStore(r).List(r.Context(), id)
 	if err != nil || l.Kind != k.Name || !visibleTo(l, caller(r)) {
-		if id == q(r, "list") {
-			return l, portal.Errorf(portal.CodeNotFound, "No such saved list.")
-		}
-		return k.BuiltInList(), nil // the tenant default was deleted or is not shared with this role
+		return l, portal.Errorf(portal.CodeNotFound, "No such saved list.")
 	}
 	return l, nil
 }

@@ -286,10 +286,6 @@ func (b boundedStore) DeleteList(ctx context.Context, id string) error {
 	return boundedErr(b, ctx, func(c context.Context) error { return b.TenantStore.DeleteList(c, id) })
 }
 
-func (b boundedStore) DefaultList(ctx context.Context, kind string) (string, error) {
-	return bounded(b, ctx, func(c context.Context) (string, error) { return b.TenantStore.DefaultList(c, kind) })
-}
-
 func (b boundedStore) AddNote(ctx context.Context, w records.NoteWrite) error {
 	return boundedErr(b, ctx, func(c context.Context) error { return b.TenantStore.AddNote(c, w) })
 }

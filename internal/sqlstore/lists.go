@@ -25,11 +25,7 @@ var (
 		ON CONFLICT (tenant_id, id) DO UPDATE SET name = excluded.name, columns = excluded.columns, filter = excluded.filter,
 		sort_field = excluded.sort_field, sort_dir = excluded.sort_dir, visibility = excluded.visibility,
 		role_id = excluded.role_id, updated_at = excluded.updated_at, report = excluded.report`)
-	deleteList     = scope(`DELETE FROM list_configs WHERE tenant_id = :tenant AND id = ?`)
-	unsetDefault   = scope(`DELETE FROM list_defaults WHERE tenant_id = :tenant AND list_id = ?`)
-	getListDefault = scope(`SELECT list_id FROM list_defaults WHERE tenant_id = :tenant AND kind = ?`)
-	setListDefault = scope(`INSERT INTO list_defaults (tenant_id, kind, list_id) VALUES (:tenant, ?, ?)
-		ON CONFLICT (tenant_id, kind) DO UPDATE SET list_id = excluded.list_id`)
+	deleteList = scope(`DELETE FROM list_configs WHERE tenant_id = :tenant AND id = ?`)
 )
 
 // VisibleLists returns the saved lists of a kind that a user working in a
@@ -102,31 +98,9 @@ func (t *Tenant) PutList(ctx context.Context, l records.ListConfig) error {
 	return err
 }
 
-// DeleteList removes a saved list, and any tenant default pointing at it.
+// DeleteList removes a saved list.
 func (t *Tenant) DeleteList(ctx context.Context, id string) error {
-	return t.inTx(ctx, func(tx *Tenant) error {
-		if _, err := tx.exec(ctx, unsetDefault, id); err != nil {
-			return err
-		}
-		_, err := tx.exec(ctx, deleteList, id)
-		return err
-	})
-}
-
-// DefaultList returns the tenant's chosen default list id for a kind, or
-// "" when the tenant keeps the kind's built-in one.
-func (t *Tenant) DefaultList(ctx context.Context, kind string) (string, error) {
-	var id string
-	err := t.queryRow(ctx, getListDefault, kind).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil
-	}
-	return id, err
-}
-
-// SetDefaultList makes a list the tenant's default for a kind.
-func (t *Tenant) SetDefaultList(ctx context.Context, kind, listID string) error {
-	_, err := t.exec(ctx, setListDefault, kind, listID)
+	_, err := t.exec(ctx, deleteList, id)
 	return err
 }
 
