@@ -5,6 +5,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { recordRoutes } from '../app/routes';
 import { useDocumentTitle } from '../app/title';
 import { useSessionStore } from '../session/store';
+import { recordTabs } from './kinds';
 import { invoiceLines, invoiceRecord, permitRecord, projectRecord, registry } from './kinds.fixture';
 import { fakeApi, json, problem, renderRoutes, signIn, type FakeApi } from './testing';
 import type { RecordDetail } from './types';
@@ -170,6 +171,21 @@ describe('RecordViewPage: a transaction’s line items', () => {
     const tabs = screen.getByRole('navigation', { name: 'Invoice sections' });
     expect(within(tabs).queryByRole('link', { name: 'Line items' })).toBeNull();
     expect(valueOf(screen.getByTestId('field-groups'), 'Amount remaining')).toHaveTextContent(/^€1,250\.50$/);
+  });
+
+  it('leaves out a sublist with no lines when another has some (a bill of expenses only)', async () => {
+    const expenses = { name: 'expense', label: 'Expenses', source: 'lines' as const };
+    const bill = { ...invoiceRecord, tabs: [...recordTabs(registry.find((k) => k.name === 'invoice')!, invoiceRecord), expenses] };
+    const byTab = { item: { ...invoiceLines, rows: [] }, expense: invoiceLines };
+    const answer = (url: URL) => {
+      const tab = url.searchParams.get('tab') as keyof typeof byTab | null;
+      return json({ data: tab ? byTab[tab] : bill });
+    };
+    api.on('GET /netsuite/portal-record', answer);
+    renderRoutes(routes, '/invoice/view?id=77');
+    expect(await screen.findByRole('table', { name: 'Expenses' })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Line items' })).toBeNull();
+    expect(screen.queryByText(/has no line items/)).toBeNull();
   });
 
   it('offers the printable invoice', async () => {

@@ -19,7 +19,7 @@ import { fieldOnColumn, kindOfPath, recordTabs, useRouteKind } from './kinds';
 import { FieldGroups, keyFacts } from './FieldGroups';
 import { editPathOf } from './form/links';
 import { WriteStateNotice } from './form/WriteStateNotice';
-import { LineItems } from './lineitems/LineItems';
+import { LineSections } from './lineitems/LineItems';
 import { lineItemTabs, sectionTabs } from './lineitems/lineItems';
 import { RecordShortlist } from '../shortlist/RecordShortlist';
 import { recordIdOf } from './recordId';
@@ -198,9 +198,7 @@ function RecordView({ kind, kinds, id }: { kind: Kind; kinds: Kind[]; id: number
 
       {outlet ?? (
         <>
-          {lines.map((tab) => (
-            <LineItems key={tab.name} kind={kind} id={id} tab={tab} />
-          ))}
+          <LineSections kind={kind} id={id} tabs={lines} />
           <FieldGroups kind={kind} kinds={kinds} record={data} />
         </>
       )}

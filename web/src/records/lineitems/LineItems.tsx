@@ -3,7 +3,7 @@
  * on the record page under its header, and in its printable document.
  */
 import { Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { useQueries, useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { FieldValue } from '../FieldValue';
 import { isNumeric } from '../format';
@@ -19,6 +19,19 @@ export interface LineItemsProps {
   tab: KindTab;
   /** Heading level of the section's title (2 on the record page). */
   headingOrder?: 2 | 3;
+}
+
+/**
+ * A transaction's lines, a section per sublist (a vendor bill's items and expenses). A
+ * sublist with no lines is left out once another has some: a bill of expenses does not
+ * also say it has no items.
+ */
+export function LineSections({ kind, id, tabs, headingOrder }: Omit<LineItemsProps, 'tab'> & { tabs: readonly KindTab[] }) {
+  const lines = useQueries({ queries: tabs.map((tab) => recordTabQuery(kind.name, id, tab.name)) });
+  const someLines = lines.some((l) => (l.data?.rows.length ?? 0) > 0);
+  return tabs.map((tab, i) =>
+    someLines && lines[i]!.data?.rows.length === 0 ? null : <LineItems key={tab.name} kind={kind} id={id} tab={tab} headingOrder={headingOrder} />,
+  );
 }
 
 /** Loads the record's lines of one sublist and shows them. */

@@ -15,7 +15,7 @@ import { isAuthenticated } from '../../session/store';
 import { DeclaredValue } from '../FieldValue';
 import { recordValues, type FieldEntry } from '../FieldGroups';
 import { kindOfPath, recordTabs, useRouteKind } from '../kinds';
-import { LineItems } from '../lineitems/LineItems';
+import { LineSections } from '../lineitems/LineItems';
 import { lineItemTabs } from '../lineitems/lineItems';
 import { listPath, viewPath } from '../links';
 import { kindsQuery, recordQuery, recordTabQuery } from '../queries';
@@ -126,9 +126,7 @@ function PrintDocument({ kind, kinds, id }: { kind: Kind; kinds: Kind[]; id: num
             {data.title}
           </Text>
         )}
-        {lineItemTabs(recordTabs(kind, data)).map((tab) => (
-          <LineItems key={tab.name} kind={kind} id={id} tab={tab} />
-        ))}
+        <LineSections kind={kind} id={id} tabs={lineItemTabs(recordTabs(kind, data))} />
         {amounts.length > 0 && <Facts entries={amounts} kinds={kinds} className={classes.amounts} />}
       </article>
     </div>
