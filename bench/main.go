@@ -26,6 +26,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
@@ -35,6 +36,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/portico/portico/internal/demo"
@@ -51,7 +53,7 @@ func main() {
 	duration := flag.Duration("duration", 5*time.Second, "load per case")
 	conns := flag.Int("conns", 50, "concurrent connections")
 	dir := flag.String("dir", "bench/out", "where the benchmark database is kept between runs")
-	flag.StringVar(&profileCase, "cpuprofile-case", "", "write a CPU profile of the case whose name starts with this to bench/out/<case>.pprof")
+	flag.StringVar(&profileCase, "cpuprofile-case", "", "write a CPU profile of the case whose name starts with this to bench/out/<case>.pprof (with -serve, \"serve\" profiles the server until it is interrupted)")
 	flag.StringVar(&only, "only", "", "run only the cases whose name starts with this")
 	database := flag.String("database", "", "a PostgreSQL URL: compare the search cases on SQLite and on it (a scratch database, seeded once)")
 	searchProjects := flag.Int("search-projects", 200_000, "projects in both databases of the -database comparison")
@@ -92,7 +94,12 @@ func run(projects int, duration time.Duration, conns int, dir string) error {
 	}
 	if serveOnly {
 		fmt.Printf("%s\nAuthorization: Bearer %s\nX-Role-Id: %s\n", product, token, adaRole)
-		select {}
+		stop := startProfile(dir, "serve") // -cpuprofile-case serve: until interrupted
+		interrupted := make(chan os.Signal, 1)
+		signal.Notify(interrupted, os.Interrupt, syscall.SIGTERM)
+		<-interrupted
+		stop()
+		return nil
 	}
 	bare, err := listen(bareHandler(dataDir))
 	if err != nil {
