@@ -792,7 +792,7 @@ func bareHandler(dataDir string) http.Handler {
 	})
 	mux.HandleFunc("/record", func(w http.ResponseWriter, r *http.Request) {
 		var doc json.RawMessage
-		prepared(`SELECT fields FROM records WHERE tenant_id = +? AND kind = 'project' AND id = ?`).QueryRow(string(tenant), r.URL.Query().Get("id")).Scan(&doc)
+		prepared(`SELECT json(fields) FROM records WHERE tenant_id = +? AND kind = 'project' AND id = ?`).QueryRow(string(tenant), r.URL.Query().Get("id")).Scan(&doc)
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(doc)
 	})

@@ -383,3 +383,52 @@ func TestConformanceBulkLoadRebuildsIndexes(t *testing.T) {
 		}
 	})
 }
+
+// On SQLite a record's document is stored as JSONB by every write (a pull,
+// its merge into a stored record, a note), and read back as JSON text.
+func TestSQLiteDocumentsAreJSONB(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, "", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ten := seedTenant(t, s, "acme")
+	stored := func(kind string, id int64) string {
+		t.Helper()
+		var typ string
+		if err := s.db.QueryRowContext(ctx, `SELECT typeof(fields) FROM records WHERE tenant_id = 'acme' AND kind = ? AND id = ?`, kind, id).Scan(&typ); err != nil {
+			t.Fatal(err)
+		}
+		return typ
+	}
+	in := testRecord("customer", 41, "Acme Water", "Active")
+	in.Fields = json.RawMessage(`{"companyname": "Acme Water", "email": "ops@acme.test", "notes": []}`)
+	if err := ten.PutRecords(ctx, []records.Record{in}); err != nil {
+		t.Fatal(err)
+	}
+	if typ := stored("customer", 41); typ != "blob" {
+		t.Fatalf("a pulled document is stored as %s, want JSONB (a blob)", typ)
+	}
+	in.Fields, in.ModifiedAt = json.RawMessage(`{"phone": "555-0100"}`), in.ModifiedAt.Add(time.Second)
+	if err := ten.PutRecords(ctx, []records.Record{in}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ten.AddNote(ctx, noteWrite(41, "Call back on Monday.", time.Now())); err != nil {
+		t.Fatal(err)
+	}
+	if typ := stored("customer", 41); typ != "blob" {
+		t.Fatalf("a merged and noted document is stored as %s, want JSONB", typ)
+	}
+	got, err := ten.Record(ctx, "customer", 41)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(got.Fields, &doc); err != nil {
+		t.Fatalf("the document reads back as %q: %v", got.Fields, err)
+	}
+	if doc["email"] != "ops@acme.test" || doc["phone"] != "555-0100" || len(doc["notes"].([]any)) != 1 {
+		t.Errorf("document: %s", got.Fields)
+	}
+}

@@ -31,13 +31,13 @@ func upsertStatement(n int) scoped {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString("(:tenant, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+		b.WriteString("(:tenant, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, :doc)")
 	}
 	b.WriteString(` ON CONFLICT (tenant_id, kind, id) DO UPDATE SET external_id = excluded.external_id,
 		title = excluded.title, code = excluded.code, status = excluded.status, parent_id = excluded.parent_id,
 		project_id = excluded.project_id, parent_name = excluded.parent_name,
 		project_name = excluded.project_name, amount = excluded.amount, occurred_on = excluded.occurred_on,
-		modified_at = excluded.modified_at, fields = json_patch(records.fields, excluded.fields)
+		modified_at = excluded.modified_at, fields = jsonb_patch(records.fields, excluded.fields)
 		WHERE records.write_state = '' AND records.modified_at <= excluded.modified_at`)
 	return scope(b.String())
 }
@@ -110,7 +110,7 @@ func lastOfEach(rs []records.Record) []records.Record {
 }
 
 var (
-	getRecord        = scope(`SELECT ` + recordColumns + `, write_state, write_error FROM records WHERE tenant_id = :tenant AND kind = ? AND id = ?`)
+	getRecord        = scope(`SELECT ` + summaryColumns + `, :fields, write_state, write_error FROM records WHERE tenant_id = :tenant AND kind = ? AND id = ?`)
 	getRecordSummary = scope(`SELECT ` + summaryColumns + ` FROM records WHERE tenant_id = :tenant AND kind = ? AND id = ?`)
 )
 

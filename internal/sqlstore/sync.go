@@ -488,7 +488,7 @@ var (
 		AND state IN ('pending', 'failed') AND id <> ?`)
 	deleteRecord  = scope(`DELETE FROM records WHERE tenant_id = :tenant AND kind = ? AND id = ?`)
 	replaceRecord = scope(`INSERT INTO records (tenant_id, ` + recordColumns + `, write_state, write_error)
-		VALUES (:tenant, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', '')
+		VALUES (:tenant, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, :doc, '', '')
 		ON CONFLICT (tenant_id, kind, id) DO UPDATE SET external_id = excluded.external_id, title = excluded.title,
 		code = excluded.code, status = excluded.status, parent_id = excluded.parent_id, parent_name = excluded.parent_name,
 		project_id = excluded.project_id, project_name = excluded.project_name, amount = excluded.amount,

@@ -38,13 +38,13 @@ var (
 	keyRecord    = scope(`UPDATE idempotency_keys SET record_id = ? WHERE tenant_id = :tenant AND user_id = ? AND key = ?`)
 	expireKeys   = scope(`DELETE FROM idempotency_keys WHERE tenant_id = :tenant AND created_at < ?`)
 	insertRecord = scope(`INSERT INTO records (tenant_id, ` + recordColumns + `, write_state, write_error)
-		VALUES (:tenant, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		VALUES (:tenant, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, :doc, ?, ?)`)
 	// updateRecord merges the edit's patch into the stored document
-	// (json_patch: SQLite's own, a function of ours on PostgreSQL), so
+	// (jsonb_patch: SQLite's own, a function of ours on PostgreSQL), so
 	// members others changed meanwhile without a new version (a note
 	// appended to the notes sublist) stay.
 	updateRecord = scope(`UPDATE records SET title = ?, code = ?, status = ?, parent_id = ?, parent_name = ?,
-		project_id = ?, project_name = ?, amount = ?, occurred_on = ?, modified_at = ?, fields = json_patch(fields, ?),
+		project_id = ?, project_name = ?, amount = ?, occurred_on = ?, modified_at = ?, fields = jsonb_patch(fields, :doc),
 		write_state = ?, write_error = ?
 		WHERE tenant_id = :tenant AND kind = ? AND id = ? AND modified_at = ?`)
 )
@@ -251,8 +251,8 @@ var (
 	// concurrent notes never lose one another).
 	appendNote = map[string]scoped{
 		sqlite.name: scope(`UPDATE records SET fields = CASE json_type(fields, '$.notes')
-			WHEN 'array' THEN json_insert(fields, '$.notes[#]', json(?))
-			ELSE json_set(fields, '$.notes', json_array(json(?))) END
+			WHEN 'array' THEN jsonb_insert(fields, '$.notes[#]', json(?))
+			ELSE jsonb_set(fields, '$.notes', json_array(json(?))) END
 			WHERE tenant_id = :tenant AND kind = ? AND id = ?`),
 		postgres.name: scope(`UPDATE records SET fields = jsonb_set(fields, '{notes}',
 			(CASE jsonb_typeof(fields -> 'notes') WHEN 'array' THEN fields -> 'notes' ELSE '[]'::jsonb END)
