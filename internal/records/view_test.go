@@ -27,11 +27,7 @@ func TestSublist(t *testing.T) {
 		t.Fatalf("invoice item tab = %+v, %v; want a lines tab", lines, ok)
 	}
 	cols, rows := Sublist(rec, lines)
-	var names []string
-	for _, c := range cols {
-		names = append(names, c.Name+":"+string(c.Type))
-	}
-	if got := strings.Join(names, " "); got != "item:text description:text quantity:number rate:money amount:money" {
+	if got := columnTypes(cols); got != "item:text description:text quantity:number rate:money amount:money" {
 		t.Errorf("line columns = %s", got)
 	}
 	if amount := cols[len(cols)-1]; !amount.Summable || amount.Currency != BaseCurrency {
@@ -75,11 +71,7 @@ func TestVendorBillExpenseLines(t *testing.T) {
 		{"line":1,"account":{"id":"2","refName":"5200 Subcontractors"},"memo":"Grading and excavation","amount":1200.25,"department":{"id":"3","refName":"Field operations"}},
 		{"line":2,"account":{"id":"5","refName":"5500 Professional fees"},"amount":300}]}`)}
 	cols, rows := Sublist(rec, expenses)
-	var names []string
-	for _, c := range cols {
-		names = append(names, c.Name+":"+string(c.Type))
-	}
-	if got := strings.Join(names, " "); got != "account:text memo:text amount:money" {
+	if got := columnTypes(cols); got != "account:text memo:text amount:money" {
 		t.Errorf("expense columns = %s", got)
 	}
 	if amount := cols[len(cols)-1]; !amount.Summable || amount.Currency != BaseCurrency {
@@ -109,4 +101,13 @@ func TestVendorBillExpenseLines(t *testing.T) {
 	if cols, rows := Sublist(rec, items); len(rows) != 0 || len(cols) != 5 {
 		t.Errorf("items of a bill of expenses = %v, %v; want the declared columns and no rows", cols, rows)
 	}
+}
+
+// columnTypes is "name:type" of each column, space-separated.
+func columnTypes(cols []ColumnInfo) string {
+	var names []string
+	for _, c := range cols {
+		names = append(names, c.Name+":"+string(c.Type))
+	}
+	return strings.Join(names, " ")
 }

@@ -46,6 +46,17 @@ func openPostgresSchema(t *testing.T, base string) *Store {
 
 func ptr[T any](v T) *T { return &v }
 
+// openSQLite opens a store on a new SQLite database, closed when the test ends.
+func openSQLite(t *testing.T) *Store {
+	t.Helper()
+	s, err := Open(context.Background(), "", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
 func testRecord(kind string, id int64, title, status string) records.Record {
 	doc, _ := json.Marshal(map[string]any{"id": fmt.Sprint(id), "companyname": title, "custentity_x": []int{1, 2}})
 	return records.Record{
@@ -388,11 +399,7 @@ func TestConformanceBulkLoadRebuildsIndexes(t *testing.T) {
 // its merge into a stored record, a note), and read back as JSON text.
 func TestSQLiteDocumentsAreJSONB(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, "", t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openSQLite(t)
 	ten := seedTenant(t, s, "acme")
 	stored := func(kind string, id int64) string {
 		t.Helper()

@@ -11,11 +11,7 @@ import (
 
 func TestGroupCommitKeepsEachWritesOutcome(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, "", t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openSQLite(t)
 	if _, err := s.db.ExecContext(ctx, `CREATE TABLE g (n INTEGER PRIMARY KEY)`); err != nil {
 		t.Fatal(err)
 	}

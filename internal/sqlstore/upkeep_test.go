@@ -12,11 +12,7 @@ import (
 
 func TestUpkeepCheckpointsAndMergesOffTheWritePath(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, "", t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openSQLite(t)
 	ten := seedTenant(t, s, "acme")
 	s.upkeep.stop() // passes are run by hand below
 	<-s.upkeep.done
