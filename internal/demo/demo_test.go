@@ -872,7 +872,13 @@ func TestLinesAddUpToTheAmount(t *testing.T) {
 				if len(rows) > 0 {
 					shape = append(shape, tab.Name)
 				}
+				seen := map[string]bool{}
 				for _, row := range rows {
+					if key := fmt.Sprint(row["account"], row["memo"]); tab.Name == "expense" && seen[key] {
+						t.Fatalf("%s: two expense lines of %s", where, key)
+					} else {
+						seen[key] = true
+					}
 					amount, ok := row["amount"].(float64)
 					if !ok || amount <= 0 {
 						t.Fatalf("%s: %s line %v has no amount", where, tab.Name, row)

@@ -784,9 +784,21 @@ func (g *generator) billExpenses(account int) {
 		if i > 0 && chance(g.more, 0.3) {
 			a = g.more.IntN(len(expenseAccounts))
 		}
-		g.expenses = append(g.expenses, expense{account: a, item: l.item, amount: l.quantity * l.rate})
+		g.addExpense(expense{account: a, item: l.item, amount: l.quantity * l.rate})
 	}
 	g.lines = g.lines[:keep]
+}
+
+// addExpense adds e to the bill's expense lines, or its amount to the line
+// of the same account and memo: no one enters the same expense twice.
+func (g *generator) addExpense(e expense) {
+	for i := range g.expenses {
+		if g.expenses[i].account == e.account && g.expenses[i].item == e.item {
+			g.expenses[i].amount += e.amount
+			return
+		}
+	}
+	g.expenses = append(g.expenses, e)
 }
 
 // writeExpenses writes g.expenses as the document's "expense" sublist,
