@@ -805,36 +805,39 @@ func (g *generator) addExpense(e expense) {
 // as NetSuite's record API gives it (line, account, memo, amount), and
 // nothing when there are none. items names the memos.
 func (g *generator) writeExpenses(d *doc, items []string) {
-	if len(g.expenses) == 0 {
-		return
-	}
-	d.array("expense")
-	for i, e := range g.expenses {
-		d.open("")
-		d.int("line", int64(i+1))
+	writeTransactionLines(d, "expense", len(g.expenses), func(i int) {
+		e := g.expenses[i]
 		d.sel("account", e.account+1, expenseAccounts[e.account])
 		d.str("memo", items[e.item])
 		d.money("amount", e.amount)
-		d.closeObj()
-	}
-	d.closeArr()
+	})
 }
 
 // writeLines writes g.lines as the document's item sublist under key,
 // and nothing when there are none (a bill of expenses only).
 func (g *generator) writeLines(d *doc, key string, items []string) {
-	if len(g.lines) == 0 {
-		return
-	}
-	d.array(key)
-	for i, l := range g.lines {
-		d.open("")
-		d.int("line", int64(i+1))
+	writeTransactionLines(d, key, len(g.lines), func(i int) {
+		l := g.lines[i]
 		d.sel("item", l.item+1, items[l.item])
 		d.str("description", items[l.item])
 		d.int("quantity", l.quantity)
 		d.money("rate", l.rate)
 		d.money("amount", l.quantity*l.rate)
+	})
+}
+
+// writeTransactionLines writes n lines of a transaction's sublist under
+// key, each numbered from 1 as NetSuite's "line" and filled by member(i),
+// and nothing when n is 0.
+func writeTransactionLines(d *doc, key string, n int, member func(i int)) {
+	if n == 0 {
+		return
+	}
+	d.array(key)
+	for i := range n {
+		d.open("")
+		d.int("line", int64(i+1))
+		member(i)
 		d.closeObj()
 	}
 	d.closeArr()
