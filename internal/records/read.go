@@ -46,7 +46,7 @@ type ListRef struct {
 type ListPage struct {
 	List            ListRef            `json:"list"`
 	Columns         []ColumnInfo       `json:"columns"`
-	Rows            []Row              `json:"rows"`
+	Rows            RecordRows         `json:"rows"`
 	HasMore         bool               `json:"hasMore"`
 	NextCursor      *string            `json:"nextCursor"`
 	Total           *int64             `json:"total,omitempty"`
@@ -164,7 +164,7 @@ func (k *Kind) List(ctx context.Context, st ReadStore, cfg ListConfig, req ListR
 	if err != nil {
 		return ListPage{}, err
 	}
-	ans := ListPage{List: ListRef{cfg.ID, cfg.Name}, Columns: cols, Rows: k.Rows(page.Records, cols), HasMore: page.HasMore}
+	ans := ListPage{List: ListRef{cfg.ID, cfg.Name}, Columns: cols, Rows: k.RecordRows(page.Records, cols), HasMore: page.HasMore}
 	if page.Next != nil {
 		c := page.Next.Encode()
 		ans.NextCursor = &c

@@ -1,6 +1,7 @@
 package records
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"math/rand/v2"
@@ -71,13 +72,20 @@ func BenchmarkRowJSON(b *testing.B) {
 func TestPageJSONMatchesEncodingJSON(t *testing.T) {
 	cursor, total, estimated := "eyJ2Ijpb", int64(1234), true
 	rows := []Row{{"id": int64(1), "companyname": "A <b> \"c\"", "customer": Ref{ID: 2, RefName: "Z"}, "projectedtotal": 12.5}, {"id": int64(2)}}
+	k, _ := Lookup("project")
+	cols := k.Columns(k.BuiltInList().Columns)
+	amount := int64(1250)
+	recs := []Record{{ID: 1, Title: "A <b> \"c\"", ParentID: 2, ParentName: "Z", Amount: &amount}, {ID: 2}}
 	lists := []ListPage{
 		{},
-		{Rows: []Row{}},
+		{Rows: k.RecordRows(nil, cols)},
 		{List: ListRef{ID: "customsearch_x", Name: "All"}, Columns: []ColumnInfo{{Name: "rows", Label: `"rows":null`, Type: TypeText}},
-			Rows: rows, HasMore: true, NextCursor: &cursor, Total: &total, TotalEstimated: true,
+			Rows: k.RecordRows(recs, cols), HasMore: true, NextCursor: &cursor, Total: &total, TotalEstimated: true,
 			Totals: map[string]float64{"projectedtotal": 12.5}, TotalsEstimated: &estimated},
-		{Rows: rows, Totals: map[string]float64{}},
+		{Rows: k.RecordRows(recs, nil), Totals: map[string]float64{}},
+	}
+	if got, _ := lists[1].AppendJSON(nil); !bytes.Contains(got, []byte(`"rows":[]`)) {
+		t.Errorf("a page of no records: %s", got)
 	}
 	// Every field of the fullest page is set: a field added to ListPage
 	// must be set there too, and so is checked.
@@ -100,5 +108,61 @@ func TestPageJSONMatchesEncodingJSON(t *testing.T) {
 		if err != nil || string(got) != string(want) {
 			t.Errorf("tab page:\n got %s (%v)\nwant %s", got, err, want)
 		}
+	}
+}
+
+// Rows written straight from records are the rows Kind.Row makes of
+// them, byte for byte, for every kind, whatever the columns (repeated,
+// unknown, none), with values read by the list query or from the document.
+func TestRecordRowsMatchRows(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	strs := []string{"", "Heron Marsh", "<b>&</b> \"q\"", "caf\u00e9 \u2028", "bad \xff"}
+	values := []any{nil, "Active", 12.5, -0.25, true, Ref{ID: 7, RefName: "Acme & Co"}}
+	for _, k := range All() {
+		names := fieldNames(k.AllFields())
+		for range 40 {
+			cols := []string{"nosuchfield"}
+			for range r.IntN(len(names) + 3) {
+				cols = append(cols, names[r.IntN(len(names))])
+			}
+			recs := make([]Record, r.IntN(4))
+			for i := range recs {
+				rec := Record{ID: r.Int64N(1 << 40), Title: strs[r.IntN(len(strs))], Code: strs[r.IntN(len(strs))],
+					Status: strs[r.IntN(len(strs))], Date: []string{"", "2026-03-07"}[r.IntN(2)], Fields: json.RawMessage(`{}`)}
+				if r.IntN(2) == 0 {
+					amount := r.Int64N(1<<40) - 1<<39
+					rec.Amount = &amount
+				}
+				if r.IntN(2) == 0 {
+					rec.ParentID, rec.ParentName = r.Int64N(1000)+1, strs[r.IntN(len(strs))]
+				}
+				if r.IntN(2) == 0 {
+					rec.ProjectID, rec.ProjectName = r.Int64N(1000)+1, strs[r.IntN(len(strs))]
+				}
+				doc := map[string]any{}
+				for _, f := range k.Document {
+					switch r.IntN(3) {
+					case 0:
+						if rec.Extra == nil {
+							rec.Extra = map[string]any{}
+						}
+						rec.Extra[f.Name] = values[r.IntN(len(values))]
+					case 1:
+						doc[f.Name] = strs[r.IntN(len(strs))]
+					}
+				}
+				rec.Fields, _ = json.Marshal(doc)
+				recs[i] = rec
+			}
+			rr := k.RecordRows(recs, k.Columns(cols))
+			got, err := rr.AppendJSON(nil)
+			want, _ := json.Marshal(rr.Rows())
+			if err != nil || string(got) != string(want) || rr.Len() != len(recs) {
+				t.Fatalf("%s, columns %v:\n got %s (%v)\nwant %s", k.Name, cols, got, err, want)
+			}
+		}
+	}
+	if got, _ := (RecordRows{}).AppendJSON(nil); string(got) != "null" || (RecordRows{}).Rows() != nil {
+		t.Errorf("the zero rows: %s", got)
 	}
 }

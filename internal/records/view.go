@@ -40,51 +40,97 @@ func (k *Kind) Columns(names []string) []ColumnInfo {
 	return out
 }
 
-// Row renders a record's values for the given columns: references as
-// {id, refName}, amounts as numbers. It needs no document.
+// Row renders a record's values for the given columns (Field.cell).
 func (k *Kind) Row(r Record, cols []ColumnInfo) Row {
 	row := Row{"id": r.ID}
 	for _, c := range cols {
 		f, _ := k.FieldNamed(c.Name)
-		if f.Doc() {
-			row[c.Name] = r.docValue(f)
-			continue
-		}
-		switch f.Column {
-		case ColTitle:
-			row[c.Name] = r.Title
-		case ColCode:
-			row[c.Name] = r.Code
-		case ColStatus:
-			row[c.Name] = r.Status
-		case ColDate:
-			row[c.Name] = nilIfEmpty(r.Date)
-		case ColAmount:
-			if r.Amount != nil {
-				row[c.Name] = float64(*r.Amount) / 100
-			} else {
-				row[c.Name] = nil
-			}
-		case ColParent, ColProject:
-			id, name := r.ParentID, r.ParentName
-			if f.Column == ColProject {
-				id, name = r.ProjectID, r.ProjectName
-			}
-			if id == 0 {
-				row[c.Name] = nil
-				continue
-			}
-			row[c.Name] = Ref{ID: id, RefName: name}
-		}
+		row[c.Name] = f.cell(r).any()
 	}
 	return row
 }
 
-func nilIfEmpty(s string) any {
-	if s == "" {
-		return nil
+// cell is the field's value in record r as rows show it: references as
+// {id, refName}, amounts as numbers, nil for none; a document field's is
+// read from what the list query read (Record.Extra), else the document.
+// Unboxed: rows written straight to JSON (RecordRows) read their values
+// without an allocation each.
+func (f Field) cell(r Record) cellValue {
+	switch f.Column {
+	case ColTitle:
+		return cellValue{kind: cellText, text: r.Title}
+	case ColCode:
+		return cellValue{kind: cellText, text: r.Code}
+	case ColStatus:
+		return cellValue{kind: cellText, text: r.Status}
+	case ColDate:
+		if r.Date == "" {
+			return cellValue{}
+		}
+		return cellValue{kind: cellText, text: r.Date}
+	case ColAmount:
+		if r.Amount == nil {
+			return cellValue{}
+		}
+		return cellValue{kind: cellNumber, number: float64(*r.Amount) / 100}
+	case ColParent, ColProject:
+		ref := Ref{ID: r.ParentID, RefName: r.ParentName}
+		if f.Column == ColProject {
+			ref = Ref{ID: r.ProjectID, RefName: r.ProjectName}
+		}
+		if ref.ID == 0 {
+			return cellValue{}
+		}
+		return cellValue{kind: cellRef, ref: ref}
 	}
-	return s
+	return cellValue{kind: cellOther, other: r.docValue(f)}
+}
+
+// cellValue is a cell's value: nil, a text, a number, a reference or
+// (from a document) any value.
+type cellValue struct {
+	kind   cellKind
+	text   string
+	number float64
+	ref    Ref
+	other  any
+}
+
+type cellKind uint8
+
+const (
+	cellNil cellKind = iota
+	cellText
+	cellNumber
+	cellRef
+	cellOther
+)
+
+func (v cellValue) any() any {
+	switch v.kind {
+	case cellText:
+		return v.text
+	case cellNumber:
+		return v.number
+	case cellRef:
+		return v.ref
+	case cellOther:
+		return v.other
+	}
+	return nil
+}
+
+// appendJSON appends the value as encoding/json writes v.any().
+func (v cellValue) appendJSON(b []byte) ([]byte, error) {
+	switch v.kind {
+	case cellText:
+		return appendJSONString(b, v.text), nil
+	case cellNumber:
+		return appendJSONFloat(b, v.number)
+	case cellRef:
+		return appendJSONRef(b, v.ref), nil
+	}
+	return appendJSONValue(b, v.any())
 }
 
 // ViewField is one labelled value of a record page.
@@ -141,7 +187,6 @@ func (k *Kind) View(r Record, erpBase string) View {
 // Details, for the same record version): a caller may keep it per version.
 func (k *Kind) ViewWithDetails(r Record, erpBase string, details FieldGroup) View {
 	promoted := k.Promoted()
-	row := k.Row(r, k.Columns(fieldNames(promoted)))
 	v := View{ID: r.ID, Type: k.Name, Title: r.Title, Code: r.Code, Status: r.Status, Tabs: k.Tabs, Related: []RelatedLink{},
 		Version: r.ModifiedAt, Write: r.Write}
 	if link := k.Link(r.ID); link != "" {
@@ -150,8 +195,9 @@ func (k *Kind) ViewWithDetails(r Record, erpBase string, details FieldGroup) Vie
 	}
 	summary := FieldGroup{Label: "Summary"}
 	for _, f := range promoted {
-		summary.Fields = append(summary.Fields, ViewField{Name: f.Name, Label: f.Label, Type: f.Type, Value: row[f.Name]})
-		if ref, ok := row[f.Name].(Ref); ok {
+		value := f.cell(r).any()
+		summary.Fields = append(summary.Fields, ViewField{Name: f.Name, Label: f.Label, Type: f.Type, Value: value})
+		if ref, ok := value.(Ref); ok {
 			v.Related = append(v.Related, RelatedLink{Type: f.Ref, ID: ref.ID, Name: ref.RefName})
 		}
 	}
