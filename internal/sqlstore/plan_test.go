@@ -59,17 +59,19 @@ func TestCommonTextFilterIsCheckedInTheNameIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	probe := predicate{sql: recordHayContains, args: []any{hayPattern("wetland")}}
-	for _, desc := range []bool{false, true} {
-		plan, err := listStatement(sqlite, records.ListQuery{Kind: "project", Sort: records.ColTitle, Desc: desc, Limit: 10}, probe)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if p := queryPlan(t, s, plan.st, plan.args...); p != "SEARCH records USING INDEX records_title (tenant_id=? AND kind=?)" {
-			t.Errorf("desc %v: plan %q", desc, p)
-		}
-		if reads := likeReads(t, s, plan.st, plan.args...); len(reads) == 0 || slices.Contains(reads, "table") {
-			t.Errorf("desc %v: the check reads %v", desc, reads)
+	for _, text := range []string{"wetland", "wetland restoration"} {
+		probe := recordHayContains(text)
+		for _, desc := range []bool{false, true} {
+			plan, err := listStatement(sqlite, records.ListQuery{Kind: "project", Sort: records.ColTitle, Desc: desc, Limit: 10}, probe)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p := queryPlan(t, s, plan.st, plan.args...); p != "SEARCH records USING INDEX records_title (tenant_id=? AND kind=?)" {
+				t.Errorf("%q, desc %v: plan %q", text, desc, p)
+			}
+			if reads := likeReads(t, s, plan.st, plan.args...); len(reads) == 0 || slices.Contains(reads, "table") {
+				t.Errorf("%q, desc %v: the check reads %v", text, desc, reads)
+			}
 		}
 	}
 }

@@ -277,7 +277,8 @@ func TestConformanceReindexMatchesTriggers(t *testing.T) {
 }
 
 // A list's text search answers the same through either plan: the index
-// lookup (few matches) and the per-record probe (common text).
+// lookup (few matches) and the per-record probe (common text), for a text
+// in the name, the number or the id, or across them.
 func TestConformanceListTextSearchPlansAgree(t *testing.T) {
 	engines(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
@@ -286,12 +287,14 @@ func TestConformanceListTextSearchPlansAgree(t *testing.T) {
 		for i, name := range []string{"Marsh One", "Big Marsh", "Saltmarsh", "Prairie", "MARSHLAND", "Other"} {
 			rs = append(rs, testRecord("project", int64(i+1), name, "Active"))
 		}
-		rs = append(rs, testRecord("customer", 9, "Marsh Client", "Active"))
+		fen := testRecord("project", 7, "Fen", "Active")
+		fen.Code = "F-1"
+		rs = append(rs, fen, testRecord("customer", 9, "Marsh Client", "Active"))
 		if err := ten.PutRecords(ctx, rs); err != nil {
 			t.Fatal(err)
 		}
-		titles := func() []string {
-			page, err := ten.ListRecords(ctx, records.ListQuery{Kind: "project", Text: "marsh", Limit: 50})
+		titles := func(text string) []string {
+			page, err := ten.ListRecords(ctx, records.ListQuery{Kind: "project", Text: text, Limit: 50})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -301,24 +304,34 @@ func TestConformanceListTextSearchPlansAgree(t *testing.T) {
 			}
 			return out
 		}
-		want := []string{"Big Marsh", "MARSHLAND", "Marsh One", "Saltmarsh"}
-		if got := titles(); !slices.Equal(got, want) {
-			t.Fatalf("index plan: %v", got)
+		// Hays are "name C-000n n", and "Fen F-1 7".
+		want := map[string][]string{
+			"marsh":     {"Big Marsh", "MARSHLAND", "Marsh One", "Saltmarsh"},
+			"marsh c-0": {"Big Marsh", "Saltmarsh"}, // name and number
+			"c-0005":    {"MARSHLAND"},
+			"0006 6":    {"Other"}, // number and id
+			"4":         {"Prairie"},
+			"7":         {"Fen"}, // the id alone
 		}
+		check := func(plan string) {
+			t.Helper()
+			for text, w := range want {
+				if got := titles(text); !slices.Equal(got, w) {
+					t.Errorf("%s plan, %q: %v, want %v", plan, text, got, w)
+				}
+			}
+		}
+		check("index")
 		defer func(old int) { listTextCap = old }(listTextCap)
-		listTextCap = 2
-		if got := titles(); !slices.Equal(got, want) {
-			t.Fatalf("probe plan: %v", got)
-		}
+		listTextCap = 0
+		check("probe")
 		// The text is known to be common now: the next list goes
 		// straight to the probe, with the same rows.
 		if s.d.name == sqlite.name && !s.commonTexts.has(commonText{"acme", "project", newPartQuery("marsh").match(anywhere)}) {
 			t.Error("the common text was not remembered")
 		}
 		listTextCap = 2000
-		if got := titles(); !slices.Equal(got, want) {
-			t.Fatalf("remembered probe plan: %v", got)
-		}
+		check("remembered probe")
 	})
 }
 
