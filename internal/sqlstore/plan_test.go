@@ -49,6 +49,43 @@ func TestListQueryPlansUseIndexes(t *testing.T) {
 	}
 }
 
+// A page of a kind's built-in list in its default order (by name, or
+// newest first), or filtered by status and sorted by name, reads one index
+// alone when the list shows no document field: the indexes of those
+// orders hold every promoted column a list shows (migration 0026).
+func TestBuiltInListPagesReadOneCoveringIndex(t *testing.T) {
+	s := openSQLite(t)
+	covered := 0
+	for _, k := range records.All() {
+		_, lq, err := k.Query(k.BuiltInList(), records.ListRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(lq.Fields) > 0 || lq.Filter.Any != nil || (lq.Sort != records.ColTitle && lq.Sort != records.ColDate) {
+			continue // shows a document field (the row is read for it), or a saved filter or sort of its own
+		}
+		queries := []records.ListQuery{lq}
+		if _, ok := k.Field(records.ColStatus); ok {
+			byStatus := lq
+			byStatus.Sort, byStatus.Desc, byStatus.Filter = records.ColTitle, false, statusIs("Active")
+			queries = append(queries, byStatus)
+		}
+		for _, q := range queries {
+			plan, err := listStatement(sqlite, q, predicate{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p := queryPlan(t, s, plan.st, plan.args...); !strings.Contains(p, "USING COVERING INDEX") || strings.Contains(p, "TEMP B-TREE") {
+				t.Errorf("%s by %s, filter %v: plan %q", k.Name, q.Sort, q.Filter, p)
+			}
+			covered++
+		}
+	}
+	if covered < 10 {
+		t.Errorf("only %d built-in list pages checked", covered)
+	}
+}
+
 // A list's text filter on a common text checks the records along the
 // sort: by name (the default sort), from the name index alone, which holds
 // the name, number and id the check reads — the table row is read (a

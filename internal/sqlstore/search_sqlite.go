@@ -227,18 +227,23 @@ func (sqliteSearch) listText(ctx context.Context, t *Tenant, q records.ListQuery
 // matches. A text without a space cannot straddle the hay's parts (they
 // are joined by spaces), so such a text is looked for in each part: the
 // same records, without joining the parts of every record walked (as much
-// CPU as the LIKE itself, for a common word's walk).
+// CPU as the LIKE itself, for a common word's walk); and in the id only
+// when it is all digits, as an id is.
 func recordHayContains(text string) predicate {
 	pattern := hayPattern(text)
-	if strings.Contains(text, " ") {
+	switch {
+	case strings.Contains(text, " "):
 		return predicate{sql: recordHay, args: []any{pattern}}
+	case strings.Trim(text, "0123456789") != "":
+		return predicate{sql: recordNameOrNumber, args: []any{pattern, pattern}}
 	}
 	return predicate{sql: recordHayParts, args: []any{pattern, pattern, pattern}}
 }
 
 var (
-	recordHay      = sqlite.like(`(records.title || ' ' || records.code || ' ' || records.id)`)
-	recordHayParts = "(" + sqlite.like("records.title") + " OR " + sqlite.like("records.code") + " OR " + sqlite.like("records.id") + ")"
+	recordHay          = sqlite.like(`(records.title || ' ' || records.code || ' ' || records.id)`)
+	recordNameOrNumber = "(" + sqlite.like("records.title") + " OR " + sqlite.like("records.code") + ")"
+	recordHayParts     = "(" + sqlite.like("records.title") + " OR " + sqlite.like("records.code") + " OR " + sqlite.like("records.id") + ")"
 )
 
 // commonText is a text (its full-text query) found common in a tenant's
