@@ -76,10 +76,9 @@ func (rows rowList) AppendJSON(b []byte) ([]byte, error) {
 	return append(b, ']'), nil
 }
 
-// RecordRows are records shown as rows of columns: each is the Row that
-// Kind.Row makes of it, but the rows are only made when asked for (Rows);
-// a page's JSON is written straight from the records. The zero RecordRows
-// holds no rows and encodes as null.
+// RecordRows are records shown as rows of columns: each encodes as the
+// Row that Kind.Row makes of it, but written straight from the record,
+// with no Row made. The zero RecordRows holds no rows and encodes as null.
 type RecordRows struct {
 	kind    *Kind
 	columns []ColumnInfo
@@ -89,17 +88,6 @@ type RecordRows struct {
 // RecordRows shows records as rows of the given columns.
 func (k *Kind) RecordRows(rs []Record, cols []ColumnInfo) RecordRows {
 	return RecordRows{kind: k, columns: cols, records: rs}
-}
-
-// Len is how many rows there are.
-func (rr RecordRows) Len() int { return len(rr.records) }
-
-// Rows makes the rows; never nil but for the zero RecordRows.
-func (rr RecordRows) Rows() []Row {
-	if rr.kind == nil {
-		return nil
-	}
-	return rr.kind.Rows(rr.records, rr.columns)
 }
 
 // MarshalJSON is AppendJSON, for encoding/json.

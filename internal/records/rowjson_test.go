@@ -154,15 +154,14 @@ func TestRecordRowsMatchRows(t *testing.T) {
 				rec.Fields, _ = json.Marshal(doc)
 				recs[i] = rec
 			}
-			rr := k.RecordRows(recs, k.Columns(cols))
-			got, err := rr.AppendJSON(nil)
-			want, _ := json.Marshal(rr.Rows())
-			if err != nil || string(got) != string(want) || rr.Len() != len(recs) {
+			got, err := k.RecordRows(recs, k.Columns(cols)).AppendJSON(nil)
+			want, _ := json.Marshal(k.Rows(recs, k.Columns(cols)))
+			if err != nil || string(got) != string(want) {
 				t.Fatalf("%s, columns %v:\n got %s (%v)\nwant %s", k.Name, cols, got, err, want)
 			}
 		}
 	}
-	if got, _ := (RecordRows{}).AppendJSON(nil); string(got) != "null" || (RecordRows{}).Rows() != nil {
+	if got, _ := (RecordRows{}).AppendJSON(nil); string(got) != "null" {
 		t.Errorf("the zero rows: %s", got)
 	}
 }
