@@ -81,14 +81,11 @@ func inNameOrNumber(text string) bool {
 // listTextByName is a page of a list's text filter in name order (no
 // other filter), through the words that hold the text; ok is false for a
 // text that is not one word's (inNameOrNumber), is shorter than a
-// trigram, has a digit, or is in more than listWordsMax words (so common
-// that the name index meets a page of it soon).
+// trigram, or is in more than listWordsMax words (so common that the
+// name index meets a page of it soon).
 func (sqliteSearch) listTextByName(ctx context.Context, t *Tenant, q records.ListQuery) (p predicate, ok bool, err error) {
-	if !inNameOrNumber(q.Text) || utf8.RuneCountInString(q.Text) < 3 || strings.ContainsAny(q.Text, "0123456789") {
-		// The trigrams need 3 characters; a text with a digit is a
-		// number's, which a kind has as many of as records (too many
-		// words: the search index finds it).
-		return predicate{}, false, nil
+	if !inNameOrNumber(q.Text) || utf8.RuneCountInString(q.Text) < 3 {
+		return predicate{}, false, nil // the trigrams need 3 characters
 	}
 	words, ok, err := t.wordsContaining(ctx, q.Kind, strings.ToLower(q.Text))
 	if err != nil || !ok {
@@ -122,13 +119,7 @@ func wordsPage(kind string, words []string, desc bool, after *records.Cursor, n 
 			sql += ` AND (name, record_id) ` + cmp + ` (?, ?)`
 			args = append(args, after.Values[0], after.ID)
 		}
-		parts[i] = fmt.Sprintf(`%s ORDER BY name %s, record_id %s LIMIT %d`, sql, dir, dir, n)
-	}
-	if len(parts) == 1 {
-		return predicate{pick: strings.Replace(parts[0], "SELECT name, record_id", "SELECT record_id", 1), args: args}
-	}
-	for i, p := range parts {
-		parts[i] = "SELECT * FROM (" + p + ")"
+		parts[i] = fmt.Sprintf(`SELECT * FROM (%s ORDER BY name %s, record_id %s LIMIT %d)`, sql, dir, dir, n)
 	}
 	return predicate{pick: fmt.Sprintf(`SELECT record_id FROM (%s) ORDER BY name %s, record_id %s LIMIT %d`,
 		strings.Join(parts, " UNION "), dir, dir, n), args: args}
@@ -140,7 +131,7 @@ func wordsPage(kind string, words []string, desc bool, after *records.Cursor, n 
 // if they hold the text. ok is false when there are more than
 // listWordsMax candidates (it reads no more).
 func (t *Tenant) wordsContaining(ctx context.Context, kind, text string) (words []string, ok bool, err error) {
-	rows, err := t.query(ctx, scope(fmt.Sprintf(vocabGrams, listWordsMax+1)), trigrams(text), kind, kind, kind)
+	rows, err := t.query(ctx, vocabGrams, trigrams(text), kind, kind, kind, listWordsMax+1)
 	if err != nil {
 		return nil, false, fmt.Errorf("list words: %w", err)
 	}
@@ -158,25 +149,25 @@ func (t *Tenant) wordsContaining(ctx context.Context, kind, text string) (words 
 	return words, n <= listWordsMax, rows.Err()
 }
 
-// trigrams is the full-text query of the words that have text's first 3
-// characters and its last 3 (each term a seek; the candidates are checked
-// anyway): quoted strings, ANDed (the table keeps no positions, so no
-// phrase).
+// trigrams is the full-text query of the words that have every 3
+// characters of text: each a quoted string, ANDed (the table keeps no
+// positions, so no phrase).
 func trigrams(text string) string {
 	r := []rune(text)
-	quote := func(t []rune) string { return `"` + strings.ReplaceAll(string(t), `"`, `""`) + `"` }
-	first, last := quote(r[:3]), quote(r[len(r)-3:])
-	if first == last {
-		return first
+	var parts []string
+	for i := 0; i+3 <= len(r); i++ {
+		if p := `"` + strings.ReplaceAll(string(r[i:i+3]), `"`, `""`) + `"`; !slices.Contains(parts, p) {
+			parts = append(parts, p)
+		}
 	}
-	return first + " AND " + last
+	return strings.Join(parts, " AND ")
 }
 
 // vocabGrams is the candidates of the kind's range of list_vocab_grams
 // for a query (a scope not numbered yet is the empty range). Arguments:
 // the query, the kind three times, the limit.
-const vocabGrams = `SELECT v.word FROM list_vocab_grams g JOIN list_vocab v ON v.no = g.rowid
+var vocabGrams = scope(`SELECT v.word FROM list_vocab_grams g JOIN list_vocab v ON v.no = g.rowid
 	WHERE list_vocab_grams MATCH ?
 	AND g.rowid > COALESCE((SELECT no << 40 FROM search_scopes WHERE tenant_id = :tenant AND kind = ?), 0)
 	AND g.rowid < COALESCE((SELECT (no + 1) << 40 FROM search_scopes WHERE tenant_id = :tenant AND kind = ?), 0)
-	AND v.tenant_id = :tenant AND v.kind = ? LIMIT %d`
+	AND v.tenant_id = :tenant AND v.kind = ? LIMIT ?`)

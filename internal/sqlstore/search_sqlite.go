@@ -316,9 +316,7 @@ func (sqliteSearch) fillDerived(ctx context.Context, tx *sql.Tx) error {
 	stmts := []string{`INSERT OR IGNORE INTO search_scopes (tenant_id, kind)
 		SELECT DISTINCT tenant_id, '' FROM search_entries UNION SELECT DISTINCT tenant_id, kind FROM search_entries`,
 		// The list words (listwords.go), their vocabulary numbered in
-		// each kind's scope, and its trigrams in one pass ('rebuild'),
-		// merged into one segment (a lookup then reads one b-tree: 13 µs,
-		// not the 73 of the segments a rebuild leaves).
+		// each kind's scope, and its trigrams in one pass ('rebuild').
 		`DELETE FROM list_words`, `DELETE FROM list_vocab`,
 		`INSERT INTO list_words (tenant_id, kind, word, name, record_id)
 			SELECT e.tenant_id, e.kind, w.value, e.name, e.record_id
@@ -328,7 +326,6 @@ func (sqliteSearch) fillDerived(ctx context.Context, tx *sql.Tx) error {
 			FROM (SELECT DISTINCT tenant_id, kind, word FROM list_words) w
 			JOIN search_scopes s ON s.tenant_id = w.tenant_id AND s.kind = w.kind ORDER BY 1`,
 		`INSERT INTO list_vocab_grams (list_vocab_grams) VALUES ('rebuild')`,
-		`INSERT INTO list_vocab_grams (list_vocab_grams) VALUES ('optimize')`,
 	}
 	for _, table := range []struct{ name, kind string }{{"search_all", "''"}, {"search_kind", "e.kind"}} {
 		config := func(option, value string) string {

@@ -30,9 +30,8 @@ const (
 	upkeepMergePages = 64
 )
 
-// searchTables are the full-text tables whose merges the upkeep does:
-// the search index's and the list words' trigrams (listwords.go).
-var searchTables = []string{"search_all", "search_kind", "list_vocab_grams"}
+// searchTables are the full-text tables whose merges the upkeep does.
+var searchTables = []string{"search_all", "search_kind"}
 
 // upkeep is the background loop of one SQLite store.
 type upkeep struct {

@@ -93,7 +93,6 @@ INSERT INTO list_vocab (no, tenant_id, kind, word)
     JOIN search_scopes s ON s.tenant_id = w.tenant_id AND s.kind = w.kind
     ORDER BY 1;
 INSERT INTO list_vocab_grams (list_vocab_grams) VALUES ('rebuild');
-INSERT INTO list_vocab_grams (list_vocab_grams) VALUES ('optimize');
 CREATE TRIGGER list_vocab_ai AFTER INSERT ON list_vocab BEGIN
     INSERT INTO list_vocab_grams (rowid, word) VALUES (new.no, new.word);
 END;
