@@ -7,10 +7,11 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
+	"sync"
 
 	moderncsqlite "modernc.org/sqlite"
 
+	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/records"
 )
 
@@ -80,15 +81,15 @@ func inNameOrNumber(text string) bool {
 
 // listTextByName is a page of a list's text filter in name order (no
 // other filter), through the words that hold the text; ok is false for a
-// text that is not one word's (inNameOrNumber), is shorter than a
-// trigram, or is in more than listWordsMax words (so common that the
-// name index meets a page of it soon).
+// text that is not one word's (inNameOrNumber) or that is in more than
+// listWordsMax words (a letter or two: common enough that the name
+// index meets a page of it soon).
 func (sqliteSearch) listTextByName(ctx context.Context, t *Tenant, q records.ListQuery) (p predicate, ok bool, err error) {
-	if !inNameOrNumber(q.Text) || utf8.RuneCountInString(q.Text) < 3 {
-		return predicate{}, false, nil // the trigrams need 3 characters
+	if !inNameOrNumber(q.Text) {
+		return predicate{}, false, nil
 	}
-	words, ok, err := t.wordsContaining(ctx, q.Kind, strings.ToLower(q.Text))
-	if err != nil || !ok {
+	words, err := t.wordsContaining(ctx, q.Kind, strings.ToLower(q.Text))
+	if err != nil || len(words) > listWordsMax {
 		return predicate{}, false, err
 	}
 	return wordsPage(q.Kind, words, q.Desc, q.After, q.Limit+1), true, nil
@@ -127,47 +128,91 @@ func wordsPage(kind string, words []string, desc bool, after *records.Cursor, n 
 
 // wordsContaining returns the words of the tenant's kind that contain
 // text (lower-cased as hayPattern does; the words are folded as LIKE
-// folds): the trigram index's candidates (a few too many at most), kept
-// if they hold the text. ok is false when there are more than
-// listWordsMax candidates (it reads no more).
-func (t *Tenant) wordsContaining(ctx context.Context, kind, text string) (words []string, ok bool, err error) {
-	rows, err := t.query(ctx, vocabGrams, trigrams(text), kind, kind, kind, listWordsMax+1)
+// folds), reading only the words numbered after those it has seen for
+// that text before (vocabMatches). It stops collecting after
+// listWordsMax+1.
+func (t *Tenant) wordsContaining(ctx context.Context, kind, text string) ([]string, error) {
+	key := vocabKey{t.id, kind, text}
+	seen := t.s.vocabMatches.get(key)
+	st, args := vocabSince, []any{seen.upto, kind}
+	if seen.upto == 0 {
+		st, args = vocabAll, []any{kind}
+	}
+	rows, err := t.query(ctx, st, args...)
 	if err != nil {
-		return nil, false, fmt.Errorf("list words: %w", err)
+		return nil, fmt.Errorf("list words: %w", err)
 	}
 	defer rows.Close()
-	n := 0
-	for ; rows.Next(); n++ {
+	next := vocabHit{upto: seen.upto, words: seen.words}
+	for rows.Next() {
+		var no int64
 		var word string
-		if err := rows.Scan(&word); err != nil {
-			return nil, false, fmt.Errorf("list words: %w", err)
+		if err := rows.Scan(&no, &word); err != nil {
+			return nil, fmt.Errorf("list words: %w", err)
 		}
-		if strings.Contains(word, text) {
-			words = append(words, word)
-		}
-	}
-	return words, n <= listWordsMax, rows.Err()
-}
-
-// trigrams is the full-text query of the words that have every 3
-// characters of text: each a quoted string, ANDed (the table keeps no
-// positions, so no phrase).
-func trigrams(text string) string {
-	r := []rune(text)
-	var parts []string
-	for i := 0; i+3 <= len(r); i++ {
-		if p := `"` + strings.ReplaceAll(string(r[i:i+3]), `"`, `""`) + `"`; !slices.Contains(parts, p) {
-			parts = append(parts, p)
+		next.upto = max(next.upto, no)
+		if len(next.words) <= listWordsMax && strings.Contains(word, text) && !slices.Contains(next.words, word) {
+			// Appended to a copy: the kept slice may be read by another request.
+			next.words = append(slices.Clip(next.words), word)
 		}
 	}
-	return strings.Join(parts, " AND ")
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list words: %w", err)
+	}
+	if next.upto > seen.upto {
+		t.s.vocabMatches.put(key, next)
+	}
+	return next.words, nil
 }
 
-// vocabGrams is the candidates of the kind's range of list_vocab_grams
-// for a query (a scope not numbered yet is the empty range). Arguments:
-// the query, the kind three times, the limit.
-var vocabGrams = scope(`SELECT v.word FROM list_vocab_grams g JOIN list_vocab v ON v.no = g.rowid
-	WHERE list_vocab_grams MATCH ?
-	AND g.rowid > COALESCE((SELECT no << 40 FROM search_scopes WHERE tenant_id = :tenant AND kind = ?), 0)
-	AND g.rowid < COALESCE((SELECT (no + 1) << 40 FROM search_scopes WHERE tenant_id = :tenant AND kind = ?), 0)
-	AND v.tenant_id = :tenant AND v.kind = ? LIMIT ?`)
+var (
+	vocabAll = scope(`SELECT no, word FROM list_vocab WHERE tenant_id = :tenant AND kind = ?`)
+	// By number: the words after a number, whatever their tenant and kind,
+	// are few.
+	vocabSince = scope(`SELECT no, word FROM list_vocab NOT INDEXED WHERE no > ? AND tenant_id = :tenant AND kind = ?`)
+)
+
+// vocabMatches remembers, per tenant, kind and text, which words of
+// list_vocab hold the text and the highest word number read. Each
+// instance keeps its own (a SQLite database has one). What it keeps is
+// never short of a word: a word leaves list_vocab only in a reindex,
+// which numbers the words anew after every old number, so at worst it
+// keeps a word no record has any more, whose range is empty. At most
+// vocabMatchesMax texts are kept; when full, all go.
+type vocabMatches struct {
+	mu sync.Mutex
+	m  map[vocabKey]vocabHit
+}
+
+type vocabKey struct {
+	tenant     portal.TenantID
+	kind, text string
+}
+
+// vocabHit is what was read of a text: the words that hold it (at most
+// listWordsMax+1) among those numbered up to upto.
+type vocabHit struct {
+	upto  int64
+	words []string
+}
+
+const vocabMatchesMax = 4096
+
+func (v *vocabMatches) get(k vocabKey) vocabHit {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.m[k]
+}
+
+// put keeps h unless what is kept has read further (a request that read
+// an older snapshot of the words).
+func (v *vocabMatches) put(k vocabKey, h vocabHit) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.m == nil || len(v.m) >= vocabMatchesMax {
+		v.m = map[vocabKey]vocabHit{}
+	}
+	if h.upto > v.m[k].upto {
+		v.m[k] = h
+	}
+}

@@ -3,7 +3,6 @@ package sqlstore
 import (
 	"context"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"testing"
 
@@ -90,82 +89,5 @@ func TestListWordsTooManyWords(t *testing.T) {
 	listWordsMax = 3
 	if _, ok, err := (sqliteSearch{}).listTextByName(ctx, ten, q); !ok || err != nil {
 		t.Fatalf("a text in 3 words, at most 3: word plan %v, %v", ok, err)
-	}
-}
-
-// The word plan gives the probe's records, in order, for random names and
-// texts: the trigram lookup finds every word that holds a text (a few
-// more, which the store drops), whatever the case, accents, quotes,
-// tabs or LIKE's wildcards in either.
-func TestListWordsPlanAgreesWithProbe(t *testing.T) {
-	s, err := Open(context.Background(), "", t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	ctx := context.Background()
-	ten := seedTenant(t, s, "acme")
-	alphabet := []string{"a", "A", "b", "B", "c", " ", "\t", "é", "É", "-", "%", "_", `"`, "1"}
-	r := rand.New(rand.NewPCG(3, 4))
-	word := func(min, n int) string {
-		var b strings.Builder
-		for range min + r.IntN(n) {
-			b.WriteString(alphabet[r.IntN(len(alphabet))])
-		}
-		return b.String()
-	}
-	var rs []records.Record
-	for i := range 400 {
-		rec := testRecord("project", int64(i+1), word(1, 14), "Active")
-		rec.Code = word(0, 6)
-		rs = append(rs, rec)
-	}
-	if err := ten.PutRecords(ctx, rs); err != nil {
-		t.Fatal(err)
-	}
-	list := func(text string, desc bool) []int64 {
-		t.Helper()
-		var ids []int64
-		q := records.ListQuery{Kind: "project", Text: text, Desc: desc, Limit: 7}
-		for {
-			page, err := ten.ListRecords(ctx, q)
-			if err != nil {
-				t.Fatalf("%q: %v", text, err)
-			}
-			for _, r := range page.Records {
-				ids = append(ids, r.ID)
-			}
-			if !page.HasMore {
-				return ids
-			}
-			q.After = page.Next
-		}
-	}
-	defer func(words, cap int) { listWordsMax, listTextCap = words, cap }(listWordsMax, listTextCap)
-	used, found := 0, 0
-	for range 300 {
-		text := word(3, 2)
-		if !inNameOrNumber(text) {
-			continue
-		}
-		listWordsMax, listTextCap = 32, 2000
-		if _, ok, err := (sqliteSearch{}).listTextByName(ctx, ten, records.ListQuery{Kind: "project", Text: text, Limit: 7}); err != nil {
-			t.Fatal(err)
-		} else if ok {
-			used++
-		}
-		byWords := [2][]int64{list(text, false), list(text, true)}
-		listWordsMax, listTextCap = -1, 0
-		for i, desc := range []bool{false, true} {
-			if probe := list(text, desc); !slices.Equal(byWords[i], probe) {
-				t.Fatalf("%q, desc %v: words %v, probe %v", text, desc, byWords[i], probe)
-			}
-		}
-		if len(byWords[0]) > 0 {
-			found++
-		}
-	}
-	if used < 100 || found < 50 {
-		t.Fatalf("the word plan answered %d texts, %d with records: too few to tell", used, found)
 	}
 }

@@ -315,17 +315,13 @@ func (sqliteSearch) fillStatement() string {
 func (sqliteSearch) fillDerived(ctx context.Context, tx *sql.Tx) error {
 	stmts := []string{`INSERT OR IGNORE INTO search_scopes (tenant_id, kind)
 		SELECT DISTINCT tenant_id, '' FROM search_entries UNION SELECT DISTINCT tenant_id, kind FROM search_entries`,
-		// The list words (listwords.go), their vocabulary numbered in
-		// each kind's scope, and its trigrams in one pass ('rebuild').
+		// The list words (listwords.go): the vocabulary is numbered anew,
+		// after every old number (AUTOINCREMENT).
 		`DELETE FROM list_words`, `DELETE FROM list_vocab`,
 		`INSERT INTO list_words (tenant_id, kind, word, name, record_id)
 			SELECT e.tenant_id, e.kind, w.value, e.name, e.record_id
 			FROM search_entries e, json_each(portico_list_words(e.name, e.code)) w ORDER BY 1, 2, 3, 4, 5`,
-		`INSERT INTO list_vocab (no, tenant_id, kind, word)
-			SELECT (s.no << 40) + row_number() OVER (PARTITION BY w.tenant_id, w.kind ORDER BY w.word), w.tenant_id, w.kind, w.word
-			FROM (SELECT DISTINCT tenant_id, kind, word FROM list_words) w
-			JOIN search_scopes s ON s.tenant_id = w.tenant_id AND s.kind = w.kind ORDER BY 1`,
-		`INSERT INTO list_vocab_grams (list_vocab_grams) VALUES ('rebuild')`,
+		`INSERT INTO list_vocab (tenant_id, kind, word) SELECT DISTINCT tenant_id, kind, word FROM list_words ORDER BY 1, 2, 3`,
 	}
 	for _, table := range []struct{ name, kind string }{{"search_all", "''"}, {"search_kind", "e.kind"}} {
 		config := func(option, value string) string {
@@ -341,15 +337,9 @@ func (sqliteSearch) fillDerived(ctx context.Context, tx *sql.Tx) error {
 			config("automerge", "4"), config("hashsize", "1048576"), // FTS5's defaults
 		)
 	}
-	// The vocabulary's trigger (its trigrams, row by row) is off while
-	// the rebuild fills it.
-	names, ddls, err := dropDerived(ctx, tx, sqlite.derivedObjectsQuery("list_vocab", "", ""))
-	if err != nil {
-		return err
-	}
-	for _, st := range append(stmts, ddls...) {
+	for _, st := range stmts {
 		if _, err := tx.ExecContext(ctx, st); err != nil {
-			return fmt.Errorf("search index: %w (%s)", err, strings.Join(names, ", "))
+			return err
 		}
 	}
 	return nil
