@@ -236,9 +236,12 @@ func readFields(k *records.Kind, names []string) []records.Field {
 // asks for (all the kind's when it names none) come in Extra, typed as
 // records.Field.FromText makes them.
 func (t *Tenant) ListRecords(ctx context.Context, q records.ListQuery) (records.Page, error) {
-	text, err := t.pageText(ctx, q)
+	text, err := t.textMatch(ctx, q)
 	if err != nil {
 		return records.Page{}, err
+	}
+	if text.byName != nil && (q.Sort == "" || q.Sort == records.ColTitle) && q.Filter.Conditions() == 0 {
+		text = text.byName(q.Desc, q.After, q.Limit+1)
 	}
 	p, err := listStatement(t.d, q, text)
 	if err != nil {
@@ -433,17 +436,8 @@ func listStatement(d dialect, q records.ListQuery, text predicate) (listPlan, er
 			cols = append(cols, key.expr)
 		}
 	}
-	from := "records"
-	if text.pick != "" {
-		// The picked records first, each then read by its key: a plan
-		// that does not hang on the planner's statistics (without them,
-		// SQLite walked the kind's whole sort index rather than look a
-		// handful of ids up).
-		from = "(" + text.pick + ") p CROSS JOIN records"
-		where, p.args = append(where, "id = p.record_id"), append(slices.Clip(text.args), p.args...)
-	}
-	p.st = scope(fmt.Sprintf(`SELECT %s FROM %s WHERE %s ORDER BY %s, id %s LIMIT %d`,
-		strings.Join(cols, ", "), from, strings.Join(where, " AND "), strings.Join(order, ", "), dir, q.Limit+1))
+	p.st = scope(fmt.Sprintf(`SELECT %s FROM records WHERE %s ORDER BY %s, id %s LIMIT %d`,
+		strings.Join(cols, ", "), strings.Join(where, " AND "), strings.Join(order, ", "), dir, q.Limit+1))
 	return p, nil
 }
 

@@ -113,42 +113,6 @@ func TestCommonTextFilterIsCheckedInTheNameIndex(t *testing.T) {
 	}
 }
 
-// A page of a list's text filter in name order through the words reads
-// each word's range of list_words in name order, no further than a page
-// (no sort of a word's entries), and then only the page's records, by
-// key, whatever the planner's statistics (a fresh database has none): no
-// scan of anything, first page and after a cursor, both ways.
-func TestListWordsPageReadsWordRanges(t *testing.T) {
-	s, err := Open(context.Background(), "", t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	for _, after := range []*records.Cursor{nil, {Values: []string{"Cedar"}, ID: 7}} {
-		for _, desc := range []bool{false, true} {
-			q := records.ListQuery{Kind: "project", Sort: records.ColTitle, Desc: desc, After: after, Limit: 10}
-			plan, err := listStatement(sqlite, q, wordsPage("project", []string{"wetland", "wetlands"}, desc, after, 11))
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := queryPlan(t, s, plan.st, plan.args...)
-			// Each word's range is read in its order, up to the page's size
-			// (no sort before its LIMIT); the sorts after are of a page a word.
-			steps, words := strings.Split(p, "; "), 0
-			for i, st := range steps {
-				if strings.HasPrefix(st, "SEARCH list_words USING PRIMARY KEY (tenant_id=? AND kind=? AND word=?") &&
-					i+1 < len(steps) && strings.HasPrefix(steps[i+1], "SCAN (subquery") {
-					words++
-				}
-			}
-			if words != 2 || !strings.HasSuffix(p, "; SCAN p; SEARCH records USING INDEX sqlite_autoindex_records_1 (tenant_id=? AND kind=? AND id=?); USE TEMP B-TREE FOR ORDER BY") ||
-				strings.Contains(p, "SCAN list_words") || strings.Contains(p, "SCAN records") {
-				t.Errorf("desc %v, after %v: plan %q", desc, after != nil, p)
-			}
-		}
-	}
-}
-
 // likeReads says where each column the first LIKE of st compares comes
 // from ("index" or "table"), from SQLite's bytecode: the columns read
 // after the deferred seek of the walked index, up to the like() call.

@@ -31,10 +31,6 @@ type engineSearch interface {
 	// listText is a list query's text predicate: "the text is in the
 	// record's name, number or id" (q.Text is not empty).
 	listText(ctx context.Context, t *Tenant, q records.ListQuery) (predicate, error)
-	// listTextByName is a better plan, when the engine has one (ok), for
-	// a page of q in name order with no other filter: the predicate of
-	// that page (q.Limit+1 records after q.After), not of the whole result.
-	listTextByName(ctx context.Context, t *Tenant, q records.ListQuery) (p predicate, ok bool, err error)
 	// reindexSession is the setting a rebuild gives its transaction, and
 	// the statement that restores it afterwards ("" when the transaction's
 	// end does).
@@ -133,20 +129,14 @@ func (d dialect) hayContains() string { return d.like("e.hay") }
 
 func hayPattern(text string) string { return "%" + escapeLike(strings.ToLower(text)) + "%" }
 
-// predicate is a piece of a WHERE clause with its arguments, or the
-// records of a list's page picked.
+// predicate is a piece of a WHERE clause with its arguments.
 type predicate struct {
 	sql  string
 	args []any
-	// pick, set instead of sql, selects the ids (record_id) of a page's
-	// records, with args: the list's statement reads those records by id
-	// and no others (listStatement). Only a page's statement takes it.
-	pick string
-	// byName, when set, is the predicate (a pick) of a page of the same
-	// records in name order: the first n (after a cursor of that order)
-	// in that direction, picked without reading the records (SQLite's
-	// index plan). Only a page sorted by name with no other filter may
-	// use it.
+	// byName, when set, is the predicate of a page of the same records
+	// in name order: the first n (after a cursor of that order) in
+	// that direction, picked without reading the records (SQLite's index
+	// plan). Only a page sorted by name with no other filter may use it.
 	byName func(desc bool, after *records.Cursor, n int) predicate
 }
 
@@ -158,23 +148,6 @@ func (t *Tenant) textMatch(ctx context.Context, q records.ListQuery) (predicate,
 		return predicate{}, nil
 	}
 	return t.d.search().listText(ctx, t, q)
-}
-
-// pageText is textMatch for a page of q: for a page in name order with no
-// other filter, the engine's plan for that page (listTextByName, else
-// listText's byName) when it has one.
-func (t *Tenant) pageText(ctx context.Context, q records.ListQuery) (predicate, error) {
-	if q.Text == "" || (q.Sort != "" && q.Sort != records.ColTitle) || q.Filter.Conditions() > 0 {
-		return t.textMatch(ctx, q)
-	}
-	if p, ok, err := t.d.search().listTextByName(ctx, t, q); ok || err != nil {
-		return p, err
-	}
-	p, err := t.textMatch(ctx, q)
-	if err == nil && p.byName != nil {
-		p = p.byName(q.Desc, q.After, q.Limit+1)
-	}
-	return p, err
 }
 
 // ReindexSearch rebuilds the whole search index from the records (`portico

@@ -282,11 +282,6 @@ func (postgresSearch) listText(_ context.Context, _ *Tenant, q records.ListQuery
 		keysMatch(1) + ` AND ` + postgres.hayContains() + `)`, args: []any{q.Kind, searchKeys(q.Kind, q.Text, false), hayPattern(q.Text)}}, nil
 }
 
-// listTextByName: none better than listText's.
-func (postgresSearch) listTextByName(context.Context, *Tenant, records.ListQuery) (predicate, bool, error) {
-	return predicate{}, false, nil
-}
-
 func (postgresSearch) reindexSession() (set, reset string) {
 	return `SET LOCAL maintenance_work_mem = '256MB'`, ""
 }

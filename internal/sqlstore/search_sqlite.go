@@ -214,7 +214,7 @@ func (sqliteSearch) listText(ctx context.Context, t *Tenant, q records.ListQuery
 			args = append(args, after.Values[0], after.ID)
 		}
 		sql += fmt.Sprintf(` ORDER BY e.name %s, e.record_id %s LIMIT %d`, dir, dir, n)
-		return predicate{pick: sql, args: args}
+		return predicate{sql: `id IN (` + sql + `)`, args: args}
 	}}, nil
 }
 
@@ -232,10 +232,10 @@ func (sqliteSearch) listText(ctx context.Context, t *Tenant, q records.ListQuery
 func recordHayContains(text string) predicate {
 	pattern := hayPattern(text)
 	switch {
-	case inNameOrNumber(text):
-		return predicate{sql: recordNameOrNumber, args: []any{pattern, pattern}}
 	case strings.Contains(text, " "):
 		return predicate{sql: recordHay, args: []any{pattern}}
+	case strings.Trim(text, "0123456789") != "":
+		return predicate{sql: recordNameOrNumber, args: []any{pattern, pattern}}
 	}
 	return predicate{sql: recordHayParts, args: []any{pattern, pattern, pattern}}
 }
@@ -314,15 +314,7 @@ func (sqliteSearch) fillStatement() string {
 // 1.5).
 func (sqliteSearch) fillDerived(ctx context.Context, tx *sql.Tx) error {
 	stmts := []string{`INSERT OR IGNORE INTO search_scopes (tenant_id, kind)
-		SELECT DISTINCT tenant_id, '' FROM search_entries UNION SELECT DISTINCT tenant_id, kind FROM search_entries`,
-		// The list words (listwords.go): the vocabulary is numbered anew,
-		// after every old number (AUTOINCREMENT).
-		`DELETE FROM list_words`, `DELETE FROM list_vocab`,
-		`INSERT INTO list_words (tenant_id, kind, word, name, record_id)
-			SELECT e.tenant_id, e.kind, w.value, e.name, e.record_id
-			FROM search_entries e, json_each(portico_list_words(e.name, e.code)) w ORDER BY 1, 2, 3, 4, 5`,
-		`INSERT INTO list_vocab (tenant_id, kind, word) SELECT DISTINCT tenant_id, kind, word FROM list_words ORDER BY 1, 2, 3`,
-	}
+		SELECT DISTINCT tenant_id, '' FROM search_entries UNION SELECT DISTINCT tenant_id, kind FROM search_entries`}
 	for _, table := range []struct{ name, kind string }{{"search_all", "''"}, {"search_kind", "e.kind"}} {
 		config := func(option, value string) string {
 			return `INSERT INTO ` + table.name + ` (` + table.name + `, rank) VALUES ('` + option + `', ` + value + `)`

@@ -43,10 +43,7 @@ type Store struct {
 	// commonTexts are the texts SQLite's list search found common (see
 	// sqliteSearch.listText).
 	commonTexts commonTexts
-	// vocabMatches are the words of SQLite's list words that hold a text
-	// (see listwords.go).
-	vocabMatches vocabMatches
-	dsn          string
+	dsn         string
 	// events is where the commit of a live-update event is announced
 	// (see events.go); nil announces nothing.
 	events atomic.Pointer[Signals]
