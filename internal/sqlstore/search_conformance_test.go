@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"strings"
@@ -403,6 +404,71 @@ func TestConformanceListTextPagesInNameOrder(t *testing.T) {
 		sum, err := ten.Summarize(ctx, records.SummaryQuery{List: records.ListQuery{Kind: "project", Text: "fen"}, Count: true})
 		if n := int64(len(want(false, func(records.Record) bool { return true }))); err != nil || sum.Total != n || sum.TotalEstimated {
 			t.Errorf("count %+v, %v; want %d", sum, err, n)
+		}
+	})
+}
+
+// A list's text filter finds exactly the records whose name, number or
+// id holds the text (ASCII case folded, as LIKE folds), whichever plan
+// answers it: random names and numbers, and texts cut from them anywhere
+// (a word's end too: "ch" of "Birch", "23" of "PRJ-0123"), or made up.
+func TestConformanceListTextIsExact(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		ten := seedTenant(t, s, "acme")
+		rnd := rand.New(rand.NewPCG(16, 2))
+		syllables := []string{"bi", "rch", "ch", "an", "wet", "land", "ko", "e", "lo", "x", "23", "ab"}
+		word := func() string {
+			var b strings.Builder
+			for range 1 + rnd.IntN(3) {
+				b.WriteString(syllables[rnd.IntN(len(syllables))])
+			}
+			return b.String()
+		}
+		var rs []records.Record
+		var hays []string
+		for i := range 200 {
+			name := word()
+			for range rnd.IntN(3) {
+				name += " " + word()
+			}
+			name = strings.ToUpper(name[:1]) + name[1:]
+			r := testRecord("project", int64(1000+i), name, "Active")
+			r.Code = fmt.Sprintf("%s-%04d", strings.ToUpper(word()), rnd.IntN(10000))
+			rs = append(rs, r)
+			hays = append(hays, strings.ToLower(fmt.Sprint(r.Title, " ", r.Code, " ", r.ID)))
+		}
+		if err := ten.PutRecords(ctx, rs); err != nil {
+			t.Fatal(err)
+		}
+		var texts []string
+		for range 300 {
+			h := hays[rnd.IntN(len(hays))]
+			from := rnd.IntN(len(h))
+			texts = append(texts, h[from:min(len(h), from+1+rnd.IntN(6))])
+		}
+		for range 50 {
+			texts = append(texts, word())
+		}
+		for _, text := range texts {
+			var want []int64
+			for i, h := range hays {
+				if strings.Contains(h, strings.ToLower(text)) {
+					want = append(want, rs[i].ID)
+				}
+			}
+			page, err := ten.ListRecords(ctx, records.ListQuery{Kind: "project", Text: text, Limit: 500})
+			if err != nil {
+				t.Fatalf("%q: %v", text, err)
+			}
+			var got []int64
+			for _, r := range page.Records {
+				got = append(got, r.ID)
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, want) {
+				t.Errorf("%q: %d records %v, want %d %v", text, len(got), got, len(want), want)
+			}
 		}
 	})
 }

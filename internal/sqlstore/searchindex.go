@@ -12,16 +12,17 @@ import (
 	"github.com/portico/portico/internal/search"
 )
 
-// The SQLite search index's tokens (migration 0010). Go makes them, not
-// the full-text tokenizer, so the index and the queries fold text the same
-// way by construction: the table's ascii tokenizer only splits on the
-// spaces between them.
+// The SQLite search index's tokens (migrations 0010 and 0027). Go makes
+// them, not the full-text tokenizer, so the index and the queries fold
+// text the same way by construction: the table's ascii tokenizer only
+// splits on the spaces between them.
 //
 // An entry's hay (name, number, id) is folded (lower case, no accents)
 // and split into words of letters and digits. Each word is indexed as its
 // first partLen characters, and each suffix of minPart or more characters
 // that starts inside the word as "_" and its first partLen characters:
-// "wetlands" gives wetlan, _etland, _tlands, _lands, _ands and _nds. The
+// "wetlands" gives wetlan, _etland, _tlands, _lands, _ands, _nds and _ds:
+// a typed word of minWord characters at a word's end is found too. The
 // first word (the name's) is indexed once more as "^" and its first
 // partLen characters. A name starting with typed text, a word starting
 // with it and a word containing it are then each one prefix lookup
@@ -32,7 +33,7 @@ import (
 // on the entry.
 const (
 	partLen = 6
-	minPart = 3
+	minPart = 2
 	minWord = 2
 )
 
