@@ -285,14 +285,13 @@ func (t *Tenant) ListRecords(ctx context.Context, q records.ListQuery) (records.
 // rowScan is where a list query's rows are scanned to: one set of
 // destinations, reused row after row.
 type rowScan struct {
-	p                 *listPlan
-	r                 records.Record
-	ext               sql.NullString
-	parent, proj, amt sql.NullInt64
-	modified          int64
-	readsModified     bool
-	more              []sql.NullString // the document fields' values, then the selected sort keys
-	dest              []any
+	p             *listPlan
+	r             records.Record
+	n             nullColumns
+	modified      int64
+	readsModified bool
+	more          []sql.NullString // the document fields' values, then the selected sort keys
+	dest          []any
 }
 
 func (p *listPlan) newScan() *rowScan {
@@ -307,11 +306,11 @@ func (p *listPlan) newScan() *rowScan {
 		case records.ColStatus:
 			s.dest = append(s.dest, &s.r.Status)
 		case records.ColParent:
-			s.dest = append(s.dest, &s.parent, &s.r.ParentName)
+			s.dest = append(s.dest, &s.n.parent, &s.r.ParentName)
 		case records.ColProject:
-			s.dest = append(s.dest, &s.proj, &s.r.ProjectName)
+			s.dest = append(s.dest, &s.n.proj, &s.r.ProjectName)
 		case records.ColAmount:
-			s.dest = append(s.dest, &s.amt)
+			s.dest = append(s.dest, &s.n.amt)
 		case records.ColDate:
 			s.dest = append(s.dest, &s.r.Date)
 		case records.ColModified:
@@ -319,7 +318,7 @@ func (p *listPlan) newScan() *rowScan {
 		}
 	}
 	if p.ext {
-		s.dest = append(s.dest, &s.ext)
+		s.dest = append(s.dest, &s.n.ext)
 	}
 	n := 0
 	for _, f := range p.reads {
@@ -344,10 +343,8 @@ func (s *rowScan) scan(rows *sql.Rows) (records.Record, []string, error) {
 		return records.Record{}, nil, err
 	}
 	r := s.r
-	r.Kind, r.ExternalID, r.ParentID, r.ProjectID = s.p.kind, s.ext.String, s.parent.Int64, s.proj.Int64
-	if s.amt.Valid {
-		r.Amount = new(s.amt.Int64)
-	}
+	r.Kind = s.p.kind
+	s.n.fill(&r)
 	if s.readsModified {
 		r.ModifiedAt = time.UnixMilli(s.modified).UTC()
 	}

@@ -146,28 +146,39 @@ type rowScanner interface{ Scan(dest ...any) error }
 // scanRecord reads summaryColumns, and the document too when withFields.
 func scanRecord(s rowScanner, withFields bool) (records.Record, error) {
 	var (
-		r                 records.Record
-		ext               sql.NullString
-		parent, proj, amt sql.NullInt64
-		modified          int64
-		fields            []byte
+		r        records.Record
+		n        nullColumns
+		modified int64
+		fields   []byte
 	)
-	dest := []any{&r.Kind, &r.ID, &ext, &r.Title, &r.Code, &r.Status, &parent, &r.ParentName, &proj, &r.ProjectName,
-		&amt, &r.Date, &modified}
+	dest := []any{&r.Kind, &r.ID, &n.ext, &r.Title, &r.Code, &r.Status, &n.parent, &r.ParentName, &n.proj, &r.ProjectName,
+		&n.amt, &r.Date, &modified}
 	if withFields {
 		dest = append(dest, &fields, &r.Write.State, &r.Write.Error)
 	}
 	if err := s.Scan(dest...); err != nil {
 		return r, err
 	}
-	r.ExternalID = ext.String
-	r.ParentID, r.ProjectID = parent.Int64, proj.Int64
-	if amt.Valid {
-		r.Amount = &amt.Int64
-	}
+	n.fill(&r)
 	r.ModifiedAt = time.UnixMilli(modified).UTC()
 	r.Fields = fields
 	return r, nil
+}
+
+// nullColumns are where a record's nullable columns are scanned to.
+type nullColumns struct {
+	ext               sql.NullString
+	parent, proj, amt sql.NullInt64
+}
+
+// fill sets r's fields from the scanned columns: NULL is the zero value,
+// and no amount.
+func (n *nullColumns) fill(r *records.Record) {
+	r.ExternalID, r.ParentID, r.ProjectID = n.ext.String, n.parent.Int64, n.proj.Int64
+	r.Amount = nil
+	if n.amt.Valid {
+		r.Amount = new(n.amt.Int64)
+	}
 }
 
 func nullString(s string) any {
