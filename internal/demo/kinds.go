@@ -66,6 +66,7 @@ var (
 	billingTypes    = []string{"Fixed bid, milestone", "Time and materials", "Fixed bid, interval"}
 	invoiceItems    = []string{"Professional services", "Construction", "Monitoring", "Mitigation credits", "Design", "Reimbursable expenses"}
 	expenseAccounts = []string{"5100 Project materials", "5200 Subcontractors", "5300 Equipment rental", "5400 Laboratory services", "5500 Professional fees"}
+	payablesAccount = "2000 Accounts Payable"
 	corpsDistricts  = []string{"SAW", "SAW", "NAO", "SAC", "SAS", "SAJ", "LRN", "LRH", "NAB", "MVN", "SAM", "NAP"}
 	areaCodes       = []string{"919", "984", "704", "336", "252", "910", "828", "804", "757", "540", "843", "864", "803", "404", "770", "912", "615", "865", "410", "301", "850", "904", "502", "205", "412", "304", "504"}
 	streets         = []string{"Road", "Street", "Avenue", "Lane", "Drive", "Parkway", "Church Road", "Mill Road", "Farm Road"}
@@ -926,8 +927,9 @@ func (g *generator) vendorBill(r *rand.Rand, rw *row) {
 	default:
 		d.sel("approvalstatus", 2, "Approved")
 	}
-	ai := r.IntN(len(expenseAccounts))
-	d.sel("account", ai+1, expenseAccounts[ai])
+	// The header's account is the payables account the bill is owed on
+	// (NetSuite's default A/P account); its lines carry the expense accounts.
+	d.sel("account", len(expenseAccounts)+1, payablesAccount)
 	g.tmp = strconv.AppendInt(g.tmp[:0], between(r, 1000, 99999), 10)
 	d.bytes("custbody_res_vendor_invoice", g.tmp)
 	// rw.amount, from the lines makeLines drew, is the total of the

@@ -218,7 +218,7 @@ var registry = []*Kind{
 			termsField, doc("otherrefnum", "PO/reference", TypeText),
 			doc("custbody_res_vendor_invoice", "Vendor invoice number", TypeText),
 			docStatus("approvalstatus", "Approval status", "Pending Approval", "Approved", "Rejected"),
-			list("account", "Expense account"), currencyField,
+			list("account", "A/P account"), currencyField,
 		},
 		DefaultSort: newestFirst("trandate"),
 		Tabs:        []Tab{lineItems, billExpenses, filesTab},
