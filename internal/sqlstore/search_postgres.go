@@ -276,10 +276,18 @@ func isASCII(s string) bool {
 }
 
 // listText: the kind's entries containing the text, through the
-// trigram index.
+// trigram index. A text with no trigram inside its words (words of one or
+// two characters) has no keys, and every entry's keys hold none (the
+// index would be read whole): it is checked on each record along the
+// list's sort instead, on the record's own hay (what the entry holds, the
+// triggers' expression), which a common short text meets soon.
 func (postgresSearch) listText(_ context.Context, _ *Tenant, q records.ListQuery) (predicate, error) {
+	keys := searchKeys(q.Kind, q.Text, false)
+	if len(keys) == 0 {
+		return predicate{sql: postgres.like(`lower(records.title || ' ' || records.code || ' ' || records.id)`), args: []any{hayPattern(q.Text)}}, nil
+	}
 	return predicate{sql: `id IN (SELECT e.record_id FROM search_entries e WHERE e.tenant_id = :tenant AND e.kind = ? AND ` +
-		keysMatch(1) + ` AND ` + postgres.hayContains() + `)`, args: []any{q.Kind, searchKeys(q.Kind, q.Text, false), hayPattern(q.Text)}}, nil
+		keysMatch(1) + ` AND ` + postgres.hayContains() + `)`, args: []any{q.Kind, keys, hayPattern(q.Text)}}, nil
 }
 
 func (postgresSearch) reindexSession() (set, reset string) {
