@@ -4,8 +4,12 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"strings"
+	"sync"
+	"time"
 
+	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/records"
 	"github.com/portico/portico/internal/search"
 )
@@ -148,6 +152,61 @@ func (t *Tenant) textMatch(ctx context.Context, q records.ListQuery) (predicate,
 		return predicate{}, nil
 	}
 	return t.d.search().listText(ctx, t, q)
+}
+
+// listTextCap is where a list's text search changes plans: a text with
+// fewer matches than this in the kind's search entries is looked up there
+// and only its records are read; a more common one is checked record by
+// record along the list's sort index, which meets a page of matches soon
+// (reading every match of a word a quarter of the records hold, then
+// sorting them, took half a second at 200,000 projects on PostgreSQL).
+var listTextCap = 2000
+
+// commonText is a text (as the engine looks it up) found common in a
+// tenant's kind.
+type commonText struct {
+	tenant      portal.TenantID
+	kind, match string
+}
+
+// commonTexts remembers, for commonTextTTL, which texts a list's text
+// search found common (listTextCap matches or more), in this process (each
+// instance learns its own: a verdict costs one capped lookup). The verdict only
+// chooses a plan: both plans give the same rows, so a stale one costs
+// time, never a wrong answer (and a text that became rare is looked up
+// as common at worst for commonTextTTL). At most commonTextMax are kept;
+// when full, the expired go, or all.
+type commonTexts struct {
+	mu sync.Mutex
+	m  map[commonText]time.Time // until when
+}
+
+const (
+	commonTextTTL = time.Minute
+	commonTextMax = 4096
+)
+
+func (c *commonTexts) has(k commonText) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	until, ok := c.m[k]
+	return ok && time.Now().Before(until)
+}
+
+func (c *commonTexts) add(k commonText) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := time.Now()
+	if len(c.m) >= commonTextMax {
+		maps.DeleteFunc(c.m, func(_ commonText, until time.Time) bool { return !now.Before(until) })
+		if len(c.m) >= commonTextMax {
+			clear(c.m)
+		}
+	}
+	if c.m == nil {
+		c.m = map[commonText]time.Time{}
+	}
+	c.m[k] = now.Add(commonTextTTL)
 }
 
 // ReindexSearch rebuilds the whole search index from the records (`portico

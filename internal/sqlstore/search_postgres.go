@@ -275,19 +275,34 @@ func isASCII(s string) bool {
 	return true
 }
 
-// listText: the kind's entries containing the text, through the
-// trigram index. A text with no trigram inside its words (words of one or
-// two characters) has no keys, and every entry's keys hold none (the
-// index would be read whole): it is checked on each record along the
-// list's sort instead, on the record's own hay (what the entry holds, the
-// triggers' expression), which a common short text meets soon.
-func (postgresSearch) listText(_ context.Context, _ *Tenant, q records.ListQuery) (predicate, error) {
+// listText answers through the trigram index when that is selective,
+// else by checking each record along the list's sort, on the record's own
+// hay (the triggers' expression for the entry's), as SQLite's does: both
+// plans check the same LIKE on the same hay, so they agree. Learning that a
+// text is common reads at most listTextCap of its entries (the verdict is
+// kept a while: commonTexts). A text with no trigram inside its words
+// (words of one or two characters) has no keys to look up (every entry's
+// keys hold the empty array): it is always checked along the sort.
+func (postgresSearch) listText(ctx context.Context, t *Tenant, q records.ListQuery) (predicate, error) {
+	pattern := hayPattern(q.Text)
+	probe := predicate{sql: postgres.like(`lower(records.title || ' ' || records.code || ' ' || records.id)`), args: []any{pattern}}
 	keys := searchKeys(q.Kind, q.Text, false)
-	if len(keys) == 0 {
-		return predicate{sql: postgres.like(`lower(records.title || ' ' || records.code || ' ' || records.id)`), args: []any{hayPattern(q.Text)}}, nil
+	key := commonText{t.id, q.Kind, pattern}
+	if len(keys) == 0 || t.s.commonTexts.has(key) {
+		return probe, nil
 	}
-	return predicate{sql: `id IN (SELECT e.record_id FROM search_entries e WHERE e.tenant_id = :tenant AND e.kind = ? AND ` +
-		keysMatch(1) + ` AND ` + postgres.hayContains() + `)`, args: []any{q.Kind, keys, hayPattern(q.Text)}}, nil
+	matches := `SELECT e.record_id FROM search_entries e WHERE e.tenant_id = :tenant AND e.kind = ? AND ` +
+		keysMatch(1) + ` AND ` + postgres.hayContains()
+	args := []any{q.Kind, keys, pattern}
+	var n int
+	if err := t.queryRow(ctx, scope(fmt.Sprintf(`SELECT count(*) FROM (%s LIMIT %d) m`, matches, listTextCap)), args...).Scan(&n); err != nil {
+		return probe, fmt.Errorf("search: %w", err)
+	}
+	if n >= listTextCap {
+		t.s.commonTexts.add(key)
+		return probe, nil
+	}
+	return predicate{sql: `id IN (` + matches + `)`, args: args}, nil
 }
 
 func (postgresSearch) reindexSession() (set, reset string) {

@@ -6,13 +6,9 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
-	"sync"
-	"time"
 
-	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/records"
 	"github.com/portico/portico/internal/search"
 )
@@ -165,12 +161,6 @@ func (t *Tenant) walk(ctx context.Context, match, kind string, depth int) ([]int
 	return seqs, rows.Err()
 }
 
-// listTextCap is where a list's text search changes plans on SQLite: a
-// text with fewer matches than this in the kind's partition of the search
-// index is looked up there; a more common one is checked record by record
-// along the list's sort index, which meets a page of matches soon.
-var listTextCap = 2000
-
 // listText answers through the search index when that is selective, else
 // by checking each record along the list's sort. Both plans check the
 // text with the same LIKE on the same text, so they agree. Learning that a
@@ -245,52 +235,6 @@ var (
 	recordNameOrNumber = "(" + sqlite.like("records.title") + " OR " + sqlite.like("records.code") + ")"
 	recordHayParts     = "(" + sqlite.like("records.title") + " OR " + sqlite.like("records.code") + " OR " + sqlite.like("records.id") + ")"
 )
-
-// commonText is a text (its full-text query) found common in a tenant's
-// kind.
-type commonText struct {
-	tenant      portal.TenantID
-	kind, match string
-}
-
-// commonTexts remembers, for commonTextTTL, which texts a list's text
-// search found common (listTextCap matches or more). The verdict only
-// chooses a plan: both plans give the same rows, so a stale one costs
-// time, never a wrong answer (and a text that became rare is looked up
-// as common at worst for commonTextTTL). At most commonTextMax are kept;
-// when full, the expired go, or all.
-type commonTexts struct {
-	mu sync.Mutex
-	m  map[commonText]time.Time // until when
-}
-
-const (
-	commonTextTTL = time.Minute
-	commonTextMax = 4096
-)
-
-func (c *commonTexts) has(k commonText) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	until, ok := c.m[k]
-	return ok && time.Now().Before(until)
-}
-
-func (c *commonTexts) add(k commonText) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	now := time.Now()
-	if len(c.m) >= commonTextMax {
-		maps.DeleteFunc(c.m, func(_ commonText, until time.Time) bool { return !now.Before(until) })
-		if len(c.m) >= commonTextMax {
-			clear(c.m)
-		}
-	}
-	if c.m == nil {
-		c.m = map[commonText]time.Time{}
-	}
-	c.m[k] = now.Add(commonTextTTL)
-}
 
 // reindexSession: the build reads back what it wrote, and a page cache
 // that holds it spares most reads of the write-ahead log.

@@ -40,8 +40,8 @@ type Store struct {
 	group *groupWriter
 	d     dialect
 	stmts stmtCache
-	// commonTexts are the texts SQLite's list search found common (see
-	// sqliteSearch.listText).
+	// commonTexts are the texts a list's text search found common (see
+	// listTextCap).
 	commonTexts commonTexts
 	dsn         string
 	// events is where the commit of a live-update event is announced
