@@ -170,12 +170,12 @@ type commonText struct {
 }
 
 // commonTexts remembers, for commonTextTTL, which texts a list's text
-// search found common (listTextCap matches or more), in this process (each
-// instance learns its own: a verdict costs one capped lookup). The verdict only
-// chooses a plan: both plans give the same rows, so a stale one costs
-// time, never a wrong answer (and a text that became rare is looked up
-// as common at worst for commonTextTTL). At most commonTextMax are kept;
-// when full, the expired go, or all.
+// search found common (listTextCap matches or more), in this process: each
+// instance learns its own, a verdict costing one capped lookup. The
+// verdict only chooses a plan: both plans give the same rows, so a stale
+// one costs time, never a wrong answer (and a text that became rare is
+// looked up as common at worst for commonTextTTL). At most commonTextMax
+// are kept; when full, the expired go, or all.
 type commonTexts struct {
 	mu sync.Mutex
 	m  map[commonText]time.Time // until when
