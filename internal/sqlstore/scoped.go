@@ -160,6 +160,25 @@ func (t *Tenant) queryRow(ctx context.Context, st scoped, args ...any) *sql.Row 
 	return t.r.QueryRowContext(ctx, q, st.bind(t.id, args)...)
 }
 
+// queryIDs runs a statement whose one column is an id and returns the
+// ids, in the statement's order.
+func (t *Tenant) queryIDs(ctx context.Context, st scoped, args ...any) ([]int64, error) {
+	rows, err := t.query(ctx, st, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
 func (t *Tenant) prepared(ctx context.Context, q string) *sql.Stmt {
 	if db, ok := t.r.(*sql.DB); ok {
 		return t.s.stmts.prepared(ctx, db, q)

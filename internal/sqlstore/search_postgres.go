@@ -278,8 +278,9 @@ func isASCII(s string) bool {
 // listText answers through the trigram index when that is selective,
 // else by checking each record along the list's sort, on the record's own
 // hay (the triggers' expression for the entry's), as SQLite's does: both
-// plans check the same LIKE on the same hay, so they agree. Learning that a
-// text is common reads at most listTextCap of its entries (the verdict is
+// plans check the same LIKE on the same hay, so they agree. The lookup
+// reads at most listTextCap of the text's matches: fewer are the result
+// (their ids, read by key), as many mean a common text (the verdict is
 // kept a while: commonTexts). A text with no trigram inside its words
 // (words of one or two characters) has no keys to look up (every entry's
 // keys hold the empty array): it is always checked along the sort.
@@ -291,18 +292,17 @@ func (postgresSearch) listText(ctx context.Context, t *Tenant, q records.ListQue
 	if len(keys) == 0 || t.s.commonTexts.has(key) {
 		return probe, nil
 	}
-	matches := `SELECT e.record_id FROM search_entries e WHERE e.tenant_id = :tenant AND e.kind = ? AND ` +
-		keysMatch(1) + ` AND ` + postgres.hayContains()
-	args := []any{q.Kind, keys, pattern}
-	var n int
-	if err := t.queryRow(ctx, scope(fmt.Sprintf(`SELECT count(*) FROM (%s LIMIT %d) m`, matches, listTextCap)), args...).Scan(&n); err != nil {
+	ids, err := t.queryIDs(ctx, scope(fmt.Sprintf(`SELECT e.record_id FROM search_entries e
+		WHERE e.tenant_id = :tenant AND e.kind = ? AND %s AND %s LIMIT %d`, keysMatch(1), postgres.hayContains(), listTextCap)),
+		q.Kind, keys, pattern)
+	if err != nil {
 		return probe, fmt.Errorf("search: %w", err)
 	}
-	if n >= listTextCap {
+	if len(ids) >= listTextCap {
 		t.s.commonTexts.add(key)
 		return probe, nil
 	}
-	return predicate{sql: `id IN (` + matches + `)`, args: args}, nil
+	return predicate{sql: `id = ANY(?)`, args: []any{ids}}, nil
 }
 
 func (postgresSearch) reindexSession() (set, reset string) {

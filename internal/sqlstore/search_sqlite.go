@@ -145,20 +145,11 @@ func searchWalkRead(kindPartition bool, n int) scoped {
 // walk returns the entries (seq) of the tenant's partition for kind ("":
 // every kind) that match, newest first, at most depth.
 func (t *Tenant) walk(ctx context.Context, match, kind string, depth int) ([]int64, error) {
-	rows, err := t.query(ctx, scope(searchWalkSQL(kind != "")), match, kind, kind, depth)
+	seqs, err := t.queryIDs(ctx, scope(searchWalkSQL(kind != "")), match, kind, kind, depth)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
-	defer rows.Close()
-	seqs := make([]int64, 0, min(depth, 256))
-	for rows.Next() {
-		var seq int64
-		if err := rows.Scan(&seq); err != nil {
-			return nil, fmt.Errorf("search: %w", err)
-		}
-		seqs = append(seqs, seq)
-	}
-	return seqs, rows.Err()
+	return seqs, nil
 }
 
 // listText answers through the search index when that is selective, else

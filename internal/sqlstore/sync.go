@@ -154,20 +154,7 @@ var recordIDs = scope(`SELECT id FROM records WHERE tenant_id = :tenant AND kind
 
 // RecordIDs implements erpsync.Store.
 func (t *Tenant) RecordIDs(ctx context.Context, kind string) ([]int64, error) {
-	rows, err := t.query(ctx, recordIDs, kind)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
+	return t.queryIDs(ctx, recordIDs, kind)
 }
 
 // deleteBatch bounds the ids one DELETE names.
