@@ -150,13 +150,15 @@ test.describe('the app driven by the kind registry', () => {
     expect(await problems()).toEqual([]);
   });
 
-  test('screenshots: a project and an invoice at 1280 and 390 px, light and dark', async ({ page }) => {
+  test('screenshots: a project, an invoice and a vendor bill at 1280 and 390 px, light and dark', async ({ page }) => {
     test.setTimeout(120_000);
     await page.emulateMedia({ reducedMotion: 'reduce' });
     const project = await openFirst(page, 'project');
     const projectUrl = page.url();
     await openFirst(page, 'invoice');
     const invoiceUrl = page.url();
+    await openFirst(page, 'vendorbill');
+    const billUrl = page.url();
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       for (const [width, height, size] of [
@@ -167,11 +169,14 @@ test.describe('the app driven by the kind registry', () => {
         for (const [name, url] of [
           ['project', projectUrl],
           ['invoice', invoiceUrl],
+          ['vendorbill', billUrl],
         ] as const) {
           await page.goto(url);
           await expect(page.getByTestId('field-groups')).toBeVisible();
           await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
           if (name === 'invoice') await expect(page.getByTestId('line-items').locator('table')).toBeVisible();
+          // The header's account is the A/P account the bill is owed on (its lines carry expense accounts).
+          if (name === 'vendorbill') await expect(page.getByTestId('field-groups').getByText('A/P account', { exact: true })).toBeVisible();
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
           expect(overflow, `no page-wide horizontal scrolling (${name}, ${size}px, ${scheme})`).toBeLessThanOrEqual(0);
           await page.screenshot({ path: `${ARTIFACTS}/registry-${name}-${size}-${scheme}.png`, fullPage: true });
