@@ -252,8 +252,10 @@ func (t *Tenant) ListRecords(ctx context.Context, q records.ListQuery) (records.
 		return records.Page{}, fmt.Errorf("list records: %w", err)
 	}
 	defer rows.Close()
-	var page records.Page
-	var keyVals [][]string // the selected sort keys of each row
+	// Room for the whole page: growing it row by row copied each record
+	// (a few hundred bytes) about twice.
+	page := records.Page{Records: make([]records.Record, 0, q.Limit+1)}
+	keyVals := make([][]string, 0, q.Limit+1) // the selected sort keys of each row
 	scan := p.newScan()
 	for rows.Next() {
 		r, kv, err := scan.scan(rows)
@@ -549,9 +551,12 @@ func conditionSQL(d dialect, k *records.Kind, c records.Cond) (string, []any, er
 	return col + " " + op + " ?", []any{value}, nil
 }
 
-func escapeLike(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
-}
+func escapeLike(s string) string { return likeEscaper.Replace(s) }
+
+// likeEscaper escapes LIKE's wildcards and its escape character; built
+// once (a Replacer builds its tables on first use, and is safe for
+// concurrent use).
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 
 func cursorValue(k sortKey, v string) (any, error) {
 	switch k.typ {
