@@ -3,6 +3,8 @@ package sqlstore
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -59,5 +61,45 @@ func TestUpkeepCheckpointsAndMergesOffTheWritePath(t *testing.T) {
 		if err != nil || !slices.ContainsFunc(found, func(e search.Entry) bool { return e.Name == name }) {
 			t.Fatalf("search for %q after merging: %+v %v", name, found, err)
 		}
+	}
+}
+
+// A SQLite file whose write-ahead log needs recovering (copied while open,
+// as a crash leaves it) opens whatever the connect deadline: recovery is
+// the first connection's work, not a server that does not answer.
+func TestOpenRecoversTheLogWithoutTheConnectDeadline(t *testing.T) {
+	ctx := context.Background()
+	src := t.TempDir()
+	s, err := Open(ctx, "", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ten := seedTenant(t, s, "acme")
+	s.upkeep.stop() // the log stays unchecked
+	<-s.upkeep.done
+	rec, err := create(ctx, ten, 1, "Logged only", "", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, name := range []string{"portico.db", "portico.db-wal"} {
+		b, err := os.ReadFile(filepath.Join(src, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer func(d time.Duration) { connectTimeout = d }(connectTimeout)
+	connectTimeout = time.Nanosecond
+	copied, err := Open(ctx, "", dir)
+	if err != nil {
+		t.Fatalf("open with a log to recover: %v", err)
+	}
+	defer copied.Close()
+	if r, err := copied.Tenant("acme").Record(ctx, "customer", rec.ID); err != nil || r.Title != "Logged only" {
+		t.Fatalf("the logged record after recovery: %+v %v", r, err)
 	}
 }
