@@ -29,6 +29,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 	"slices"
 	"sort"
@@ -39,6 +40,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/portico/portico/internal/config"
 	"github.com/portico/portico/internal/demo"
 	"github.com/portico/portico/internal/httpapi"
 	"github.com/portico/portico/internal/identity"
@@ -197,6 +199,14 @@ func openSeeded(ctx context.Context, url, dataDir string, projects int) (*sqlsto
 // real session for Ada, Administrator. It returns its base URL and Ada's
 // access token.
 func serve(ctx context.Context, store *sqlstore.Store) (base, token string, err error) {
+	// The collector's target portico serve sets (GOGC, when given, rules).
+	cfg, _, err := config.Load(os.Getenv, nil, nil)
+	if err != nil {
+		return "", "", err
+	}
+	if cfg.GCPercent > 0 {
+		debug.SetGCPercent(cfg.GCPercent)
+	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	key, _ := store.Secret(ctx, "session-signing-key", 32)
 	sessions := session.NewManager(func(t portal.TenantID) session.Store { return store.Tenant(t) }, session.Options{

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"runtime/debug"
 	"time"
 
 	"github.com/portico/portico/internal/config"
@@ -24,6 +25,9 @@ import (
 // serve runs the HTTP server until ctx is cancelled (SIGINT/SIGTERM), then
 // lets in-flight requests finish within the shutdown timeout.
 func serve(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *slog.Logger) error {
+	if cfg.GCPercent > 0 {
+		debug.SetGCPercent(cfg.GCPercent)
+	}
 	verifier, err := identity.NewVerifier(ctx, identity.Config{
 		ProjectID: cfg.Identity.ProjectID, KeysURL: cfg.Identity.KeysURL, EmulatorHost: cfg.Identity.EmulatorHost,
 	}, log)

@@ -21,6 +21,17 @@ func TestLoadDefaults(t *testing.T) {
 	}
 }
 
+// The server's collector target is ServerGCPercent unless the operator's
+// GOGC (which the runtime applies itself) says otherwise.
+func TestGCPercentYieldsToGOGC(t *testing.T) {
+	for env, want := range map[string]int{"": ServerGCPercent, "150": 0, "off": 0} {
+		c, _, err := Load(envOf(map[string]string{"GOGC": env}), nil, nil)
+		if err != nil || c.GCPercent != want {
+			t.Errorf("GOGC=%q: GCPercent %d, want %d (%v)", env, c.GCPercent, want, err)
+		}
+	}
+}
+
 func TestLoadFlagsOverrideEnvironment(t *testing.T) {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	c, _, err := Load(envOf(map[string]string{"PORTICO_ADDR": "127.0.0.1:1"}), fs, []string{"-addr", "127.0.0.1:2"})
