@@ -179,6 +179,26 @@ test.describe('the app driven by the kind registry', () => {
           if (name === 'vendorbill') await expect(page.getByTestId('field-groups').getByText('A/P account', { exact: true })).toBeVisible();
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
           expect(overflow, `no page-wide horizontal scrolling (${name}, ${size}px, ${scheme})`).toBeLessThanOrEqual(0);
+          if (name !== 'project') {
+            // Line items wrap between words, never inside one: each word of each cell sits on one line.
+            const cut = await page.getByTestId('line-items').locator('tbody td').evaluateAll((cells) =>
+              cells.flatMap((cell) => {
+                const words: string[] = [];
+                const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+                for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+                  for (const m of (text.textContent ?? '').matchAll(/\S+/g)) {
+                    const range = document.createRange();
+                    range.setStart(text, m.index);
+                    range.setEnd(text, m.index + m[0].length);
+                    const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+                    if (lines.size > 1) words.push(m[0]);
+                  }
+                }
+                return words;
+              }),
+            );
+            expect(cut, `words cut across lines (${name}, ${size}px)`).toEqual([]);
+          }
           await page.screenshot({ path: `${ARTIFACTS}/registry-${name}-${size}-${scheme}.png`, fullPage: true });
         }
       }
