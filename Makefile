@@ -40,10 +40,12 @@ test-web: web/dist ## web unit tests (Vitest) and the first-load bundle budgets
 test-e2e: build $(FB_DEPS) chromium ## Playwright end-to-end suite in Debian's Chromium, with the auth emulator
 	scripts/with-emulator.sh bash -c 'cd web && npx playwright test'
 
+# The driver comparison (bench-drivers) is behind a build tag: vetting it keeps it compiling.
 lint: $(WEB_DEPS) web/dist ## gofmt, go vet, staticcheck, tsc --noEmit, eslint
 	@test -z "$$(gofmt -l cmd internal web/*.go)" || { gofmt -l cmd internal web/*.go; echo 'gofmt: run gofmt -w on the files above'; exit 1; }
 	$(GO) vet ./...
 	$(GO) vet -tags noui ./web/...
+	$(GO) vet -tags driverbench ./internal/sqlstore/
 	$(GO) run $(STATICCHECK) ./...
 	cd web && npm run typecheck && npm run lint
 
@@ -61,7 +63,7 @@ bench-events: web/dist ## live updates: 1,000 event streams and one edit a secon
 	$(GO) run ./bench/events
 
 bench-drivers: ## the SQLite driver comparison (modernc vs mattn, cgo) behind the README's choice
-	$(GO) test -tags driverbench -run '^$$' -bench ListPage -count 5 ./internal/sqlstore/
+	$(GO) test -tags 'driverbench sqlite_fts5' -run '^$$' -bench ListPage -count 5 ./internal/sqlstore/
 
 build: $(BIN) ## build the binary with the app embedded
 
