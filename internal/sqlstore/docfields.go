@@ -240,7 +240,8 @@ func (s *Store) sumAfresh(ctx context.Context, tx *sql.Tx, f summable) error {
 }
 
 // recount counts and sums every kind afresh (migration 0020's tables),
-// after a bulk load that ran without their triggers.
+// and moves every kind's name version on (SQLite's migration 0028), after
+// a bulk load that ran without their triggers.
 func (s *Store) recount(ctx context.Context) error {
 	return s.inTx(ctx, func(tx *sql.Tx) error {
 		if s.d.name == postgres.name {
@@ -248,8 +249,14 @@ func (s *Store) recount(ctx context.Context) error {
 				return err
 			}
 		}
-		for _, st := range []string{`DELETE FROM record_counts`,
-			`INSERT INTO record_counts (tenant_id, kind, n) SELECT tenant_id, kind, COUNT(*) FROM records GROUP BY tenant_id, kind`} {
+		sts := []string{`DELETE FROM record_counts`,
+			`INSERT INTO record_counts (tenant_id, kind, n) SELECT tenant_id, kind, COUNT(*) FROM records GROUP BY tenant_id, kind`}
+		if s.d.name == sqlite.name {
+			// Any kind's names may have changed (migration 0028).
+			sts = append(sts, `INSERT INTO name_versions (tenant_id, kind, version) SELECT tenant_id, kind, 1 FROM record_counts WHERE true
+				ON CONFLICT (tenant_id, kind) DO UPDATE SET version = version + 1`)
+		}
+		for _, st := range sts {
 			if _, err := tx.ExecContext(ctx, st); err != nil {
 				return err
 			}

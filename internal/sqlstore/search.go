@@ -162,11 +162,12 @@ func (t *Tenant) textMatch(ctx context.Context, q records.ListQuery) (predicate,
 // sorting them, took half a second at 200,000 projects on PostgreSQL).
 var listTextCap = 2000
 
-// commonText is a text (as the engine looks it up) found common in a
-// tenant's kind.
+// commonText is a text found common in a tenant's kind, by its LIKE
+// pattern (hayPattern): the texts one pattern stands for have the same
+// matches, so they share a verdict and, on SQLite, a first match.
 type commonText struct {
-	tenant      portal.TenantID
-	kind, match string
+	tenant        portal.TenantID
+	kind, pattern string
 }
 
 // commonTexts remembers, for commonTextTTL, which texts a list's text
@@ -174,23 +175,48 @@ type commonText struct {
 // instance learns its own, a verdict costing one capped lookup. The
 // verdict only chooses a plan: both plans give the same rows, so a stale
 // one costs time, never a wrong answer (and a text that became rare is
-// looked up as common at worst for commonTextTTL). At most commonTextMax
+// looked up as common at worst for commonTextTTL). On SQLite each verdict
+// also keeps, for nameHintTTL, where the text's first match stood in name
+// order each way (a nameHint), which only ever lets a walk start later
+// when the statement itself finds it still true. At most commonTextMax
 // are kept; when full, the expired go, or all.
 type commonTexts struct {
 	mu sync.Mutex
-	m  map[commonText]time.Time // until when
+	m  map[commonText]commonEntry
+}
+
+// commonEntry is a common text's verdict, until when it holds, and its
+// first match in name order, ascending and descending, once looked up.
+type commonEntry struct {
+	until time.Time
+	first [2]nameHint
+}
+
+// nameHint is where a common text's first match in name order (the last,
+// for a descending list) stood when the kind's names were at version
+// (name_versions): no record before it held the text then. found is false
+// when the lookup found no such start to keep.
+type nameHint struct {
+	found   bool
+	version int64
+	title   string
+	id      int64
+	until   time.Time // when it is looked up again
 }
 
 const (
 	commonTextTTL = time.Minute
 	commonTextMax = 4096
+	// nameHintTTL bounds how long a hint outdated by a write (its
+	// statement then walks from the start, as without one) is kept.
+	nameHintTTL = 5 * time.Second
 )
 
 func (c *commonTexts) has(k commonText) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	until, ok := c.m[k]
-	return ok && time.Now().Before(until)
+	e, ok := c.m[k]
+	return ok && time.Now().Before(e.until)
 }
 
 func (c *commonTexts) add(k commonText) {
@@ -198,15 +224,43 @@ func (c *commonTexts) add(k commonText) {
 	defer c.mu.Unlock()
 	now := time.Now()
 	if len(c.m) >= commonTextMax {
-		maps.DeleteFunc(c.m, func(_ commonText, until time.Time) bool { return !now.Before(until) })
+		maps.DeleteFunc(c.m, func(_ commonText, e commonEntry) bool { return !now.Before(e.until) })
 		if len(c.m) >= commonTextMax {
 			clear(c.m)
 		}
 	}
 	if c.m == nil {
-		c.m = map[commonText]time.Time{}
+		c.m = map[commonText]commonEntry{}
 	}
-	c.m[k] = now.Add(commonTextTTL)
+	c.m[k] = commonEntry{until: now.Add(commonTextTTL)}
+}
+
+// hint returns common text k's hint for the direction, and whether one
+// was looked up less than nameHintTTL ago.
+func (c *commonTexts) hint(k commonText, desc bool) (nameHint, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	h := c.m[k].first[direction(desc)]
+	return h, time.Now().Before(h.until)
+}
+
+// setHint keeps h as common text k's hint for the direction, for
+// nameHintTTL, while the verdict on k is kept.
+func (c *commonTexts) setHint(k commonText, desc bool, h nameHint) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.m[k]; ok {
+		h.until = time.Now().Add(nameHintTTL)
+		e.first[direction(desc)] = h
+		c.m[k] = e
+	}
+}
+
+func direction(desc bool) int {
+	if desc {
+		return 1
+	}
+	return 0
 }
 
 // ReindexSearch rebuilds the whole search index from the records (`portico
