@@ -77,13 +77,14 @@ func (s *Server) serveList(w http.ResponseWriter, r *http.Request, kind string, 
 		s.writeError(w, r, err)
 		return
 	}
-	cfg, err := s.resolveList(r, k, q(r, "list"))
+	v := r.URL.Query()
+	cfg, err := s.resolveList(r, k, v.Get("list"))
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	st, req := s.recordStore(r), listRequest(r.URL.Query())
-	if q(r, "format") == "csv" {
+	st, req := s.recordStore(r), listRequest(v)
+	if v.Get("format") == "csv" {
 		s.writeCSV(w, r, st, k, cfg, req, scope)
 		return
 	}

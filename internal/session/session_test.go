@@ -223,3 +223,26 @@ func TestRefreshGraceAndReuse(t *testing.T) {
 		t.Errorf("only the reuse is recorded: %+v", store.reuses)
 	}
 }
+
+// Verified tokens are remembered at most verifiedMax at a time; past that
+// the memory is emptied, and every token still verifies, tampered ones
+// still do not.
+func TestVerifiedTokensAreBounded(t *testing.T) {
+	m := NewManager(func(portal.TenantID) Store { return newMemStore() }, Options{Key: []byte(strings.Repeat("s", 32)), AccessTTL: time.Minute})
+	first := m.sign(Claims{Tenant: "acme", SessionID: "s", UserID: 1, Expires: time.Now().Add(time.Hour).Unix()})
+	for i := range verifiedMax + 10 {
+		tok := m.sign(Claims{Tenant: "acme", SessionID: "s", UserID: int64(i + 1), Expires: time.Now().Add(time.Hour).Unix()})
+		if c, err := m.Verify(tok); err != nil || c.UserID != int64(i+1) {
+			t.Fatalf("token %d: %+v, %v", i, c, err)
+		}
+		if n := m.nverified.Load(); n > verifiedMax {
+			t.Fatalf("%d tokens remembered", n)
+		}
+	}
+	if _, err := m.Verify(first); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Verify(first[:len(first)-2] + "xx"); err == nil {
+		t.Fatal("a tampered token verified")
+	}
+}

@@ -345,6 +345,13 @@ func TestScopeBindsTenantInPlace(t *testing.T) {
 	if got := st.text(sqlite); got != `SELECT x FROM t WHERE a = ? AND tenant_id = +? AND b = ?` {
 		t.Errorf("on SQLite: %s", got)
 	}
+	// Every marker, a colon of the statement's own, and a marker last.
+	st = scope(`SELECT :fields, a::text, ':x' FROM t WHERE d = :doc AND tenant_id = :tenant`)
+	if st.sql != `SELECT fields, a::text, ':x' FROM t WHERE d = ? AND tenant_id = ?` ||
+		st.sqlite != `SELECT json(fields), a::text, ':x' FROM t WHERE d = jsonb(?) AND tenant_id = +?` ||
+		fmt.Sprint(st.slots) != "[false true]" {
+		t.Errorf("markers: %q, %q, %v", st.sql, st.sqlite, st.slots)
+	}
 }
 
 func TestConformanceBulkLoadRebuildsIndexes(t *testing.T) {

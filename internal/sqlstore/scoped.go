@@ -54,31 +54,43 @@ func scope(q string) scoped {
 	}
 	var s scoped
 	var b, lite strings.Builder
-	for i := 0; i < len(q); {
+	b.Grow(len(q))
+	lite.Grow(len(q) + 16)
+	for q != "" {
+		// Copied up to the next marker or placeholder at once: list
+		// statements are built per request.
+		plain := strings.IndexAny(q, ":?")
+		if plain < 0 {
+			plain = len(q)
+		}
+		b.WriteString(q[:plain])
+		lite.WriteString(q[:plain])
+		q = q[plain:]
 		switch {
-		case strings.HasPrefix(q[i:], tenantMarker):
+		case q == "":
+		case strings.HasPrefix(q, tenantMarker):
 			s.slots = append(s.slots, true)
 			b.WriteByte('?')
 			lite.WriteString("+?")
-			i += len(tenantMarker)
-		case strings.HasPrefix(q[i:], docMarker):
+			q = q[len(tenantMarker):]
+		case strings.HasPrefix(q, docMarker):
 			s.slots = append(s.slots, false)
 			b.WriteByte('?')
 			lite.WriteString("jsonb(?)")
-			i += len(docMarker)
-		case strings.HasPrefix(q[i:], fieldsMarker):
+			q = q[len(docMarker):]
+		case strings.HasPrefix(q, fieldsMarker):
 			b.WriteString("fields")
 			lite.WriteString("json(fields)")
-			i += len(fieldsMarker)
-		case q[i] == '?':
+			q = q[len(fieldsMarker):]
+		case q[0] == '?':
 			s.slots = append(s.slots, false)
 			b.WriteByte('?')
 			lite.WriteByte('?')
-			i++
-		default:
-			b.WriteByte(q[i])
-			lite.WriteByte(q[i])
-			i++
+			q = q[1:]
+		default: // a colon of the statement's own
+			b.WriteByte(q[0])
+			lite.WriteByte(q[0])
+			q = q[1:]
 		}
 	}
 	s.sql, s.sqlite = b.String(), lite.String()
