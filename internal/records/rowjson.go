@@ -11,12 +11,80 @@ import (
 	"unicode/utf8"
 )
 
-// AppendJSON appends the page as encoding/json writes it, byte for byte;
-// its rows, most of a list's answer, are written by RecordRows.AppendJSON.
+// AppendJSON appends the page as encoding/json writes it, byte for byte
+// (TestPageJSONMatchesEncodingJSON sets every field); its rows, most of a
+// list's answer, are written by RecordRows.AppendJSON. Written by hand,
+// not by encoding/json around the rows: reflecting over its columns was
+// 3% of a small list request's CPU.
 func (p ListPage) AppendJSON(b []byte) ([]byte, error) {
-	rows := p.Rows
-	p.Rows = RecordRows{}
-	return appendWithRows(b, p, rows)
+	b = append(b, `{"list":{"id":`...)
+	b = appendJSONString(b, p.List.ID)
+	b = append(b, `,"name":`...)
+	b = appendJSONString(b, p.List.Name)
+	b = append(b, `},"columns":`...)
+	b = appendColumns(b, p.Columns)
+	b = append(b, `,"rows":`...)
+	b, err := p.Rows.AppendJSON(b)
+	if err != nil {
+		return b, err
+	}
+	b = append(b, `,"hasMore":`...)
+	b = strconv.AppendBool(b, p.HasMore)
+	b = append(b, `,"nextCursor":`...)
+	if p.NextCursor == nil {
+		b = append(b, "null"...)
+	} else {
+		b = appendJSONString(b, *p.NextCursor)
+	}
+	if p.Total != nil {
+		b = append(b, `,"total":`...)
+		b = strconv.AppendInt(b, *p.Total, 10)
+	}
+	if p.TotalEstimated {
+		b = append(b, `,"totalEstimated":true`...)
+	}
+	if p.Totals != nil { // rare: encoding/json's own float format
+		totals, err := json.Marshal(p.Totals)
+		if err != nil {
+			return b, err
+		}
+		b = append(append(b, `,"totals":`...), totals...)
+	}
+	if p.TotalsEstimated != nil {
+		b = append(b, `,"totalsEstimated":`...)
+		b = strconv.AppendBool(b, *p.TotalsEstimated)
+	}
+	return append(b, '}'), nil
+}
+
+// appendColumns appends cols as encoding/json writes a []ColumnInfo.
+func appendColumns(b []byte, cols []ColumnInfo) []byte {
+	if cols == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, c := range cols {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"name":`...)
+		b = appendJSONString(b, c.Name)
+		b = append(b, `,"label":`...)
+		b = appendJSONString(b, c.Label)
+		b = append(b, `,"type":`...)
+		b = appendJSONString(b, string(c.Type))
+		b = append(b, `,"sortable":`...)
+		b = strconv.AppendBool(b, c.Sortable)
+		if c.Summable {
+			b = append(b, `,"summable":true`...)
+		}
+		if c.Currency != "" {
+			b = append(b, `,"currency":`...)
+			b = appendJSONString(b, c.Currency)
+		}
+		b = append(b, '}')
+	}
+	return append(b, ']')
 }
 
 // AppendJSON appends the tab's page as encoding/json writes it, byte for

@@ -79,7 +79,8 @@ func TestPageJSONMatchesEncodingJSON(t *testing.T) {
 	lists := []ListPage{
 		{},
 		{Rows: k.RecordRows(nil, cols)},
-		{List: ListRef{ID: "customsearch_x", Name: "All"}, Columns: []ColumnInfo{{Name: "rows", Label: `"rows":null`, Type: TypeText}},
+		{List: ListRef{ID: "customsearch_x", Name: "All"}, Columns: []ColumnInfo{{Name: "rows", Label: `"rows":null`, Type: TypeText},
+			{Name: "projectedtotal", Label: "Value <&>", Type: TypeMoney, Sortable: true, Summable: true, Currency: "USD"}},
 			Rows: k.RecordRows(recs, cols), HasMore: true, NextCursor: &cursor, Total: &total, TotalEstimated: true,
 			Totals: map[string]float64{"projectedtotal": 12.5}, TotalsEstimated: &estimated},
 		{Rows: k.RecordRows(recs, nil), Totals: map[string]float64{}},
@@ -89,10 +90,11 @@ func TestPageJSONMatchesEncodingJSON(t *testing.T) {
 	}
 	// Every field of the fullest page is set: a field added to ListPage
 	// must be set there too, and so is checked.
-	full := reflect.ValueOf(lists[2])
-	for i := range full.NumField() {
-		if full.Field(i).IsZero() {
-			t.Errorf("the full page leaves %s unset", full.Type().Field(i).Name)
+	for _, full := range []reflect.Value{reflect.ValueOf(lists[2]), reflect.ValueOf(lists[2].List), reflect.ValueOf(lists[2].Columns[1])} {
+		for i := range full.NumField() {
+			if full.Field(i).IsZero() {
+				t.Errorf("the full page leaves %s.%s unset", full.Type().Name(), full.Type().Field(i).Name)
+			}
 		}
 	}
 	for _, p := range lists {
