@@ -203,7 +203,7 @@ func (sqliteSearch) listText(ctx context.Context, t *Tenant, q records.ListQuery
 // fromFirstMatch narrows probe, a common text's check along the list's
 // sort, for a list sorted by name from its start: the walk starts at the
 // text's first match in that order (the last, descending) rather than
-// checking every record before it (193 names before the first "wetland"
+// checking every record before it (157 names before the first "wetland"
 // of a million projects, most of a page's cost). The start is looked up
 // once per nameHintTTL and holds while the kind's names stay at the
 // version it was found at; the statement checks that version itself (one
