@@ -118,7 +118,7 @@ var segment = regexp.MustCompile(`^[a-z][a-z0-9-]{0,31}$`)
 // at 400, 50 connections over a million projects answered a record view
 // 43% faster, a page of 50 31% and a common word's list filter 30%, with
 // the same peak resident memory (about 105 MB, most of it SQLite's page
-// cache). At 800 the common word gained another 3–6% and the ERP pull's
+// cache). At 800 the common word gained another 2–4% and the ERP pull's
 // peak Go heap went from 62 to 110 MB, its peak resident memory from
 // 1,049 to 1,068 MB (200,000 records), at the same speed.
 const ServerGCPercent = 800
