@@ -109,13 +109,20 @@ export default defineConfig({
     },
     {
       name: 'chromium',
-      testIgnore: /(keepalive|erp)\.spec\.ts/,
+      testIgnore: /(keepalive|erp|password-reset)\.spec\.ts/,
       use: { ...chromium, baseURL: `http://${MAIN_ADDR}` },
     },
     {
       name: 'erp',
       testMatch: /erp\.spec\.ts/,
       use: { ...chromium, baseURL: `http://${ERP_ADDR}` },
+    },
+    // Changes a demo account's password, which every server shares: after all the others.
+    {
+      name: 'password-reset',
+      testMatch: /password-reset\.spec\.ts/,
+      dependencies: ['keepalive', 'chromium', 'erp'],
+      use: { ...chromium, baseURL: `http://${MAIN_ADDR}` },
     },
   ],
   // Started one after the other, in this order: the fake account before the server that syncs from it.

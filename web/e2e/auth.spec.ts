@@ -1,13 +1,12 @@
 import { expect, test, type Page } from '@playwright/test';
 import {
   ARTIFACTS,
-  PASSWORD,
   cookie,
   latestOobCode,
   mainMenu,
   menuFocused,
+  openUserMenu,
   recordStatus,
-  setPasswordViaEmulator,
   signIn,
   signInForm,
   submitPassword,
@@ -22,13 +21,6 @@ import {
 /** The identity SDK's persisted users (local storage keys). */
 function identityUsers(page: Page): Promise<string[]> {
   return page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('firebase:authUser:')));
-}
-
-async function openUserMenu(page: Page, fullName: string) {
-  await userButton(page, fullName).click();
-  const menu = page.getByRole('menu', { name: fullName, exact: true });
-  await expect(menu).toBeVisible();
-  return menu;
 }
 
 test('email + password sign-in lands on the dashboard with the role menu, without console errors or CSP violations', async ({ page }) => {
@@ -254,38 +246,6 @@ test('a person without portal roles gets a clear refusal and no session', async 
   await page.goto('/');
   await expect(page).toHaveURL(/\/login\?redirect=%2F$/);
   await expect(signInForm(page).email).toBeVisible();
-});
-
-test('password reset through the emailed out-of-band code, then sign-in with the new password', async ({ page, request }) => {
-  const newPassword = `changed-${Date.now()}`;
-  try {
-    await page.goto('/login');
-    await signInForm(page).email.fill(users.pete.email);
-    await page.getByRole('button', { name: 'Forgot password?' }).click();
-    await expect(page.getByRole('heading', { name: 'Reset your password' })).toBeVisible();
-    await page.getByRole('button', { name: 'Send reset link' }).click();
-    await expect(page.getByText('Check your email')).toBeVisible();
-
-    // The link of the email, opened on the portal's own action page (/login).
-    const { oobLink } = await latestOobCode(request, users.pete.email, 'PASSWORD_RESET');
-    await page.goto(`/login${new URL(oobLink).search}`);
-    await expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();
-    await expect(page.getByText(`For ${users.pete.email}`)).toBeVisible();
-    await page.getByLabel(/^New password/).fill(newPassword);
-    await page.getByRole('button', { name: 'Save password and sign in' }).click();
-    await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
-    await expect(userButton(page, users.pete.fullName)).toBeVisible();
-
-    // The old password no longer works; the new one does.
-    await (await openUserMenu(page, users.pete.fullName)).getByRole('menuitem', { name: 'Log out' }).click();
-    await expect(page).toHaveURL(/\/login$/);
-    await submitPassword(page, users.pete.email, PASSWORD);
-    await expect(page.getByTestId('login-error')).toContainText('The email or password is not right.');
-    await submitPassword(page, users.pete.email, newPassword);
-    await expect(userButton(page, users.pete.fullName)).toBeVisible();
-  } finally {
-    await setPasswordViaEmulator(request, users.pete.email, PASSWORD);
-  }
 });
 
 test('passwordless sign-in with the emailed link', async ({ page, request }) => {

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { ARTIFACTS, mainMenu, menuFocused, signIn, signInForm, submitPassword, userButton, users, watchProblems } from './support';
+import { ARTIFACTS, mainMenu, menuFocused, openUserMenu, signIn, signInForm, submitPassword, userButton, users, watchProblems } from './support';
 
 // The app shell (issue 4): guard, 404, layouts, alert, loading overlay, category menu,
 // skip link, screenshots and first-load timings, against the real binary.
@@ -8,13 +8,6 @@ import { ARTIFACTS, mainMenu, menuFocused, signIn, signInForm, submitPassword, u
 const banner = (page: Page) => page.getByRole('banner');
 const alertArea = (page: Page) => page.getByTestId('alert-area');
 const overlay = (page: Page) => page.getByRole('status', { name: 'Loading', exact: true });
-
-async function openUserMenu(page: Page, fullName: string) {
-  await userButton(page, fullName).click();
-  const menu = page.getByRole('menu', { name: fullName, exact: true });
-  await expect(menu).toBeVisible();
-  return menu;
-}
 
 /** Waits until the dashboard shows its first figure (or a figure's failure). */
 async function dashboardData(page: Page) {

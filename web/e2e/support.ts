@@ -70,6 +70,14 @@ export function userButton(page: Page, fullName: string) {
   return page.getByRole('banner').getByRole('button', { name });
 }
 
+/** Opens the user menu of the header and returns it. */
+export async function openUserMenu(page: Page, fullName: string) {
+  await userButton(page, fullName).click();
+  const menu = page.getByRole('menu', { name: fullName, exact: true });
+  await expect(menu).toBeVisible();
+  return menu;
+}
+
 /** Signs in from /login and waits for the dashboard. */
 export async function signIn(page: Page, email: string, fullName: string, path = '/'): Promise<void> {
   await page.goto(path);
