@@ -240,7 +240,7 @@ func (t *Tenant) ListRecords(ctx context.Context, q records.ListQuery) (records.
 	if err != nil {
 		return records.Page{}, err
 	}
-	if text.byName != nil && (q.Sort == "" || q.Sort == records.ColTitle) && q.Filter.Conditions() == 0 {
+	if text.byName != nil && sortsByName(q) && q.Filter.Conditions() == 0 {
 		text = text.byName(q.Desc, q.After, q.Limit+1)
 	}
 	p, err := listStatement(t.d, q, text)
@@ -283,6 +283,9 @@ func (t *Tenant) ListRecords(ctx context.Context, q records.ListQuery) (records.
 	}
 	return page, nil
 }
+
+// sortsByName reports whether q's page is in name order (its default).
+func sortsByName(q records.ListQuery) bool { return q.Sort == "" || q.Sort == records.ColTitle }
 
 // rowScan is where a list query's rows are scanned to: one set of
 // destinations, reused row after row.

@@ -211,7 +211,7 @@ func (sqliteSearch) listText(ctx context.Context, t *Tenant, q records.ListQuery
 // the first (last) name there can be, so it walks as probe does: a hint
 // never hides a record.
 func (t *Tenant) fromFirstMatch(ctx context.Context, key commonText, q records.ListQuery, probe predicate) (predicate, error) {
-	if q.After != nil || (q.Sort != "" && q.Sort != records.ColTitle) {
+	if q.After != nil || !sortsByName(q) {
 		return probe, nil
 	}
 	h, known := t.s.commonTexts.hint(key, q.Desc)
@@ -265,13 +265,14 @@ func (t *Tenant) firstMatch(ctx context.Context, kind string, probe predicate, d
 }
 
 var (
-	nameVersionNow = scope(`SELECT version FROM name_versions WHERE tenant_id = :tenant AND kind = ?
-		AND NOT EXISTS (SELECT 1 FROM pending_indexes)`)
+	// versionOfKind reads a kind's name version (arguments: kind).
+	versionOfKind  = `SELECT version FROM name_versions WHERE tenant_id = :tenant AND kind = ?`
+	nameVersionNow = scope(versionOfKind + ` AND NOT EXISTS (SELECT 1 FROM pending_indexes)`)
 	// The bounds of a walk from a nameHint (arguments: kind, version,
 	// title, kind, version, id). With the version moved on, each becomes
 	// the least (greatest) value a (title, id) can have: '' and the least
 	// integer (a blob sorts after every text).
-	versionNow    = `(SELECT version FROM name_versions WHERE tenant_id = :tenant AND kind = ?)`
+	versionNow    = `(` + versionOfKind + `)`
 	fromFirstName = `(title, id) >= (CASE WHEN ` + versionNow + ` = ? THEN ? ELSE '' END, CASE WHEN ` + versionNow + ` = ? THEN ? ELSE -9223372036854775808 END)`
 	fromLastName  = `(title, id) <= (CASE WHEN ` + versionNow + ` = ? THEN ? ELSE x'' END, CASE WHEN ` + versionNow + ` = ? THEN ? ELSE 9223372036854775807 END)`
 )
