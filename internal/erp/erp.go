@@ -66,6 +66,15 @@ type Connector interface {
 	Update(ctx context.Context, kind *records.Kind, id int64, w Write) error
 }
 
+// Currencies is what a connector offers when the ERP account knows its
+// currencies: the ISO 4217 code of the account's base currency (of a
+// OneWorld account, its root subsidiary's), read from the account. The
+// records a connector gives carry records.Record.Currency relative to it:
+// "" for values in the base currency, the code otherwise.
+type Currencies interface {
+	BaseCurrency(ctx context.Context) (string, error)
+}
+
 // Files is what a connector offers when it reaches the ERP's file
 // cabinet: the attachments of a record (without content) and one file
 // with its content.

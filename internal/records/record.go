@@ -20,6 +20,12 @@ type Record struct {
 	ProjectID   int64           // 0 when none
 	ProjectName string          // the project's display name
 	Amount      *int64          // hundredths; nil when unknown
+	// Currency is the ISO 4217 code of the record's money values (its
+	// amount and every money field of its document) when they are not
+	// in the tenant's base currency (a transaction in a foreign
+	// currency, an entity of a subsidiary with another base currency);
+	// "" when they are. Totals never add values of different currencies.
+	Currency string
 	Date        string          // yyyy-mm-dd, "" when unknown
 	ModifiedAt  time.Time       // last change in the ERP, millisecond precision
 	Fields      json.RawMessage // the document; a JSON object (not filled by list queries)
