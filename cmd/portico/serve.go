@@ -102,6 +102,7 @@ func serve(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *s
 		TrustedProxies:        cfg.TrustedProxies,
 		Instance:              cfg.Instance,
 		Events:                hub,
+		Currency:              cfg.Currency,
 	})
 	if err != nil {
 		return err

@@ -41,6 +41,10 @@ type Config struct {
 	Identity      Identity
 	ApplicationID string // PORTICO_APPLICATION_ID: the app's id, handed to the client (SPEC §3)
 	ERPUIURL      string // PORTICO_ERP_UI_URL: origin of the ERP's UI, for "Open in NetSuite" links
+	// Currency is the ISO 4217 code of the company's base currency when
+	// no ERP account gives it (the sync reads a NetSuite account's own):
+	// PORTICO_CURRENCY, default USD.
+	Currency string
 
 	AccessTokenTTL  time.Duration // PORTICO_ACCESS_TOKEN_TTL: life of a portal access token
 	RefreshTokenTTL time.Duration // PORTICO_REFRESH_TOKEN_TTL: life of one refresh token (renewed on use)
@@ -123,6 +127,9 @@ var segment = regexp.MustCompile(`^[a-z][a-z0-9-]{0,31}$`)
 // 1,049 to 1,068 MB (200,000 records), at the same speed.
 const ServerGCPercent = 800
 
+// currencyCode is the form of an ISO 4217 code.
+var currencyCode = regexp.MustCompile(`^[A-Z]{3}$`)
+
 // Load builds a Config from getenv, then applies the flags in args that fs
 // defines (fs may be nil when a command takes no flags). It returns the
 // remaining arguments. Every value is validated here, so a bad setting
@@ -146,6 +153,7 @@ func Load(getenv func(string) string, fs *flag.FlagSet, args []string) (Config, 
 		DefaultTenant: portal.TenantID(env("PORTICO_DEFAULT_TENANT", "portico-demo")),
 		ApplicationID: env("PORTICO_APPLICATION_ID", "portico"),
 		ERPUIURL:      env("PORTICO_ERP_UI_URL", "https://system.netsuite.com"),
+		Currency:      strings.ToUpper(env("PORTICO_CURRENCY", "USD")),
 		Identity: Identity{
 			ProjectID:    env("PORTICO_IDENTITY_PROJECT_ID", "demo-portal"),
 			APIKey:       env("PORTICO_IDENTITY_API_KEY", "demo-api-key"),
@@ -171,6 +179,9 @@ func Load(getenv func(string) string, fs *flag.FlagSet, args []string) (Config, 
 		args = fs.Args()
 	}
 	var err error
+	if !currencyCode.MatchString(c.Currency) {
+		return c, nil, fmt.Errorf("PORTICO_CURRENCY: an ISO 4217 currency code such as USD or EUR")
+	}
 	if err = c.LogLevel.UnmarshalText([]byte(env("PORTICO_LOG_LEVEL", "info"))); err != nil {
 		return c, nil, fmt.Errorf("PORTICO_LOG_LEVEL: use debug, info, warn or error")
 	}

@@ -93,11 +93,7 @@ func (s *Server) bulkExport(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	out, line := startCSV(w, cfg.Name, cols), make([]string, len(cols))
-	for _, row := range rows {
-		writeCSVRow(out, cols, line, row)
-	}
-	out.Flush()
+	s.writeRowsCSV(w, r, cfg.Name, cols, rows)
 }
 
 // parseIDs reads a comma-separated list of record ids.

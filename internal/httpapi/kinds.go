@@ -11,7 +11,16 @@ import (
 // see — so the app's pages, menus and links come from the same single
 // description as the server's.
 func (s *Server) kinds(w http.ResponseWriter, r *http.Request) {
-	writeData(w, http.StatusOK, visibleKinds(caller(r).Role))
+	base, err := s.baseCurrency(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	kinds := visibleKinds(caller(r).Role)
+	for i, k := range kinds {
+		kinds[i] = k.InCurrency(base) // money is in the tenant's base currency unless a record says otherwise
+	}
+	writeData(w, http.StatusOK, kinds)
 }
 
 // visibleKinds are the kinds a role may see (permission "<route>.view"),

@@ -7,6 +7,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -42,6 +43,19 @@ type RecordStore interface {
 	AuditUsers(ctx context.Context) ([]access.User, error)
 	GroupRecords(ctx context.Context, q records.GroupQuery) ([]records.Group, error)
 	Tally(ctx context.Context, q records.TallyQuery) (records.Tally, error)
+	// BaseCurrency is the tenant's base currency as its ERP account gave
+	// it, "" when none did (Options.Currency then).
+	BaseCurrency(ctx context.Context) (string, error)
+}
+
+// baseCurrency is the ISO 4217 code of the caller's tenant's base
+// currency: the money of a record whose currency is "" is in it.
+func (s *Server) baseCurrency(r *http.Request) (string, error) {
+	code, err := s.recordStore(r).BaseCurrency(r.Context())
+	if code == "" {
+		code = s.currency
+	}
+	return code, err
 }
 
 // kind reads the record type from ?type= (a record-type name or a route
@@ -124,53 +138,84 @@ func visibleTo(l records.ListConfig, p principal) bool {
 		(l.Visibility == records.SharedRole && l.RoleID == p.Role.ID)
 }
 
+// csvTable is a CSV download being written: its columns, with a
+// Currency column after those of a table that shows money (an amount
+// alone does not say which), filled with the row's currency or base.
+type csvTable struct {
+	out  *csv.Writer
+	cols []records.ColumnInfo
+	line []string
+	base string
+}
+
 // startCSV sends the headers of a CSV download named after name (and
 // today's date) and its header line, the columns' labels.
-func startCSV(w http.ResponseWriter, name string, cols []records.ColumnInfo) *csv.Writer {
+func startCSV(w http.ResponseWriter, name string, cols []records.ColumnInfo, base string) *csvTable {
 	file := strings.ToLower(strings.ReplaceAll(name, " ", "-")) + "-" + time.Now().UTC().Format("2006-01-02") + ".csv"
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": file}))
 	w.Header().Set("Cache-Control", "no-store")
-	out := csv.NewWriter(w)
-	header := make([]string, len(cols))
-	for i, c := range cols {
-		header[i] = c.Label
+	t := &csvTable{out: csv.NewWriter(w), cols: cols, base: base}
+	if slices.ContainsFunc(cols, func(c records.ColumnInfo) bool { return c.Type == records.TypeMoney }) {
+		t.cols = append(slices.Clone(cols), records.ColumnInfo{Name: records.RowCurrency, Label: "Currency", Type: records.TypeText})
 	}
-	out.Write(header)
-	return out
+	t.line = make([]string, len(t.cols))
+	for i, c := range t.cols {
+		t.line[i] = c.Label
+	}
+	t.out.Write(t.line)
+	return t
 }
 
-// writeCSVRow writes one row as a CSV line, one cell per column; line is
-// the caller's buffer of len(cols).
-func writeCSVRow(out *csv.Writer, cols []records.ColumnInfo, line []string, row records.Row) {
-	for i, c := range cols {
-		line[i] = csvValue(row[c.Name])
+// row writes one row as a CSV line, one cell per column.
+func (t *csvTable) row(row records.Row) {
+	for i, c := range t.cols {
+		v := row[c.Name]
+		if c.Name == records.RowCurrency && v == nil {
+			v = t.base
+		}
+		t.line[i] = csvValue(v)
 	}
-	out.Write(line)
+	t.out.Write(t.line)
 }
 
 // writeCSV streams the whole result of a list (records.Kind.Export).
 func (s *Server) writeCSV(w http.ResponseWriter, r *http.Request, st RecordStore, k *records.Kind,
 	cfg records.ListConfig, req records.ListRequest, scope records.Filter) {
-	var (
-		out  *csv.Writer
-		cols []records.ColumnInfo
-		line []string
-	)
-	err := k.Export(r.Context(), st, cfg, req, scope, func(cfg records.ListConfig, c []records.ColumnInfo) {
-		out, cols, line = startCSV(w, cfg.Name, c), c, make([]string, len(c))
-	}, func(row records.Row) { writeCSVRow(out, cols, line, row) })
+	base, err := s.baseCurrency(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	var out *csvTable
+	err = k.Export(r.Context(), st, cfg, req, scope, func(cfg records.ListConfig, c []records.ColumnInfo) {
+		out = startCSV(w, cfg.Name, c, base)
+	}, func(row records.Row) { out.row(row) })
 	switch {
 	case out == nil:
 		s.writeError(w, r, err)
 	case err != nil:
 		// Headers are gone; end the stream short and log why (on the
 		// request's line; not at all when the client left).
-		out.Flush()
+		out.out.Flush()
 		streamFailed(r, err)
 	default:
-		out.Flush()
+		out.out.Flush()
 	}
+}
+
+// writeRowsCSV answers rows of cols as a CSV download named after name.
+func (s *Server) writeRowsCSV(w http.ResponseWriter, r *http.Request, name string, cols []records.ColumnInfo, rows []records.Row) {
+	base, err := s.baseCurrency(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	out := startCSV(w, name, cols, base)
+	for _, row := range rows {
+		out.row(row)
+	}
+	out.out.Flush()
 }
 
 // csvValue renders a cell, neutralised (csvSafe) so that a spreadsheet

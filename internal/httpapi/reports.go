@@ -71,15 +71,7 @@ func (s *Server) runReport(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if q(r, "format") == "csv" {
-		out := startCSV(w, cfg.Name, ans.Columns)
-		line := make([]string, len(ans.Columns))
-		for _, row := range ans.Rows {
-			for i, c := range ans.Columns {
-				line[i] = csvValue(row[c.Name])
-			}
-			out.Write(line)
-		}
-		out.Flush()
+		s.writeRowsCSV(w, r, cfg.Name, ans.Columns, ans.Rows)
 		return
 	}
 	writeData(w, http.StatusOK, ans)

@@ -4,6 +4,7 @@
 package httpapi
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"io"
@@ -108,6 +109,9 @@ type Options struct {
 	// EventsHeartbeat is how often an idle event stream gets a ping and
 	// its session is checked again; zero means 15 s.
 	EventsHeartbeat time.Duration
+	// Currency is the base currency (ISO 4217) of a tenant whose ERP
+	// account has given none (config's PORTICO_CURRENCY); "" means USD.
+	Currency string
 }
 
 // DefaultDBTimeout is the database time a request's store call gets when
@@ -121,6 +125,7 @@ type Server struct {
 	spa          *spa
 	csp          cspPolicy
 	client       ClientConfig
+	currency     string // Options.Currency
 	mux          *http.ServeMux
 	identity     Verifier
 	sessions     *session.Manager
@@ -172,7 +177,7 @@ func NewServer(o Options) (*Server, error) {
 		limits:    o.RateLimits, dbTimeout: o.DBTimeout, trustedProxies: o.TrustedProxies,
 		requests: newRequestMetrics(o.Instance),
 		hsts:     strings.HasPrefix(o.PublicURL, "https://"),
-		events:   o.Events, heartbeat: o.EventsHeartbeat,
+		events:   o.Events, heartbeat: o.EventsHeartbeat, currency: cmp.Or(o.Currency, "USD"),
 	}
 	if s.heartbeat <= 0 {
 		s.heartbeat = 15 * time.Second
@@ -348,6 +353,10 @@ func (b boundedStore) GroupRecords(ctx context.Context, q records.GroupQuery) ([
 
 func (b boundedStore) Tally(ctx context.Context, q records.TallyQuery) (records.Tally, error) {
 	return bounded(b, ctx, func(c context.Context) (records.Tally, error) { return b.TenantStore.Tally(c, q) })
+}
+
+func (b boundedStore) BaseCurrency(ctx context.Context) (string, error) {
+	return bounded(b, ctx, b.TenantStore.BaseCurrency)
 }
 
 func (b boundedStore) SearchCandidates(ctx context.Context, text string, kinds []string, limit int) ([]search.Entry, error) {

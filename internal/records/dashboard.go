@@ -26,11 +26,12 @@ type Card struct {
 	Kind   string `json:"kind"`
 	Filter string `json:"filter"`
 	Count  int64  `json:"count"`
-	// Amount names the field totalled; Total is its total (in units, two
-	// decimals) and Type its type (money or quantity).
-	Amount string    `json:"amount,omitempty"`
-	Total  *float64  `json:"total,omitempty"`
-	Type   FieldType `json:"type,omitempty"`
+	// Amount names the field totalled; Totals are its totals (in units,
+	// two decimals), per unit: per currency for money, per credit type
+	// for credits (UnitTotal); Type is its type (money or quantity).
+	Amount string      `json:"amount,omitempty"`
+	Totals []UnitTotal `json:"totals,omitempty"`
+	Type   FieldType   `json:"type,omitempty"`
 	// Columns and Sort, when set, are how the list it opens shows the
 	// records (aging: with the due date and amount remaining, the
 	// oldest due first); else the kind's built-in list's.
@@ -109,11 +110,12 @@ type DashboardStore interface {
 
 // TallyQuery asks for the records of Kind matching Filter (the scope):
 // per bucket (a filter of its own, on top of Filter), how many there are
-// and the total of the Sum column (none when ""). Buckets may overlap.
+// and the totals of the Sum field per unit (none when it is the zero
+// Field). Buckets may overlap.
 type TallyQuery struct {
 	Kind    string
 	Filter  Filter
-	Sum     Column
+	Sum     Field
 	Buckets []Filter
 }
 
@@ -125,10 +127,11 @@ type Tally struct {
 	Buckets []BucketTally
 }
 
-// BucketTally is one bucket's count and total, the total in hundredths.
+// BucketTally is one bucket's count and totals, in hundredths, by unit
+// (UnitTotal).
 type BucketTally struct {
 	Count int64
-	Sum   int64
+	Sums  map[string]int64
 }
 
 // Viewer is who the dashboard is for: whether their role may see a kind
@@ -402,8 +405,7 @@ func tally(ctx context.Context, st Tallier, k *Kind, scope string, amt Field, ca
 		c := &cards[i]
 		c.Kind, c.Count, c.Estimated = k.Name, ts[i].Count, ts[i].Estimated
 		if amt.Column != "" {
-			total := ts[i].Total
-			c.Amount, c.Total, c.Type = amt.Name, &total, amt.Type
+			c.Amount, c.Totals, c.Type = amt.Name, ts[i].Totals, amt.Type
 		}
 	}
 	return cards, nil
@@ -416,11 +418,11 @@ type Tallier interface {
 	Summarizer
 }
 
-// bucketTotal is one bucket's count and total (in units), Estimated as a
+// bucketTotal is one bucket's count and totals per unit, Estimated as a
 // list's summary is (see Summary).
 type bucketTotal struct {
 	Count     int64
-	Total     float64
+	Totals    []UnitTotal
 	Estimated bool
 }
 
@@ -431,7 +433,7 @@ type bucketTotal struct {
 // exact, as the list's count is; beyond, each bucket is the list's own
 // bounded summary (Summarize), estimated as the list's is.
 func bucketTotals(ctx context.Context, st Tallier, k *Kind, scope Filter, amt Field, buckets []Filter) ([]bucketTotal, error) {
-	t, err := st.Tally(ctx, TallyQuery{Kind: k.Name, Filter: scope, Sum: amt.Column, Buckets: buckets})
+	t, err := st.Tally(ctx, TallyQuery{Kind: k.Name, Filter: scope, Sum: amt, Buckets: buckets})
 	if err != nil {
 		return nil, err
 	}
@@ -441,7 +443,11 @@ func bucketTotals(ctx context.Context, st Tallier, k *Kind, scope Filter, amt Fi
 			return nil, fmt.Errorf("records: tally of %s answered %d buckets for %d", k.Name, len(t.Buckets), len(buckets))
 		}
 		for i, b := range t.Buckets {
-			out[i] = bucketTotal{Count: b.Count, Total: float64(b.Sum) / 100}
+			by := make(map[string]float64, len(b.Sums))
+			for u, v := range b.Sums {
+				by[u] = float64(v) / 100
+			}
+			out[i] = bucketTotal{Count: b.Count, Totals: UnitTotals(by)}
 		}
 		return out, nil
 	}
@@ -454,7 +460,7 @@ func bucketTotals(ctx context.Context, st Tallier, k *Kind, scope Filter, amt Fi
 		if err != nil {
 			return nil, err
 		}
-		out[i] = bucketTotal{Count: s.Total, Total: s.Totals[amt.Name], Estimated: s.TotalEstimated || s.TotalsEstimated}
+		out[i] = bucketTotal{Count: s.Total, Totals: s.Totals[amt.Name], Estimated: s.TotalEstimated || s.TotalsEstimated}
 	}
 	return out, nil
 }

@@ -38,8 +38,8 @@ const (
 	TypeText     FieldType = "text"
 	TypeStatus   FieldType = "status"    // one of Field.Choices
 	TypeRef      FieldType = "reference" // id of a record of Field.Ref
-	TypeMoney    FieldType = "money"     // hundredths of the currency unit (Field.Currency)
-	TypeQuantity FieldType = "quantity"  // hundredths of a unit (credits, acres)
+	TypeMoney    FieldType = "money"     // hundredths of the record's currency (Record.Currency)
+	TypeQuantity FieldType = "quantity"  // hundredths of a unit (credits, acres; Field.Per)
 	TypeDate     FieldType = "date"      // yyyy-mm-dd
 	TypePercent  FieldType = "percent"   // a number of percent: 95 is 95 %
 	TypeNumber   FieldType = "number"    // a plain number (counts, hours, feet)
@@ -58,15 +58,6 @@ func (t FieldType) Textual() bool {
 // Numeric reports whether values of type t are numbers.
 func (t FieldType) Numeric() bool {
 	return t == TypeMoney || t == TypeQuantity || t == TypePercent || t == TypeNumber
-}
-
-// Currency is the currency of values of type t: the account's base
-// currency for money, "" for the others.
-func (t FieldType) Currency() string {
-	if t == TypeMoney {
-		return BaseCurrency
-	}
-	return ""
 }
 
 // Field is one field of a kind. Name is the ERP's field id (entityid,
@@ -94,11 +85,19 @@ type Field struct {
 	// balance, an amount remaining, a computed value. Forms show it but
 	// never send it; a write that sets it is refused.
 	ReadOnly bool `json:"readOnly"`
-	// Summable marks money and quantity fields: lists can total them.
+	// Summable marks money and quantity fields: lists can total them,
+	// never adding values of different units (UnitOf).
 	Summable bool `json:"summable"`
-	// Currency is the ISO code of a money field's amounts: the account's
-	// base currency (BaseCurrency).
+	// Currency is the ISO 4217 code of a money field's values in a
+	// record that names none (Record.Currency ""): the tenant's base
+	// currency. The registry leaves it empty; /api/v1/kinds fills it in
+	// (Kind.InCurrency).
 	Currency string `json:"currency,omitempty"`
+	// Per, on a quantity field, names the field whose value is the
+	// quantity's unit in each record (a credit ledger entry's credits are
+	// of its credit type): totals are per value of it, never one sum.
+	// "" is a quantity of one unit everywhere (acres).
+	Per string `json:"per,omitempty"`
 	// Account marks a field the ERP account adds (see AddAccountFields):
 	// kept in the record's document, on DocColumn(Name).
 	Account bool `json:"account,omitempty"`
@@ -126,10 +125,6 @@ func (f Field) Named() bool { return f.named || f.Type == TypeStatus || f.Type =
 // employee's e-mail address) equals the user's e-mail address, compared
 // without case. With a kind's Owner it finds a user's own records.
 const UserEmployeeField = "email"
-
-// BaseCurrency is the currency of the account's amounts (a one-currency
-// account's base currency): money fields carry it as Field.Currency.
-const BaseCurrency = "USD"
 
 // TabSource says where a view tab's rows come from.
 type TabSource string
@@ -211,6 +206,37 @@ func (k *Kind) MarshalJSON() ([]byte, error) {
 		*kindJSON
 		Fields []Field `json:"fields"`
 	}{(*kindJSON)(k), k.AllFields()})
+}
+
+// InCurrency returns a copy of k whose money fields and money columns of
+// lines tabs name code as their currency (Field.Currency): the kind as
+// /api/v1/kinds serves it to a tenant whose base currency is code.
+func (k *Kind) InCurrency(code string) *Kind {
+	out := *k
+	set := func(fs []Field) []Field {
+		fs = slices.Clone(fs)
+		for i := range fs {
+			if fs[i].Type == TypeMoney {
+				fs[i].Currency = code
+			}
+		}
+		return fs
+	}
+	out.Fields, out.Document = set(k.Fields), set(k.Document)
+	out.Tabs = slices.Clone(k.Tabs)
+	for i, t := range out.Tabs {
+		if len(t.Columns) == 0 {
+			continue
+		}
+		cols := slices.Clone(t.Columns)
+		for j := range cols {
+			if cols[j].Type == TypeMoney {
+				cols[j].Currency = code
+			}
+		}
+		out.Tabs[i].Columns = cols
+	}
+	return &out
 }
 
 // AllFields returns every field of the kind: the promoted ones, then the
@@ -312,6 +338,9 @@ func init() {
 			if f.Type == TypeRef && byName[f.Ref] == nil {
 				panic(fmt.Sprintf("records: %s.%s refers to unknown kind %q", k.Name, f.Name, f.Ref))
 			}
+			if unit, ok := k.FieldNamed(f.Per); f.Per != "" && (f.Type != TypeQuantity || !ok || !unit.Named()) {
+				panic(fmt.Sprintf("records: %s.%s: only a quantity is per the value of a status or list field, not %q", k.Name, f.Name, f.Per))
+			}
 		}
 		for _, t := range k.Tabs {
 			if (t.Source == TabLines) != (len(t.Columns) > 0) {
@@ -361,7 +390,7 @@ func (k *Kind) validate() error {
 
 // complete fills in what follows from the field's type and column:
 // Sortable (a promoted column with an index; a document field unless
-// declared unsorted), Filterable, Summable and Currency.
+// declared unsorted), Filterable and Summable.
 func (f *Field) complete() {
 	if f.Doc() {
 		f.Sortable = !f.unsorted
@@ -370,5 +399,4 @@ func (f *Field) complete() {
 	}
 	f.Filterable = true
 	f.Summable = f.Type == TypeMoney || f.Type == TypeQuantity
-	f.Currency = f.Type.Currency()
 }

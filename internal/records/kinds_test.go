@@ -89,7 +89,8 @@ func TestEveryFieldIsDescribed(t *testing.T) {
 			if f.Doc() != (f.Column == DocColumn(f.Name)) {
 				t.Errorf("%s: column %s", where, f.Column)
 			}
-			if f.Summable != (f.Type == TypeMoney || f.Type == TypeQuantity) || (f.Currency == BaseCurrency) != (f.Type == TypeMoney) {
+			// The currency is the tenant's, filled in per request (InCurrency).
+			if f.Summable != (f.Type == TypeMoney || f.Type == TypeQuantity) || f.Currency != "" {
 				t.Errorf("%s: summable %v, currency %q for a %s", where, f.Summable, f.Currency, f.Type)
 			}
 			if f.Column == ColCode && !f.ReadOnly {
@@ -103,7 +104,7 @@ func TestEveryFieldIsDescribed(t *testing.T) {
 	inv, _ := Lookup("invoice")
 	for name, want := range map[string]Field{
 		"duedate":         {Label: "Due date", Type: TypeDate, Sortable: true},
-		"amountremaining": {Label: "Amount remaining", Type: TypeMoney, Sortable: true, ReadOnly: true, Summable: true, Currency: "USD"},
+		"amountremaining": {Label: "Amount remaining", Type: TypeMoney, Sortable: true, ReadOnly: true, Summable: true},
 		"otherrefnum":     {Label: "PO/reference", Type: TypeText, Sortable: true},
 	} {
 		f, ok := inv.FieldNamed(name)
@@ -137,9 +138,11 @@ func TestDefaultSorts(t *testing.T) {
 }
 
 // /api/v1/kinds serves every field under "fields" (promoted, then the
-// document's) and the default sort.
+// document's) and the default sort; money in the tenant's base currency
+// (InCurrency), the lines' money too, the registry itself untouched.
 func TestKindJSON(t *testing.T) {
-	k, _ := Lookup("invoice")
+	registered, _ := Lookup("invoice")
+	k := registered.InCurrency("EUR")
 	b, err := json.Marshal(k)
 	if err != nil {
 		t.Fatal(err)
@@ -161,8 +164,12 @@ func TestKindJSON(t *testing.T) {
 			}
 		}
 	}
-	if !strings.Contains(string(b), `"name":"amountremaining","label":"Amount remaining","column":"fields.amountremaining","type":"money","sortable":true,"filterable":true,"readOnly":true,"summable":true,"currency":"USD"`) {
+	if !strings.Contains(string(b), `"name":"amountremaining","label":"Amount remaining","column":"fields.amountremaining","type":"money","sortable":true,"filterable":true,"readOnly":true,"summable":true,"currency":"EUR"`) ||
+		!strings.Contains(string(b), `{"name":"amount","label":"Amount","type":"money","sortable":false,"summable":true,"currency":"EUR"}`) {
 		t.Errorf("amount remaining: %s", b)
+	}
+	if again, _ := json.Marshal(registered); strings.Contains(string(again), "EUR") {
+		t.Errorf("the registry changed: %s", again)
 	}
 }
 

@@ -41,18 +41,18 @@ type ListRef struct {
 
 // ListPage is one page of a list, as the list call answers it. Total
 // (count=true) and Totals (totals=true: the sum of each summable column
-// over the whole result, by field name) are exact unless TotalEstimated
+// over the whole result, by field name, per unit: UnitTotal) are exact unless TotalEstimated
 // or TotalsEstimated says they are estimates (see Summary).
 type ListPage struct {
-	List            ListRef            `json:"list"`
-	Columns         []ColumnInfo       `json:"columns"`
-	Rows            RecordRows         `json:"rows"`
-	HasMore         bool               `json:"hasMore"`
-	NextCursor      *string            `json:"nextCursor"`
-	Total           *int64             `json:"total,omitempty"`
-	TotalEstimated  bool               `json:"totalEstimated,omitempty"`
-	Totals          map[string]float64 `json:"totals,omitzero"` // {} when totals were asked for and no column is summable
-	TotalsEstimated *bool              `json:"totalsEstimated,omitempty"`
+	List            ListRef                `json:"list"`
+	Columns         []ColumnInfo           `json:"columns"`
+	Rows            RecordRows             `json:"rows"`
+	HasMore         bool                   `json:"hasMore"`
+	NextCursor      *string                `json:"nextCursor"`
+	Total           *int64                 `json:"total,omitempty"`
+	TotalEstimated  bool                   `json:"totalEstimated,omitempty"`
+	Totals          map[string][]UnitTotal `json:"totals,omitzero"` // {} when totals were asked for and no column is summable
+	TotalsEstimated *bool                  `json:"totalsEstimated,omitempty"`
 }
 
 // DefaultPageSize is a list page's size when the call names none.
@@ -134,18 +134,25 @@ func (k *Kind) Query(cfg ListConfig, req ListRequest) (ListConfig, ListQuery, er
 }
 
 // readNames are the document fields and the promoted columns among the
-// named columns (never nil: a list reads nothing it does not show).
+// named columns (never nil: a list reads nothing it does not show), and
+// the record's currency when one of them is money.
 func (k *Kind) readNames(cols []string) (docs []string, promoted []Column) {
 	docs, promoted = []string{}, []Column{}
+	money := false
 	for _, c := range cols {
 		f, ok := k.FieldNamed(c)
 		switch {
 		case !ok:
+			continue
 		case f.Doc():
 			docs = append(docs, c)
 		default:
 			promoted = append(promoted, f.Column)
 		}
+		money = money || f.Type == TypeMoney
+	}
+	if money {
+		promoted = append(promoted, ColCurrency)
 	}
 	return docs, promoted
 }
@@ -188,7 +195,7 @@ func (k *Kind) List(ctx context.Context, st ReadStore, cfg ListConfig, req ListR
 		ans.Total, ans.TotalEstimated = &sum.Total, sum.TotalEstimated
 	}
 	if req.Totals {
-		ans.Totals, ans.TotalsEstimated = map[string]float64{}, &sum.TotalsEstimated
+		ans.Totals, ans.TotalsEstimated = map[string][]UnitTotal{}, &sum.TotalsEstimated
 		for name, v := range sum.Totals {
 			ans.Totals[name] = v
 		}

@@ -2,6 +2,8 @@ package records
 
 import (
 	"encoding/json"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -94,6 +96,10 @@ type ListQuery struct {
 // ColModified is the last-modified time, sortable like a promoted column.
 const ColModified Column = "modified_at"
 
+// ColCurrency is the currency of a record's money (Record.Currency): no
+// field's column, but read by a list that shows money (Kind.readNames).
+const ColCurrency Column = "currency"
+
 // Sortable reports whether lists may sort on promoted column c. Each such
 // column has an index on (tenant, kind, column, id), so every sorted page
 // is an index range; a reference sorts by the referenced record's name
@@ -135,8 +141,31 @@ type SummaryQuery struct {
 type Summary struct {
 	Total           int64
 	TotalEstimated  bool
-	Totals          map[string]float64 // by field name, in units (not hundredths)
+	Totals          map[string][]UnitTotal // by field name, per unit, in units (not hundredths)
 	TotalsEstimated bool
+}
+
+// UnitTotal is a total of the values of one unit, never added to those of
+// another: for money, Unit is the ISO 4217 code of their currency ("" the
+// base currency); for a quantity per a unit field (Field.Per), that
+// field's value ("" in records with none); "" for a quantity of one unit.
+type UnitTotal struct {
+	Unit  string  `json:"unit,omitempty"`
+	Total float64 `json:"total"`
+}
+
+// UnitTotals lists totals by unit, "" first and then by unit; a lone
+// zero total when there are none (nothing to add is a total of 0).
+func UnitTotals(byUnit map[string]float64) []UnitTotal {
+	if len(byUnit) == 0 {
+		return []UnitTotal{{}}
+	}
+	out := make([]UnitTotal, 0, len(byUnit))
+	for u, v := range byUnit {
+		out = append(out, UnitTotal{Unit: u, Total: v})
+	}
+	slices.SortFunc(out, func(a, b UnitTotal) int { return strings.Compare(a.Unit, b.Unit) })
+	return out
 }
 
 // SummaryExact is the most records a filtered list's count and totals

@@ -56,6 +56,10 @@ func list(name, label string) Field {
 // readOnly marks a system field (see Field.ReadOnly).
 func (f Field) readOnly() Field { f.ReadOnly = true; return f }
 
+// per marks a quantity whose unit is, in each record, the value of the
+// named field (see Field.Per).
+func (f Field) per(unit string) Field { f.Per = unit; return f }
+
 // noSort marks long free text that gets no sort index.
 func (f Field) noSort() Field { f.unsorted = true; return f }
 
@@ -101,9 +105,10 @@ var billExpenses = Tab{Name: "expense", Label: "Expenses", Source: TabLines, Col
 	total(member("amount", "Amount", TypeMoney)),
 }}
 
-// member is a column of a lines tab, in the currency of its type.
+// member is a column of a lines tab; a money member is in its record's
+// currency.
 func member(name, label string, t FieldType) ColumnInfo {
-	return ColumnInfo{Name: name, Label: label, Type: t, Currency: t.Currency()}
+	return ColumnInfo{Name: name, Label: label, Type: t}
 }
 
 // total marks a lines column whose values add up to the lines' total (an
@@ -344,7 +349,7 @@ var registry = []*Kind{
 			title("name", "Entry"), code("custrecord_res_cl_number", "Entry number"),
 			status("custrecord_res_cl_type", "Transaction", "Released", "Reserved", "Sold", "Retired"),
 			parent("custrecord_res_cl_customer", "Buyer", "customer"), project("custrecord_res_cl_bank"),
-			quantity("custrecord_res_cl_credits", "Credits"), date("custrecord_res_cl_date", "Date"),
+			quantity("custrecord_res_cl_credits", "Credits").per("custrecord_res_cl_credit_type"), date("custrecord_res_cl_date", "Date"),
 		},
 		Document: []Field{
 			list("custrecord_res_cl_credit_type", "Credit type"),
@@ -361,13 +366,14 @@ var registry = []*Kind{
 		Fields: []Field{
 			title("name", "Credit pool"), code("custrecord_res_ca_number", "Pool number"),
 			status("custrecord_res_ca_credit_type", "Credit type", "Wetland", "Stream", "Species", "Nutrient"),
-			project("custrecord_res_ca_bank"), quantity("custrecord_res_ca_available", "Available credits"),
+			project("custrecord_res_ca_bank"),
+			quantity("custrecord_res_ca_available", "Available credits").per("custrecord_res_ca_credit_type"),
 			date("custrecord_res_ca_asof", "As of"),
 		},
 		Document: []Field{
-			doc("custrecord_res_ca_released", "Released credits", TypeQuantity),
-			doc("custrecord_res_ca_sold", "Sold credits", TypeQuantity),
-			doc("custrecord_res_ca_reserved", "Reserved credits", TypeQuantity),
+			doc("custrecord_res_ca_released", "Released credits", TypeQuantity).per("custrecord_res_ca_credit_type"),
+			doc("custrecord_res_ca_sold", "Sold credits", TypeQuantity).per("custrecord_res_ca_credit_type"),
+			doc("custrecord_res_ca_reserved", "Reserved credits", TypeQuantity).per("custrecord_res_ca_credit_type"),
 			doc("custrecord_res_ca_price", "Price per credit", TypeMoney),
 			doc("custrecord_res_ca_service_area", "Service area", TypeText),
 		},
@@ -386,7 +392,7 @@ var registry = []*Kind{
 			docRef("custrecord_res_opp_salesrep", "Sales rep", "employee"),
 			doc("custrecord_res_opp_probability", "Probability", TypePercent), list("custrecord_res_opp_region", "Region"),
 			list("custrecord_res_opp_credit_type", "Credit type"),
-			doc("custrecord_res_opp_credits_needed", "Credits needed", TypeQuantity),
+			doc("custrecord_res_opp_credits_needed", "Credits needed", TypeQuantity).per("custrecord_res_opp_credit_type"),
 		},
 		Owner: "custrecord_res_opp_salesrep",
 		Tabs: []Tab{

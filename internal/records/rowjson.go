@@ -174,9 +174,11 @@ func (rr RecordRows) AppendJSON(b []byte) ([]byte, error) {
 		field *Field // nil for the id
 	}
 	cells := make([]cell, 0, len(rr.columns)+1)
+	money := false // a row shows money: its currency goes with it (Row)
 	for _, c := range rr.columns {
 		if f, ok := rr.kind.FieldNamed(c.Name); ok {
 			cells = append(cells, cell{name: c.Name, field: &f})
+			money = money || f.Type == TypeMoney
 		}
 	}
 	cells = append(cells, cell{name: "id"})
@@ -192,10 +194,13 @@ func (rr RecordRows) AppendJSON(b []byte) ([]byte, error) {
 		if i > 0 {
 			b = append(b, ',')
 		}
+		b = append(b, '{')
+		if money && r.Currency != "" { // RowCurrency sorts before every field name
+			b = append(b, `"`+RowCurrency+`":`...)
+			b = append(appendJSONString(b, r.Currency), ',')
+		}
 		for j, c := range cells {
-			if j == 0 {
-				b = append(b, '{')
-			} else {
+			if j > 0 {
 				b = append(b, ',')
 			}
 			b = append(b, c.key...)

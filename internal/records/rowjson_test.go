@@ -82,8 +82,8 @@ func TestPageJSONMatchesEncodingJSON(t *testing.T) {
 		{List: ListRef{ID: "customsearch_x", Name: "All"}, Columns: []ColumnInfo{{Name: "rows", Label: `"rows":null`, Type: TypeText},
 			{Name: "projectedtotal", Label: "Value <&>", Type: TypeMoney, Sortable: true, Summable: true, Currency: "USD"}},
 			Rows: k.RecordRows(recs, cols), HasMore: true, NextCursor: &cursor, Total: &total, TotalEstimated: true,
-			Totals: map[string]float64{"projectedtotal": 12.5}, TotalsEstimated: &estimated},
-		{Rows: k.RecordRows(recs, nil), Totals: map[string]float64{}},
+			Totals: map[string][]UnitTotal{"projectedtotal": {{Total: 12.5}, {Unit: "EUR", Total: 3}}}, TotalsEstimated: &estimated},
+		{Rows: k.RecordRows(recs, nil), Totals: map[string][]UnitTotal{}},
 	}
 	if got, _ := lists[1].AppendJSON(nil); !bytes.Contains(got, []byte(`"rows":[]`)) {
 		t.Errorf("a page of no records: %s", got)
@@ -130,7 +130,8 @@ func TestRecordRowsMatchRows(t *testing.T) {
 			recs := make([]Record, r.IntN(4))
 			for i := range recs {
 				rec := Record{ID: r.Int64N(1 << 40), Title: strs[r.IntN(len(strs))], Code: strs[r.IntN(len(strs))],
-					Status: strs[r.IntN(len(strs))], Date: []string{"", "2026-03-07"}[r.IntN(2)], Fields: json.RawMessage(`{}`)}
+					Status: strs[r.IntN(len(strs))], Date: []string{"", "2026-03-07"}[r.IntN(2)], Fields: json.RawMessage(`{}`),
+					Currency: []string{"", "EUR", "<GBP>"}[r.IntN(3)]}
 				if r.IntN(2) == 0 {
 					amount := r.Int64N(1<<40) - 1<<39
 					rec.Amount = &amount

@@ -21,13 +21,14 @@ type StatusTotals struct {
 	Groups      []StatusTotal `json:"groups"`      // in the order of the status's choices; only statuses with records
 }
 
-// StatusTotal is one status's count of records and total amount;
-// Estimated when the set was too large to count exactly (see Summary).
+// StatusTotal is one status's count of records and total amount, per
+// unit (UnitTotal); Estimated when the set was too large to count exactly
+// (see Summary).
 type StatusTotal struct {
-	Status    string  `json:"status"`
-	Count     int64   `json:"count"`
-	Total     float64 `json:"total"`
-	Estimated bool    `json:"estimated,omitempty"`
+	Status    string      `json:"status"`
+	Count     int64       `json:"count"`
+	Totals    []UnitTotal `json:"totals"`
+	Estimated bool        `json:"estimated,omitempty"`
 }
 
 // TotalsByStatus totals k's records matching f for each of its status's
@@ -52,7 +53,7 @@ func (k *Kind) TotalsByStatus(ctx context.Context, st Tallier, f Filter) (*Statu
 	out := &StatusTotals{Field: status.Name, Label: status.Label, Amount: amt.Name, AmountLabel: amt.Label, Type: amt.Type, Groups: []StatusTotal{}}
 	for i, c := range status.Choices {
 		if t := ts[i]; t.Count > 0 {
-			out.Groups = append(out.Groups, StatusTotal{Status: c, Count: t.Count, Total: t.Total, Estimated: t.Estimated})
+			out.Groups = append(out.Groups, StatusTotal{Status: c, Count: t.Count, Totals: t.Totals, Estimated: t.Estimated})
 		}
 	}
 	return out, nil

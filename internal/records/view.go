@@ -24,8 +24,14 @@ type Ref struct {
 	RefName string `json:"refName"`
 }
 
-// Row is one record of a list: "id" plus a value per column.
+// Row is one record of a list: "id" plus a value per column, and, when
+// it shows money in a currency other than the base currency, that
+// currency's code under RowCurrency.
 type Row map[string]any
+
+// RowCurrency is the key of a row's currency: not a field name (those
+// start with a letter), so no column can hide it.
+const RowCurrency = "_currency"
 
 // Columns describes the named fields as list columns; unknown names are
 // skipped (a saved list may outlive a field).
@@ -34,7 +40,7 @@ func (k *Kind) Columns(names []string) []ColumnInfo {
 	for _, n := range names {
 		if f, ok := k.FieldNamed(n); ok {
 			out = append(out, ColumnInfo{Name: f.Name, Label: f.Label, Type: f.Type, Sortable: f.Sortable,
-				Summable: f.Summable, Currency: f.Currency})
+				Summable: f.Summable})
 		}
 	}
 	return out
@@ -46,6 +52,9 @@ func (k *Kind) Row(r Record, cols []ColumnInfo) Row {
 	for _, c := range cols {
 		f, _ := k.FieldNamed(c.Name)
 		row[c.Name] = f.cell(r).any()
+		if f.Type == TypeMoney && r.Currency != "" {
+			row[RowCurrency] = r.Currency
+		}
 	}
 	return row
 }
@@ -171,6 +180,9 @@ type View struct {
 	// Write is where the portal's last write of the record stands with
 	// the ERP.
 	Write WriteState `json:"write"`
+	// Currency is the ISO 4217 code of the record's money values when
+	// they are not in the base currency (Record.Currency).
+	Currency string `json:"currency,omitempty"`
 	// Completing says the whole document is being fetched from the ERP
 	// (sublists a pull does not read): the page asks again shortly.
 	Completing bool `json:"completing,omitempty"`
@@ -188,7 +200,7 @@ func (k *Kind) View(r Record, erpBase string) View {
 func (k *Kind) ViewWithDetails(r Record, erpBase string, details FieldGroup) View {
 	promoted := k.Promoted()
 	v := View{ID: r.ID, Type: k.Name, Title: r.Title, Code: r.Code, Status: r.Status, Tabs: k.Tabs, Related: []RelatedLink{},
-		Version: r.ModifiedAt, Write: r.Write}
+		Version: r.ModifiedAt, Write: r.Write, Currency: r.Currency}
 	if link := k.Link(r.ID); link != "" {
 		u := strings.TrimSuffix(erpBase, "/") + link
 		v.ERPURL = &u

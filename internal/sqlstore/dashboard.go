@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"crypto/sha256"
+	"database/sql"
 	"fmt"
 	"strings"
 
@@ -11,8 +12,8 @@ import (
 
 // Tally implements records.DashboardStore: for the records of q.Kind
 // matching q.Filter (the scope), per bucket, how many match the bucket's
-// filter too and the total of q.Sum over them (hundredths), in one
-// statement. Every filter compiles as a list's does (filterSQL) and
+// filter too and the totals of q.Sum over them (hundredths) per unit
+// (unitSQL: one group of the statement per unit), in one statement. Every filter compiles as a list's does (filterSQL) and
 // totals as Summarize's (summableValue). Like Summarize's probe it reads
 // at most records.SummaryExact+1 rows of the scope: for a larger scope it
 // answers Exact false and no buckets, and the caller asks Summarize per
@@ -22,11 +23,14 @@ func (t *Tenant) Tally(ctx context.Context, q records.TallyQuery) (records.Tally
 	if err != nil {
 		return records.Tally{}, err
 	}
-	value := "0"
-	if q.Sum != "" {
-		value = t.d.summableValue(q.Sum)
+	value, unit := "0", "''"
+	if q.Sum.Column != "" {
+		value = t.d.summableValue(q.Sum.Column)
+		if u := t.d.unitSQL(k, q.Sum); u != "" {
+			unit = u
+		}
 	}
-	cols := []string{"COUNT(*)"}
+	cols := []string{"u", "COUNT(*)"}
 	var args []any
 	for _, b := range q.Buckets {
 		if err := b.CheckCost(); err != nil {
@@ -54,23 +58,44 @@ func (t *Tenant) Tally(ctx context.Context, q records.TallyQuery) (records.Tally
 	if err != nil {
 		return records.Tally{}, err
 	}
-	st := scope(fmt.Sprintf(`SELECT %s FROM (SELECT *, %s AS v FROM records WHERE %s LIMIT %d) p`,
-		strings.Join(cols, ", "), value, strings.Join(where, " AND "), records.SummaryExact+1))
-	vals := make([]int64, len(cols))
-	dest := make([]any, len(cols))
-	for i := range vals {
-		dest[i] = &vals[i]
-	}
+	st := scope(fmt.Sprintf(`SELECT %s FROM (SELECT *, %s AS v, %s AS u FROM records WHERE %s LIMIT %d) p GROUP BY u`,
+		strings.Join(cols, ", "), value, unit, strings.Join(where, " AND "), records.SummaryExact+1))
 	// The buckets' placeholders come first in the text, then the scope's.
-	if err := t.queryRow(ctx, st, append(args, wargs...)...).Scan(dest...); err != nil {
+	rows, err := t.query(ctx, st, append(args, wargs...)...)
+	if err != nil {
 		return records.Tally{}, fmt.Errorf("tally %s: %w", q.Kind, err)
 	}
-	if vals[0] > records.SummaryExact {
-		return records.Tally{}, nil
-	}
+	defer rows.Close()
 	out := records.Tally{Exact: true, Buckets: make([]records.BucketTally, len(q.Buckets))}
 	for i := range out.Buckets {
-		out.Buckets[i] = records.BucketTally{Count: vals[1+2*i], Sum: vals[2+2*i]}
+		out.Buckets[i].Sums = map[string]int64{}
+	}
+	var n int64
+	vals := make([]int64, len(cols)-1)
+	dest := make([]any, len(cols))
+	var u sql.NullString
+	dest[0] = &u
+	for i := range vals {
+		dest[i+1] = &vals[i]
+	}
+	for rows.Next() {
+		if err := rows.Scan(dest...); err != nil {
+			return records.Tally{}, fmt.Errorf("tally %s: %w", q.Kind, err)
+		}
+		n += vals[0]
+		for i := range out.Buckets {
+			b := &out.Buckets[i]
+			b.Count += vals[1+2*i]
+			if vals[1+2*i] > 0 {
+				b.Sums[u.String] += vals[2+2*i]
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return records.Tally{}, fmt.Errorf("tally %s: %w", q.Kind, err)
+	}
+	if n > records.SummaryExact {
+		return records.Tally{}, nil
 	}
 	return out, nil
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
+
 	"slices"
 	"strings"
 	"testing"
@@ -23,6 +23,16 @@ func docRecord(kind string, id int64, title, status string, doc map[string]any) 
 	}
 	b, _ := json.Marshal(doc)
 	return records.Record{Kind: kind, ID: id, Title: title, Status: status, ModifiedAt: time.UnixMilli(1_700_000_000_000 + id).UTC(), Fields: b}
+}
+
+// totals writes totals per unit as "1250.50 + USD 75.00" (the base
+// currency's, or a quantity of one unit, without a unit).
+func totals(ts []records.UnitTotal) string {
+	var parts []string
+	for _, u := range ts {
+		parts = append(parts, strings.TrimSpace(fmt.Sprintf("%s %.2f", u.Unit, u.Total)))
+	}
+	return strings.Join(parts, " + ")
 }
 
 func manager(id int64, name string) map[string]any {
@@ -74,8 +84,13 @@ func dashboardFixture(t *testing.T, s *Store) *Tenant {
 		rs = append(rs, docRecord("invoice", int64(200+i), fmt.Sprintf("Invoice %d", i), "Open",
 			map[string]any{"duedate": inv.due, "amountremaining": inv.remaining}))
 	}
+	// One in another currency than the base, 85 days past due: never
+	// added to the others.
+	usd := docRecord("invoice", 299, "Invoice in dollars", "Open", map[string]any{"duedate": "2026-09-01", "amountremaining": 75.0})
+	usd.Currency = "USD"
+	rs = append(rs, usd)
 	for i := range 3 {
-		r := docRecord("creditavailability", int64(300+i), fmt.Sprintf("Pool %d", i), "Wetland", nil)
+		r := docRecord("creditavailability", int64(300+i), fmt.Sprintf("Pool %d", i), []string{"Wetland", "Wetland", "Stream"}[i], nil)
 		r.Amount = ptr(int64([]int{3412, 120, 1}[i]))
 		rs = append(rs, r)
 	}
@@ -92,7 +107,7 @@ var (
 
 // listOf answers what the list a card opens shows: its count and the
 // total of the card's amount, through the list use case.
-func listOf(t *testing.T, ten *Tenant, c records.Card) (int64, float64) {
+func listOf(t *testing.T, ten *Tenant, c records.Card) (int64, []records.UnitTotal) {
 	t.Helper()
 	k, _ := records.Lookup(c.Kind)
 	req := records.ListRequest{Filter: c.Filter, Count: true, Totals: c.Amount != ""}
@@ -110,8 +125,8 @@ func listOf(t *testing.T, ten *Tenant, c records.Card) (int64, float64) {
 func sameAsList(t *testing.T, ten *Tenant, c records.Card) {
 	t.Helper()
 	n, total := listOf(t, ten, c)
-	if n != c.Count || (c.Total != nil && math.Abs(*c.Total-total) > 0.001) {
-		t.Errorf("card %q (%s %q): %d / %v, its list %d / %v", c.Label, c.Kind, c.Filter, c.Count, c.Total, n, total)
+	if n != c.Count || (c.Totals != nil && totals(c.Totals) != totals(total)) {
+		t.Errorf("card %q (%s %q): %d / %v, its list %d / %v", c.Label, c.Kind, c.Filter, c.Count, totals(c.Totals), n, totals(total))
 	}
 }
 
@@ -178,13 +193,14 @@ func TestConformanceDashboardAging(t *testing.T) {
 			t.Fatalf("accountant: %+v", d)
 		}
 		a := d.Aging[0]
-		got := []string{fmt.Sprintf("outstanding %d %.2f", a.Outstanding.Count, *a.Outstanding.Total),
-			fmt.Sprintf("overdue %d %.2f", a.Overdue.Count, *a.Overdue.Total)}
+		got := []string{fmt.Sprintf("outstanding %d %s", a.Outstanding.Count, totals(a.Outstanding.Totals)),
+			fmt.Sprintf("overdue %d %s", a.Overdue.Count, totals(a.Overdue.Totals))}
 		for _, b := range a.Buckets {
-			got = append(got, fmt.Sprintf("%s %d %.2f", b.Label, b.Count, *b.Total))
+			got = append(got, fmt.Sprintf("%s %d %s", b.Label, b.Count, totals(b.Totals)))
 		}
-		want := []string{"outstanding 7 1250.50", "overdue 5 1100.50", "Current 2 150.00", "1–30 days 2 30.00",
-			"31–60 days 1 30.00", "61–90 days 1 40.00", "Over 90 days 1 1000.50"}
+		// Per currency: the dollars beside the base currency's amounts.
+		want := []string{"outstanding 8 1250.50 + USD 75.00", "overdue 6 1100.50 + USD 75.00", "Current 2 150.00", "1–30 days 2 30.00",
+			"31–60 days 1 30.00", "61–90 days 2 40.00 + USD 75.00", "Over 90 days 1 1000.50"}
 		if strings.Join(got, "; ") != strings.Join(want, "; ") || a.Undated != 0 {
 			t.Errorf("aging:\n got %v\nwant %v (undated %d)", got, want, a.Undated)
 		}
@@ -194,8 +210,8 @@ func TestConformanceDashboardAging(t *testing.T) {
 				t.Errorf("card %s: %+v", c.Label, c)
 			}
 		}
-		// The credits available: every pool's, exact.
-		if c := d.Credits; c == nil || c.Count != 3 || *c.Total != 35.33 || c.Estimated {
+		// The credits available: every pool's, exact, per credit type.
+		if c := d.Credits; c == nil || c.Count != 3 || totals(c.Totals) != "Stream 0.01 + Wetland 35.32" || c.Estimated {
 			t.Errorf("credits: %+v", d.Credits)
 		} else {
 			sameAsList(t, ten, *c)

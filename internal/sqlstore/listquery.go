@@ -71,10 +71,11 @@ var (
 		records.ColTitle: "title", records.ColCode: "code", records.ColStatus: "status",
 		records.ColParent: "parent_id, parent_name", records.ColProject: "project_id, project_name",
 		records.ColAmount: "amount", records.ColDate: "occurred_on", records.ColModified: "modified_at",
+		records.ColCurrency: "currency",
 	}
 	// allListColumns are what a list query reads when it names no columns.
 	allListColumns = []records.Column{records.ColTitle, records.ColCode, records.ColStatus, records.ColParent,
-		records.ColProject, records.ColAmount, records.ColDate, records.ColModified}
+		records.ColProject, records.ColAmount, records.ColDate, records.ColModified, records.ColCurrency}
 	// filterColumns are the promoted columns a filter may name, with their SQL.
 	filterColumns = map[records.Column]string{
 		records.ColTitle: "title", records.ColCode: "code", records.ColStatus: "status",
@@ -320,6 +321,8 @@ func (p *listPlan) newScan() *rowScan {
 			s.dest = append(s.dest, &s.r.Date)
 		case records.ColModified:
 			s.dest, s.readsModified = append(s.dest, &s.modified), true
+		case records.ColCurrency:
+			s.dest = append(s.dest, &s.r.Currency)
 		}
 	}
 	if p.ext {

@@ -15,11 +15,11 @@ import (
 
 // summaryColumns are what lists read: everything but the document, which a
 // page of 50 would otherwise drag through at a kilobyte or more a row.
-const summaryColumns = `kind, id, external_id, title, code, status, parent_id, parent_name, project_id, project_name, amount, occurred_on, modified_at`
+const summaryColumns = `kind, id, external_id, title, code, status, parent_id, parent_name, project_id, project_name, amount, occurred_on, modified_at, currency`
 
 const recordColumns = summaryColumns + `, fields`
 
-// upsertBatch is the largest number of rows one INSERT carries: 14 values a
+// upsertBatch is the largest number of rows one INSERT carries: 15 values a
 // row stays far below both engines' parameter limits.
 const upsertBatch = 400
 
@@ -31,13 +31,13 @@ func upsertStatement(n int) scoped {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString("(:tenant, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, :doc)")
+		b.WriteString("(:tenant, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, :doc)")
 	}
 	b.WriteString(` ON CONFLICT (tenant_id, kind, id) DO UPDATE SET external_id = excluded.external_id,
 		title = excluded.title, code = excluded.code, status = excluded.status, parent_id = excluded.parent_id,
 		project_id = excluded.project_id, parent_name = excluded.parent_name,
 		project_name = excluded.project_name, amount = excluded.amount, occurred_on = excluded.occurred_on,
-		modified_at = excluded.modified_at, fields = jsonb_patch(records.fields, excluded.fields)
+		modified_at = excluded.modified_at, currency = excluded.currency, fields = jsonb_patch(records.fields, excluded.fields)
 		WHERE records.write_state = '' AND records.modified_at <= excluded.modified_at`)
 	return scope(b.String())
 }
@@ -62,7 +62,7 @@ func (t *Tenant) PutRecords(ctx context.Context, rs []records.Record) error {
 // that touches one row twice).
 func (t *Tenant) putRecords(ctx context.Context, rs []records.Record) error {
 	rs = lastOfEach(rs)
-	args := make([]any, 0, upsertBatch*14)
+	args := make([]any, 0, upsertBatch*15)
 	for start := 0; start < len(rs); start += upsertBatch {
 		batch := rs[start:min(start+upsertBatch, len(rs))]
 		args = args[:0]
@@ -73,7 +73,7 @@ func (t *Tenant) putRecords(ctx context.Context, rs []records.Record) error {
 			}
 			args = append(args, r.Kind, r.ID, nullString(r.ExternalID), r.Title, r.Code, r.Status,
 				nullID(r.ParentID), r.ParentName, nullID(r.ProjectID), r.ProjectName, r.Amount, r.Date,
-				r.ModifiedAt.UnixMilli(), string(r.Fields))
+				r.ModifiedAt.UnixMilli(), r.Currency, string(r.Fields))
 		}
 		st := upsertFull
 		if len(batch) < upsertBatch {
@@ -152,7 +152,7 @@ func scanRecord(s rowScanner, withFields bool) (records.Record, error) {
 		fields   []byte
 	)
 	dest := []any{&r.Kind, &r.ID, &n.ext, &r.Title, &r.Code, &r.Status, &n.parent, &r.ParentName, &n.proj, &r.ProjectName,
-		&n.amt, &r.Date, &modified}
+		&n.amt, &r.Date, &modified, &r.Currency}
 	if withFields {
 		dest = append(dest, &fields, &r.Write.State, &r.Write.Error)
 	}

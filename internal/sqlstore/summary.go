@@ -2,8 +2,10 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/portico/portico/internal/portal"
@@ -29,6 +31,8 @@ const (
 )
 
 // Summarize counts and totals a list's whole result (see records.Summary).
+// Values of different units are never added: each field's total is per
+// unit (unitSQL), one group of the statement per combination of units.
 func (t *Tenant) Summarize(ctx context.Context, q records.SummaryQuery) (records.Summary, error) {
 	var out records.Summary
 	k, err := listKind(q.List.Kind)
@@ -44,10 +48,17 @@ func (t *Tenant) Summarize(ctx context.Context, q records.SummaryQuery) (records
 		return out, nil
 	}
 	if len(q.Sum) > 0 {
-		out.Totals = make(map[string]float64, len(q.Sum))
+		out.Totals = make(map[string][]records.UnitTotal, len(q.Sum))
 	}
+	g := t.d.sumGrouping(k, q.Sum)
 	if q.List.Filter.Conditions() == 0 && q.List.Text == "" {
-		return t.keptSummary(ctx, k, q.Sum, out)
+		kept, err := t.keptServes(ctx, k, q.Sum)
+		if err != nil {
+			return out, err
+		}
+		if kept {
+			return t.keptSummary(ctx, k, q.Sum, out)
+		}
 	}
 	text, err := t.textMatch(ctx, q.List)
 	if err != nil {
@@ -57,30 +68,200 @@ func (t *Tenant) Summarize(ctx context.Context, q records.SummaryQuery) (records
 	if err != nil {
 		return out, err
 	}
-	vals := make([]string, len(q.Sum))
-	for i, f := range q.Sum {
-		vals[i] = t.d.summableValue(f.Column)
-	}
 	// The probe.
 	inner, outer := []string{"1 AS m"}, []string{"COUNT(*)"}
-	for i, v := range vals {
+	for i, v := range g.vals {
 		inner, outer = append(inner, fmt.Sprintf("%s AS v%d", v, i)), append(outer, fmt.Sprintf("COALESCE(SUM(v%d), 0)", i))
 	}
-	st := scope(fmt.Sprintf(`SELECT %s FROM (SELECT %s FROM records WHERE %s LIMIT %d) p`,
-		strings.Join(outer, ", "), strings.Join(inner, ", "), strings.Join(where, " AND "), records.SummaryExact+1))
-	n, sums, err := t.summaryRow(ctx, st, len(vals), args...)
+	st := scope(fmt.Sprintf(`SELECT %s FROM (SELECT %s FROM records WHERE %s LIMIT %d) p%s`,
+		g.outer(outer), g.inner(inner), strings.Join(where, " AND "), records.SummaryExact+1, g.groupBy()))
+	probe, err := t.sumGroups(ctx, st, g, 1, args...)
 	if err != nil {
 		return out, fmt.Errorf("summarize %s: %w", k.Name, err)
 	}
+	n := probe.count()
 	if n <= records.SummaryExact {
 		out.Total = int64(n)
 		for i, f := range q.Sum {
-			out.Totals[f.Name] = sums[i] / 100
+			out.Totals[f.Name] = g.totals(probe, i, 1)
 		}
 		return out, nil
 	}
-	return t.estimateSummary(ctx, k, q.Sum, vals, where[2:], args, n, sums, out)
+	return t.estimateSummary(ctx, k, q.Sum, g, where[2:], args, probe, out)
 }
+
+// sumGrouping is how a summary totals fields per unit: each field's value
+// (vals, hundredths) and, for each distinct unit expression (units), the
+// index of its field's (unitOf; -1 for a field of one unit).
+type sumGrouping struct {
+	vals, units []string
+	unitOf      []int
+}
+
+func (d dialect) sumGrouping(k *records.Kind, sum []records.Field) sumGrouping {
+	g := sumGrouping{}
+	for _, f := range sum {
+		g.vals = append(g.vals, d.summableValue(f.Column))
+		u := d.unitSQL(k, f)
+		i := slices.Index(g.units, u)
+		if u != "" && i < 0 {
+			i, g.units = len(g.units), append(g.units, u)
+		}
+		g.unitOf = append(g.unitOf, i)
+	}
+	return g
+}
+
+// unitSQL is the SQL of field f's unit in a record (records.UnitTotal):
+// the record's currency for money, the text of its Per field for a
+// quantity per unit, "" for a field of one unit.
+func (d dialect) unitSQL(k *records.Kind, f records.Field) string {
+	switch {
+	case f.Type == records.TypeMoney:
+		return "currency"
+	case f.Per != "":
+		u, _ := k.FieldNamed(f.Per) // the registry checks it exists and is named
+		if !u.Doc() {
+			return filterColumns[u.Column]
+		}
+		expr, _ := d.docSortExpr(u)
+		return expr
+	}
+	return ""
+}
+
+// inner is the select list of a summary's inner statement: the unit
+// expressions as u0, u1..., then cols.
+func (g sumGrouping) inner(cols []string) string {
+	lead := make([]string, 0, len(g.units)+len(cols))
+	for i, u := range g.units {
+		lead = append(lead, fmt.Sprintf("%s AS u%d", u, i))
+	}
+	return strings.Join(append(lead, cols...), ", ")
+}
+
+// outer is the select list of its outer statement: u0, u1..., then cols.
+func (g sumGrouping) outer(cols []string) string {
+	lead := make([]string, 0, len(g.units)+len(cols))
+	for i := range g.units {
+		lead = append(lead, fmt.Sprintf("u%d", i))
+	}
+	return strings.Join(append(lead, cols...), ", ")
+}
+
+// groupBy is the outer statement's GROUP BY, "" without units.
+func (g sumGrouping) groupBy() string {
+	if len(g.units) == 0 {
+		return ""
+	}
+	us := make([]string, len(g.units))
+	for i := range us {
+		us[i] = fmt.Sprintf("u%d", i)
+	}
+	return " GROUP BY " + strings.Join(us, ", ")
+}
+
+// sumGroup is one row of a grouped summary: its units, then n (a count)
+// and, when the statement reads them, matched, then the sums.
+type sumGroup struct {
+	units      []string
+	n, matched float64
+	sums       []float64
+}
+
+type sumGroups []sumGroup
+
+func (gs sumGroups) count() float64 {
+	var n float64
+	for _, g := range gs {
+		n += g.n
+	}
+	return n
+}
+
+func (gs sumGroups) matched() float64 {
+	var n float64
+	for _, g := range gs {
+		n += g.matched
+	}
+	return n
+}
+
+// totals are field i's totals per unit over groups gs, each sum times
+// scale, in units.
+func (g sumGrouping) totals(gs sumGroups, i int, scale float64) []records.UnitTotal {
+	by := map[string]float64{}
+	for _, r := range gs {
+		unit := ""
+		if g.unitOf[i] >= 0 {
+			unit = r.units[g.unitOf[i]]
+		}
+		by[unit] += r.sums[i] * scale
+	}
+	for u, v := range by {
+		by[u] = math.Round(v) / 100
+	}
+	return records.UnitTotals(by)
+}
+
+// sumGroups runs a grouped summary statement: per row the units, counts
+// (counts of them: 1 for n, 2 for n and matched), then len(g.vals) sums.
+func (t *Tenant) sumGroups(ctx context.Context, st scoped, g sumGrouping, counts int, args ...any) (sumGroups, error) {
+	rows, err := t.query(ctx, st, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out sumGroups
+	for rows.Next() {
+		r := sumGroup{units: make([]string, len(g.units)), sums: make([]float64, len(g.vals))}
+		units := make([]sql.NullString, len(g.units))
+		dest := make([]any, 0, len(g.units)+counts+len(g.vals))
+		for i := range units {
+			dest = append(dest, &units[i])
+		}
+		dest = append(dest, &r.n)
+		if counts == 2 {
+			dest = append(dest, &r.matched)
+		}
+		for i := range r.sums {
+			dest = append(dest, &r.sums[i])
+		}
+		if err := rows.Scan(dest...); err != nil {
+			return nil, err
+		}
+		for i, u := range units {
+			r.units[i] = u.String
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// keptServes reports whether a list without filter or text can read its
+// count and totals from what migration 0020's triggers keep: they add
+// every record's values, so only when no field asked for has values of
+// more than one unit (a quantity per unit; money of a kind with records
+// in another currency than the base).
+func (t *Tenant) keptServes(ctx context.Context, k *records.Kind, sum []records.Field) (bool, error) {
+	money := false
+	for _, f := range sum {
+		if f.Per != "" {
+			return false, nil
+		}
+		money = money || f.Type == records.TypeMoney
+	}
+	if !money {
+		return true, nil
+	}
+	var foreign int
+	err := t.queryRow(ctx, foreignCurrency, k.Name).Scan(&foreign)
+	return foreign == 0, err
+}
+
+// foreignCurrency counts (0 or 1) a kind's records in another currency
+// than the base: one seek of the partial index records_foreign_currency.
+var foreignCurrency = scope(`SELECT COUNT(*) FROM (SELECT 1 FROM records WHERE tenant_id = :tenant AND kind = ? AND currency <> '' LIMIT 1) x`)
 
 // keptSummary answers an unfiltered list from the kept count and sums.
 func (t *Tenant) keptSummary(ctx context.Context, k *records.Kind, sum []records.Field, out records.Summary) (records.Summary, error) {
@@ -107,7 +288,7 @@ func (t *Tenant) keptSummary(ctx context.Context, k *records.Kind, sum []records
 		kept[field] = total
 	}
 	for _, f := range sum {
-		out.Totals[f.Name] = float64(kept[string(f.Column)]) / 100
+		out.Totals[f.Name] = []records.UnitTotal{{Total: float64(kept[string(f.Column)]) / 100}}
 	}
 	return out, rows.Err()
 }
@@ -118,25 +299,13 @@ func (t *Tenant) keptCount(ctx context.Context, k *records.Kind) (int64, error) 
 	return n, err
 }
 
-// summaryRow runs a statement answering a count and then nSums sums.
-func (t *Tenant) summaryRow(ctx context.Context, st scoped, nSums int, args ...any) (float64, []float64, error) {
-	var n float64
-	sums := make([]float64, nSums)
-	dest := []any{&n}
-	for i := range sums {
-		dest = append(dest, &sums[i])
-	}
-	err := t.queryRow(ctx, st, args...).Scan(dest...)
-	return n, sums, err
-}
-
 // estimateSummary estimates a result larger than records.SummaryExact from
 // the kind's sample (see above). pred is the result's predicate without
-// tenant and kind, with its arguments; probeSums are the probe's totals
-// of its SummaryExact+1 rows, the fallback for a sample with too few
-// matches to average.
-func (t *Tenant) estimateSummary(ctx context.Context, k *records.Kind, sum []records.Field, vals, pred []string, args []any,
-	probed float64, probeSums []float64, out records.Summary) (records.Summary, error) {
+// tenant and kind, with its arguments; probe is the probe's groups of its
+// SummaryExact+1 rows, the fallback for a sample with too few matches to
+// average.
+func (t *Tenant) estimateSummary(ctx context.Context, k *records.Kind, sum []records.Field, g sumGrouping, pred []string, args []any,
+	probe sumGroups, out records.Summary) (records.Summary, error) {
 	kindN, err := t.keptCount(ctx, k)
 	if err != nil {
 		return out, err
@@ -156,21 +325,16 @@ func (t *Tenant) estimateSummary(ctx context.Context, k *records.Kind, sum []rec
 		bounds = append(bounds, start, start+step)
 	}
 	cols, outer := []string{"CASE WHEN " + strings.Join(pred, " AND ") + " THEN 1 ELSE 0 END AS m"}, []string{"COUNT(*)", "COALESCE(SUM(m), 0)"}
-	for i, v := range vals {
+	for i, v := range g.vals {
 		cols, outer = append(cols, fmt.Sprintf("%s AS v%d", v, i)), append(outer, fmt.Sprintf("COALESCE(SUM(m * v%d), 0)", i))
 	}
-	st := scope(fmt.Sprintf(`SELECT %s FROM (SELECT %s FROM (%s) records) x`,
-		strings.Join(outer, ", "), strings.Join(cols, ", "), strings.Join(runs, " UNION ALL ")))
-	var sampled float64
-	dest := []any{&sampled}
-	matched, sums := 0.0, make([]float64, len(vals))
-	dest = append(dest, &matched)
-	for i := range sums {
-		dest = append(dest, &sums[i])
-	}
-	if err := t.queryRow(ctx, st, append(append([]any{}, args...), bounds...)...).Scan(dest...); err != nil {
+	st := scope(fmt.Sprintf(`SELECT %s FROM (SELECT %s FROM (%s) records) x%s`,
+		g.outer(outer), g.inner(cols), strings.Join(runs, " UNION ALL "), g.groupBy()))
+	sample, err := t.sumGroups(ctx, st, g, 2, append(append([]any{}, args...), bounds...)...)
+	if err != nil {
 		return out, fmt.Errorf("summarize %s: %w", k.Name, err)
 	}
+	sampled, matched, probed := sample.count(), sample.matched(), probe.count()
 	// At least the probe's rows match.
 	total := probed
 	if sampled > 0 {
@@ -178,11 +342,12 @@ func (t *Tenant) estimateSummary(ctx context.Context, k *records.Kind, sum []rec
 	}
 	out.Total, out.TotalEstimated = int64(total), true
 	for i, f := range sum {
-		mean := probeSums[i] / probed
+		// Each unit's mean per matching record, times the estimate.
 		if matched >= 20 {
-			mean = sums[i] / matched
+			out.Totals[f.Name] = g.totals(sample, i, total/matched)
+		} else {
+			out.Totals[f.Name] = g.totals(probe, i, total/probed)
 		}
-		out.Totals[f.Name] = math.Round(mean*total) / 100
 	}
 	out.TotalsEstimated = len(sum) > 0
 	return out, nil

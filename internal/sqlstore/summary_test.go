@@ -49,6 +49,15 @@ func wantSummary(rs []records.Record, keep func(records.Record) bool) (n int64, 
 	return n, total, remaining
 }
 
+// base is a summary's total of field in the base currency (or of one
+// unit), -1 when it has totals of other units too.
+func base(s records.Summary, field string) float64 {
+	if ts := s.Totals[field]; len(ts) == 1 && ts[0].Unit == "" {
+		return ts[0].Total
+	}
+	return -1
+}
+
 // TestConformanceSummary counts and totals lists: an unfiltered list from
 // the kept count and sums (through inserts, updates, a sync's deletions
 // and a bulk load), a small filtered result exactly, a large one as an
@@ -74,13 +83,13 @@ func TestConformanceSummary(t *testing.T) {
 			t.Helper()
 			if estimated {
 				if !got.TotalEstimated || !got.TotalsEstimated || math.Abs(float64(got.Total-n)) > 0.25*float64(n) ||
-					math.Abs(got.Totals["total"]-tot) > 0.25*tot || math.Abs(got.Totals["amountremaining"]-rem) > max(0.3*rem, 1000) {
+					math.Abs(base(got, "total")-tot) > 0.25*tot || math.Abs(base(got, "amountremaining")-rem) > max(0.3*rem, 1000) {
 					t.Errorf("%s: %+v, want an estimate near %d, %.2f, %.2f", what, got, n, tot, rem)
 				}
 				return
 			}
-			if got.TotalEstimated || got.TotalsEstimated || got.Total != n || math.Abs(got.Totals["total"]-tot) > 0.001 ||
-				math.Abs(got.Totals["amountremaining"]-rem) > 0.001 {
+			if got.TotalEstimated || got.TotalsEstimated || got.Total != n || math.Abs(base(got, "total")-tot) > 0.001 ||
+				math.Abs(base(got, "amountremaining")-rem) > 0.001 {
 				t.Errorf("%s: %+v, want exactly %d, %.2f, %.2f", what, got, n, tot, rem)
 			}
 		}
@@ -153,7 +162,7 @@ func TestConformanceBulkLoadCounts(t *testing.T) {
 		remaining, _ := k.FieldNamed("amountremaining")
 		sum, err := ten.Summarize(ctx, records.SummaryQuery{List: records.ListQuery{Kind: "invoice"}, Count: true, Sum: []records.Field{remaining}})
 		n, _, rem := wantSummary(rs, func(records.Record) bool { return true })
-		if err != nil || sum.Total != n || math.Abs(sum.Totals["amountremaining"]-rem) > 0.001 || sum.TotalEstimated {
+		if err != nil || sum.Total != n || math.Abs(base(sum, "amountremaining")-rem) > 0.001 || sum.TotalEstimated {
 			t.Errorf("after a bulk load: %+v, %v; want %d, %.2f", sum, err, n, rem)
 		}
 	})
@@ -214,8 +223,8 @@ func TestConformanceTotalsByStatus(t *testing.T) {
 			var seen []string
 			for _, g := range got.Groups {
 				w := by[g.Status]
-				if g.Count != w.n || math.Abs(g.Total-float64(w.total)/100) > 0.001 || g.Estimated {
-					t.Errorf("project %d, %s: %d, %.2f (estimated %v); want %d, %.2f", project, g.Status, g.Count, g.Total, g.Estimated, w.n, float64(w.total)/100)
+				if g.Count != w.n || len(g.Totals) != 1 || math.Abs(g.Totals[0].Total-float64(w.total)/100) > 0.001 || g.Estimated {
+					t.Errorf("project %d, %s: %d, %v (estimated %v); want %d, %.2f", project, g.Status, g.Count, g.Totals, g.Estimated, w.n, float64(w.total)/100)
 				}
 				seen = append(seen, g.Status)
 			}
@@ -228,6 +237,96 @@ func TestConformanceTotalsByStatus(t *testing.T) {
 			if !slices.Equal(seen, wantSeen) {
 				t.Errorf("project %d: statuses %v, want %v", project, seen, wantSeen)
 			}
+		}
+	})
+}
+
+// TestConformanceSummaryPerUnit: totals never add different units. A
+// list's totals are per currency once a kind has records in another than
+// the base (its kept sums no longer serve), exact up to SummaryExact and
+// estimated per currency beyond; credits are per credit type.
+func TestConformanceSummaryPerUnit(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		ten := seedTenant(t, s, "acme")
+		k, _ := records.Lookup("invoice")
+		total, _ := k.FieldNamed("total")
+		remaining, _ := k.FieldNamed("amountremaining")
+		want := map[string]map[string]float64{"total": {}, "amountremaining": {}}
+		inCurrencies := func(rs []records.Record) []records.Record {
+			for i := range rs {
+				switch {
+				case rs[i].ID%5 == 0:
+					rs[i].Currency = "GBP"
+				case rs[i].ID%7 == 0:
+					rs[i].Currency = "USD"
+				}
+				_, tot, rem := wantSummary(rs[i:i+1], func(records.Record) bool { return true })
+				want["total"][rs[i].Currency] += tot
+				want["amountremaining"][rs[i].Currency] += rem
+			}
+			if err := ten.PutRecords(ctx, rs); err != nil {
+				t.Fatal(err)
+			}
+			return rs
+		}
+		inCurrencies(invoices(1, 300, time.UnixMilli(1_700_000_000_000).UTC()))
+		check := func(what string, got records.Summary, estimated bool) {
+			t.Helper()
+			for field, byUnit := range want {
+				ts := got.Totals[field]
+				if len(ts) != 3 || ts[0].Unit != "" || ts[1].Unit != "GBP" || ts[2].Unit != "USD" {
+					t.Fatalf("%s: %s totals %+v, want the base currency, GBP and USD", what, field, ts)
+				}
+				for _, u := range ts {
+					w, d := byUnit[u.Unit], math.Abs(u.Total-byUnit[u.Unit])
+					if (!estimated && d > 0.001) || (estimated && d > 0.35*w+200) {
+						t.Errorf("%s: %s in %q = %.2f, want %.2f", what, field, u.Unit, u.Total, w)
+					}
+				}
+			}
+			if got.TotalsEstimated != estimated {
+				t.Errorf("%s: estimated %v", what, got.TotalsEstimated)
+			}
+		}
+		sum := func(f records.Filter) records.Summary {
+			got, err := ten.Summarize(ctx, records.SummaryQuery{List: records.ListQuery{Kind: "invoice", Filter: f}, Count: true,
+				Sum: []records.Field{total, remaining}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return got
+		}
+		check("unfiltered", sum(records.Filter{}), false)
+		if got := sum(records.Filter{}); got.Total != 300 {
+			t.Errorf("count %d", got.Total)
+		}
+		// Beyond SummaryExact: estimated, still per currency.
+		inCurrencies(invoices(301, 3000, time.UnixMilli(1_700_000_000_000).UTC()))
+		check("estimated", sum(mustFilter(t, k, "memo startswith Invoice")), true)
+
+		// Credits per credit type, in a list and a tab's status totals.
+		ck, _ := records.Lookup("creditledger")
+		credits, _ := ck.FieldNamed("custrecord_res_cl_credits")
+		var entries []records.Record
+		for i, typ := range []string{"Wetland", "Stream", "Wetland", "", "Species"} {
+			r := docRecord("creditledger", int64(500+i), fmt.Sprintf("Entry %d", i), "Sold", nil)
+			if typ != "" {
+				r.Fields, _ = json.Marshal(map[string]any{"custrecord_res_cl_credit_type": map[string]any{"id": "1", "refName": typ}})
+			}
+			r.Amount = ptr(int64(100 * (i + 1)))
+			entries = append(entries, r)
+		}
+		if err := ten.PutRecords(ctx, entries); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ten.Summarize(ctx, records.SummaryQuery{List: records.ListQuery{Kind: "creditledger"}, Count: true, Sum: []records.Field{credits}})
+		if err != nil || got.Total != 5 || totals(got.Totals[credits.Name]) != "4.00 + Species 5.00 + Stream 2.00 + Wetland 4.00" {
+			t.Errorf("credits: %+v %v", got, err)
+		}
+		st, err := ck.TotalsByStatus(ctx, ten, records.Filter{})
+		if err != nil || st == nil || len(st.Groups) != 1 || totals(st.Groups[0].Totals) != "4.00 + Species 5.00 + Stream 2.00 + Wetland 4.00" {
+			t.Errorf("credits by status: %+v %v", st, err)
 		}
 	})
 }

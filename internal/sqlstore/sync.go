@@ -475,12 +475,12 @@ var (
 		AND state IN ('pending', 'failed') AND id <> ?`)
 	deleteRecord  = scope(`DELETE FROM records WHERE tenant_id = :tenant AND kind = ? AND id = ?`)
 	replaceRecord = scope(`INSERT INTO records (tenant_id, ` + recordColumns + `, write_state, write_error)
-		VALUES (:tenant, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, :doc, '', '')
+		VALUES (:tenant, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, :doc, '', '')
 		ON CONFLICT (tenant_id, kind, id) DO UPDATE SET external_id = excluded.external_id, title = excluded.title,
 		code = excluded.code, status = excluded.status, parent_id = excluded.parent_id, parent_name = excluded.parent_name,
 		project_id = excluded.project_id, project_name = excluded.project_name, amount = excluded.amount,
-		occurred_on = excluded.occurred_on, modified_at = excluded.modified_at, fields = excluded.fields,
-		write_state = '', write_error = ''`)
+		occurred_on = excluded.occurred_on, modified_at = excluded.modified_at, currency = excluded.currency,
+		fields = excluded.fields, write_state = '', write_error = ''`)
 	moveParentRefs  = scope(`UPDATE records SET parent_id = ? WHERE tenant_id = :tenant AND parent_id = ?`)
 	moveProjectRefs = scope(`UPDATE records SET project_id = ? WHERE tenant_id = :tenant AND project_id = ?`)
 	moveOutbox      = scope(`UPDATE outbox SET record_id = ? WHERE tenant_id = :tenant AND kind = ? AND record_id = ? AND id <> ?`)
@@ -505,7 +505,7 @@ var (
 func (t *Tenant) replace(ctx context.Context, r records.Record) error {
 	_, err := t.exec(ctx, replaceRecord, r.Kind, r.ID, nullString(r.ExternalID), r.Title, r.Code, r.Status,
 		nullID(r.ParentID), r.ParentName, nullID(r.ProjectID), r.ProjectName, r.Amount, r.Date,
-		r.ModifiedAt.UnixMilli(), string(r.Fields))
+		r.ModifiedAt.UnixMilli(), r.Currency, string(r.Fields))
 	return err
 }
 

@@ -2,6 +2,8 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"time"
 
 	"github.com/portico/portico/internal/portal"
@@ -21,4 +23,29 @@ func (s *Store) TenantExists(ctx context.Context, id portal.TenantID) (bool, err
 	var n int
 	err := s.db.QueryRowContext(ctx, s.d.rebind(`SELECT COUNT(*) FROM tenants WHERE id = ?`), string(id)).Scan(&n)
 	return n > 0, err
+}
+
+var (
+	getBaseCurrency = scope(`SELECT base_currency FROM tenants WHERE id = :tenant`)
+	setBaseCurrency = scope(`UPDATE tenants SET base_currency = ? WHERE id = :tenant AND base_currency <> ?`)
+)
+
+// BaseCurrency returns the ISO 4217 code of the tenant's base currency as
+// its ERP account gave it (SetBaseCurrency), "" when none has: records
+// whose Currency is "" are in it.
+func (t *Tenant) BaseCurrency(ctx context.Context) (string, error) {
+	var code string
+	err := t.queryRow(ctx, getBaseCurrency).Scan(&code)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return code, err
+}
+
+// SetBaseCurrency records the tenant's base currency as its ERP account
+// has it (the sync calls it on every pull; an unchanged one writes
+// nothing).
+func (t *Tenant) SetBaseCurrency(ctx context.Context, code string) error {
+	_, err := t.exec(ctx, setBaseCurrency, code, code)
+	return err
 }

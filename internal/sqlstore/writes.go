@@ -38,7 +38,7 @@ var (
 	keyRecord    = scope(`UPDATE idempotency_keys SET record_id = ? WHERE tenant_id = :tenant AND user_id = ? AND key = ?`)
 	expireKeys   = scope(`DELETE FROM idempotency_keys WHERE tenant_id = :tenant AND created_at < ?`)
 	insertRecord = scope(`INSERT INTO records (tenant_id, ` + recordColumns + `, write_state, write_error)
-		VALUES (:tenant, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, :doc, ?, ?)`)
+		VALUES (:tenant, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, :doc, ?, ?)`)
 	// updateRecord merges the edit's patch into the stored document
 	// (jsonb_patch: SQLite's own, a function of ours on PostgreSQL), so
 	// members others changed meanwhile without a new version (a note
@@ -96,7 +96,7 @@ func (t *Tenant) SaveRecord(ctx context.Context, w records.Write) (records.Recor
 			}
 			if _, err := tx.exec(ctx, insertRecord, r.Kind, r.ID, nullString(r.ExternalID), r.Title, r.Code, r.Status,
 				nullID(r.ParentID), r.ParentName, nullID(r.ProjectID), r.ProjectName, r.Amount, r.Date,
-				r.ModifiedAt.UnixMilli(), string(r.Fields), r.Write.State, r.Write.Error); err != nil {
+				r.ModifiedAt.UnixMilli(), r.Currency, string(r.Fields), r.Write.State, r.Write.Error); err != nil {
 				return err
 			}
 			if w.NumberLike && r.Code == "" {
