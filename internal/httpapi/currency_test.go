@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"encoding/csv"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -102,6 +103,33 @@ func TestMoneyCarriesItsCurrency(t *testing.T) {
 	if currencies["GBP"] != 1 || currencies["EUR"] != 29 {
 		t.Errorf("csv currencies %v, want 1 GBP and 29 EUR", currencies)
 	}
+	// A report grouped by status sums per currency: the pounds are a row
+	// of their own, which says its currency.
+	byStatus := map[string]float64{}
+	var full listPage
+	e.getJSON(t, tok, 10, "/api/v1/netsuite/portal-list?type=invoice&pageSize=100&columns=status,total", &full)
+	for _, r := range full.Data.Rows {
+		key := r["status"].(string)
+		if cur, _ := r[records.RowCurrency].(string); cur != "" {
+			key += " (" + cur + ")"
+		}
+		byStatus[key] += r["total"].(float64)
+	}
+	code, body := e.postJSON(t, tok, 10, "POST", "/api/v1/reports/run?type=invoice", map[string]any{
+		"name": "Invoiced by status", "columns": []string{"memo"}, "filter": "", "visibility": "private",
+		"report": map[string]any{"groupBy": "status", "chart": "bar", "aggregates": []map[string]any{{"fn": "sum", "field": "total"}}}})
+	var run reportRun
+	if err := json.Unmarshal(body, &run); code != 200 || err != nil || len(run.Data.Rows) != len(byStatus) {
+		t.Fatalf("report: %d %s, want %d groups %v", code, body, len(byStatus), byStatus)
+	}
+	for _, row := range run.Data.Rows {
+		key := row["key"].(string)
+		cur, _ := row[records.RowCurrency].(string)
+		if abs(row["v0"].(float64)-byStatus[key]) > 0.005 || strings.HasSuffix(key, "(GBP)") != (cur == "GBP") {
+			t.Errorf("report row %v, want %.2f", row, byStatus[key])
+		}
+	}
+
 	w = e.call("GET", "/api/v1/netsuite/portal-list?type=invoice&columns=memo,duedate&format=csv", tok, 10, "")
 	if strings.Contains(strings.SplitN(w.Body.String(), "\n", 2)[0], "Currency") {
 		t.Errorf("a CSV without money has a currency column: %s", w.Body)

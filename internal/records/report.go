@@ -3,6 +3,8 @@ package records
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/portico/portico/internal/portal"
 )
@@ -98,10 +100,14 @@ func (a Aggregate) Label(k *Kind) string {
 }
 
 // Group is one row of a grouped report: the group's key (a reference's
-// name for reference fields, yyyy-mm for dates) and one value per aggregate.
+// name for reference fields, yyyy-mm for dates), one value per aggregate,
+// and each value's unit (UnitTotal's: "" for a count, the base currency
+// or a quantity of one unit). A key whose records' values are of several
+// units is a group per unit.
 type Group struct {
 	Key    string    `json:"key"`
 	Values []float64 `json:"values"`
+	Units  []string  `json:"units"`
 }
 
 // GroupQuery asks the store to group a kind's records matching Filter by
@@ -185,8 +191,20 @@ func (k *Kind) RunReport(ctx context.Context, st ReportStore, cfg ListConfig) (R
 	ans := ReportResult{Report: cfg, Grouped: true, Columns: cols, Rows: []Row{}, HasMore: len(groups) > MaxGroups}
 	for i, g := range groups[:min(len(groups), MaxGroups)] {
 		row := Row{"id": i + 1, "key": g.Key}
+		var units []string
 		for j, v := range g.Values {
 			row[fmt.Sprintf("v%d", j)] = v
+			switch u := g.Units[j]; {
+			case u == "" || slices.Contains(units, u):
+			case cols[j+1].Type == TypeMoney:
+				row[RowCurrency], units = u, append(units, u)
+			default:
+				units = append(units, u)
+			}
+		}
+		// A key of several units is several rows: each says its unit.
+		if len(units) > 0 {
+			row["key"] = g.Key + " (" + strings.Join(units, ", ") + ")"
 		}
 		ans.Rows = append(ans.Rows, row)
 		ans.Total++

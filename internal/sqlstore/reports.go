@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/portico/portico/internal/portal"
@@ -58,8 +59,13 @@ func (t *Tenant) GroupRecords(ctx context.Context, q records.GroupQuery) ([]reco
 		return nil, portal.Errorf(portal.CodeInvalid, "This report cannot be grouped that way.")
 	}
 	cols := []string{"COALESCE(" + g.key + ", '')"}
+	// Aggregates of values of several units (money of several currencies,
+	// credits of several types) are per unit: one group per key and unit.
+	var units []string
+	unitOf := make([]int, len(q.Fns))
 	for i, fn := range q.Fns {
 		value := ""
+		unitOf[i] = -1
 		if fn != records.AggCount {
 			var of records.Column
 			if i < len(q.Of) {
@@ -73,6 +79,11 @@ func (t *Tenant) GroupRecords(ctx context.Context, q records.GroupQuery) ([]reco
 				return nil, portal.Errorf(portal.CodeInvalid, "%s needs a money or quantity field.", fn)
 			}
 			value = t.d.summableValue(f.Column)
+			if u := t.d.unitSQL(k, f); u != "" {
+				if unitOf[i] = slices.Index(units, u); unitOf[i] < 0 {
+					unitOf[i], units = len(units), append(units, u)
+				}
+			}
 		}
 		sql, ok := aggregateSQL(fn, value)
 		if !ok {
@@ -80,12 +91,17 @@ func (t *Tenant) GroupRecords(ctx context.Context, q records.GroupQuery) ([]reco
 		}
 		cols = append(cols, sql)
 	}
-	order := "1"
+	group, order := []string{g.group}, "1"
+	for i, u := range units {
+		cols = slices.Insert(cols, 1+i, "COALESCE("+u+", '')")
+		group = append(group, u)
+		order += fmt.Sprintf(", %d", 2+i)
+	}
 	if q.ByValue {
-		order = "2 DESC, 1"
+		order = fmt.Sprintf("%d DESC, %s", 2+len(units), order)
 	}
 	st := scope(fmt.Sprintf(`SELECT %s FROM records WHERE %s GROUP BY %s ORDER BY %s LIMIT %d`,
-		strings.Join(cols, ", "), strings.Join(where, " AND "), g.group, order, q.Limit))
+		strings.Join(cols, ", "), strings.Join(where, " AND "), strings.Join(group, ", "), order, q.Limit))
 	rows, err := t.query(ctx, st, args...)
 	if err != nil {
 		return nil, fmt.Errorf("group records: %w", err)
@@ -93,9 +109,13 @@ func (t *Tenant) GroupRecords(ctx context.Context, q records.GroupQuery) ([]reco
 	defer rows.Close()
 	out := []records.Group{}
 	for rows.Next() {
-		gr := records.Group{Values: make([]float64, len(q.Fns))}
+		gr := records.Group{Values: make([]float64, len(q.Fns)), Units: make([]string, len(q.Fns))}
 		vals := make([]*float64, len(q.Fns))
+		us := make([]string, len(units))
 		dest := []any{&gr.Key}
+		for i := range us {
+			dest = append(dest, &us[i])
+		}
 		for i := range vals {
 			dest = append(dest, &vals[i])
 		}
@@ -105,6 +125,9 @@ func (t *Tenant) GroupRecords(ctx context.Context, q records.GroupQuery) ([]reco
 		for i, v := range vals {
 			if v != nil {
 				gr.Values[i] = *v
+			}
+			if unitOf[i] >= 0 {
+				gr.Units[i] = us[unitOf[i]]
 			}
 		}
 		out = append(out, gr)
