@@ -912,3 +912,34 @@ func TestLinesAddUpToTheAmount(t *testing.T) {
 		}
 	}
 }
+
+// The Canadian clients (ids divisible by ForeignClientEvery) are invoiced
+// in their own dollars: those invoices, and only those, are in
+// ForeignCurrency, their document says so, and every other record is in
+// the base currency.
+func TestForeignClientsAreInvoicedInTheirCurrency(t *testing.T) {
+	c := newCollector()
+	if _, err := Generate(context.Background(), c, Options{PerKind: 200, Seed: 1, Now: testNow}); err != nil {
+		t.Fatal(err)
+	}
+	foreign := 0
+	for kind, rs := range c.recs {
+		for _, r := range rs {
+			var doc struct{ Currency *struct{ RefName string } }
+			json.Unmarshal(r.Fields, &doc)
+			want := kind == "invoice" && r.ParentID%ForeignClientEvery == 0
+			if (r.Currency == ForeignCurrency) != want || (r.Currency != "" && r.Currency != ForeignCurrency) {
+				t.Fatalf("%s %d of client %d: currency %q", kind, r.ID, r.ParentID, r.Currency)
+			}
+			if doc.Currency != nil && (doc.Currency.RefName == ForeignCurrency) != want {
+				t.Fatalf("%s %d: document currency %q, record %q", kind, r.ID, doc.Currency.RefName, r.Currency)
+			}
+			if want {
+				foreign++
+			}
+		}
+	}
+	if foreign == 0 || foreign > len(c.recs["invoice"])/4 {
+		t.Errorf("%d of %d invoices in %s", foreign, len(c.recs["invoice"]), ForeignCurrency)
+	}
+}

@@ -73,7 +73,8 @@ type row struct {
 	hasDay      bool
 	created     int64 // unix seconds; 0 means "the main date, during work hours"
 	externalID  string
-	notes       bool // whether to add a notes sublist
+	notes       bool   // whether to add a notes sublist
+	currency    string // ISO 4217 code of its money when not the base currency (records.Record.Currency)
 }
 
 // generator is the state of one run. Only the generating goroutine uses
@@ -314,6 +315,7 @@ func (g *generator) emit(ki *kindInfo, r *rand.Rand, rw *row) {
 		ExternalID: rw.externalID,
 		Title:      string(rw.title),
 		ModifiedAt: time.Unix(modified, 0).UTC(),
+		Currency:   rw.currency,
 	}
 	for _, f := range ki.kind.Fields {
 		switch f.Column {

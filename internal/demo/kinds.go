@@ -226,11 +226,26 @@ func (g *generator) employeeRef(d *doc, key string, r *rand.Rand) {
 	d.ref(key, id, g.employees.get(id))
 }
 
+// The demo company's currencies, as its account lists them: its base
+// currency, and the one its Canadian clients are invoiced in.
+const (
+	BaseCurrency    = "USD"
+	ForeignCurrency = "CAD"
+	// ForeignClientEvery: every this many clients is Canadian (client
+	// ids divisible by it), invoiced in ForeignCurrency.
+	ForeignClientEvery = 16
+)
+
 // companyRefs writes the subsidiary and currency every transaction and
-// entity carries in a one-company, one-currency account.
-func companyRefs(d *doc) {
+// entity carries in a one-company account: the base currency, or the
+// record's own (a transaction in a foreign currency, rw.currency).
+func companyRefs(d *doc, rw *row) {
 	d.sel("subsidiary", 1, CompanyName)
-	d.sel("currency", 1, "USD")
+	if rw.currency == ForeignCurrency {
+		d.sel("currency", 2, ForeignCurrency)
+		return
+	}
+	d.sel("currency", 1, BaseCurrency)
 }
 
 func (g *generator) employee(r *rand.Rand, rw *row) {
@@ -316,7 +331,7 @@ func (g *generator) customer(r *rand.Rand, rw *row) {
 		g.website(d, t)
 	}
 	d.bool("isinactive", rw.status == "Inactive")
-	companyRefs(d)
+	companyRefs(d, rw)
 }
 
 func (g *generator) vendor(r *rand.Rand, rw *row) {
@@ -345,7 +360,7 @@ func (g *generator) vendor(r *rand.Rand, rw *row) {
 	d.bool("custentity_res_w9_on_file", chance(r, 0.92))
 	d.bool("custentity_res_prequalified", chance(r, 0.7))
 	d.bool("is1099eligible", chance(r, 0.4))
-	companyRefs(d)
+	companyRefs(d, rw)
 }
 
 func indexOf(ws []weighted, name string) int {
@@ -506,7 +521,7 @@ func (g *generator) project(r *rand.Rand, rw *row) {
 	}
 	rw.notes = rw.status == "Active" && chance(r, 0.2)
 	d.bool("isinactive", rw.status == "Closed")
-	companyRefs(d)
+	companyRefs(d, rw)
 }
 
 // serviceArea writes the river basin a bank's credits may offset.
@@ -865,6 +880,9 @@ func (g *generator) invoice(r *rand.Rand, rw *row) {
 	}
 	rw.amount = g.makeLines(r, len(invoiceItems), logUniform(r, 100_000, 25_000_000))
 	rw.hasAmount = true
+	if rw.parent%ForeignClientEvery == 0 { // a Canadian client is invoiced in its dollars
+		rw.currency = ForeignCurrency
+	}
 
 	d := g.head(rw)
 	d.str("duedate", g.cal.date(due))
@@ -880,7 +898,7 @@ func (g *generator) invoice(r *rand.Rand, rw *row) {
 		d.bytes("otherrefnum", g.tmp)
 	}
 	g.writeLines(d, "item", invoiceItems)
-	companyRefs(d)
+	companyRefs(d, rw)
 }
 
 func (g *generator) vendorBill(r *rand.Rand, rw *row) {
@@ -937,7 +955,7 @@ func (g *generator) vendorBill(r *rand.Rand, rw *row) {
 	g.billExpenses(vendorExpenseAccount[vendorCats[g.vendorCat[v-1]].name])
 	g.writeLines(d, "item", items)
 	g.writeExpenses(d, items)
-	companyRefs(d)
+	companyRefs(d, rw)
 }
 
 func (g *generator) billing(r *rand.Rand, rw *row) {
