@@ -11,26 +11,26 @@ import (
 // kind registry maps, plus the full field document (custom fields and
 // sublists included) exactly as the ERP gave it.
 type Record struct {
-	Kind        string          // record-type name (Kind.Name)
-	ID          int64           // the ERP's internal id; positive
-	ExternalID  string          // the ERP's external id, "" when unset
-	Title       string          // never empty
-	Code        string          // "" when the kind has none
-	Status      string          // "" when the kind has none
-	ParentID    int64           // 0 when none
-	ParentName  string          // the parent's display name (NetSuite's refName)
-	ProjectID   int64           // 0 when none
-	ProjectName string          // the project's display name
-	Amount      *int64          // hundredths; nil when unknown
+	Kind        string // record-type name (Kind.Name)
+	ID          int64  // the ERP's internal id; positive
+	ExternalID  string // the ERP's external id, "" when unset
+	Title       string // never empty
+	Code        string // "" when the kind has none
+	Status      string // "" when the kind has none
+	ParentID    int64  // 0 when none
+	ParentName  string // the parent's display name (NetSuite's refName)
+	ProjectID   int64  // 0 when none
+	ProjectName string // the project's display name
+	Amount      *int64 // hundredths; nil when unknown
 	// Currency is the ISO 4217 code of the record's money values (its
 	// amount and every money field of its document) when they are not
 	// in the tenant's base currency (a transaction in a foreign
 	// currency, an entity of a subsidiary with another base currency);
 	// "" when they are. Totals never add values of different currencies.
-	Currency string
-	Date        string          // yyyy-mm-dd, "" when unknown
-	ModifiedAt  time.Time       // last change in the ERP, millisecond precision
-	Fields      json.RawMessage // the document; a JSON object (not filled by list queries)
+	Currency   string
+	Date       string          // yyyy-mm-dd, "" when unknown
+	ModifiedAt time.Time       // last change in the ERP, millisecond precision
+	Fields     json.RawMessage // the document; a JSON object (not filled by list queries)
 	// Extra holds the kind's account field values a list query read
 	// from the document (display text of a status, a number for an
 	// amount), by field name; nil when it read none.
