@@ -55,13 +55,19 @@ func run(ctx context.Context, args []string, out, log io.Writer) error {
 	concurrency := fs.Int("concurrency", netsuitetest.DefaultConcurrency, "concurrent requests allowed")
 	schemaFile := fs.String("schema", "", "account schema in account.yaml's format (default: the built-in account)")
 	without := fs.String("without", "", "comma-separated record types (customrecord_res_billing) and fields (job.custentity_res_county) the account lacks")
+	zone := fs.String("timezone", "UTC", "the integration user's Time Zone preference (IANA name): SuiteQL's date-times are in it")
+	dateFormat := fs.String("date-format", netsuitetest.DefaultDateFormat, "the integration user's Date Format preference (DD/MM/YYYY, D.M.YYYY, ...)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	cfg := netsuitetest.Config{Concurrency: *concurrency}
+	loc, err := time.LoadLocation(*zone)
+	if err != nil {
+		return fmt.Errorf("-timezone: %w", err)
+	}
+	cfg := netsuitetest.Config{Concurrency: *concurrency, Location: loc, DateFormat: *dateFormat}
 	if *schemaFile != "" || *without != "" {
 		data := netsuitetest.DefaultAccount
 		if *schemaFile != "" {

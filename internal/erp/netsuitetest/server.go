@@ -46,9 +46,16 @@ type Config struct {
 	// Schema is the account's record types and lists; nil means
 	// DefaultAccount.
 	Schema *Schema
-	// Location is the account time zone: SuiteQL date-times are written
-	// and read in it (the integration user's preference); nil means UTC.
+	// Location is the integration user's Time Zone preference: SuiteQL
+	// writes date-times (TO_CHAR, and bare columns) in it and reads
+	// TO_TIMESTAMP literals in it, while the record API gives UTC
+	// (account.yaml's [7], [8]); nil means UTC.
 	Location *time.Location
+	// DateFormat is the integration user's Date Format preference, in
+	// NetSuite's notation (DD/MM/YYYY, D.M.YYYY, YYYY-MM-DD, ...): how
+	// SuiteQL writes a date or date-time column read without TO_CHAR
+	// (account.yaml's [8]); "" means DefaultDateFormat (M/D/YYYY).
+	DateFormat string
 	// TBA and M2M verify the two kinds of credentials; a request must
 	// pass one of them (a nil verifier accepts nothing). M2M also serves
 	// the token endpoint.
@@ -72,6 +79,7 @@ type Config struct {
 type Server struct {
 	schema                       *Schema
 	loc                          *time.Location
+	dateLayout                   string // the Date Format preference as a Go layout
 	clock                        func() time.Time
 	tba                          *TBAVerifier
 	m2m                          *M2MVerifier
@@ -107,8 +115,16 @@ func New(cfg Config) (*Server, error) {
 	if loc == nil {
 		loc = time.UTC
 	}
+	format := cfg.DateFormat
+	if format == "" {
+		format = DefaultDateFormat
+	}
+	layout, err := dateLayout(format)
+	if err != nil {
+		return nil, err
+	}
 	s := &Server{
-		schema: sc, loc: loc, clock: cfg.Now, tba: cfg.TBA, m2m: cfg.M2M,
+		schema: sc, loc: loc, dateLayout: layout, clock: cfg.Now, tba: cfg.TBA, m2m: cfg.M2M,
 		restletScript: cfg.RESTletScript, restletDeploy: cfg.RESTletDeploy,
 		types: map[string]*typeStore{}, byKind: map[string]*typeStore{}, tables: map[string][]*typeStore{},
 		maxID: map[string]int64{}, files: map[int64]records.File{}, searches: map[string]SavedSearch{},

@@ -172,16 +172,17 @@ func unknownIdentifier(col, table string) *apiError {
 // plan is a query bound to the account: columns numbered, resolved per
 // record type.
 type plan struct {
-	q       *query
-	loc     *time.Location
-	cols    map[string]int
-	items   []int        // the column of each SELECT item
-	types   []*typeStore // the table's record types; nil for deletedrecord
-	deleted bool
-	res     map[*typeStore]*binding
-	delRes  []colRef
-	where   cnode
-	order   []corder
+	q          *query
+	loc        *time.Location
+	dateLayout string // the user's date format, as a Go layout
+	cols       map[string]int
+	items      []int        // the column of each SELECT item
+	types      []*typeStore // the table's record types; nil for deletedrecord
+	deleted    bool
+	res        map[*typeStore]*binding
+	delRes     []colRef
+	where      cnode
+	order      []corder
 }
 
 // binding is the plan's columns for one record type.
@@ -219,7 +220,7 @@ type corder struct {
 
 // compile binds q to the account. The caller holds a lock.
 func (s *Server) compile(q *query) (*plan, *apiError) {
-	p := &plan{q: q, loc: s.loc, cols: map[string]int{}, res: map[*typeStore]*binding{}}
+	p := &plan{q: q, loc: s.loc, dateLayout: s.dateLayout, cols: map[string]int{}, res: map[*typeStore]*binding{}}
 	if q.table == "deletedrecord" {
 		p.deleted = true
 	} else if p.types = s.tables[q.table]; p.types == nil {
@@ -461,6 +462,18 @@ func (s *Server) execute(p *plan, limit, offset int, self string) ([]byte, *apiE
 				page = append(page, row{ts: ts, r: r})
 			}
 		}
+	} else if id, ok := p.point(); ok {
+		// WHERE id = n [AND ...]: a lookup, not a scan.
+		e := newEval(p)
+		for _, ts := range p.types {
+			if r := ts.byID[id]; r != nil {
+				if e.reset(row{ts: ts, r: r}); e.match(p.where) {
+					page = append(page, row{ts: ts, r: r})
+				}
+			}
+		}
+		total = len(page)
+		page = page[min(offset, total):min(offset+limit, total)]
 	} else {
 		rows := p.scan(s.deleted)
 		total = len(rows)
@@ -533,7 +546,7 @@ func (s *Server) appendItem(b []byte, e *eval) ([]byte, *apiError) {
 		)
 		switch it.fn {
 		case fnCol:
-			text, ok = v.text(e.p.loc)
+			text, ok = v.text(e.p.loc, e.p.dateLayout)
 		case fnDF:
 			text, ok = s.display(e, i, v)
 		case fnToChar:
@@ -562,7 +575,7 @@ func (s *Server) appendItem(b []byte, e *eval) ([]byte, *apiError) {
 // are.
 func (s *Server) display(e *eval, i int, v value) (string, bool) {
 	if v.k != vRef {
-		return v.text(e.p.loc)
+		return v.text(e.p.loc, e.p.dateLayout)
 	}
 	if e.row.ts != nil {
 		if ref := e.b.refs[i]; ref.k == cField {
@@ -670,6 +683,32 @@ func (p *plan) keyset() (ts *typeStore, lo, hi recKey, ok bool) {
 		return types[0], lo, hi, true
 	}
 	return nil, lo, hi, false
+}
+
+// point recognises a condition that names one internal id: id = n,
+// alone or in a conjunction.
+func (p *plan) point() (int64, bool) {
+	if p.deleted {
+		return 0, false
+	}
+	conj := []cnode{p.where}
+	if b, ok := p.where.(*cbool); ok && !b.or {
+		conj = b.args
+	}
+	for _, c := range conj {
+		cc, ok := c.(*ccmp)
+		if !ok || cc.op != "=" || cc.lit.k != vNum || cc.lit.f != math.Trunc(cc.lit.f) {
+			continue
+		}
+		isID := true
+		for _, ts := range p.types {
+			isID = isID && p.res[ts].refs[cc.idx].k == cID
+		}
+		if isID {
+			return int64(cc.lit.f), true
+		}
+	}
+	return 0, false
 }
 
 // modifiedBound matches "M op TO_TIMESTAMP(...)".

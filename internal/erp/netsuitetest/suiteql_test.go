@@ -184,6 +184,62 @@ func TestSuiteQLAccountTimeZone(t *testing.T) {
 	}
 }
 
+// TestSuiteQLUserPreferences: SuiteQL writes and reads date-times in the
+// integration user's time zone, bare date and date-time columns in the
+// user's date format; the record API gives UTC (account.yaml's [7], [8]).
+func TestSuiteQLUserPreferences(t *testing.T) {
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t, netsuitetest.Config{Location: berlin, DateFormat: "DD/MM/YYYY"})
+	f.clock.Advance(16*time.Hour + 30*time.Minute) // 23:30 UTC: the next day in Berlin
+	if _, err := f.fake.Put("job", netsuitetest.Record{Fields: map[string]any{"companyname": "Zoned", "startdate": "2025-02-28"}}); err != nil {
+		t.Fatal(err)
+	}
+	q := `SELECT id, startdate, lastmodifieddate AS m, TO_CHAR(lastmodifieddate, 'YYYY-MM-DD HH24:MI:SS') AS t FROM job ` +
+		`WHERE lastmodifieddate = TO_TIMESTAMP('2026-11-23 00:30:00', 'YYYY-MM-DD HH24:MI:SS')`
+	want := []map[string]string{{"id": "1", "startdate": "28/02/2025", "m": "23/11/2026", "t": "2026-11-23 00:30:00"}}
+	if got := f.mustQuery(q, 1000, 0).Rows; !reflect.DeepEqual(got, want) {
+		t.Errorf("in Berlin, DD/MM/YYYY:\n got %v\nwant %v", got, want)
+	}
+	// Read as UTC, the literal names another moment.
+	q = `SELECT id FROM job WHERE lastmodifieddate = TO_TIMESTAMP('2026-11-22 23:30:00', 'YYYY-MM-DD HH24:MI:SS')`
+	if got := f.mustQuery(q, 1000, 0).Rows; len(got) != 0 {
+		t.Errorf("a UTC literal matched: %v", got)
+	}
+	doc := getRecord(t, f, netsuitetest.RecordPath+"job/1")
+	if doc["lastModifiedDate"] != "2026-11-22T23:30:00Z" || doc["startDate"] != "2025-02-28" {
+		t.Errorf("record API: lastModifiedDate %v, startDate %v", doc["lastModifiedDate"], doc["startDate"])
+	}
+	for _, bad := range []string{"DD/MM", "Month D, YYYY", "YYYY/MM"} {
+		if _, err := netsuitetest.New(netsuitetest.Config{DateFormat: bad}); err == nil {
+			t.Errorf("date format %q accepted", bad)
+		}
+	}
+}
+
+// TestSuiteQLLookupByID: a query naming one id is answered as a scan
+// would answer it.
+func TestSuiteQLLookupByID(t *testing.T) {
+	f := newFixture(t, netsuitetest.Config{})
+	f.seed(20)
+	for _, q := range []string{
+		`SELECT id, TO_CHAR(lastmodifieddate, 'YYYY-MM-DD HH24:MI:SS') AS m FROM transaction WHERE id = 7`,
+		`SELECT id, type FROM transaction WHERE id = 7 AND type = 'CustInvc'`,
+		`SELECT id, type FROM transaction WHERE type = 'VendBill' AND id = 7`,
+		`SELECT id FROM customer WHERE id = 12345`,
+		`SELECT id FROM customer WHERE id = 3 AND companyname = 'nobody'`,
+	} {
+		fast := f.mustQuery(q, 1000, 0)
+		where := strings.Index(q, "WHERE ") + len("WHERE ")
+		slow := f.mustQuery(q[:where]+"("+q[where:]+") OR id = -1", 1000, 0)
+		if !reflect.DeepEqual(fast.Rows, slow.Rows) {
+			t.Errorf("%s: lookup %v, scan %v", q, fast.Rows, slow.Rows)
+		}
+	}
+}
+
 func TestSuiteQLPaging(t *testing.T) {
 	f := newFixture(t, netsuitetest.Config{})
 	f.seed(50)

@@ -2,6 +2,7 @@ package netsuitetest
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -87,15 +88,54 @@ func formatNumber(f float64) string {
 	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 
-// nsDateLayout is NetSuite's default date format preference (M/D/YYYY):
-// what SuiteQL gives for a date or date-time column read without
-// TO_CHAR. Date-times lose their time of day that way, which is why
-// clients must read them through TO_CHAR.
-const nsDateLayout = "1/2/2006"
+// DefaultDateFormat is NetSuite's default Date Format preference: what
+// SuiteQL gives for a date or date-time column read without TO_CHAR
+// unless the integration user chose another (account.yaml's [8]).
+// Date-times lose their time of day that way, which is why clients must
+// read them through TO_CHAR (account.yaml's [8]).
+const DefaultDateFormat = "M/D/YYYY"
 
-// text is the string SuiteQL returns for v read as a bare column; ok is
+// dateLayout translates a Date Format preference, in NetSuite's
+// notation (M/D/YYYY, DD/MM/YYYY, D.M.YYYY, YYYY-MM-DD, ...), to a Go
+// layout.
+func dateLayout(format string) (string, error) {
+	var b strings.Builder
+	var y, m, d bool
+	u := strings.ToUpper(format)
+	for i := 0; i < len(u); {
+		switch {
+		case strings.HasPrefix(u[i:], "YYYY"):
+			b.WriteString("2006")
+			i, y = i+4, true
+		case strings.HasPrefix(u[i:], "MM"):
+			b.WriteString("01")
+			i, m = i+2, true
+		case strings.HasPrefix(u[i:], "DD"):
+			b.WriteString("02")
+			i, d = i+2, true
+		case u[i] == 'M':
+			b.WriteString("1")
+			i, m = i+1, true
+		case u[i] == 'D':
+			b.WriteString("2")
+			i, d = i+1, true
+		case strings.IndexByte("/.- ", u[i]) >= 0:
+			b.WriteByte(u[i])
+			i++
+		default:
+			return "", fmt.Errorf("netsuitetest: date format %q: only D, DD, M, MM and YYYY with / . - or space", format)
+		}
+	}
+	if !y || !m || !d {
+		return "", fmt.Errorf("netsuitetest: date format %q needs a day, a month and a four-digit year", format)
+	}
+	return b.String(), nil
+}
+
+// text is the string SuiteQL returns for v read as a bare column, dates
+// and date-times in the user's date format (Go layout) and zone; ok is
 // false for null (the column is then absent from the item).
-func (v value) text(loc *time.Location) (string, bool) {
+func (v value) text(loc *time.Location, layout string) (string, bool) {
 	switch v.k {
 	case vStr, vRef:
 		return v.s, true
@@ -111,9 +151,9 @@ func (v value) text(loc *time.Location) (string, bool) {
 		if err != nil {
 			return v.s, true
 		}
-		return d.Format(nsDateLayout), true
+		return d.Format(layout), true
 	case vTime:
-		return time.Unix(v.t, 0).In(loc).Format(nsDateLayout), true
+		return time.Unix(v.t, 0).In(loc).Format(layout), true
 	}
 	return "", false
 }
@@ -158,7 +198,7 @@ func compareLit(v, lit value, loc *time.Location) (int, bool) {
 		case vStr, vDate, vRef:
 			return strings.Compare(v.s, lit.s), true
 		case vBool:
-			b, _ := v.text(loc)
+			b, _ := v.text(loc, "")
 			return strings.Compare(b, lit.s), true
 		case vNum:
 			f, err := strconv.ParseFloat(lit.s, 64)
