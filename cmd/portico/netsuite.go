@@ -106,6 +106,26 @@ func printReport(w io.Writer, rep *netsuite.Report, verbose bool) {
 		rep.Count(netsuite.CheckMissing), rep.Count(netsuite.CheckFailed), rep.Count(netsuite.CheckSkipped))
 }
 
+// zoneMeasured says what the written mapping's timezone comment says
+// was measured ("measured on 9 records ...", or that nothing could be).
+func zoneMeasured(mapping []byte) string {
+	text := string(mapping)
+	i := strings.Index(text, "# The zone SuiteQL")
+	j := strings.Index(text, "\ntimezone:")
+	if i < 0 || j < i {
+		return "not measured"
+	}
+	var words []string
+	for line := range strings.Lines(text[i:j]) {
+		words = append(words, strings.Fields(strings.TrimPrefix(strings.TrimSpace(line), "#"))...)
+	}
+	s := strings.Join(words, " ")
+	if k := strings.Index(s, " on "); strings.Contains(s, "Measured by comparing") && k >= 0 {
+		return "measured on " + strings.TrimSuffix(strings.SplitN(s[k+len(" on "):], ". ", 2)[0], ".")
+	}
+	return "not measured: no record could be read through both APIs; set it to the integration user's Time Zone preference"
+}
+
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return one
@@ -160,6 +180,7 @@ func netsuiteMapping(ctx context.Context, cfg config.Config, log *slog.Logger, o
 	if len(off) > 0 {
 		fmt.Fprintf(stdout, ", off (not in this account): %s", strings.Join(off, ", "))
 	}
+	fmt.Fprintf(stdout, "\ntimezone: %s, %s", m.TimeZone, zoneMeasured(data))
 	fmt.Fprintf(stdout, "\nreview it, then: PORTICO_NETSUITE_MAPPING=%s portico netsuite check\n", out)
 	return nil
 }

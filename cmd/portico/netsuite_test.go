@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/portico/portico/internal/demo"
 	"github.com/portico/portico/internal/erp/netsuite"
@@ -19,9 +20,18 @@ import (
 // data directory, warnings logged).
 func fakeNetSuite(t *testing.T, schema *netsuitetest.Schema, perKind int) (*netsuitetest.Server, map[string]string) {
 	t.Helper()
+	return fakeNetSuiteConfig(t, netsuitetest.Config{Schema: schema}, perKind)
+}
+
+// fakeNetSuiteConfig is fakeNetSuite for an account configured by cfg
+// (its schema, the integration user's zone and date format); the
+// credentials are the fixture's.
+func fakeNetSuiteConfig(t *testing.T, cfg netsuitetest.Config, perKind int) (*netsuitetest.Server, map[string]string) {
+	t.Helper()
 	const account = "123456_SB1"
-	fake, err := netsuitetest.New(netsuitetest.Config{Schema: schema, TBA: &netsuitetest.TBAVerifier{Realm: netsuite.Realm(account),
-		Lookup: func(ck, tid string) (string, string, bool) { return "cs", "ts", ck == "ck" && tid == "tid" }}})
+	cfg.TBA = &netsuitetest.TBAVerifier{Realm: netsuite.Realm(account),
+		Lookup: func(ck, tid string) (string, string, bool) { return "cs", "ts", ck == "ck" && tid == "tid" }}
+	fake, err := netsuitetest.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,6 +125,52 @@ func TestNetSuiteCheckAndMapping(t *testing.T) {
 	delete(env, "PORTICO_NETSUITE_ACCOUNT")
 	if _, err := runWith(t, env, "netsuite", "check"); err == nil || !strings.Contains(err.Error(), "no NetSuite account is configured") {
 		t.Errorf("check without an account: %v", err)
+	}
+}
+
+// TestNetSuiteTimeZone: on an account whose integration user is in Los
+// Angeles with dates as DD/MM/YYYY, `netsuite mapping` writes that zone,
+// `netsuite check` fails on a mapping saying UTC, naming both times, the
+// entry and the zone, and passes on the written one.
+func TestNetSuiteTimeZone(t *testing.T) {
+	la, err := time.LoadLocation("America/Los_Angeles")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, env := fakeNetSuiteConfig(t, netsuitetest.Config{Location: la, DateFormat: "DD/MM/YYYY"}, 10)
+	gen := filepath.Join(t.TempDir(), "generated.yaml")
+	out, err := runWith(t, env, "netsuite", "mapping", "-o", gen)
+	if err != nil || !strings.Contains(out, "timezone: America/Los_Angeles, measured on ") {
+		t.Fatalf("mapping: %v\n%s", err, out)
+	}
+	t.Logf("netsuite mapping:\n%s", out)
+	data, err := os.ReadFile(gen)
+	if err != nil || !strings.Contains(string(data), "\ntimezone: America/Los_Angeles\n") {
+		t.Fatalf("the written mapping: %v\n%s", err, data)
+	}
+
+	// The shipped mapping says UTC.
+	out, err = runWith(t, env, "netsuite", "check")
+	if err == nil || !strings.Contains(err.Error(), "3 required checks failed") {
+		t.Errorf("check with the zone wrong: %v", err)
+	}
+	for _, want := range []string{
+		"(account) time zone: entity (project ",
+		"failed SuiteQL's last-modified \"",
+		"read in the mapping's timezone UTC, is ",
+		"the record API's (UTC) is ",
+		"fix: timezone: America/Los_Angeles (measured on ",
+	} {
+		if !strings.Contains(oneSpace(out), want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+	t.Logf("netsuite check, the zone wrong:\n%s", out)
+	env["PORTICO_NETSUITE_MAPPING"] = gen
+	out, err = runWith(t, env, "netsuite", "check")
+	if err != nil || !strings.Contains(oneSpace(out), "(account) time zone: transaction (vendorbill ") ||
+		!strings.Contains(oneSpace(out), "ok SuiteQL's last-modified") {
+		t.Errorf("check with the written zone: %v\n%s", err, out)
 	}
 }
 

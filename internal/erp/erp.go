@@ -53,7 +53,10 @@ type Connector interface {
 	// from (in (modified, id) order), until there are no more or fn or
 	// the ERP fails. Pages are at most the connector's page size.
 	Changes(ctx context.Context, kind *records.Kind, from Checkpoint, fn func(Batch) error) error
-	// Deleted returns kind's records deleted at or after since.
+	// Deleted returns kind's records deleted at or after since. Times
+	// cross this interface in the connector's own time base: since is
+	// one the connector gave (a record's ModifiedAt, a DeletedAt), or
+	// zero for every deletion it knows.
 	Deleted(ctx context.Context, kind *records.Kind, since time.Time) ([]Deletion, error)
 	// Fetch reads one record as the ERP has it now (a not-found
 	// portal error when it has none).

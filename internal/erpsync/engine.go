@@ -266,11 +266,6 @@ func (e *Engine) pullKind(ctx context.Context, l Lease, k *records.Kind, full bo
 	if !from.IsZero() {
 		from = erp.Checkpoint{Modified: from.Modified.Add(-e.opt.Overlap)}
 	}
-	// Deletions before a first pull do not matter: the records are not
-	// here. After it, those since the pull began do.
-	if st.DeletedSince.IsZero() {
-		st.DeletedSince = started.Add(-e.opt.Overlap)
-	}
 	af, fits := e.conn.(accountFit)
 	if fits {
 		st.Mapping = af.MappingVersion(k)
@@ -280,6 +275,9 @@ func (e *Engine) pullKind(ctx context.Context, l Lease, k *records.Kind, full bo
 			return st.LastPulled, err // the kind's state is the new holder's
 		}
 		st.LastError = errorText(err)
+		if st.DeletedSince.IsZero() {
+			st.DeletedSince = e.readStart(st, started)
+		}
 		if erp.IsNotInAccount(err) {
 			st.Unavailable = st.LastError
 			e.log.Warn("kind not in this account; not tried again until its mapping changes", "kind", k.Name, "err", err)
@@ -341,7 +339,19 @@ func (e *Engine) pullKind(ctx context.Context, l Lease, k *records.Kind, full bo
 	if err != nil {
 		return fail(err)
 	}
-	dels, err := e.conn.Deleted(ctx, k, st.DeletedSince.Add(-e.opt.Overlap))
+	// Deletions are read in the connector's time base, never the
+	// engine's clock: the ERP's times may be read in a zone that is not
+	// quite right, and must then still meet the literal they are
+	// compared with.
+	since := st.DeletedSince
+	if since.IsZero() {
+		since = e.readStart(st, started)
+	}
+	sinceQuery := since
+	if !since.IsZero() {
+		sinceQuery = since.Add(-e.opt.Overlap)
+	}
+	dels, err := e.conn.Deleted(ctx, k, sinceQuery)
 	if err != nil {
 		return fail(err)
 	}
@@ -354,20 +364,31 @@ func (e *Engine) pullKind(ctx context.Context, l Lease, k *records.Kind, full bo
 			dels = append(dels, erp.Deletion{ID: id})
 		}
 	}
+	// Whatever is deleted from now on is dated after this pull's read
+	// of deletions, and so after every deletion and change it read. The
+	// new mark is stored with the deletions, or not at all.
+	next := st
+	next.DeletedSince = since
+	if st.Checkpoint.Modified.After(next.DeletedSince) {
+		next.DeletedSince = st.Checkpoint.Modified
+	}
+	for _, d := range dels {
+		if d.DeletedAt.After(next.DeletedSince) {
+			next.DeletedSince = d.DeletedAt
+		}
+	}
 	if len(dels) > 0 {
 		ids := make([]int64, len(dels))
 		for i, d := range dels {
 			ids[i] = d.ID
-			if d.DeletedAt.After(st.DeletedSince) {
-				st.DeletedSince = d.DeletedAt
-			}
 		}
-		st.LastDeleted = int64(len(ids))
-		if err := w.ApplyPull(ctx, k.Name, nil, ids, st); err != nil {
+		next.LastDeleted = int64(len(ids))
+		if err := w.ApplyPull(ctx, k.Name, nil, ids, next); err != nil {
 			return fail(err)
 		}
 		e.m.Deleted.Add(int64(len(ids)))
 	}
+	st = next
 	st.LastSuccess, st.LastError, st.Unavailable = e.opt.Now(), "", ""
 	if fits {
 		st.Missing = strings.Join(af.Missing(k), ", ")
@@ -378,6 +399,18 @@ func (e *Engine) pullKind(ctx context.Context, l Lease, k *records.Kind, full bo
 	e.log.Info("pulled", "kind", k.Name, "records", st.LastPulled, "deleted", st.LastDeleted,
 		"took", e.opt.Now().Sub(started).Round(time.Millisecond))
 	return st.LastPulled, nil
+}
+
+// readStart is a first pull's start in the ERP's time base (zero when
+// it read nothing: then every deletion the ERP knows is read): no later
+// than the start of its reading, since the newest change it read was
+// made before the reading ended. Deletions before it do not matter: the
+// records were not read.
+func (e *Engine) readStart(st State, started time.Time) time.Time {
+	if st.Checkpoint.IsZero() {
+		return time.Time{}
+	}
+	return st.Checkpoint.Modified.Add(-e.opt.Now().Sub(started))
 }
 
 // storeBatch is about how many pulled records one transaction stores.
@@ -696,19 +729,26 @@ func (e *Engine) enrichLoop(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case req := <-e.enrich:
-			k, ok := records.Lookup(req.kind)
-			if !ok {
-				continue
-			}
-			rec, err := e.conn.Fetch(ctx, k, req.id)
-			if err == nil {
-				err = e.store.PutRecords(ctx, []records.Record{rec})
-			}
-			if err != nil && ctx.Err() == nil {
+			if err := e.fetchWhole(ctx, req.kind, req.id); err != nil && ctx.Err() == nil {
 				e.log.Warn("fetch a whole record", "kind", req.kind, "id", req.id, "err", err)
 			}
 		}
 	}
+}
+
+// fetchWhole reads a record's whole document from the ERP and stores it
+// (merged into the stored one, which it replaces only if it is not
+// older).
+func (e *Engine) fetchWhole(ctx context.Context, kind string, id int64) error {
+	k, ok := records.Lookup(kind)
+	if !ok {
+		return nil
+	}
+	rec, err := e.conn.Fetch(ctx, k, id)
+	if err != nil {
+		return err
+	}
+	return e.store.PutRecords(ctx, []records.Record{rec})
 }
 
 // pushTick is how often Run looks for due entries (retries and entries
@@ -813,6 +853,11 @@ func (e *Engine) WritePrometheus(ctx context.Context, w io.Writer) error {
 		{"portico_sync_push_retries_total", "Transient write failures, retried later.", m.PushRetries.Load()},
 	} {
 		fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s counter\n%s{%s} %d\n", c.name, c.help, c.name, c.name, inst, c.v)
+	}
+	if cw, ok := e.conn.(clockWatcher); ok {
+		n, _ := cw.ClockDisagreement()
+		fmt.Fprintf(w, "# HELP portico_sync_erp_clock_disagreements_total Records whose last-modified times from the ERP's two APIs disagreed (a wrong time zone in the mapping; see the sync status).\n# TYPE portico_sync_erp_clock_disagreements_total counter\nportico_sync_erp_clock_disagreements_total{%s} %d\n",
+			inst, n)
 	}
 	fmt.Fprintf(w, "# HELP portico_sync_pull_seconds_total Wall time spent pulling.\n# TYPE portico_sync_pull_seconds_total counter\nportico_sync_pull_seconds_total{%s} %.3f\n",
 		inst, float64(m.PullMillis.Load())/1000)

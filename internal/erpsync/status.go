@@ -27,6 +27,18 @@ type Status struct {
 	Kinds           []KindStatus     `json:"kinds"`
 	Outbox          map[string]int64 `json:"outbox"`
 	Open            []Entry          `json:"open"`
+	// Clock is the last disagreement between the ERP's two clocks this
+	// instance saw ("" when none): a record's last-modified time read
+	// through the query API, in the zone the configuration names, is not
+	// the record API's. The message names both times and the fix.
+	Clock string `json:"clock,omitempty"`
+}
+
+// clockWatcher is a connector that notices when the ERP's two ways of
+// giving a time disagree (*netsuite.Client does): how often, and its
+// last account of it.
+type clockWatcher interface {
+	ClockDisagreement() (count int64, last string)
 }
 
 // openShown bounds the open entries the status lists.
@@ -44,6 +56,9 @@ func (e *Engine) Status(ctx context.Context) (Status, error) {
 	}
 	now := e.opt.Now()
 	out := Status{IntervalSeconds: int64(e.opt.Interval / time.Second)}
+	if cw, ok := e.conn.(clockWatcher); ok {
+		_, out.Clock = cw.ClockDisagreement()
+	}
 	for _, k := range records.All() {
 		st, ok := byKind[k.Name]
 		if !ok {

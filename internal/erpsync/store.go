@@ -14,7 +14,7 @@ import (
 type State struct {
 	Kind         string         `json:"kind"`
 	Checkpoint   erp.Checkpoint `json:"checkpoint"`
-	DeletedSince time.Time      `json:"deletedSince"` // deletions up to here are applied
+	DeletedSince time.Time      `json:"deletedSince"` // deletions dated before this (less the overlap) are applied; in the connector's time base
 	LastRun      time.Time      `json:"lastRun"`
 	LastSuccess  time.Time      `json:"lastSuccess"`
 	PulledTotal  int64          `json:"pulledTotal"` // new or changed records stored by every pull so far

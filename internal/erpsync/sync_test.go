@@ -43,15 +43,25 @@ func newAccount(t testing.TB, perKind int) *fakeAccount {
 // the fake's default account), read with the given mapping.
 func newAccountWith(t testing.TB, perKind int, schema *netsuitetest.Schema, mapping []byte) *fakeAccount {
 	t.Helper()
+	return newAccountConfig(t, perKind, netsuitetest.Config{Schema: schema}, mapping)
+}
+
+// newAccountConfig is newAccount on an account configured by cfg (its
+// schema, time zone, date format, currencies; the clock, credentials,
+// concurrency and fault seed are the fixtures'), read with the given
+// mapping.
+func newAccountConfig(t testing.TB, perKind int, cfg netsuitetest.Config, mapping []byte) *fakeAccount {
+	t.Helper()
 	m, err := netsuite.ParseMapping(mapping)
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := netsuitetest.NewClock(start)
-	fake, err := netsuitetest.New(netsuitetest.Config{Schema: schema, Now: c.Now, Concurrency: 5, Seed: 1,
-		TBA: &netsuitetest.TBAVerifier{Realm: netsuite.Realm(account), Lookup: func(ck, tid string) (string, string, bool) {
-			return "consumer-secret", "token-secret", ck == "consumer-key" && tid == "token-id"
-		}}})
+	cfg.Now, cfg.Concurrency, cfg.Seed = c.Now, 5, 1
+	cfg.TBA = &netsuitetest.TBAVerifier{Realm: netsuite.Realm(account), Lookup: func(ck, tid string) (string, string, bool) {
+		return "consumer-secret", "token-secret", ck == "consumer-key" && tid == "token-id"
+	}}
+	fake, err := netsuitetest.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -76,7 +76,9 @@ func (r *Report) Failures() []CheckResult {
 // condition; every SuiteQL column the kind reads, one query per column so
 // that every missing one is named; read access to DeletedRecord for the
 // kind's type; the record API field ids, against the record type's
-// metadata catalog; and the RESTlet, when one is configured. Kinds the
+// metadata catalog; the mapping's timezone, by comparing SuiteQL's and
+// the record API's last-modified times of records of each family
+// (checkZone); and the RESTlet, when one is configured. Kinds the
 // mapping turns off are listed as off and not probed.
 //
 // It returns an error only when NetSuite cannot be reached or refuses the
@@ -129,6 +131,11 @@ func (c *Client) Check(ctx context.Context) (*Report, error) {
 	for _, kc := range all {
 		rep.Results = append(rep.Results, kc.results()...)
 	}
+	zone, err := c.checkZone(ctx, on)
+	if err != nil {
+		return nil, fmt.Errorf("netsuite check: %w", err)
+	}
+	rep.Results = append(rep.Results, zone...)
 	rep.Results = append(rep.Results, c.checkRESTlet(ctx, on))
 	return rep, nil
 }

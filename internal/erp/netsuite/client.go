@@ -86,6 +86,9 @@ type Client struct {
 	// fit is what the client learnt of the account's columns.
 	fit fit
 
+	// clock counts the records whose two last-modified times disagreed.
+	clock clockWatch
+
 	// fieldIDs caches, per record type, the record API's field ids by
 	// their lower-case spelling (documentIDs).
 	fieldIDs sync.Map

@@ -1,6 +1,7 @@
 package netsuite
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -57,8 +58,11 @@ var knownFields = map[string]string{
 // read-only; a record type the account lacks is off. Custom fields the
 // mapping leaves unused are listed in a comment, as candidates for
 // accountFields or extra.
-// The result parses with ParseMapping; list values and the time zone are
-// left at their defaults for the administrator to set.
+// The time zone is the one SuiteQL's last-modified times show against the
+// record API's (UTC) on a few records of each family, with a comment
+// saying what was measured (see zoneEntry). The result parses with
+// ParseMapping; list values are left at their defaults for the
+// administrator to set.
 //
 // It returns an error only when NetSuite cannot be reached or refuses the
 // credentials.
@@ -82,6 +86,20 @@ func (c *Client) GenerateMapping(ctx context.Context) ([]byte, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, fmt.Errorf("netsuite mapping: %w", err)
 	}
+	// The zone: SuiteQL's last-modified times against the record API's,
+	// on records of each family.
+	var stamps []stamp
+	for _, fam := range families {
+		i := slices.IndexFunc(out, func(g *genKind) bool { return g.off == "" && family(g.table, g.recordType) == fam })
+		if i < 0 {
+			continue
+		}
+		st, err := c.sampleTimes(ctx, out[i].spec, zoneSamples+1)
+		if err != nil {
+			return nil, fmt.Errorf("netsuite mapping: %w", err)
+		}
+		stamps = append(stamps, st...)
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, `# A starting mapping for NetSuite account %s, written by
 # `+"`portico netsuite mapping`"+` from the account's metadata catalog and
@@ -92,12 +110,9 @@ func (c *Client) GenerateMapping(ctx context.Context) ([]byte, error) {
 # account has under another name, and add the custom fields you want to
 # accountFields or extra. Then run `+"`portico netsuite check`"+`.
 
-# The zone SuiteQL shows date-times in: the integration role's user
-# preference (Home > Set Preferences > Time Zone).
-timezone: UTC
-
+%s
 kinds:
-`, c.cfg.Account)
+`, c.cfg.Account, zoneEntry(stamps))
 	for _, g := range out {
 		g.write(&b)
 	}
@@ -119,6 +134,7 @@ type genKind struct {
 	readOnly   []string
 	notes      []string // comments: what is missing and why
 	unused     []string // comment lines: custom fields not mapped
+	spec       stampSpec
 }
 
 // genKind looks one kind up. Its error is for an account that cannot be
@@ -247,6 +263,8 @@ func (c *Client) genKind(ctx context.Context, k *records.Kind) (*genKind, error)
 		}
 	}
 	used[strings.ToLower(def.RecordModified)] = true
+	g.spec = stampSpec{kind: k.Name, table: g.table, where: g.where, modified: cmp.Or(g.modified, def.Modified),
+		recordType: g.recordType, recordModified: cmp.Or(g.recordMod, def.RecordModified)}
 	for _, id := range slices.Sorted(maps.Keys(cg.Properties)) {
 		p := cg.Properties[id]
 		if !p.Custom || used[strings.ToLower(id)] || !identifier.MatchString(strings.ToLower(id)) {

@@ -36,9 +36,52 @@ func (c *Client) recordPath(k *records.Kind, id string) string {
 }
 
 // Fetch implements erp.Connector with the REST record API
-// (expandSubResources, so sublists come inline).
+// (expandSubResources, so sublists come inline). Its ModifiedAt is
+// SuiteQL's, read just before the document: the record API gives UTC,
+// SuiteQL the user's zone, and the replica must compare one with one
+// (the store keeps the newer version of a record). Read first, it can
+// only be older than the document, never newer, so the next pull stores
+// whatever changed meanwhile. When the two times disagree by more than
+// the time between the reads, the mapping's timezone is wrong: that is
+// logged as an error and counted (see watch), never silent.
 func (c *Client) Fetch(ctx context.Context, k *records.Kind, id int64) (records.Record, error) {
-	return c.fetch(ctx, k, strconv.FormatInt(id, 10), c.do)
+	km := c.m.Kind(k)
+	began := time.Now()
+	text, err := c.modifiedText(ctx, km, id)
+	if err != nil {
+		return records.Record{}, err
+	}
+	r, err := c.fetch(ctx, k, strconv.FormatInt(id, 10), c.do)
+	if err != nil {
+		return r, err
+	}
+	if text == "" {
+		// The record API has it, SuiteQL not (yet): no time in the
+		// sync's base to store it under.
+		return records.Record{}, &erp.Error{Detail: fmt.Sprintf("%s %d: the record API has it but SuiteQL's %s does not",
+			k.Name, id, km.Table)}
+	}
+	mod, err := time.ParseInLocation(goTimeFormat, text, c.m.Location())
+	if err != nil {
+		return records.Record{}, &erp.Error{Detail: fmt.Sprintf("%s %d: last-modified %q is not %s", k.Name, id, text, sqlTimeFormat)}
+	}
+	c.watch(stamp{what: k.Name + " " + strconv.FormatInt(id, 10), sql: text, api: r.ModifiedAt, gap: time.Since(began)})
+	r.ModifiedAt = mod.UTC()
+	return r, nil
+}
+
+// modifiedText reads one record's last-modified time from SuiteQL, as
+// its text in the user's zone ("" when SuiteQL has no such record).
+func (c *Client) modifiedText(ctx context.Context, km *KindMap, id int64) (string, error) {
+	q := fmt.Sprintf("SELECT id, TO_CHAR(%s, '%s') AS %s FROM %s WHERE id = %d", km.Modified, sqlTimeFormat, colModified, km.Table, id)
+	if km.Where != "" {
+		q += " AND " + km.Where
+	}
+	p, err := c.suiteQL(ctx, q, 1, 0)
+	if err != nil || len(p.Items) == 0 {
+		return "", err
+	}
+	return p.Items[0][colModified], nil
 }
 
 // fetch reads a record by id (or eid:<external id>) through send: c.do,

@@ -292,13 +292,19 @@ func (c *Client) rowRecord(k *records.Kind, row map[string]string) (records.Reco
 // Deleted implements erp.Connector from SuiteQL's DeletedRecord table
 // (columns recordid, type, deleteddate; type is the record type in lower
 // case, a custom record's script id), paged by keyset on (deleteddate,
-// recordid) like Changes.
+// recordid) like Changes. since is in the connector's time base (SuiteQL's
+// text read in the mapping's zone, as every time it gives): its literal is
+// read in the user's zone, as SuiteQL's own times are written. The zero
+// since reads every deletion of the kind.
 func (c *Client) Deleted(ctx context.Context, k *records.Kind, since time.Time) ([]erp.Deletion, error) {
 	km := c.m.Kind(k)
 	var out []erp.Deletion
-	where := "deleteddate >= " + c.timestamp(since)
+	where := ""
+	if !since.IsZero() {
+		where = " AND deleteddate >= " + c.timestamp(since)
+	}
 	for {
-		q := fmt.Sprintf("SELECT recordid, TO_CHAR(deleteddate, '%s') AS deleteddate FROM deletedrecord WHERE type = '%s' AND %s ORDER BY deleteddate, recordid",
+		q := fmt.Sprintf("SELECT recordid, TO_CHAR(deleteddate, '%s') AS deleteddate FROM deletedrecord WHERE type = '%s'%s ORDER BY deleteddate, recordid",
 			sqlTimeFormat, km.DeletedType, where)
 		p, err := c.suiteQL(ctx, q, c.cfg.PageSize, 0)
 		if err != nil {
@@ -318,7 +324,7 @@ func (c *Client) Deleted(ctx context.Context, k *records.Kind, since time.Time) 
 			return out, nil
 		}
 		ts := c.timestamp(last.DeletedAt)
-		where = fmt.Sprintf("(deleteddate > %[1]s OR (deleteddate = %[1]s AND recordid > %[2]d))", ts, last.ID)
+		where = fmt.Sprintf(" AND (deleteddate > %[1]s OR (deleteddate = %[1]s AND recordid > %[2]d))", ts, last.ID)
 	}
 }
 
