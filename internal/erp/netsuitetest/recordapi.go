@@ -168,6 +168,10 @@ func (s *Server) recordJSON(ts *typeStore, rc *rec, base string, expand bool) ([
 				if text, ok := s.schema.Lists[f.Arg][id]; ok {
 					v["refName"] = text
 				}
+			case f != nil && f.Type == FieldSelect:
+				if name, ok := s.selectName(f.Arg, id); ok {
+					v["refName"] = name
+				}
 			}
 			v["links"] = links
 		case []any:

@@ -56,7 +56,7 @@ const (
 	FieldDate    = "date"
 	FieldList    = "list"    // Arg: the list's name in Schema.Lists
 	FieldRef     = "ref"     // Arg: the record type referred to
-	FieldSelect  = "select"  // a reference to a record type the fake does not hold
+	FieldSelect  = "select"  // a reference to a record type the fake does not hold; Arg: currency or subsidiary when it is one of those tables
 	FieldSublist = "sublist" // an array of lines
 )
 
@@ -75,12 +75,43 @@ type Field struct {
 func (f *Field) Custom() bool { return strings.HasPrefix(f.ID, "cust") }
 
 // Schema is what the fake knows about the account: its record types and
-// lists.
+// lists, its currencies and subsidiaries.
 type Schema struct {
 	// Types holds one entry per REST record type (job, vendorBill, …).
 	Types map[string]*TypeSchema
 	// Lists maps a list's name to its values: internal id → text.
 	Lists map[string]map[string]string
+	// Currencies are the rows of SuiteQL's currency table, Subsidiaries
+	// those of its subsidiary table (account.yaml's [9], [10]). An
+	// account without subsidiaries (not OneWorld) has no subsidiary
+	// table; one without currencies none of either. A test may replace
+	// them before New (a euro account, a subsidiary in pounds).
+	Currencies   []Currency
+	Subsidiaries []Subsidiary
+}
+
+// Currency is a row of SuiteQL's currency table (account.yaml's [9]).
+type Currency struct {
+	ID            int64   `yaml:"-"`
+	Name          string  `yaml:"name"`          // US Dollar
+	Symbol        string  `yaml:"symbol"`        // the ISO 4217 code: USD
+	DisplaySymbol string  `yaml:"displaySymbol"` // $
+	ExchangeRate  float64 `yaml:"exchangeRate"`  // base currency units per unit of this one
+	// Base marks the base currency of an account without subsidiaries.
+	// With subsidiaries, isbasecurrency is true for every subsidiary's
+	// base currency, and the account's own is the root subsidiary's.
+	Base     bool `yaml:"base"`
+	Inactive bool `yaml:"inactive"`
+}
+
+// Subsidiary is a row of SuiteQL's subsidiary table (account.yaml's
+// [10]).
+type Subsidiary struct {
+	ID       int64  `yaml:"-"`
+	Name     string `yaml:"name"`
+	Parent   int64  `yaml:"parent"`   // 0 for the root
+	Currency int64  `yaml:"currency"` // its base currency's id
+	Inactive bool   `yaml:"inactive"`
 }
 
 // TypeSchema is one record type.
@@ -121,8 +152,10 @@ func (ts *TypeSchema) Field(id string) (*Field, bool) {
 
 // schemaFile is account.yaml as written.
 type schemaFile struct {
-	Lists       map[string]map[string]string `yaml:"lists"`
-	RecordTypes map[string]struct {
+	Lists        map[string]map[string]string `yaml:"lists"`
+	Currencies   map[int64]Currency           `yaml:"currencies"`
+	Subsidiaries map[int64]Subsidiary         `yaml:"subsidiaries"`
+	RecordTypes  map[string]struct {
 		Family    Family    `yaml:"family"`
 		TypeValue string    `yaml:"typeValue"`
 		Title     string    `yaml:"title"`
@@ -144,6 +177,19 @@ func LoadSchema(data []byte, without ...string) (*Schema, error) {
 		drop[w] = true
 	}
 	s := &Schema{Types: map[string]*TypeSchema{}, Lists: f.Lists}
+	for _, id := range slices.Sorted(maps.Keys(f.Currencies)) {
+		c := f.Currencies[id]
+		c.ID = id
+		s.Currencies = append(s.Currencies, c)
+	}
+	for _, id := range slices.Sorted(maps.Keys(f.Subsidiaries)) {
+		sub := f.Subsidiaries[id]
+		sub.ID = id
+		s.Subsidiaries = append(s.Subsidiaries, sub)
+	}
+	if err := s.checkMoney(); err != nil {
+		return nil, err
+	}
 	for _, name := range slices.Sorted(maps.Keys(f.RecordTypes)) {
 		if drop[name] {
 			continue
@@ -177,6 +223,9 @@ func LoadSchema(data []byte, without ...string) (*Schema, error) {
 			if fd.Type == FieldList && f.Lists[fd.Arg] == nil {
 				return nil, fmt.Errorf("netsuitetest: %s.%s: no list %q", name, id, fd.Arg)
 			}
+			if fd.Type == FieldSelect && fd.Arg != "" && fd.Arg != TableCurrency && fd.Arg != TableSubsidiary {
+				return nil, fmt.Errorf("netsuitetest: %s.%s: a select names currency, subsidiary or nothing, not %q", name, id, fd.Arg)
+			}
 			ts.Fields = append(ts.Fields, fd)
 			ts.byID[fd.ID] = fd
 			ts.byLower[strings.ToLower(fd.ID)] = fd
@@ -200,6 +249,44 @@ func LoadSchema(data []byte, without ...string) (*Schema, error) {
 	return s, nil
 }
 
+// The SuiteQL tables the fake serves from Schema's currencies and
+// subsidiaries rather than from records.
+const (
+	TableCurrency   = "currency"
+	TableSubsidiary = "subsidiary"
+)
+
+// checkMoney checks that subsidiaries name currencies and parents the
+// account has, and that one of them is the root.
+func (s *Schema) checkMoney() error {
+	ids := map[int64]bool{}
+	for _, c := range s.Currencies {
+		if c.Symbol == "" || c.Name == "" {
+			return fmt.Errorf("netsuitetest: currency %d needs a name and a symbol (its ISO code)", c.ID)
+		}
+		ids[c.ID] = true
+	}
+	subs := map[int64]bool{}
+	for _, sub := range s.Subsidiaries {
+		subs[sub.ID] = true
+	}
+	roots := 0
+	for _, sub := range s.Subsidiaries {
+		if !ids[sub.Currency] {
+			return fmt.Errorf("netsuitetest: subsidiary %d: no currency %d", sub.ID, sub.Currency)
+		}
+		if sub.Parent == 0 {
+			roots++
+		} else if !subs[sub.Parent] {
+			return fmt.Errorf("netsuitetest: subsidiary %d: no parent %d", sub.ID, sub.Parent)
+		}
+	}
+	if len(s.Subsidiaries) > 0 && roots != 1 {
+		return fmt.Errorf("netsuitetest: %d root subsidiaries: a OneWorld account has one", roots)
+	}
+	return nil
+}
+
 // parseField reads "type [arg] [options] [| Label]".
 func parseField(id, spec string) (*Field, error) {
 	spec, label, _ := strings.Cut(spec, "|")
@@ -215,7 +302,11 @@ func parseField(id, spec string) (*Field, error) {
 			return nil, fmt.Errorf("%s needs its %s", fd.Type, map[string]string{FieldList: "list", FieldRef: "record type"}[fd.Type])
 		}
 		fd.Arg, words = words[0], words[1:]
-	case FieldText, FieldNumber, FieldBool, FieldDate, FieldSelect, FieldSublist:
+	case FieldSelect:
+		if len(words) > 0 && words[0] != "nocolumn" && words[0] != "readonly" && !strings.HasPrefix(words[0], "column=") {
+			fd.Arg, words = words[0], words[1:]
+		}
+	case FieldText, FieldNumber, FieldBool, FieldDate, FieldSublist:
 	default:
 		return nil, fmt.Errorf("unknown type %q", fd.Type)
 	}

@@ -86,6 +86,7 @@ type Server struct {
 	restletScript, restletDeploy string
 
 	mu       sync.RWMutex
+	statics  map[string]*static      // currency, subsidiary: SuiteQL tables from the schema
 	types    map[string]*typeStore   // by record type
 	byKind   map[string]*typeStore   // by portal kind name (the registry's ERP type), for seeding
 	tables   map[string][]*typeStore // by SuiteQL table
@@ -115,6 +116,9 @@ func New(cfg Config) (*Server, error) {
 	if loc == nil {
 		loc = time.UTC
 	}
+	if err := checkMoney(sc); err != nil {
+		return nil, err
+	}
 	format := cfg.DateFormat
 	if format == "" {
 		format = DefaultDateFormat
@@ -124,7 +128,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{
-		schema: sc, loc: loc, dateLayout: layout, clock: cfg.Now, tba: cfg.TBA, m2m: cfg.M2M,
+		schema: sc, loc: loc, dateLayout: layout, statics: statics(sc), clock: cfg.Now, tba: cfg.TBA, m2m: cfg.M2M,
 		restletScript: cfg.RESTletScript, restletDeploy: cfg.RESTletDeploy,
 		types: map[string]*typeStore{}, byKind: map[string]*typeStore{}, tables: map[string][]*typeStore{},
 		maxID: map[string]int64{}, files: map[int64]records.File{}, searches: map[string]SavedSearch{},

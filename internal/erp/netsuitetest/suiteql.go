@@ -179,6 +179,8 @@ type plan struct {
 	items      []int        // the column of each SELECT item
 	types      []*typeStore // the table's record types; nil for deletedrecord
 	deleted    bool
+	static     *static // currency or subsidiary
+	stRes      []int   // static: each plan column's column in static
 	res        map[*typeStore]*binding
 	delRes     []colRef
 	where      cnode
@@ -223,8 +225,10 @@ func (s *Server) compile(q *query) (*plan, *apiError) {
 	p := &plan{q: q, loc: s.loc, dateLayout: s.dateLayout, cols: map[string]int{}, res: map[*typeStore]*binding{}}
 	if q.table == "deletedrecord" {
 		p.deleted = true
-	} else if p.types = s.tables[q.table]; p.types == nil {
-		return nil, searchError("Search error occurred: Record '%s' was not found.", q.table)
+	} else if p.static = s.statics[q.table]; p.static == nil {
+		if p.types = s.tables[q.table]; p.types == nil {
+			return nil, searchError("Search error occurred: Record '%s' was not found.", q.table)
+		}
 	}
 	col := func(name string) int {
 		i, ok := p.cols[name]
@@ -244,6 +248,17 @@ func (s *Server) compile(q *query) (*plan, *apiError) {
 	names := make([]string, len(p.cols))
 	for n, i := range p.cols {
 		names[i] = n
+	}
+	if p.static != nil {
+		p.stRes = make([]int, len(names))
+		for i, n := range names {
+			c, ok := p.static.cols[n]
+			if !ok {
+				return nil, unknownIdentifier(n, q.table)
+			}
+			p.stRes[i] = c
+		}
+		return p, nil
 	}
 	if p.deleted {
 		p.delRes = make([]colRef, len(names))
@@ -289,11 +304,13 @@ func compileNode(n node, col func(string) int) cnode {
 	return nil
 }
 
-// row is one candidate row: a record of a type, or a deletion.
+// row is one candidate row: a record of a type, a deletion, or a row of
+// a static table (si, from 1).
 type row struct {
 	ts *typeStore
 	r  *rec
 	d  *deletion
+	si int
 }
 
 // eval reads the values of one row, each at most once and the document
@@ -325,7 +342,9 @@ func (e *eval) get(i int) value {
 		return e.vals[i]
 	}
 	var v value
-	if d := e.row.d; d != nil {
+	if e.row.si > 0 {
+		v = e.p.static.rows[e.row.si-1][e.p.stRes[i]]
+	} else if d := e.row.d; d != nil {
 		switch e.p.delRes[i].k {
 		case cDelID:
 			v = value{k: vNum, f: float64(d.id)}
@@ -590,6 +609,10 @@ func (s *Server) display(e *eval, i int, v value) (string, bool) {
 				if text, ok := s.schema.Lists[f.Arg][v.s]; ok {
 					return text, true
 				}
+			case FieldSelect:
+				if name, ok := s.selectName(f.Arg, v.s); ok {
+					return name, true
+				}
 			}
 		}
 	}
@@ -603,7 +626,7 @@ func (s *Server) display(e *eval, i int, v value) (string, bool) {
 // the sorted index answers directly. ts is nil when the type filter
 // matches no type. ok is false for any other shape.
 func (p *plan) keyset() (ts *typeStore, lo, hi recKey, ok bool) {
-	if p.deleted || len(p.order) != 2 || p.order[0].desc || p.order[1].desc {
+	if p.deleted || p.static != nil || len(p.order) != 2 || p.order[0].desc || p.order[1].desc {
 		return nil, lo, hi, false
 	}
 	types := p.types
@@ -688,7 +711,7 @@ func (p *plan) keyset() (ts *typeStore, lo, hi recKey, ok bool) {
 // point recognises a condition that names one internal id: id = n,
 // alone or in a conjunction.
 func (p *plan) point() (int64, bool) {
-	if p.deleted {
+	if p.deleted || p.static != nil {
 		return 0, false
 	}
 	conj := []cnode{p.where}
@@ -778,7 +801,11 @@ func (p *plan) scan(deleted []deletion) []row {
 			rows = append(rows, rw)
 		}
 	}
-	if p.deleted {
+	if p.static != nil {
+		for i := range p.static.rows {
+			consider(row{si: i + 1})
+		}
+	} else if p.deleted {
 		for i := range deleted {
 			consider(row{d: &deleted[i]})
 		}
