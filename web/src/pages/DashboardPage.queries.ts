@@ -12,19 +12,25 @@ import { api } from '../api';
 import { listPath } from '../records/links';
 import { listSearchString } from '../records/listState';
 import { kindsQuery, recordsKey } from '../records/queries';
-import type { Envelope, FieldType, Kind, RefValue, SortDir } from '../records/types';
+import type { Envelope, FieldType, Kind, RefValue, SortDir, UnitTotal } from '../records/types';
 
-/** One figure: how many records of `kind` match `filter`, and the total of `amount` over them. */
+/** One figure: how many records of `kind` match `filter`, and the totals of `amount` over them. */
 export interface DashboardCard {
   label: string;
   kind: string;
   /** A list filter expression; "" for every record of the kind. */
   filter: string;
   count: number;
-  /** The field totalled, its total (units) and its type (money or quantity). */
+  /**
+   * The field totalled, its totals (in units) and its type (money or quantity). The totals
+   * are per unit, never one sum: per currency for money (no unit: the field's base
+   * currency), per credit type for credits (the field's `per`).
+   */
   amount?: string;
-  total?: number;
+  totals?: UnitTotal[];
   type?: FieldType;
+  /** The count and totals are estimates (too many records to count exactly). */
+  estimated?: boolean;
   /** How the list it opens shows the records, when not the kind's built-in list's way. */
   columns?: string[];
   sort?: { field: string; dir: SortDir };

@@ -33,6 +33,7 @@ const kinds: Kind[] = [
       { name: 'companyname', label: 'Project name', column: 'title', type: 'text' },
       { name: 'entitystatus', label: 'Status', column: 'status', type: 'status', choices: ['Planning', 'Active', 'Closed'] },
       { name: 'projectmanager', label: 'Project manager', column: 'fields.projectmanager', type: 'reference', ref: 'employee' },
+      { name: 'projectedtotal', label: 'Contract value', column: 'amount', type: 'money', currency: 'USD' },
     ],
     'projectmanager',
   ),
@@ -40,23 +41,25 @@ const kinds: Kind[] = [
   kind('invoice', 'Invoice', 'Invoices', [
     { name: 'memo', label: 'Description', column: 'title', type: 'text' },
     { name: 'duedate', label: 'Due date', column: 'fields.duedate', type: 'date' },
-    { name: 'amountremaining', label: 'Amount remaining', column: 'fields.amountremaining', type: 'money' },
+    { name: 'amountremaining', label: 'Amount remaining', column: 'fields.amountremaining', type: 'money', currency: 'USD' },
   ]),
   kind('creditavailability', 'Credit availability', 'Credit availability', [
     { name: 'name', label: 'Credit pool', column: 'title', type: 'text' },
-    { name: 'custrecord_res_ca_available', label: 'Available credits', column: 'amount', type: 'quantity' },
+    { name: 'custrecord_res_ca_credit_type', label: 'Credit type', column: 'status', type: 'status', choices: ['Wetland', 'Stream', 'Species', 'Nutrient'] },
+    { name: 'custrecord_res_ca_available', label: 'Available credits', column: 'amount', type: 'quantity', per: 'custrecord_res_ca_credit_type' },
   ]),
 ];
 
 const card = (patch: Partial<DashboardCard> & Pick<DashboardCard, 'label' | 'kind' | 'filter' | 'count'>): DashboardCard => patch;
-const money = (label: string, filter: string, count: number, total: number): DashboardCard =>
+/** An invoice card: its amount remaining in the base currency, and in others (`more`). */
+const money = (label: string, filter: string, count: number, total: number, ...more: { unit: string; total: number }[]): DashboardCard =>
   card({
     label,
     kind: 'invoice',
     filter,
     count,
     amount: 'amountremaining',
-    total,
+    totals: [{ total }, ...more],
     type: 'money',
     columns: ['memo', 'duedate', 'amountremaining'],
     sort: { field: 'duedate', dir: 'asc' },
@@ -69,7 +72,15 @@ const pete: Dashboard = {
   mine: [
     {
       kind: 'project',
-      all: card({ label: 'My projects', kind: 'project', filter: 'projectmanager eq 2', count: 3 }),
+      all: card({
+        label: 'My projects',
+        kind: 'project',
+        filter: 'projectmanager eq 2',
+        count: 3,
+        amount: 'projectedtotal',
+        totals: [{ total: 250000 }, { unit: 'CAD', total: 50000 }],
+        type: 'money',
+      }),
       byStatus: [
         card({ label: 'Active', kind: 'project', filter: 'projectmanager eq 2 and entitystatus eq Active', count: 2 }),
         card({ label: 'Closed', kind: 'project', filter: 'projectmanager eq 2 and entitystatus eq Closed', count: 1 }),
@@ -111,7 +122,15 @@ const accountant: Dashboard = {
       undated: 0,
     },
   ],
-  credits: card({ label: 'Credits available', kind: 'creditavailability', filter: '', count: 1000, amount: 'custrecord_res_ca_available', total: 115888.5, type: 'quantity' }),
+  credits: card({
+    label: 'Credits available',
+    kind: 'creditavailability',
+    filter: '',
+    count: 1000,
+    amount: 'custrecord_res_ca_available',
+    totals: [{ unit: 'Wetland', total: 115888.5 }],
+    type: 'quantity',
+  }),
 };
 
 function json(body: unknown, status = 200) {
@@ -171,6 +190,10 @@ describe('DashboardPage', () => {
 
     const mine = await screen.findByTestId('kpi-mine-project');
     expect(within(mine).getByTestId('kpi-value')).toHaveTextContent('3');
+    // Their contract value per currency, each read out on its own.
+    const value = within(mine).getByRole('list', { name: 'Contract value by currency' });
+    expect(within(value).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['$250,000.00', 'CA$50,000.00']);
+    expect(within(mine).getByTestId('kpi-amount')).toHaveTextContent(/^Contract value: /);
     const all = within(mine).getByRole('link', { name: 'View my projects' });
     expect(all.getAttribute('href')).toMatch(/^\/project\/list\?/);
     expect(searchOf(all.getAttribute('href'))).toEqual({ list: 'customsearch_res_project_list', filter: 'projectmanager eq 2' });
@@ -224,7 +247,7 @@ describe('DashboardPage', () => {
 
     // The server's exact sum: no "≥", no "largest".
     const credits = screen.getByTestId('kpi-credits');
-    expect(within(credits).getByTestId('kpi-value')).toHaveTextContent(/^115,888\.50$/);
+    expect(within(credits).getByTestId('kpi-value')).toHaveTextContent(/^115,888\.50 Wetland$/);
     expect(credits).toHaveTextContent('across 1,000 credit pools');
     expect(credits).not.toHaveTextContent(/largest|≥/);
 
@@ -232,6 +255,50 @@ describe('DashboardPage', () => {
     expect(screen.queryByRole('region', { name: 'My active projects' })).not.toBeInTheDocument();
     // The accountant sees no kind with an owner: nothing to say about an employee record.
     expect(screen.queryByTestId('no-employee')).not.toBeInTheDocument();
+  });
+
+  it('never adds currencies or credit types: each card, bucket and bar shows a total per unit', async () => {
+    const [current, late] = accountant.aging[0]!.buckets;
+    answer = {
+      ...accountant,
+      aging: [
+        {
+          ...accountant.aging[0]!,
+          outstanding: money('Outstanding', open, 7, 20000, { unit: 'CAD', total: 3000.5 }),
+          overdue: money('Overdue', `${open} and duedate lt 2026-11-25`, 2, 1821.05, { unit: 'CAD', total: 3000.5 }),
+          buckets: [
+            money('Current', current!.filter, 5, 18178.95),
+            money('1–30 days', late!.filter, 2, 1821.05, { unit: 'CAD', total: 3000.5 }),
+          ],
+        },
+      ],
+      credits: {
+        ...accountant.credits!,
+        totals: [
+          { unit: 'Stream', total: 0.01 },
+          { unit: 'Wetland', total: 34.12 },
+        ],
+      },
+    };
+    renderAs({ ...pm, name: 'Accountant', permissions: ['invoice.view', 'creditavailability.view'] }, 'Ann Counter');
+
+    // Outstanding in two currencies: a list of both, named for screen readers.
+    const outstanding = await screen.findByTestId('kpi-invoice-outstanding');
+    const byCurrency = within(outstanding).getByRole('list', { name: 'Receivables outstanding by currency' });
+    expect(within(byCurrency).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['$20,000.00', 'CA$3,000.50']);
+    expect(screen.getByTestId('kpi-invoice-overdue')).toHaveTextContent('$1,821.05 and CA$3,000.50 past due');
+
+    // A bucket with two currencies lists both; its bar is its share of the invoices, since
+    // amounts of different currencies are not comparable.
+    const buckets = within(screen.getByRole('region', { name: 'Receivables aging' })).getAllByTestId('aging-bucket');
+    expect(within(buckets[1]!).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['$1,821.05', 'CA$3,000.50']);
+    expect(within(buckets[1]!).getByRole('progressbar')).toHaveAccessibleName('1–30 days: 2 invoices of 7 invoices');
+
+    // Credits per credit type, each with its type's name; never one sum.
+    const credits = screen.getByTestId('kpi-credits');
+    const byType = within(credits).getByRole('list', { name: 'Credits available by credit type' });
+    expect(within(byType).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['0.01 Stream', '34.12 Wetland']);
+    expect(credits).not.toHaveTextContent('34.13');
   });
 
   it('says why there is nothing of the user’s own when their sign-in is not an employee', async () => {

@@ -3,13 +3,14 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { BadgeList, type BadgeItem } from '../components/ui/BadgeList';
-import { formatValue } from '../records/format';
-import { kindByName } from '../records/kinds';
+import { formatUnitTotals, joinTotals } from '../records/format';
+import { fieldOf, kindByName, totalsFormatOf } from '../records/kinds';
 import { viewPath } from '../records/links';
 import { kindsQuery, recordNameQuery } from '../records/queries';
 import { ErrorBlock } from '../records/States';
 import { statusColor } from '../records/status';
 import type { Kind } from '../records/types';
+import { UnitList } from '../records/UnitList';
 import { useSessionStore } from '../session';
 import { ShortlistCards } from '../shortlist/ShortlistCards';
 import { cardPath, dashboardQuery, type AgingSection, type Dashboard, type DashboardCard, type MineSection, type MyProject } from './DashboardPage.queries';
@@ -28,9 +29,23 @@ export function countOf(n: number, kind: Pick<Kind, 'label' | 'plural'> | undefi
   return `${countFormat.format(n)} ${noun}`;
 }
 
-/** A card's total as its type shows it ("$1,250.00", "34.00"); "" when it has none. */
-function totalOf(card: DashboardCard): string {
-  return card.total === undefined ? '' : formatValue(card.total, card.type);
+/**
+ * A card's totals, one text per unit as its field's values read: money in its currency
+ * ("€1,250.00", "£300.00"), credits with their type ("34.00 Wetland"); an estimate marked
+ * "≈". None when the card totals nothing.
+ */
+export function totalsOf(card: DashboardCard, kind: Kind | undefined): string[] {
+  if (!card.amount || !card.totals) return [];
+  const texts = formatUnitTotals(card.totals, totalsFormatOf(kind, card.amount, card.type));
+  return card.estimated ? texts.map((t) => `≈ ${t}`) : texts;
+}
+
+/** What a card's totals are per, naming their list: "by currency", "by credit type". */
+function perUnit(card: DashboardCard, kind: Kind | undefined): string {
+  const amount = fieldOf(kind, card.amount ?? '');
+  const per = fieldOf(kind, amount?.per ?? '');
+  if (per) return `by ${per.label.toLowerCase()}`;
+  return (card.type ?? amount?.type) === 'money' ? 'by currency' : 'by unit';
 }
 
 function Section({ title, children, action, testId }: { title: string; children: ReactNode; action?: ReactNode; testId?: string }) {
@@ -48,16 +63,35 @@ function Section({ title, children, action, testId }: { title: string; children:
   );
 }
 
-/** One key figure: label, big value, a line of detail, a link to the list behind it. */
-function Kpi({ label, value, detail, link, testId }: { label: string; value: string; detail?: ReactNode; link?: { to: string; text: string }; testId: string }) {
+/**
+ * One key figure: label, big value, a line of detail, a link to the list behind it. A value
+ * of several units (totals per currency or credit type) is a list, one per line, smaller,
+ * so it fits a phone; `unitsLabel` names the list ("Credits available by credit type").
+ */
+function Kpi({
+  label,
+  value,
+  unitsLabel,
+  detail,
+  link,
+  testId,
+}: {
+  label: string;
+  value: string | readonly string[];
+  unitsLabel?: string;
+  detail?: ReactNode;
+  link?: { to: string; text: string };
+  testId: string;
+}) {
   const labelId = useId();
+  const texts = typeof value === 'string' ? [value] : value;
   return (
     <Paper component="section" withBorder radius="md" p="md" className={classes.kpi} aria-labelledby={labelId} data-testid={testId}>
       <Text id={labelId} size="sm" fw={600} className={classes.kpiLabel}>
         {label}
       </Text>
-      <Text className={classes.kpiValue} data-state="ready" data-testid="kpi-value">
-        {value}
+      <Text component="div" className={texts.length > 1 ? `${classes.kpiValue} ${classes.kpiValues}` : classes.kpiValue} data-state="ready" data-testid="kpi-value">
+        <UnitList texts={texts} aria-label={unitsLabel} />
       </Text>
       {detail && <div className={classes.kpiDetail}>{detail}</div>}
       {link && (
@@ -69,9 +103,11 @@ function Kpi({ label, value, detail, link, testId }: { label: string; value: str
   );
 }
 
-/** The user's records of one kind: how many, by status, each opening its list. */
+/** The user's records of one kind: how many, their amount per currency, by status, each opening its list. */
 function MineKpi({ mine, kind }: { mine: MineSection; kind: Kind }) {
   const status = kind.fields.find((f) => f.column === 'status');
+  const totals = totalsOf(mine.all, kind);
+  const amount = fieldOf(kind, mine.all.amount ?? '');
   const badges: BadgeItem[] = mine.byStatus.map((c) => ({
     text: `${countFormat.format(c.count)} ${c.label.toLowerCase()}`,
     color: statusColor(c.label, status?.choices),
@@ -82,7 +118,18 @@ function MineKpi({ mine, kind }: { mine: MineSection; kind: Kind }) {
       testId={`kpi-mine-${kind.route}`}
       label={mine.all.label}
       value={countFormat.format(mine.all.count)}
-      detail={badges.length > 0 && <BadgeList badges={badges} mini aria-label={`${mine.all.label} by ${status?.label.toLowerCase() ?? 'status'}`} />}
+      detail={
+        (totals.length > 0 || badges.length > 0) && (
+          <>
+            {totals.length > 0 && (
+              <Text size="sm" c="dimmed" component="div" data-testid="kpi-amount">
+                {amount?.label ?? 'Total'}: <UnitList texts={totals} inline aria-label={`${amount?.label ?? 'Total'} ${perUnit(mine.all, kind)}`} />
+              </Text>
+            )}
+            {badges.length > 0 && <BadgeList badges={badges} mini aria-label={`${mine.all.label} by ${status?.label.toLowerCase() ?? 'status'}`} />}
+          </>
+        )
+      }
       link={{ to: cardPath(kind, mine.all), text: `View ${mine.all.label.toLowerCase()}` }}
     />
   );
@@ -96,7 +143,8 @@ function AgingKpis({ aging, kind }: { aging: AgingSection; kind: Kind }) {
       <Kpi
         testId={`kpi-${kind.route}-outstanding`}
         label={`${aging.label} outstanding`}
-        value={totalOf(outstanding)}
+        value={totalsOf(outstanding, kind)}
+        unitsLabel={`${aging.label} outstanding ${perUnit(outstanding, kind)}`}
         detail={
           <Text size="sm" c="dimmed">
             {countOf(outstanding.count, kind)} with an amount remaining
@@ -110,7 +158,7 @@ function AgingKpis({ aging, kind }: { aging: AgingSection; kind: Kind }) {
         value={countFormat.format(overdue.count)}
         detail={
           <Text size="sm" c="dimmed">
-            {overdue.count === 0 ? 'Nothing past its due date' : `${totalOf(overdue)} past due`}
+            {overdue.count === 0 ? 'Nothing past its due date' : `${joinTotals(totalsOf(overdue, kind))} past due`}
           </Text>
         }
         link={{ to: cardPath(kind, overdue), text: `View overdue ${kind.plural.toLowerCase()}` }}
@@ -119,30 +167,45 @@ function AgingKpis({ aging, kind }: { aging: AgingSection; kind: Kind }) {
   );
 }
 
+/**
+ * What share of the outstanding a bucket holds, for its bar: of the amount when all of it is
+ * in one currency; of the invoices when it is in several (amounts of different currencies
+ * are not comparable). Said in words for the bar's label.
+ */
+export function bucketShare(bucket: DashboardCard, outstanding: DashboardCard, kind: Kind | undefined): { percent: number; of: string } {
+  const whole = outstanding.totals ?? [];
+  const part = bucket.totals ?? [];
+  const [total] = whole;
+  if (whole.length === 1 && total && part.every((t) => (t.unit ?? '') === (total.unit ?? ''))) {
+    const amount = part[0]?.total ?? 0;
+    return { percent: total.total > 0 ? (amount / total.total) * 100 : 0, of: `${joinTotals(totalsOf(bucket, kind))} of ${joinTotals(totalsOf(outstanding, kind))}` };
+  }
+  return { percent: outstanding.count > 0 ? (bucket.count / outstanding.count) * 100 : 0, of: `${countOf(bucket.count, kind)} of ${countOf(outstanding.count, kind)}` };
+}
+
 /** The outstanding amount by days past due, each bucket opening its list. */
 function AgingBuckets({ aging, kind }: { aging: AgingSection; kind: Kind }) {
-  const whole = aging.outstanding.total ?? 0;
   return (
     <Section title={`${aging.label} aging`} testId={`aging-${kind.route}`}>
       <ul className={classes.statusList} aria-label={`${aging.label} by days past due`}>
         {aging.buckets.map((b) => {
-          const share = whole > 0 && b.total ? (b.total / whole) * 100 : 0;
+          const { percent: share, of } = bucketShare(b, aging.outstanding, kind);
           return (
             <li key={b.label} className={classes.statusRow} data-testid="aging-bucket">
               <Group justify="space-between" gap="xs" wrap="nowrap">
                 <Anchor component={Link} to={cardPath(kind, b)} size="sm" className={classes.statusName}>
                   {b.label}
                 </Anchor>
-                <Text size="sm" className={classes.statusCount}>
+                <Text size="sm" component="div" className={classes.statusCount}>
                   <Text span size="sm" c="dimmed">
                     {countOf(b.count, kind)} ·{' '}
                   </Text>
-                  <Text span size="sm" fw={600} data-testid="aging-amount">
-                    {totalOf(b)}
-                  </Text>
+                  <div className={classes.amount}>
+                    <UnitList texts={totalsOf(b, kind)} inline aria-label={`${b.label} ${perUnit(b, kind)}`} data-testid="aging-amount" />
+                  </div>
                 </Text>
               </Group>
-              <Progress value={share} color={b.label === 'Current' ? 'teal' : share > 0 ? 'orange' : 'gray'} size="sm" radius="xl" aria-label={`${b.label}: ${totalOf(b)} of ${totalOf(aging.outstanding)}`} />
+              <Progress value={share} color={b.label === 'Current' ? 'teal' : share > 0 ? 'orange' : 'gray'} size="sm" radius="xl" aria-label={`${b.label}: ${of}`} />
             </li>
           );
         })}
@@ -253,7 +316,8 @@ function DashboardBody({ data, kinds, roleName }: { data: Dashboard; kinds: Kind
         key="credits"
         testId="kpi-credits"
         label={credits.label}
-        value={totalOf(credits)}
+        value={totalsOf(credits, creditKind)}
+        unitsLabel={`${credits.label} ${perUnit(credits, creditKind)}`}
         detail={
           <Text size="sm" c="dimmed">
             across {countFormat.format(credits.count)} credit {credits.count === 1 ? 'pool' : 'pools'}

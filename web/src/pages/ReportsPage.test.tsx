@@ -127,6 +127,20 @@ describe('report builder', () => {
     await waitFor(() => expect(api.calls.find((c) => c.method === 'DELETE')?.params.toString()).toBe('type=project&id=report-1'));
   });
 
+  it('shows a group in another currency in its own, the others in the base currency', async () => {
+    // The server makes a group of each currency of a key, named so, its row carrying it.
+    const run: ReportRun = { ...grouped, rows: [...grouped.rows, { id: 3, key: 'Active (CAD)', _currency: 'CAD', v0: 1, v1: 900 }], total: 3 };
+    api.on('GET /reports/run', () => json({ data: run }));
+    renderRoutes(routes, '/reports/report-1');
+    const table = await screen.findByRole('table', { name: 'Projects by status' });
+    const rows = within(table).getAllByRole('row').slice(1).map((r) => within(r).getAllByRole('cell').map((c) => c.textContent));
+    expect(rows).toEqual([
+      ['Active', '3.00', '$1,500.00'],
+      ['Closed', '1.00', '$200.00'],
+      ['Active (CAD)', '1.00', 'CA$900.00'],
+    ]);
+  });
+
   it('tells a role without reports.view why there is nothing', () => {
     signInWith(['project.view']);
     renderRoutes(routes, '/reports/list');

@@ -110,7 +110,8 @@ const EMPTY = '(empty)';
 
 /**
  * The fields a create or edit changed, in the kind's field order (unknown fields last, by
- * name), labelled and formatted as the record's page shows them.
+ * name), labelled and formatted as the record's page shows them; money as the bare amount,
+ * since an event does not say which currency its record is in.
  */
 export function auditChanges(event: Pick<AuditEvent, 'detail'>, kind: Kind | undefined): AuditChange[] {
   const changes = event.detail?.changes;

@@ -5,8 +5,11 @@
  * right-aligned. Sortable headers are buttons and the sorted one carries `aria-sort`; a
  * column the server cannot sort fast has no button and says so. With `selection`, a first
  * column of labelled checkboxes selects rows (the header's selects the page; `x` toggles
- * the row holding the focus). The totals row sums the loaded rows (`totals`), or shows the
- * server's totals over the whole result, marked "≈" when estimated.
+ * the row holding the focus). Money reads in its row's currency (`_currency`), else the
+ * column's base currency (the kind's field's). The totals row sums the loaded rows
+ * (`totals`), or shows the server's totals over the whole result, marked "≈" when
+ * estimated; either way per unit (a currency, a credit type), one under the other, never
+ * added together.
  * A row someone else just changed (a live event) is marked for a moment, its "Updated by"
  * in its title and announced politely.
  */
@@ -15,16 +18,19 @@ import type { KeyboardEvent, MouseEvent, Ref } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useRowMarks } from '../events/hooks';
 import { FieldValue } from './FieldValue';
-import { formatValue, isNumeric, isRef } from './format';
-import { fieldOf, kindByName } from './kinds';
+import { currencyOf, formatUnitTotals, formatValue, isNumeric, isRef } from './format';
+import { fieldOf, kindByName, totalsFormatOf } from './kinds';
 import { viewPath } from './links';
-import type { CellValue, Kind, ListColumn, ListTotals, Row, SortDir } from './types';
+import type { Kind, ListColumn, ListTotals, Row, SortDir } from './types';
+import { UnitList } from './UnitList';
+import { rowUnit, sumByUnit } from './unitTotals';
 import listClasses from './list.module.css';
 import classes from './records.module.css';
 
 export interface DataTableProps {
   /** Accessible name of the table (a visually hidden caption). */
   caption: string;
+  /** The columns; a money column's `currency` (else the kind's field's) is its base currency. */
   columns: ListColumn[];
   rows: Row[];
   /** The kind the rows are records of; their view pages are linked when given. */
@@ -39,7 +45,7 @@ export interface DataTableProps {
   busy?: boolean;
   /**
    * A totals row under the numeric columns: `true` sums the rows shown (a tab shows all of
-   * its rows); server totals cover every matching record.
+   * its rows), per unit; server totals cover every matching record, per unit too.
    */
   totals?: boolean | ListTotals;
   /** Makes rows selectable (a checkbox column). */
@@ -84,10 +90,17 @@ export function linkColumn(columns: ListColumn[], kind: Kind | undefined): strin
   return (columns.find((c) => c.type === 'text') ?? columns[0])?.name;
 }
 
-function Cell({ value, column, kind, kinds, rowLink }: { value: CellValue; column: ListColumn; kind?: Kind; kinds?: Kind[]; rowLink?: string }) {
+/** The base currency of a money column: the answer's, else the kind's field's. */
+function baseOf(column: ListColumn, kind: Kind | undefined): string | undefined {
+  return column.currency || fieldOf(kind, column.name)?.currency;
+}
+
+function Cell({ row, column, kind, kinds, rowLink }: { row: Row; column: ListColumn; kind?: Kind; kinds?: Kind[]; rowLink?: string }) {
   const field = fieldOf(kind, column.name);
-  if (rowLink && !isRef(value)) return <Link to={rowLink}>{formatValue(value, column.type, { currency: field?.currency }) || '(untitled)'}</Link>;
-  return <FieldValue value={value} type={column.type} refKind={kindByName(kinds, field?.ref)} choices={field?.choices} currency={field?.currency} compact />;
+  const value = row[column.name];
+  const currency = column.type === 'money' ? currencyOf(row._currency, baseOf(column, kind)) : undefined;
+  if (rowLink && !isRef(value)) return <Link to={rowLink}>{formatValue(value, column.type, { currency }) || '(untitled)'}</Link>;
+  return <FieldValue value={value} type={column.type} refKind={kindByName(kinds, field?.ref)} choices={field?.choices} currency={currency} compact />;
 }
 
 function ariaSort(dir: SortDir | null): 'ascending' | 'descending' | undefined {
@@ -100,29 +113,32 @@ function cellClass(column: ListColumn): string | undefined {
   return undefined;
 }
 
-function sum(rows: Row[], column: string): number {
-  return rows.reduce((total, row) => total + (typeof row[column] === 'number' ? (row[column] as number) : 0), 0);
-}
-
 /**
- * The totals row's cells: per column, its total (formatted like its cells) or null; the
- * label goes in the first column without one. Null when there is nothing to total.
+ * The totals row's cells: per column, its totals, one text per unit (formatted like its
+ * cells: money in its currency, a quantity per credit type with the type's name), or null;
+ * the label goes in the first column without one. Server totals are the answer's; `true`
+ * adds up the rows (money per `_currency`, a quantity per its `per` field's value in the row;
+ * not at all when the rows lack that field). Null when there is nothing to total.
  */
 export function totalsRow(
   columns: ListColumn[],
   rows: Row[],
   totals: boolean | ListTotals | undefined,
-  currencyOf: (column: string) => string | undefined = () => undefined,
-): { label: string; cells: (string | null)[] } | null {
+  kind?: Kind,
+): { label: string; cells: (string[] | null)[] } | null {
   if (!totals) return null;
   const server = typeof totals === 'object' ? totals : null;
   if (!server && rows.length < 2) return null;
   const cells = columns.map((c) => {
+    const how = { ...totalsFormatOf(kind, c.name, c.type), currency: baseOf(c, kind) };
     if (server) {
       const value = server.values[c.name];
-      return typeof value === 'number' ? formatValue(value, c.type, { currency: currencyOf(c.name) }) : null;
+      return Array.isArray(value) && value.length > 0 ? formatUnitTotals(value, how) : null;
     }
-    return isNumeric(c.type) ? formatValue(sum(rows, c.name), c.type, { currency: currencyOf(c.name) }) : null;
+    if (!isNumeric(c.type)) return null;
+    const field = fieldOf(kind, c.name) ?? { type: c.type };
+    const sums = sumByUnit(rows, c.name, (row) => rowUnit(row, field));
+    return sums && formatUnitTotals(sums, how);
   });
   if (cells.every((c) => c === null)) return null;
   return { label: server?.estimated ? '≈ Total' : 'Total', cells };
@@ -141,7 +157,7 @@ export function DataTable({ caption, columns, rows, kind, kinds, sort, onSort, b
   const rowKind = kind;
   const linked = linkColumn(columns, rowKind);
   const nameColumn = columns.find((c) => c.name === linked);
-  const footer = totalsRow(columns, rows, totals, (name) => fieldOf(kind, name)?.currency);
+  const footer = totalsRow(columns, rows, totals, kind);
   const labelAt = footer ? Math.max(0, footer.cells.findIndex((c) => c === null)) : -1;
   const marks = useRowMarks(kind?.name);
   const updatedBy = [...new Set(rows.flatMap((row) => marks.get(row.id) ?? []))];
@@ -239,7 +255,7 @@ export function DataTable({ caption, columns, rows, kind, kinds, sort, onSort, b
                 )}
                 {columns.map((column) => (
                   <Table.Td key={column.name} data-type={column.type} className={cellClass(column)}>
-                    <Cell value={row[column.name]} column={column} kind={kind} kinds={kinds} rowLink={rowKind && column.name === linked ? viewPath(rowKind, row.id) : undefined} />
+                    <Cell row={row} column={column} kind={kind} kinds={kinds} rowLink={rowKind && column.name === linked ? viewPath(rowKind, row.id) : undefined} />
                   </Table.Td>
                 ))}
               </Table.Tr>
@@ -251,19 +267,26 @@ export function DataTable({ caption, columns, rows, kind, kinds, sort, onSort, b
             <Table.Tr>
               {selection && <Table.Td className={listClasses.selectCell} />}
               {columns.map((column, index) => {
-                const cell = footer.cells[index];
+                const cell = footer.cells[index] ?? null;
                 const className = isNumeric(column.type) || cell !== null ? classes.numeric : undefined;
                 // The label heads the row; the totals are its cells, not column headers.
                 if (index === labelAt) {
                   return (
                     <Table.Th key={column.name} scope="row" className={className}>
-                      {cell !== null ? `${footer.label}: ${cell}` : footer.label}
+                      {cell !== null ? (
+                        <>
+                          {`${footer.label}: `}
+                          <UnitList texts={cell} />
+                        </>
+                      ) : (
+                        footer.label
+                      )}
                     </Table.Th>
                   );
                 }
                 return (
                   <Table.Td key={column.name} className={className}>
-                    {cell ?? ''}
+                    {cell && <UnitList texts={cell} />}
                   </Table.Td>
                 );
               })}

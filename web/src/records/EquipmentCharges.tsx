@@ -1,13 +1,16 @@
 /**
  * The equipment section of a project's cost-details tab: the charges the external
  * equipment-charge service lists for the project, or, when the service failed, its
- * message in an alert (the vendor bills above still show).
+ * message in an alert (the vendor bills above still show). The service names no currency:
+ * its rates and amounts are taken to be in the tenant's base currency.
  */
 import { Alert, Stack, Text, Title } from '@mantine/core';
 import { DataTable } from './DataTable';
 import type { EquipmentSection } from './types';
 
-export function EquipmentCharges({ section }: { section: EquipmentSection }) {
+/** `currency`: the tenant's base currency (kinds.ts baseCurrency), what the charges read in. */
+export function EquipmentCharges({ section, currency }: { section: EquipmentSection; currency?: string }) {
+  const columns = section.columns.map((c) => (c.type === 'money' && !c.currency && currency ? { ...c, currency } : c));
   return (
     <Stack gap="xs" component="section" aria-labelledby="equipment-charges" mt="md">
       <Title order={2} size="h4" id="equipment-charges">
@@ -22,7 +25,7 @@ export function EquipmentCharges({ section }: { section: EquipmentSection }) {
           No equipment charges yet.
         </Text>
       ) : (
-        <DataTable caption="Equipment charges" columns={section.columns} rows={section.rows} />
+        <DataTable caption="Equipment charges" columns={columns} rows={section.rows} />
       )}
     </Stack>
   );

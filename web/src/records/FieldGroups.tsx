@@ -5,7 +5,8 @@
  * - the header shows the title, number, status and key facts (HEADER_COLUMNS); nothing
  *   here repeats them;
  * - every other field the registry declares shows in a group by what it holds —
- *   "Details", "Amounts", "Contact" — in the registry's order, formatted by its type;
+ *   "Details", "Amounts", "Contact" — in the registry's order, formatted by its type (money
+ *   in the record's currency, else the field's base currency);
  * - fields of the record's document the registry does not declare stay out of the way
  *   under a closed "Other NetSuite fields" disclosure, with the server's readable label
  *   (they are the account's, and staff sometimes need one, so they are not dropped);
@@ -15,7 +16,8 @@ import { Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { BadgeList, type BadgeItem } from '../components/ui/BadgeList';
 import { DeclaredValue, FieldValue } from './FieldValue';
-import { fieldOnColumn, kindByName } from './kinds';
+import { currencyOf } from './format';
+import { baseCurrency, fieldOnColumn, kindByName } from './kinds';
 import { viewPath } from './links';
 import type { CellValue, FieldType, Kind, KindField, RecordDetail, RecordField } from './types';
 import classes from './FieldGroups.module.css';
@@ -137,7 +139,7 @@ export function FieldGroups({ kind, kinds, record }: { kind: Kind; kinds: Kind[]
           <FieldList>
             {group.entries.map(({ field, value }) => (
               <FieldItem key={field.name} label={field.label}>
-                <DeclaredValue value={value} field={field} kinds={kinds} />
+                <DeclaredValue value={value} field={field} kinds={kinds} recordCurrency={record.currency} />
               </FieldItem>
             ))}
           </FieldList>
@@ -152,7 +154,7 @@ export function FieldGroups({ kind, kinds, record }: { kind: Kind; kinds: Kind[]
             <FieldList>
               {other.map((field) => (
                 <FieldItem key={field.name} label={field.label}>
-                  <FieldValue value={field.value} type={field.type} />
+                  <FieldValue value={field.value} type={field.type} currency={field.type === 'money' ? currencyOf(record.currency, baseCurrency([kind])) : undefined} />
                 </FieldItem>
               ))}
             </FieldList>

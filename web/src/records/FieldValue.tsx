@@ -5,7 +5,7 @@
  */
 import { Anchor, Badge, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { formatValue, isRef, mailtoHref, safeWebUrl, telHref } from './format';
+import { currencyOf, formatValue, isRef, mailtoHref, safeWebUrl, telHref } from './format';
 import { kindByName } from './kinds';
 import { viewPath } from './links';
 import { statusColor } from './status';
@@ -19,7 +19,7 @@ export interface FieldValueProps {
   refKind?: Kind;
   /** Statuses: the values the field may take (they pick the badge colour). */
   choices?: readonly string[];
-  /** Money: the field's currency. */
+  /** Money: the value's currency (currencyOf: its record's, else the field's); none reads as the bare amount. */
   currency?: string;
   /** A smaller status badge (tables). */
   compact?: boolean;
@@ -67,15 +67,27 @@ export function FieldValue({ value, type, refKind, choices, currency, compact = 
   return <>{text}</>;
 }
 
+export interface DeclaredValueProps {
+  value: CellValue;
+  field: KindField;
+  kinds: readonly Kind[] | undefined;
+  /**
+   * The currency of the record the value is of (RecordDetail.currency), when it names one:
+   * money reads in it rather than in the field's (base) currency.
+   */
+  recordCurrency?: string;
+  compact?: boolean;
+}
+
 /** A field's value with everything its declaration says: the referred kind, choices, currency. */
-export function DeclaredValue({ value, field, kinds, compact }: { value: CellValue; field: KindField; kinds: readonly Kind[] | undefined; compact?: boolean }) {
+export function DeclaredValue({ value, field, kinds, recordCurrency, compact }: DeclaredValueProps) {
   return (
     <FieldValue
       value={value}
       type={field.type}
       refKind={kindByName(kinds, field.ref)}
       choices={field.choices}
-      currency={field.currency}
+      currency={field.type === 'money' ? currencyOf(recordCurrency, field.currency) : undefined}
       compact={compact}
     />
   );

@@ -86,7 +86,7 @@ beforeEach(() => {
   api.on('GET /netsuite/listConfiguration', () => json({ data: { lists: [builtIn], defaultId: builtIn.id } }));
   api.on('GET /netsuite/portal-list', (url) => {
     if (url.searchParams.get('count') === 'true') return json({ data: { ...pageAt(url), total: 1_234_567, totalEstimated: true } });
-    if (url.searchParams.get('totals') === 'true') return json({ data: { ...pageAt(url), totals: { total: 98765.4, amountremaining: 1500 }, totalsEstimated: false } });
+    if (url.searchParams.get('totals') === 'true') return json({ data: { ...pageAt(url), totals: { total: [{ total: 98765.4 }], amountremaining: [{ total: 1500 }] }, totalsEstimated: false } });
     return json({ data: pageAt(url) });
   });
 });
@@ -117,15 +117,38 @@ describe('list totals, counts and order', () => {
 
   it('marks estimated totals, and asks for none when no column can be totalled', async () => {
     api.on('GET /netsuite/portal-list', (url) =>
-      json({ data: url.searchParams.get('totals') === 'true' ? { ...pageAt(url), totals: { total: 5 }, totalsEstimated: true } : pageAt(url) }),
+      json({ data: url.searchParams.get('totals') === 'true' ? { ...pageAt(url), totals: { total: [{ total: 5 }, { unit: 'GBP', total: 2 }] }, totalsEstimated: true } : pageAt(url) }),
     );
     const { router } = renderRoutes(routes, '/invoice/list');
     const footer = await screen.findByTestId('totals-row');
     expect(within(footer).getByRole('rowheader')).toHaveTextContent('≈ Total');
+    // Estimated totals of two currencies: both, each its own item, still marked estimated.
+    expect(within(within(footer).getByRole('list')).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['€5.00', '£2.00']);
     await router.navigate('/invoice/list?cols=memo,duedate');
     await screen.findByRole('columnheader', { name: /Due date/ });
     await waitFor(() => expect(screen.queryByTestId('totals-row')).toBeNull());
     expect(lists().filter((c) => c.params.get('totals') === 'true' && c.params.get('columns') === 'memo,duedate')).toEqual([]);
+  });
+
+  it('formats a row in another currency in its own, and totals each currency on its own', async () => {
+    api.on('GET /netsuite/portal-list', (url) => {
+      const page = pageAt(url, 1);
+      // The second invoice is in pounds: its row says so; the totals are one per currency.
+      page.rows[1] = { ...page.rows[1]!, _currency: 'GBP', total: 3000 };
+      page.rows[0] = { ...page.rows[0]!, total: 12000 };
+      if (url.searchParams.get('totals') === 'true') return json({ data: { ...page, totals: { total: [{ total: 12000 }, { unit: 'GBP', total: 3000 }] } } });
+      return json({ data: page });
+    });
+    renderRoutes(routes, '/invoice/list');
+    const table = await screen.findByRole('table');
+    const amounts = (await within(table).findAllByRole('row')).slice(1, 3).map((r) => within(r).getAllByRole('cell')[3]!.textContent);
+    expect(amounts).toEqual(['€12,000.00', '£3,000.00']);
+    // The totals row: never one sum of euros and pounds, but a list of both, each read out on its own.
+    const footer = await screen.findByTestId('totals-row');
+    const cell = within(footer).getByRole('cell', { name: /€12,000\.00/ });
+    const items = within(cell).getAllByRole('listitem').map((li) => li.textContent);
+    expect(items).toEqual(['€12,000.00', '£3,000.00']);
+    expect(footer).not.toHaveTextContent('15,000');
   });
 
   it('offers every field in the column chooser, says which cannot be sorted, and reorders', async () => {

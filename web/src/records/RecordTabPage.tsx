@@ -18,7 +18,7 @@ import { TabAdditions } from './attachments/TabAdditions';
 import { DataTable } from './DataTable';
 import { EquipmentCharges } from './EquipmentCharges';
 import { formatBytes, formatDateTime } from './format';
-import { kindByName, kindOfPath, useRouteKind } from './kinds';
+import { baseCurrency, kindByName, kindOfPath, useRouteKind } from './kinds';
 import { kindsQuery, recordFilesQuery, recordQuery, recordTabQuery } from './queries';
 import { recordIdOf } from './recordId';
 import { EmptyBlock, ErrorBlock, LoadingBlock, RecordErrorBoundary } from './States';
@@ -89,7 +89,7 @@ function RowsTab({ kind, kinds, id, tab }: { kind: Kind; kinds: Kind[]; id: numb
   if (rows.isPending) return <LoadingBlock label={`Loading ${label}…`} rows={5} />;
   if (rows.error) return <ErrorBlock error={rows.error} what={label} onRetry={() => void rows.refetch()} />;
   // The project's cost details also carry the equipment charges, under the bills.
-  const equipment = rows.data.equipment && <EquipmentCharges section={rows.data.equipment} />;
+  const equipment = rows.data.equipment && <EquipmentCharges section={rows.data.equipment} currency={baseCurrency(kinds)} />;
   if (rows.data.rows.length === 0) {
     return (
       <>

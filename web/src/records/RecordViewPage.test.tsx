@@ -160,7 +160,8 @@ describe('RecordViewPage: the fields', () => {
 });
 
 describe('RecordViewPage: a transaction’s line items', () => {
-  it('shows the lines from the item sublist with formatted amounts and their total', async () => {
+  it('shows the lines from the item sublist with formatted amounts and their total, in the record’s currency', async () => {
+    // The invoice is in euros (its answer's `currency`); the tenant's base currency is USD.
     renderRoutes(routes, '/invoice/view?id=77');
     const table = await screen.findByRole('table', { name: 'Line items' });
     expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Item', 'Description', 'Quantity', 'Rate', 'Amount']);
@@ -171,6 +172,16 @@ describe('RecordViewPage: a transaction’s line items', () => {
     const tabs = screen.getByRole('navigation', { name: 'Invoice sections' });
     expect(within(tabs).queryByRole('link', { name: 'Line items' })).toBeNull();
     expect(valueOf(screen.getByTestId('field-groups'), 'Amount remaining')).toHaveTextContent(/^€1,250\.50$/);
+    expect(valueOf(screen.getByLabelText('Key facts'), 'Amount')).toHaveTextContent(/^€1,250\.50$/);
+  });
+
+  it('reads a record that names no currency in the base currency, its lines too', async () => {
+    const { currency: _euros, ...inBase } = invoiceRecord;
+    api.on('GET /netsuite/portal-record', (url) => json({ data: url.searchParams.get('tab') === 'item' ? invoiceLines : inBase }));
+    renderRoutes(routes, '/invoice/view?id=77');
+    const table = await screen.findByRole('table', { name: 'Line items' });
+    expect(within(table).getByRole('rowheader', { name: 'Total' }).nextElementSibling).toHaveTextContent(/^\$1,250\.50$/);
+    expect(valueOf(screen.getByTestId('field-groups'), 'Amount remaining')).toHaveTextContent(/^\$1,250\.50$/);
   });
 
   it('leaves out a sublist with no lines when another has some (a bill of expenses only)', async () => {
@@ -211,6 +222,34 @@ describe('RecordViewPage: tabs', () => {
     expect(api.calls.some((c) => c.path === '/netsuite/portal-record' && c.params.get('tab') === 'billing')).toBe(true);
     // A tab keeps the record's title.
     expect(document.title).toBe('Wetland restoration · Project · Portico');
+  });
+
+  it('totals a tab’s rows per currency, never adding a row in another currency to the rest', async () => {
+    api.on('GET /netsuite/portal-record', (url) =>
+      json({
+        data:
+          url.searchParams.get('tab') === 'billing'
+            ? {
+                columns: [
+                  { name: 'name', label: 'Milestone', type: 'text', sortable: true },
+                  { name: 'custrecord_res_bil_amount', label: 'Amount', type: 'money', sortable: true },
+                ],
+                rows: [
+                  { id: 501, name: 'Phase 1', custrecord_res_bil_amount: 1000 },
+                  { id: 502, _currency: 'GBP', name: 'Phase 2', custrecord_res_bil_amount: 2500.25 },
+                  { id: 503, name: 'Phase 3', custrecord_res_bil_amount: 500 },
+                ],
+                hasMore: false,
+              }
+            : projectRecord,
+      }),
+    );
+    renderRoutes(routes, '/project/view/billing?id=42');
+    const table = await screen.findByRole('table', { name: 'Billing' });
+    expect(within(table).getAllByRole('row')[2]).toHaveTextContent('Phase 2£2,500.25');
+    const footer = within(table).getByTestId('totals-row');
+    expect(within(footer).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['$1,500.00', '£2,500.25']);
+    expect(footer).not.toHaveTextContent('4,000.25');
   });
 
   it('shows a sublist tab', async () => {

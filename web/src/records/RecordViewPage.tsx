@@ -2,7 +2,8 @@
  * A record's view page (`/<route>/view?id=42`): header with title, number, status badge,
  * key facts and the actions (edit, print, open in the ERP); the tab bar; below it the
  * record's line items (transactions) and field groups, or the sub-tab the child route
- * shows (`/<route>/view/<tab>?id=42`, RecordTabPage).
+ * shows (`/<route>/view/<tab>?id=42`, RecordTabPage). Its money (key facts, fields, lines)
+ * reads in the record's currency when the answer names one, else in the base currency.
  */
 import { useEffect, useRef } from 'react';
 import { Button, Group, Stack, Title } from '@mantine/core';
@@ -198,7 +199,7 @@ function RecordView({ kind, kinds, id }: { kind: Kind; kinds: Kind[]; id: number
 
       {outlet ?? (
         <>
-          <LineSections kind={kind} id={id} tabs={lines} />
+          <LineSections kind={kind} id={id} tabs={lines} currency={data.currency} />
           <FieldGroups kind={kind} kinds={kinds} record={data} />
         </>
       )}
@@ -215,7 +216,7 @@ function KeyFacts({ kind, kinds, record }: { kind: Kind; kinds: Kind[]; record: 
         <div key={field.name}>
           <dt>{field.label}</dt>
           <dd>
-            <DeclaredValue value={value} field={field} kinds={kinds} />
+            <DeclaredValue value={value} field={field} kinds={kinds} recordCurrency={record.currency} />
           </dd>
         </div>
       ))}

@@ -2,13 +2,16 @@
  * A tab's totals by status: for records with a status and an amount (a project's credits
  * by transaction type, its invoices by status), each status's count and total over all
  * the tab's records, from the server. Statuses are never added together: released, sold
- * and retired credits are not one quantity, so there is no grand total.
+ * and retired credits are not one quantity, so there is no grand total; nor are units: a
+ * status's amount is one total per currency or credit type (UnitList), and one counted
+ * from too many records to count exactly reads "≈".
  */
 import { Badge, Table, VisuallyHidden } from '@mantine/core';
-import { formatValue } from './format';
-import { fieldOf } from './kinds';
+import { formatUnitTotals } from './format';
+import { fieldOf, totalsFormatOf } from './kinds';
 import { statusColor } from './status';
 import type { Kind, StatusTotals } from './types';
+import { UnitList } from './UnitList';
 import classes from './records.module.css';
 
 const countFormat = new Intl.NumberFormat('en-US');
@@ -16,6 +19,7 @@ const countFormat = new Intl.NumberFormat('en-US');
 export function StatusTotalsTable({ totals, kind, what }: { totals: StatusTotals; kind?: Kind; what: string }) {
   if (totals.groups.length === 0) return null;
   const choices = fieldOf(kind, totals.field)?.choices;
+  const how = totalsFormatOf(kind, totals.amount, totals.type);
   const caption = `${totals.amountLabel} by ${totals.label.toLowerCase()}`;
   return (
     <div className={classes.tableWrap} data-testid="status-totals">
@@ -46,8 +50,10 @@ export function StatusTotalsTable({ totals, kind, what }: { totals: StatusTotals
                   'No status'
                 )}
               </Table.Th>
-              <Table.Td className={classes.numeric}>{countFormat.format(g.count)}</Table.Td>
-              <Table.Td className={classes.numeric}>{formatValue(g.total, totals.type)}</Table.Td>
+              <Table.Td className={classes.numeric}>{`${g.estimated ? '≈ ' : ''}${countFormat.format(g.count)}`}</Table.Td>
+              <Table.Td className={classes.numeric}>
+                <UnitList texts={formatUnitTotals(g.totals, how).map((t) => (g.estimated ? `≈ ${t}` : t))} />
+              </Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>

@@ -1,13 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import {
+  currencyAffix,
+  currencyOf,
   formatBoolean,
+  formatCompact,
   formatDate,
   formatMoney,
   formatNumber,
   formatPercent,
   formatQuantity,
+  formatUnitTotals,
   formatValue,
   isNumeric,
+  joinTotals,
   mailtoHref,
   safeWebUrl,
   telHref,
@@ -15,9 +20,11 @@ import {
 
 // The test runtime's locale is en-US: the app formats in the user's locale.
 describe('formatValue, by field type', () => {
-  it('money: with the field’s currency, USD when it names none', () => {
-    expect(formatValue(1234.5, 'money')).toBe('$1,234.50');
+  it('money: in its own currency; with none known, the bare amount, never a currency it may not be in', () => {
+    expect(formatValue(1234.5, 'money')).toBe('1,234.50');
+    expect(formatMoney(1234.5, '')).toBe('1,234.50');
     expect(formatValue(1234.5, 'money', { currency: 'EUR' })).toBe('€1,234.50');
+    expect(formatValue(1234.5, 'money', { currency: 'CAD' })).toBe('CA$1,234.50');
     expect(formatValue('0', 'money', { currency: 'USD' })).toBe('$0.00');
     expect(formatMoney(-20, 'GBP')).toBe('-£20.00');
     // Not an ISO code: the amount, then the code as given.
@@ -30,9 +37,10 @@ describe('formatValue, by field type', () => {
     expect(formatPercent('100')).toBe('100%');
   });
 
-  it('quantity: always two decimals, so a column lines up', () => {
+  it('quantity: always two decimals, so a column lines up; a unit’s name after it', () => {
     expect(['1.2', 34, 463.2].map((v) => formatValue(v, 'quantity'))).toEqual(['1.20', '34.00', '463.20']);
     expect(formatQuantity(115888.5)).toBe('115,888.50');
+    expect(formatValue(34.12, 'quantity', { unit: 'Wetland' })).toBe('34.12 Wetland');
   });
 
   it('number: a plain figure', () => {
@@ -71,6 +79,40 @@ describe('formatValue, by field type', () => {
   it('right-aligns the numeric types', () => {
     expect(['money', 'quantity', 'number', 'percent'].every(isNumeric)).toBe(true);
     expect(['text', 'date', 'email', 'boolean'].some(isNumeric)).toBe(false);
+  });
+});
+
+describe('money in its own currency, totals per unit', () => {
+  it('a value’s currency is its record’s when it names one, else the field’s base currency', () => {
+    expect(currencyOf('GBP', 'EUR')).toBe('GBP');
+    expect(currencyOf(undefined, 'EUR')).toBe('EUR');
+    expect(currencyOf('', 'EUR')).toBe('EUR');
+    expect(currencyOf(null, undefined)).toBeUndefined();
+  });
+
+  it('money totals: one per currency, no unit being the base currency', () => {
+    const totals = [{ total: 12000 }, { unit: 'GBP', total: 3000 }];
+    expect(formatUnitTotals(totals, { type: 'money', currency: 'EUR' })).toEqual(['€12,000.00', '£3,000.00']);
+    expect(formatUnitTotals([{ unit: '', total: 0 }], { type: 'money', currency: 'EUR' })).toEqual(['€0.00']);
+    expect(formatUnitTotals(undefined, { type: 'money' })).toEqual([]);
+  });
+
+  it('quantity totals: a unit’s name after each; none beside others is named', () => {
+    const how = { type: 'quantity', noUnit: 'no credit type' };
+    expect(formatUnitTotals([{ unit: 'Wetland', total: 34.12 }, { unit: 'Stream', total: 0.01 }], how)).toEqual(['34.12 Wetland', '0.01 Stream']);
+    expect(formatUnitTotals([{ total: 2 }, { unit: 'Stream', total: 1 }], how)).toEqual(['2.00 (no credit type)', '1.00 Stream']);
+    // A quantity of one unit (acres): the number alone.
+    expect(formatUnitTotals([{ total: 1.2 }], { type: 'quantity' })).toEqual(['1.20']);
+  });
+
+  it('totals in a sentence, short axis figures, and a money input’s symbol', () => {
+    expect(joinTotals(['€1.00', '£2.00'])).toBe('€1.00 and £2.00');
+    expect(joinTotals(['€1.00'])).toBe('€1.00');
+    expect(formatCompact(1_250_000, 'EUR')).toBe('€1.3M');
+    expect(formatCompact(1_250_000)).toBe('1.3M');
+    expect(currencyAffix('GBP')).toEqual({ prefix: '£', suffix: undefined });
+    expect(currencyAffix('credits')).toEqual({ suffix: ' credits' });
+    expect(currencyAffix(undefined)).toEqual({});
   });
 });
 

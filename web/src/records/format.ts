@@ -1,20 +1,34 @@
 /**
  * How values read: the app's one formatter, by the field's type (`GET /api/v1/kinds`).
- * Numbers and dates follow the user's locale (the browser's language); money carries
- * its field's currency; percent fields hold 0–100; quantities always show two decimals,
- * so a column of them lines up; dates from the API's yyyy-mm-dd show without a time-zone
- * shift; booleans read Yes/No. FieldValue.tsx renders the same values as elements (links
- * for references, email, phone and web addresses; badges for statuses).
+ * Numbers and dates follow the user's locale (the browser's language); money reads in its
+ * own currency (its record's, else the field's base currency: currencyOf), and without a
+ * known currency as the bare amount, never in one it may not be in; percent fields hold
+ * 0–100; quantities always show two decimals, so a column of them lines up, with their
+ * unit's name after them where it varies (credits: "34.12 Wetland"); totals are one text
+ * per unit (formatUnitTotals), never one sum; dates from the API's yyyy-mm-dd show without
+ * a time-zone shift; booleans read Yes/No. FieldValue.tsx renders the same values as
+ * elements (links for references, email, phone and web addresses; badges for statuses),
+ * UnitList.tsx totals of several units.
  */
-import type { CellValue, FieldType, RefValue } from './types';
-
-/** The currency of a money field that names none (the API's default base currency). */
-export const DEFAULT_CURRENCY = 'USD';
+import type { CellValue, FieldType, RefValue, UnitTotal } from './types';
 
 /** What a value's text depends on besides its type. */
 export interface FormatOptions {
-  /** Money: the ISO 4217 code of the field (KindField.currency). */
+  /**
+   * Money: the ISO 4217 code of the value's currency (currencyOf: its record's own, else
+   * the field's). None: the amount alone, with two decimals.
+   */
   currency?: string;
+  /** Quantities: the name of the value's unit, written after the number ("34.12 Wetland"). */
+  unit?: string;
+}
+
+/**
+ * The currency a money value is in: its record's own (a row's `_currency`, a record page's
+ * `currency`) when it names one, else `base`, the field's (the tenant's base currency).
+ */
+export function currencyOf(own: unknown, base: string | undefined): string | undefined {
+  return typeof own === 'string' && own !== '' ? own : base || undefined;
 }
 
 // `undefined` is the user's locale. Formatters are costly to make: one per kind of value.
@@ -25,21 +39,54 @@ const percentFormat = new Intl.NumberFormat(LOCALE, { style: 'percent', maximumF
 const countFormat = new Intl.NumberFormat(LOCALE);
 const dateFormat = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeZone: 'UTC' });
 const dateTimeFormat = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeStyle: 'short' });
-const moneyFormats = new Map<string, Intl.NumberFormat>();
+const compactNumber = new Intl.NumberFormat(LOCALE, { notation: 'compact', maximumFractionDigits: 1 });
+const listFormat = new Intl.ListFormat(LOCALE, { type: 'conjunction' });
 
-function moneyFormat(currency: string): Intl.NumberFormat {
+/** What money reads in: a formatter per currency, full and compact (axis ticks), made once. */
+interface MoneyFormat {
+  full: (n: number) => string;
+  compact: (n: number) => string;
+  /** What goes before and after the number (the currency's symbol and its space, per locale). */
+  affix: CurrencyAffix;
+}
+
+/** The text around an amount in a currency: "€" before it in English, " €" after it in German. */
+export interface CurrencyAffix {
+  prefix?: string;
+  suffix?: string;
+}
+
+const moneyFormats = new Map<string, MoneyFormat>();
+
+function moneyFormat(currency: string): MoneyFormat {
   let format = moneyFormats.get(currency);
   if (!format) {
     try {
-      format = new Intl.NumberFormat(LOCALE, { style: 'currency', currency });
+      const full = new Intl.NumberFormat(LOCALE, { style: 'currency', currency });
+      const compact = new Intl.NumberFormat(LOCALE, { style: 'currency', currency, notation: 'compact', maximumFractionDigits: 1 });
+      format = { full: (n) => full.format(n), compact: (n) => compact.format(n), affix: affixOf(full.formatToParts(1)) };
     } catch {
       // Not an ISO 4217 code: the number, then the code as given.
-      const plain = new Intl.NumberFormat(LOCALE, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-      format = { format: (n: number) => `${plain.format(n)} ${currency}` } as Intl.NumberFormat;
+      format = { full: (n) => `${quantityFormat.format(n)} ${currency}`, compact: (n) => `${compactNumber.format(n)} ${currency}`, affix: { suffix: ` ${currency}` } };
     }
     moneyFormats.set(currency, format);
   }
   return format;
+}
+
+const NUMBER_PARTS = new Set<string>(['integer', 'group', 'decimal', 'fraction']);
+
+/** The parts of an amount before and after its number. */
+function affixOf(parts: Intl.NumberFormatPart[]): CurrencyAffix {
+  const first = parts.findIndex((p) => NUMBER_PARTS.has(p.type));
+  const last = parts.findLastIndex((p) => NUMBER_PARTS.has(p.type));
+  const text = (ps: Intl.NumberFormatPart[]) => ps.map((p) => p.value).join('') || undefined;
+  return { prefix: text(parts.slice(0, first)), suffix: text(parts.slice(last + 1)) };
+}
+
+/** What a money input shows around the number in `currency` ("€" before it); nothing when none is known. */
+export function currencyAffix(currency: string | undefined): CurrencyAffix {
+  return currency ? moneyFormat(currency).affix : {};
 }
 
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -56,16 +103,60 @@ export function toNumber(value: CellValue): number | null {
   return null;
 }
 
-/** 1234.5 → "$1,234.50" (in the field's currency, default USD). */
-export function formatMoney(value: CellValue, currency: string = DEFAULT_CURRENCY): string {
+/**
+ * 1234.5 in EUR → "€1,234.50" (in the user's locale). Without a currency, the amount alone
+ * ("1,234.50"): an amount is never shown in a currency it may not be in.
+ */
+export function formatMoney(value: CellValue, currency?: string): string {
   const n = toNumber(value);
-  return n === null ? '' : moneyFormat(currency || DEFAULT_CURRENCY).format(n);
+  if (n === null) return '';
+  return currency ? moneyFormat(currency).full(n) : quantityFormat.format(n);
 }
 
-/** 1.2 → "1.20": always two decimals, so amounts of a column line up. */
-export function formatQuantity(value: CellValue): string {
+/** 1.2 → "1.20": always two decimals, so amounts of a column line up; a unit's name after it ("1.20 Wetland"). */
+export function formatQuantity(value: CellValue, unit?: string): string {
   const n = toNumber(value);
-  return n === null ? '' : quantityFormat.format(n);
+  if (n === null) return '';
+  return unit ? `${quantityFormat.format(n)} ${unit}` : quantityFormat.format(n);
+}
+
+/**
+ * An axis tick's short figure: 1234567 → "1.2M"; money in its currency ("$1.2M"), bare
+ * without one.
+ */
+export function formatCompact(n: number, currency?: string): string {
+  return currency ? moneyFormat(currency).compact(n) : compactNumber.format(n);
+}
+
+/**
+ * How the totals of a field read (formatUnitTotals): its type; for money, the base
+ * currency (what a total without a unit is in); for a quantity per a unit field, what its
+ * records without a unit are called ("no credit type").
+ */
+export interface TotalsFormat {
+  type: FieldType | string | undefined;
+  currency?: string;
+  noUnit?: string;
+}
+
+/**
+ * One text per unit, in the order given (the server's: "" first, then by unit): money in
+ * its currency (no unit: the base currency), a quantity with its unit's name after it
+ * ("34.12 Wetland"; one without a unit beside others says so: "0.50 (no credit type)").
+ * Totals of different units are never added. None for no totals.
+ */
+export function formatUnitTotals(totals: readonly UnitTotal[] | undefined, how: TotalsFormat): string[] {
+  if (!totals) return [];
+  return totals.map(({ unit, total }) => {
+    if (how.type === 'money') return formatMoney(total, unit || how.currency);
+    const named = unit || (totals.length > 1 && how.noUnit ? `(${how.noUnit})` : undefined);
+    return formatValue(total, how.type, { unit: named });
+  });
+}
+
+/** Totals of several units in a sentence: "€12,000.00 and £3,000.00" (in the user's locale). */
+export function joinTotals(texts: readonly string[]): string {
+  return listFormat.format(texts);
 }
 
 /** A plain figure: 1234 → "1,234", 2.345 → "2.35". */
@@ -104,14 +195,12 @@ export function formatDateTime(value: string): string {
   return Number.isNaN(instant) ? value : dateTimeFormat.format(instant);
 }
 
-const compactCount = new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 });
-
 /**
  * A record count: "1 record", "12,345 records"; an estimate reads "≈ 1.2M records" (its
  * last digits mean nothing).
  */
 export function formatCount(n: number, estimated = false): string {
-  if (estimated) return `≈ ${compactCount.format(n)} records`;
+  if (estimated) return `≈ ${compactNumber.format(n)} records`;
   return `${countFormat.format(n)} ${n === 1 ? 'record' : 'records'}`;
 }
 
@@ -130,7 +219,7 @@ export function formatValue(value: CellValue, type: FieldType | string | undefin
     case 'money':
       return formatMoney(value, options.currency);
     case 'quantity':
-      return formatQuantity(value);
+      return formatQuantity(value, options.unit);
     case 'number':
       return formatNumber(value);
     case 'percent':

@@ -3,7 +3,8 @@
  * their document fields (labels, types, currency), one kind the app's code has never
  * heard of (`customrecord_permit` at /permit, with a field the ERP account adds), and
  * records whose answers carry declared and undeclared document fields as the server
- * sends them.
+ * sends them. The tenant's base currency is USD (every money field names it); the invoice
+ * is in euros, as its answer says (`currency`), and so are its lines.
  */
 import type { Kind, ListColumn, RecordDetail, TabRows } from './types';
 
@@ -101,15 +102,15 @@ export const invoiceKind: Kind = {
     { name: 'status', label: 'Status', column: 'status', type: 'status', choices: ['Open', 'Paid in full', 'Overdue', 'Voided'] },
     { name: 'entity', label: 'Client', column: 'parent_id', type: 'reference', ref: 'customer' },
     { name: 'job', label: 'Project', column: 'project_id', type: 'reference', ref: 'project' },
-    { name: 'total', label: 'Amount', column: 'amount', type: 'money', currency: 'EUR' },
+    { name: 'total', label: 'Amount', column: 'amount', type: 'money', currency: 'USD' },
     { name: 'trandate', label: 'Invoice date', column: 'occurred_on', type: 'date' },
     { name: 'duedate', label: 'Due date', column: 'fields.duedate', type: 'date' },
-    { name: 'amountremaining', label: 'Amount remaining', column: 'fields.amountremaining', type: 'money', currency: 'EUR', readOnly: true },
+    { name: 'amountremaining', label: 'Amount remaining', column: 'fields.amountremaining', type: 'money', currency: 'USD', readOnly: true },
     { name: 'terms', label: 'Terms', column: 'fields.terms', type: 'text' },
     { name: 'otherrefnum', label: 'PO/reference', column: 'fields.otherrefnum', type: 'text' },
   ],
   tabs: [
-    { name: 'item', label: 'Line items', source: 'lines', columns: invoiceLineColumns() },
+    { name: 'item', label: 'Line items', source: 'lines', columns: invoiceLineColumns('USD') },
     { name: 'files', label: 'Files', source: 'files' },
   ],
   defaultSort: { field: 'trandate', dir: 'desc' },
@@ -184,6 +185,7 @@ export const invoiceRecord: RecordDetail = {
   code: 'INV-000077',
   status: 'Open',
   erpUrl: null,
+  currency: 'EUR',
   groups: [
     {
       label: 'Summary',
@@ -213,18 +215,22 @@ export const invoiceRecord: RecordDetail = {
   ],
 };
 
-/** The invoice's `item` sublist as the record API answers a sublist tab: plain columns sorted by name. */
-/** The invoice's line columns as the registry declares them (GET /api/v1/kinds and the tab's answer). */
-function invoiceLineColumns(): ListColumn[] {
+/**
+ * The invoice's line columns as the registry declares them: `GET /api/v1/kinds` names the
+ * base currency on the money ones, the tab's answer none (its lines are in the record's).
+ */
+function invoiceLineColumns(base?: string): ListColumn[] {
+  const money = base ? { currency: base } : {};
   return [
     { name: 'item', label: 'Item', type: 'text' },
     { name: 'description', label: 'Description', type: 'text' },
     { name: 'quantity', label: 'Quantity', type: 'number' },
-    { name: 'rate', label: 'Rate', type: 'money', currency: 'EUR' },
-    { name: 'amount', label: 'Amount', type: 'money', currency: 'EUR', summable: true },
+    { name: 'rate', label: 'Rate', type: 'money', ...money },
+    { name: 'amount', label: 'Amount', type: 'money', summable: true, ...money },
   ];
 }
 
+/** The invoice's `item` sublist as the record API answers its lines tab. */
 export const invoiceLines: TabRows = {
   columns: invoiceLineColumns(),
   rows: [

@@ -6,8 +6,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { useRouteMeta } from '../app/meta';
 import { KIND_PARAM } from '../app/paths';
+import type { TotalsFormat } from './format';
 import { kindsQuery } from './queries';
-import type { Kind, KindField, KindTab, RecordDetail } from './types';
+import type { FieldType, Kind, KindField, KindTab, RecordDetail } from './types';
 
 export function kindByName(kinds: readonly Kind[] | undefined, name: string | undefined): Kind | undefined {
   return name ? kinds?.find((k) => k.name === name) : undefined;
@@ -24,6 +25,34 @@ export function kindOfPath(kinds: readonly Kind[] | undefined, pathname: string)
 
 export function fieldOf(kind: Kind | undefined, name: string): KindField | undefined {
   return kind?.fields.find((f) => f.name === name);
+}
+
+/**
+ * The tenant's base currency: the one `/api/v1/kinds` names on every money field (and money
+ * column of a lines tab). Undefined when no kind given has money.
+ */
+export function baseCurrency(kinds: readonly Kind[] | undefined): string | undefined {
+  for (const kind of kinds ?? []) {
+    for (const f of kind.fields) if (f.type === 'money' && f.currency) return f.currency;
+    for (const t of kind.tabs) for (const c of t.columns ?? []) if (c.type === 'money' && c.currency) return c.currency;
+  }
+  return undefined;
+}
+
+/**
+ * How the totals of `kind`'s field `name` read (format.ts formatUnitTotals): its type
+ * (`type` when the answer gives it), the base currency of money (the field's, else the
+ * kind's), and for a quantity per a unit field, what records without a unit are called
+ * ("no credit type").
+ */
+export function totalsFormatOf(kind: Kind | undefined, name: string, type?: FieldType): TotalsFormat {
+  const field = fieldOf(kind, name);
+  const per = field?.per ? fieldOf(kind, field.per) : undefined;
+  return {
+    type: type ?? field?.type,
+    currency: field?.currency ?? baseCurrency(kind ? [kind] : undefined),
+    noUnit: per ? `no ${per.label.toLowerCase()}` : undefined,
+  };
 }
 
 /** The kind's field on a promoted column (title, code, status, parent_id, project_id, amount, occurred_on). */

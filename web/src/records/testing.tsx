@@ -1,7 +1,7 @@
 /**
  * Test support for the record pages: a small fake of the record API behind `fetch`, a
- * kind registry shaped like the server's, and a memory router with the record routes
- * laid out as the app's route table lays them out.
+ * kind registry shaped like the server's (a tenant whose base currency is USD), and a
+ * memory router with the record routes laid out as the app's route table lays them out.
  */
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -37,7 +37,7 @@ export const projectKind: Kind = {
     { name: 'entityid', label: 'Project ID', column: 'code', type: 'text' },
     { name: 'entitystatus', label: 'Status', column: 'status', type: 'status', choices: ['Proposed', 'Planning', 'Active', 'Monitoring', 'Closed'] },
     { name: 'customer', label: 'Client', column: 'parent_id', type: 'reference', ref: 'customer' },
-    { name: 'projectedtotal', label: 'Contract value', column: 'amount', type: 'money' },
+    { name: 'projectedtotal', label: 'Contract value', column: 'amount', type: 'money', currency: 'USD' },
     { name: 'startdate', label: 'Start date', column: 'occurred_on', type: 'date' },
   ],
   tabs: [
@@ -75,7 +75,7 @@ export const billingKind: Kind = {
   defaultList: 'customsearch_res_billing_list',
   fields: [
     { name: 'name', label: 'Milestone', column: 'title', type: 'text' },
-    { name: 'custrecord_res_bil_amount', label: 'Amount', column: 'amount', type: 'money' },
+    { name: 'custrecord_res_bil_amount', label: 'Amount', column: 'amount', type: 'money', currency: 'USD' },
   ],
   tabs: [],
   canCreate: false,

@@ -4,9 +4,11 @@
  */
 
 /**
- * How a field's values read and are edited. Money carries the field's `currency`;
- * percent is 0–100 (95 reads "95%"); quantity is a measured amount (credits, acres),
- * number a plain count or figure.
+ * How a field's values read and are edited. Money is in its record's currency (a row's
+ * `_currency`, a record page's `currency`), else the field's `currency` (the tenant's base
+ * currency); percent is 0–100 (95 reads "95%"); quantity is a measured amount (credits,
+ * acres), of the unit its field's `per` names when it has one; number a plain count or
+ * figure.
  */
 export type FieldType =
   | 'text'
@@ -54,10 +56,19 @@ export interface KindField {
    * computed values): forms show it but never send it.
    */
   readOnly?: boolean;
-  /** Lists can total it (money and quantity). */
+  /** Lists can total it (money and quantity), per unit (UnitTotal), never in one sum. */
   summable?: boolean;
-  /** Money only: the ISO 4217 code its amounts are in (the account's base currency). */
+  /**
+   * Money only: the ISO 4217 code of the tenant's base currency, which its values are in
+   * unless their record names another (Row `_currency`, RecordDetail `currency`).
+   */
   currency?: string;
+  /**
+   * Quantities only: the name of the field of the same kind whose value is the quantity's
+   * unit in each record (credits are of their credit type). Totals are per value of it.
+   * Absent for a quantity of one unit (acres).
+   */
+  per?: string;
   /** A field the ERP account adds (see above). */
   account?: boolean;
 }
@@ -114,10 +125,30 @@ export interface RefValue {
 
 export type CellValue = string | number | boolean | RefValue | null | undefined;
 
-/** A row of a list or tab: its record id plus one value per column name. */
+/**
+ * A row of a list or tab (or a grouped report): its record id plus one value per column
+ * name, and `_currency` when its money is not in the base currency.
+ */
 export interface Row {
   id: number;
+  /**
+   * The ISO 4217 code of the row's money values, present only when the row shows money and
+   * its record is not in the base currency (which the field's `currency` names). A key no
+   * field can have.
+   */
+  _currency?: string;
   [column: string]: CellValue;
+}
+
+/**
+ * A total of the values of one unit, never added to those of another (`totals` of lists,
+ * dashboard cards, totals by status). For money `unit` is the ISO 4217 code of their
+ * currency, absent (or "") for the base currency; for a quantity with `per`, that field's
+ * value ("" in records without one); absent for a quantity of one unit.
+ */
+export interface UnitTotal {
+  unit?: string;
+  total: number;
 }
 
 export interface ListColumn {
@@ -127,7 +158,11 @@ export interface ListColumn {
   sortable?: boolean;
   /** Lists can total it (money and quantity). */
   summable?: boolean;
-  /** Money: the ISO 4217 code of its amounts. */
+  /**
+   * Money: the ISO 4217 code of the base currency its amounts are in unless their row names
+   * another (`_currency`). The kinds' lines-tab columns carry it; list and tab answers do
+   * not (the kind's field does).
+   */
   currency?: string;
 }
 
@@ -144,8 +179,11 @@ export interface ListPage {
   total?: number;
   /** `total` is an estimate, not a count. */
   totalEstimated?: boolean;
-  /** With `totals=true`: the sum of each summable answered column over the whole filtered result. */
-  totals?: Record<string, number>;
+  /**
+   * With `totals=true`: the totals of each summable answered column over the whole filtered
+   * result, per unit ("" first, then by unit; `[{ total: 0 }]` when nothing matches).
+   */
+  totals?: Record<string, UnitTotal[]>;
   /** `totals` are estimates. */
   totalsEstimated?: boolean;
 }
@@ -157,9 +195,9 @@ export interface ListCount {
   estimated: boolean;
 }
 
-/** Sums over every record a list matches, by column name (`totals=true`). */
+/** Totals over every record a list matches, by column name, per unit (`totals=true`). */
 export interface ListTotals {
-  values: Record<string, number | null | undefined>;
+  values: Record<string, UnitTotal[] | undefined>;
   /** The sums are estimates. */
   estimated: boolean;
 }
@@ -246,6 +284,11 @@ export interface RecordDetail {
   version?: string;
   /** Where the portal's last create or edit of the record stands with the ERP. */
   write?: WriteState;
+  /**
+   * The ISO 4217 code of the record's money (its fields and its lines) when it is not the
+   * base currency; absent when it is (each money field's `currency`).
+   */
+  currency?: string;
   /** The server is fetching the whole document from the ERP (sublists): ask again shortly. */
   completing?: boolean;
 }
@@ -311,8 +354,11 @@ export interface StatusTotals {
   amount: string;
   amountLabel: string;
   type: FieldType;
-  /** In the order of the status's choices; only statuses with records. */
-  groups: { status: string; count: number; total: number }[];
+  /**
+   * In the order of the status's choices; only statuses with records. Each status's amount
+   * is per unit (currency, credit type); `estimated` when the set was too large to count.
+   */
+  groups: { status: string; count: number; totals: UnitTotal[]; estimated?: boolean }[];
 }
 
 /**

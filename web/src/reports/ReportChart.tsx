@@ -3,10 +3,12 @@
  * pages pay for it). Bar and line charts put the group keys on the x axis with one series
  * per aggregate; values of another type than the first aggregate's (a sum of money next
  * to a count) get their own axis on the right. A pie chart shows the first aggregate.
+ * Money reads in its row's currency (`_currency`), else its column's (the base currency);
+ * a money axis shows a currency only when every row's money is in that one.
  * The table under the chart carries the same figures for screen readers.
  */
 import { Bar, BarChart, CartesianGrid, Cell, Legend, Line, LineChart, Pie, PieChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { formatValue } from '../records/format';
+import { currencyOf, formatCompact, formatValue } from '../records/format';
 import type { ListColumn, Row } from '../records/types';
 import type { ChartType } from './types';
 import classes from './reports.module.css';
@@ -14,11 +16,14 @@ import classes from './reports.module.css';
 /** Series and slice colours (Mantine's blue, teal, orange, grape, red, cyan, lime, indigo, pink, yellow). */
 export const CHART_COLORS = ['#228be6', '#12b886', '#fd7e14', '#be4bdb', '#fa5252', '#15aabf', '#82c91e', '#4c6ef5', '#e64980', '#fab005'];
 
-const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
-const compactMoney = new Intl.NumberFormat('en-US', { notation: 'compact', style: 'currency', currency: 'USD', maximumFractionDigits: 1 });
-
-function tick(type: string) {
-  return (value: number) => (type === 'money' ? compactMoney.format(value) : compact.format(value));
+/**
+ * An axis's tick labels for values of `column`: short figures, money in the one currency
+ * all rows' values are in (none when they are in several).
+ */
+export function tick(column: ListColumn, rows: readonly Row[]): (value: number) => string {
+  const currencies = column.type === 'money' ? new Set(rows.map((r) => currencyOf(r._currency, column.currency))) : new Set<undefined>();
+  const currency = currencies.size === 1 ? [...currencies][0] : undefined;
+  return (value: number) => formatCompact(value, currency);
 }
 
 export interface ReportChartProps {
@@ -34,8 +39,17 @@ export default function ReportChart({ chart, columns, rows, title }: ReportChart
   const values = columns.filter((c) => c.name !== 'key');
   const first = values[0];
   if (!first) return null;
-  const typeOf = new Map(values.map((c) => [c.name, c.type]));
-  const tooltip = <Tooltip formatter={(value, name, item) => [formatValue(Number(value), typeOf.get(String(item.dataKey)) ?? 'quantity'), name]} />;
+  const columnOf = new Map(values.map((c) => [c.name, c]));
+  const tooltip = (
+    <Tooltip
+      formatter={(value, name, item) => {
+        const column = columnOf.get(String(item.dataKey));
+        const row = item.payload as Row | undefined;
+        const currency = column?.type === 'money' ? currencyOf(row?._currency, column.currency) : undefined;
+        return [formatValue(Number(value), column?.type ?? 'quantity', { currency }), name];
+      }}
+    />
+  );
 
   let body;
   if (chart === 'pie') {
@@ -58,8 +72,8 @@ export default function ReportChart({ chart, columns, rows, title }: ReportChart
       <Chart data={rows} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
         <CartesianGrid strokeDasharray="3 3" vertical={false} />
         <XAxis dataKey="key" interval="preserveStartEnd" />
-        <YAxis yAxisId="left" tickFormatter={tick(first.type)} width={72} />
-        {right && <YAxis yAxisId="right" orientation="right" tickFormatter={tick(values.find((c) => c.type !== first.type)!.type)} width={72} />}
+        <YAxis yAxisId="left" tickFormatter={tick(first, rows)} width={72} />
+        {right && <YAxis yAxisId="right" orientation="right" tickFormatter={tick(values.find((c) => c.type !== first.type)!, rows)} width={72} />}
         {tooltip}
         <Legend />
         {values.map((c, i) =>

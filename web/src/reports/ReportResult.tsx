@@ -1,13 +1,16 @@
 /**
  * A report's result: its chart (when grouped and the chart is not "table"; the charting
  * code loads on first use) above its table, and a line on how many groups or records it
- * covers. Ungrouped rows are records and link to their view pages.
+ * covers. Ungrouped rows are records and link to their view pages. Money reads in its row's
+ * currency (`_currency`: a group of records in another currency is a row of its own, its
+ * key saying so), else in the base currency of the field it is of.
  */
 import { Loader, Stack, Text } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import { DataTable } from '../records/DataTable';
 import { formatCount } from '../records/format';
-import type { Kind } from '../records/types';
+import { baseCurrency, fieldOf } from '../records/kinds';
+import type { Kind, ListColumn } from '../records/types';
 import type { ChartType, ReportRun } from './types';
 import classes from './reports.module.css';
 
@@ -33,14 +36,31 @@ export function resultSummary(run: ReportRun): string {
   return run.hasMore ? `${formatCount(run.total)} (the table shows the first ${run.rows.length}; the CSV has them all)` : formatCount(run.total);
 }
 
+/**
+ * The result's columns; a grouped report's money aggregates (`v0`, …) name the base currency
+ * of the field they are over (the answer does not), as a list's money column has its field's.
+ */
+export function resultColumns(run: ReportRun, kind: Kind | undefined): ListColumn[] {
+  if (!run.grouped) return run.columns;
+  const aggregates = run.report.report?.aggregates ?? [];
+  return run.columns.map((c) => {
+    if (c.type !== 'money' || c.currency) return c;
+    const at = /^v(\d+)$/.exec(c.name);
+    const field = at ? aggregates[Number(at[1])]?.field : undefined;
+    const currency = fieldOf(kind, field ?? '')?.currency ?? baseCurrency(kind ? [kind] : undefined);
+    return currency ? { ...c, currency } : c;
+  });
+}
+
 export function ReportResult({ run, chart, title, kind, kinds, busy = false }: ReportResultProps) {
   const charted = run.grouped && chart !== 'table' && run.rows.length > 0;
+  const columns = resultColumns(run, kind);
   return (
     <Stack gap="sm">
       {charted && (
         <div className={classes.chartSlot}>
           <Suspense fallback={<Loader size="sm" aria-label="Loading the chart" />}>
-            <ReportChart chart={chart} columns={run.columns} rows={run.rows} title={`${title}: ${chart} chart`} />
+            <ReportChart chart={chart} columns={columns} rows={run.rows} title={`${title}: ${chart} chart`} />
           </Suspense>
         </div>
       )}
@@ -48,7 +68,7 @@ export function ReportResult({ run, chart, title, kind, kinds, busy = false }: R
         {resultSummary(run)}
       </Text>
       {run.rows.length > 0 && (
-        <DataTable caption={title} columns={run.columns} rows={run.rows} kind={run.grouped ? undefined : kind} kinds={kinds} busy={busy} />
+        <DataTable caption={title} columns={columns} rows={run.rows} kind={run.grouped ? undefined : kind} kinds={kinds} busy={busy} />
       )}
     </Stack>
   );

@@ -1,5 +1,6 @@
 import { Checkbox, NativeSelect, NumberInput, TextInput } from '@mantine/core';
 import type { FocusEvent } from 'react';
+import { currencyAffix } from '../format';
 import { RecordLookup } from '../RecordLookup';
 import type { KindField } from '../types';
 import type { FormValue } from './schema';
@@ -17,11 +18,17 @@ export interface FieldInputProps {
   disabled?: boolean;
   /** For a read-only (system) field: its value as the record page shows it. */
   shown?: string;
+  /**
+   * Money: the currency the amount is in (the record's, else the field's base currency),
+   * whose symbol goes around the number as the user's locale writes it. None (a bulk edit
+   * of records that may be in different currencies): the bare number.
+   */
+  currency?: string;
 }
 
-/** How each kind of number is typed: decimals, sign, a unit around it. */
+/** How each kind of number is typed: decimals, sign, a unit around it (money: its currency's, see `currency`). */
 const NUMBER_FORMATS = {
-  money: { decimalScale: 2, allowNegative: false, min: 0, prefix: '$' },
+  money: { decimalScale: 2, allowNegative: false, min: 0 },
   quantity: { decimalScale: 2, allowNegative: false, min: 0 },
   percent: { decimalScale: 2, allowNegative: false, min: 0, max: 100, suffix: ' %' },
   number: { decimalScale: 6, allowNegative: true },
@@ -37,7 +44,7 @@ const NUMBER_FORMATS = {
  * field is a read-only text box with its value as the record page shows it, so it can be
  * read and copied but not changed.
  */
-export function FieldInput({ field, value, onChange, onBlur, error, description, disabled, shown }: FieldInputProps) {
+export function FieldInput({ field, value, onChange, onBlur, error, description, disabled, shown, currency }: FieldInputProps) {
   const common = { label: field.label, required: field.required, error, description, disabled, onBlur };
   if (field.readOnly) {
     return <TextInput label={field.label} description={description ?? 'Set by the system'} value={shown ?? ''} readOnly variant="filled" />;
@@ -85,6 +92,7 @@ export function FieldInput({ field, value, onChange, onBlur, error, description,
         <NumberInput
           {...common}
           {...NUMBER_FORMATS[field.type]}
+          {...(field.type === 'money' ? currencyAffix(currency) : {})}
           value={typeof value === 'boolean' ? '' : (value ?? '')}
           onChange={onChange}
           thousandSeparator=","

@@ -7,7 +7,7 @@ import { EditingNotice } from '../../events/EditingNotice';
 import { useEditingPresence } from '../../events/hooks';
 import { recordMarkKey, useEventsStore } from '../../events/store';
 import { useAppStore } from '../../shell/appState';
-import { formatValue, isRef } from '../format';
+import { currencyOf, formatValue, isRef } from '../format';
 import { listPath, viewPath } from '../links';
 import { kindsQuery, recordNameQuery } from '../queries';
 import { recordIdOf } from '../recordId';
@@ -119,6 +119,8 @@ export function RecordForm({ kind, record }: RecordFormProps) {
   const visibleKinds = useQuery(kindsQuery()).data;
   const choosable = (field: KindField) => field.type !== 'reference' || !visibleKinds || visibleKinds.some((k) => k.name === field.ref);
   const base = formBasePath(kind, page);
+  // Money is in the record's currency, else (and on a create) the field's base currency.
+  const moneyCurrency = (field: KindField) => (field.type === 'money' ? currencyOf(record?.currency, field.currency) : undefined);
   const label = kind.label.toLowerCase();
 
   useEditingPresence(kind.name, record?.id);
@@ -270,7 +272,7 @@ export function RecordForm({ kind, record }: RecordFormProps) {
     if (!conflict || !field) return undefined;
     const now = conflict.current[name];
     if (sameValue(field, values[name] ?? null, formValueOf(field, now))) return undefined;
-    return `Saved meanwhile: ${formatValue(now, field.type) || '(empty)'}`;
+    return `Saved meanwhile: ${formatValue(now, field.type, { currency: moneyCurrency(field) }) || '(empty)'}`;
   }
 
   const cancelTo = record ? (viewPath(kind, record.id) ?? listPath(kind)) : listPath(kind);
@@ -291,7 +293,8 @@ export function RecordForm({ kind, record }: RecordFormProps) {
                 error={errors[field.name]}
                 description={savedMeanwhile(field.name) ?? (choosable(field) ? undefined : 'Your role cannot look these records up')}
                 disabled={save.isPending}
-                shown={field.readOnly || !choosable(field) ? formatValue(shownValues[field.name], field.type) : undefined}
+                shown={field.readOnly || !choosable(field) ? formatValue(shownValues[field.name], field.type, { currency: moneyCurrency(field) }) : undefined}
+                currency={moneyCurrency(field)}
               />
             ))}
           </SimpleGrid>

@@ -20,7 +20,7 @@ const customer: Kind = {
     { name: 'companyname', label: 'Client name', column: 'title', type: 'text', required: true },
     { name: 'entityid', label: 'Client ID', column: 'code', type: 'text', readOnly: true },
     { name: 'entitystatus', label: 'Status', column: 'status', type: 'status', choices: ['Prospect', 'Active', 'Inactive'], required: true },
-    { name: 'balance', label: 'Balance', column: 'amount', type: 'money', readOnly: true },
+    { name: 'balance', label: 'Balance', column: 'amount', type: 'money', currency: 'USD', readOnly: true },
     { name: 'datecreated', label: 'Client since', column: 'occurred_on', type: 'date', readOnly: true },
     { name: 'email', label: 'Email', column: 'fields.email', type: 'email' },
     { name: 'url', label: 'Website', column: 'fields.url', type: 'url' },

@@ -1,6 +1,8 @@
 /**
  * A transaction's lines (lineItems.ts) as a table with formatted amounts and their total:
- * on the record page under its header, and in its printable document.
+ * on the record page under its header, and in its printable document. A record's lines
+ * are all in its currency: the record's own (RecordDetail.currency), else the base
+ * currency the kind's lines tab names on its money columns (the tab's answer does not).
  */
 import { Text, Title } from '@mantine/core';
 import { useQueries, useQuery } from '@tanstack/react-query';
@@ -10,7 +12,7 @@ import { isNumeric } from '../format';
 import { recordTabQuery } from '../queries';
 import { ErrorBlock, LoadingBlock } from '../States';
 import type { Kind, KindTab, ListColumn, Row } from '../types';
-import { columnTotal } from './lineItems';
+import { columnTotal, linesCurrency } from './lineItems';
 import classes from './LineItems.module.css';
 
 export interface LineItemsProps {
@@ -19,6 +21,8 @@ export interface LineItemsProps {
   tab: KindTab;
   /** Heading level of the section's title (2 on the record page). */
   headingOrder?: 2 | 3;
+  /** The record's currency when it names one (RecordDetail.currency); else the base currency. */
+  currency?: string;
 }
 
 /**
@@ -26,16 +30,16 @@ export interface LineItemsProps {
  * sublist with no lines is left out once another has some: a bill of expenses does not
  * also say it has no items.
  */
-export function LineSections({ kind, id, tabs, headingOrder }: Omit<LineItemsProps, 'tab'> & { tabs: readonly KindTab[] }) {
+export function LineSections({ kind, id, tabs, headingOrder, currency }: Omit<LineItemsProps, 'tab'> & { tabs: readonly KindTab[] }) {
   const lines = useQueries({ queries: tabs.map((tab) => recordTabQuery(kind.name, id, tab.name)) });
   const someLines = lines.some((l) => (l.data?.rows.length ?? 0) > 0);
   return tabs.map((tab, i) =>
-    someLines && lines[i]!.data?.rows.length === 0 ? null : <LineItems key={tab.name} kind={kind} id={id} tab={tab} headingOrder={headingOrder} />,
+    someLines && lines[i]!.data?.rows.length === 0 ? null : <LineItems key={tab.name} kind={kind} id={id} tab={tab} headingOrder={headingOrder} currency={currency} />,
   );
 }
 
 /** Loads the record's lines of one sublist and shows them. */
-export function LineItems({ kind, id, tab, headingOrder = 2 }: LineItemsProps) {
+export function LineItems({ kind, id, tab, headingOrder = 2, currency }: LineItemsProps) {
   const lines = useQuery(recordTabQuery(kind.name, id, tab.name));
   const headingId = useId();
   const label = tab.label.toLowerCase();
@@ -53,7 +57,7 @@ export function LineItems({ kind, id, tab, headingOrder = 2 }: LineItemsProps) {
           This {kind.label.toLowerCase()} has no {label}.
         </Text>
       ) : (
-        <LineItemsTable caption={tab.label} columns={lines.data.columns} rows={lines.data.rows} />
+        <LineItemsTable caption={tab.label} columns={lines.data.columns} rows={lines.data.rows} currency={linesCurrency(kind, tab, currency)} />
       )}
     </section>
   );
@@ -62,10 +66,12 @@ export function LineItems({ kind, id, tab, headingOrder = 2 }: LineItemsProps) {
 /**
  * The lines as a table, in the answer's columns and order; the footer holds the total of
  * each summable column (the amounts), under a "Total" row header spanning the columns before.
+ * Money reads in `currency`, the lines' (linesCurrency), else its column's.
  */
-export function LineItemsTable({ caption, columns, rows }: { caption: string; columns: readonly ListColumn[]; rows: readonly Row[] }) {
+export function LineItemsTable({ caption, columns, rows, currency }: { caption: string; columns: readonly ListColumn[]; rows: readonly Row[]; currency?: string }) {
   const firstTotal = columns.findIndex((c) => c.summable);
   const numeric = (c: ListColumn) => (isNumeric(c.type) ? classes.numeric : undefined);
+  const currencyIn = (c: ListColumn) => (c.type === 'money' ? (currency ?? c.currency) : undefined);
   return (
     // Focusable, so a keyboard can scroll the lines sideways where they do not fit.
     <div className={classes.wrap} tabIndex={0} role="group" aria-label={caption}>
@@ -85,7 +91,7 @@ export function LineItemsTable({ caption, columns, rows }: { caption: string; co
             <tr key={row.id}>
               {columns.map((c) => (
                 <td key={c.name} className={numeric(c) ?? classes.text} data-total={c.summable || undefined}>
-                  <FieldValue value={row[c.name]} type={c.type} currency={c.currency} />
+                  <FieldValue value={row[c.name]} type={c.type} currency={currencyIn(c)} />
                 </td>
               ))}
             </tr>
@@ -99,7 +105,7 @@ export function LineItemsTable({ caption, columns, rows }: { caption: string; co
               </th>
               {columns.slice(firstTotal).map((c) => (
                 <td key={c.name} className={c.summable ? `${classes.numeric} ${classes.total}` : undefined} data-total={c.summable || undefined}>
-                  {c.summable && <FieldValue value={columnTotal(rows, c.name)} type={c.type} currency={c.currency} />}
+                  {c.summable && <FieldValue value={columnTotal(rows, c.name)} type={c.type} currency={currencyIn(c)} />}
                 </td>
               ))}
             </tr>

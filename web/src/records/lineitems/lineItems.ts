@@ -5,8 +5,10 @@
  * them under its header with their total, and the printable document prints them, rather
  * than as one more tab.
  */
-import { toNumber } from '../format';
-import type { CellValue, KindTab, Row } from '../types';
+import { currencyOf, toNumber } from '../format';
+import { baseCurrency } from '../kinds';
+import type { CellValue, Kind, KindTab, Row } from '../types';
+import { roundCents } from '../unitTotals';
 
 /** The tabs that are a transaction's lines, in the registry's order. */
 export function lineItemTabs(tabs: readonly KindTab[]): KindTab[] {
@@ -18,6 +20,16 @@ export function sectionTabs(tabs: readonly KindTab[]): KindTab[] {
   return tabs.filter((t) => t.source !== 'lines');
 }
 
+/**
+ * The currency of a record's lines of `tab` (all of them are in one): the record's own
+ * (RecordDetail.currency), else the base currency the kind's declaration of the tab names
+ * on its money columns (the tab's answer does not), else the kind's.
+ */
+export function linesCurrency(kind: Kind, tab: Pick<KindTab, 'name'>, recordCurrency: string | undefined): string | undefined {
+  const declared = kind.tabs.find((t) => t.name === tab.name)?.columns?.find((c) => c.type === 'money' && c.currency)?.currency;
+  return currencyOf(recordCurrency, declared ?? baseCurrency([kind]));
+}
+
 /** The sum of one column over the lines, or null when no line has a value in it. */
 export function columnTotal(rows: readonly Row[], column: string): number | null {
   let total: number | null = null;
@@ -25,6 +37,5 @@ export function columnTotal(rows: readonly Row[], column: string): number | null
     const n = toNumber(row[column] as CellValue);
     if (n !== null) total = (total ?? 0) + n;
   }
-  // Cents, without the float noise of adding many of them.
-  return total === null ? null : Math.round(total * 100) / 100;
+  return total === null ? null : roundCents(total);
 }

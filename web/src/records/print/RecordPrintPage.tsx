@@ -118,29 +118,30 @@ function PrintDocument({ kind, kinds, id }: { kind: Kind; kinds: Kind[]; id: num
             </h1>
             {data.code && <p className={classes.number}>{data.code}</p>}
           </div>
-          {facts.length > 0 && <Facts entries={facts} kinds={kinds} className={classes.facts} />}
+          {facts.length > 0 && <Facts entries={facts} kinds={kinds} currency={data.currency} className={classes.facts} />}
         </header>
-        {parties.length > 0 && <Facts entries={parties} kinds={kinds} className={classes.parties} />}
+        {parties.length > 0 && <Facts entries={parties} kinds={kinds} currency={data.currency} className={classes.parties} />}
         {data.title && data.title !== data.code && (
           <Text className={classes.subject} fw={600}>
             {data.title}
           </Text>
         )}
-        <LineSections kind={kind} id={id} tabs={lineItemTabs(recordTabs(kind, data))} />
-        {amounts.length > 0 && <Facts entries={amounts} kinds={kinds} className={classes.amounts} />}
+        <LineSections kind={kind} id={id} tabs={lineItemTabs(recordTabs(kind, data))} currency={data.currency} />
+        {amounts.length > 0 && <Facts entries={amounts} kinds={kinds} currency={data.currency} className={classes.amounts} />}
       </article>
     </div>
   );
 }
 
-function Facts({ entries, kinds, className }: { entries: FieldEntry[]; kinds: Kind[]; className?: string }) {
+/** Fields of the record as a definition list; `currency` is the record's own (RecordDetail.currency). */
+function Facts({ entries, kinds, currency, className }: { entries: FieldEntry[]; kinds: Kind[]; currency?: string; className?: string }) {
   return (
     <dl className={className}>
       {entries.map(({ field, value }) => (
         <div key={field.name} className={classes.fact}>
           <dt>{field.label}</dt>
           <dd>
-            <DeclaredValue value={value} field={field} kinds={kinds} compact />
+            <DeclaredValue value={value} field={field} kinds={kinds} recordCurrency={currency} compact />
           </dd>
         </div>
       ))}
