@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Page, type Response } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page, type Response } from '@playwright/test';
 
 /** Screenshots for people to look at (kept by `make test-e2e`). */
 export const ARTIFACTS = 'test-results/artifacts';
@@ -138,4 +138,40 @@ export async function setPasswordViaEmulator(request: APIRequestContext, email: 
  */
 export async function menuFocused(page: Page): Promise<void> {
   await expect.poll(() => page.evaluate(() => document.activeElement?.closest('[role="menu"]') != null)).toBe(true);
+}
+
+/**
+ * An amount as the app shows it (en-US): its currency's symbol and its number. "$1,234.50"
+ * → { symbol: "$", amount: 1234.5 }; "CA$3.00" → { symbol: "CA$", amount: 3 }; null for no
+ * amount ("—", "").
+ */
+export function amountOf(text: string): { symbol: string; amount: number } | null {
+  const m = /^\s*(-?)([^\d\s-]*)([\d,]+(?:\.\d+)?)\s*$/.exec(text);
+  return m ? { symbol: m[2]!, amount: Number(`${m[1]}${m[3]!.replace(/,/g, '')}`) } : null;
+}
+
+/** Amounts added up per currency (by symbol), never across currencies. */
+export function sumBySymbol(texts: readonly string[]): Map<string, number> {
+  const sums = new Map<string, number>();
+  for (const text of texts) {
+    const a = amountOf(text);
+    if (a) sums.set(a.symbol, (sums.get(a.symbol) ?? 0) + a.amount);
+  }
+  return sums;
+}
+
+/**
+ * The totals a place shows, one text per unit: the items of its list when it shows several
+ * (totals per currency or credit type), else its text, less a leading "Total:" label.
+ */
+export async function unitTotals(locator: Locator): Promise<string[]> {
+  const items = await locator.locator('li').allTextContents();
+  if (items.length > 0) return items.map((t) => t.trim());
+  return [((await locator.textContent()) ?? '').replace(/^[^:]*:/, '').trim()];
+}
+
+/** Expects two per-currency sums to agree, to the cent. */
+export function expectSameSums(actual: Map<string, number>, expected: Map<string, number>): void {
+  expect([...actual.keys()].sort()).toEqual([...expected.keys()].sort());
+  for (const [symbol, sum] of expected) expect(actual.get(symbol), symbol).toBeCloseTo(sum, 2);
 }
