@@ -54,7 +54,7 @@ func TestNetSuiteCheckAndMapping(t *testing.T) {
 	_, env := fakeNetSuite(t, nil, 3)
 	out, err := runWith(t, env, "netsuite", "check")
 	if err != nil || !strings.Contains(out, "0 missing, 0 failed") || !strings.Contains(oneSpace(out), "customer SuiteQL column balance warning optional: the field stays empty") ||
-		!strings.Contains(oneSpace(out), "customer 17 other checks ok") {
+		!strings.Contains(oneSpace(out), "customer 18 other checks ok") {
 		t.Fatalf("check of the default mapping: %v\n%s", err, out)
 	}
 	// -v lists every check, and NetSuite's words on warnings.

@@ -78,7 +78,8 @@ func (r *Report) Failures() []CheckResult {
 // kind's type; the record API field ids, against the record type's
 // metadata catalog; the mapping's timezone, by comparing SuiteQL's and
 // the record API's last-modified times of records of each family
-// (checkZone); and the RESTlet, when one is configured. Kinds the
+// (checkZone); the account's currencies (its base currency, see
+// BaseCurrency); and the RESTlet, when one is configured. Kinds the
 // mapping turns off are listed as off and not probed.
 //
 // It returns an error only when NetSuite cannot be reached or refuses the
@@ -136,7 +137,7 @@ func (c *Client) Check(ctx context.Context) (*Report, error) {
 		return nil, fmt.Errorf("netsuite check: %w", err)
 	}
 	rep.Results = append(rep.Results, zone...)
-	rep.Results = append(rep.Results, c.checkRESTlet(ctx, on))
+	rep.Results = append(rep.Results, c.checkMoney(ctx), c.checkRESTlet(ctx, on))
 	return rep, nil
 }
 
@@ -222,6 +223,11 @@ func (kc *kindCheck) columns() []string {
 	add(km.Modified)
 	add(km.Created)
 	add(km.ExternalID)
+	for _, c := range []string{km.Currency, km.Subsidiary} {
+		if c != "" {
+			add(c)
+		}
+	}
 	return cols
 }
 
@@ -277,6 +283,8 @@ func optionalEffect(owner string) string {
 		return "records show no creation time"
 	case "externalId":
 		return "records show no external id"
+	case "currency", "subsidiary":
+		return "the kind's amounts are taken to be in the base currency"
 	}
 	return "the field stays empty"
 }

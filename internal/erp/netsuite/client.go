@@ -89,6 +89,9 @@ type Client struct {
 	// clock counts the records whose two last-modified times disagreed.
 	clock clockWatch
 
+	// cur holds the account's currencies and subsidiaries, as last read.
+	cur moneyCache
+
 	// fieldIDs caches, per record type, the record API's field ids by
 	// their lower-case spelling (documentIDs).
 	fieldIDs sync.Map

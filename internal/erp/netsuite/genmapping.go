@@ -127,6 +127,8 @@ type genKind struct {
 	table      string
 	where      string
 	modified   string            // when not the family's default
+	currency   string            // the column naming the currency of the kind's money
+	subsidiary string            // the column naming the subsidiary whose base currency it is in
 	recordMod  string            // when not the family's default
 	fields     map[string]string // portal name → record API id, where they differ
 	columns    map[string]string // portal name → SuiteQL column, where they differ
@@ -263,6 +265,25 @@ func (c *Client) genKind(ctx context.Context, k *records.Kind) (*genKind, error)
 		}
 	}
 	used[strings.ToLower(def.RecordModified)] = true
+	// Where the kind's money's currency comes from: a transaction's own
+	// currency; an entity's subsidiary's base currency; custom records
+	// are in the base currency.
+	if slices.ContainsFunc(k.AllFields(), func(f records.Field) bool { return f.Type == records.TypeMoney }) {
+		switch family(g.table, g.recordType) {
+		case "transaction":
+			if ok, err := has("currency"); err != nil {
+				return nil, err
+			} else if ok {
+				g.currency = "currency"
+			}
+		case "entity":
+			if ok, err := has("subsidiary"); err != nil {
+				return nil, err
+			} else if ok {
+				g.subsidiary = "subsidiary"
+			}
+		}
+	}
 	g.spec = stampSpec{kind: k.Name, table: g.table, where: g.where, modified: cmp.Or(g.modified, def.Modified),
 		recordType: g.recordType, recordModified: cmp.Or(g.recordMod, def.RecordModified)}
 	for _, id := range slices.Sorted(maps.Keys(cg.Properties)) {
@@ -295,6 +316,12 @@ func (g *genKind) write(b *strings.Builder) {
 	}
 	if g.modified != "" {
 		fmt.Fprintf(b, "    modified: %s\n", g.modified)
+	}
+	if g.currency != "" {
+		fmt.Fprintf(b, "    currency: %s        # amounts in the transaction's own currency\n", g.currency)
+	}
+	if g.subsidiary != "" {
+		fmt.Fprintf(b, "    subsidiary: %s    # amounts in its subsidiary's base currency\n", g.subsidiary)
 	}
 	if g.recordMod != "" {
 		fmt.Fprintf(b, "    recordModified: %s\n", g.recordMod)

@@ -55,6 +55,15 @@ type KindMap struct {
 	RecordModified string `yaml:"recordModified"`
 	ExternalID     string `yaml:"externalId"`
 	DeletedType    string `yaml:"deletedType"` // DeletedRecord.type; default: lower-case RecordType
+	// Currency is the column (SuiteQL's, and the record API field of the
+	// same id) naming, by internal id, the currency of the kind's money:
+	// a transaction's `currency`. Subsidiary is the one naming the
+	// record's subsidiary, whose base currency its money is in where no
+	// Currency is named: an entity's balance in a OneWorld account. With
+	// neither, the kind's money is in the account's base currency
+	// (custom records). Both are optional columns.
+	Currency   string `yaml:"currency"`
+	Subsidiary string `yaml:"subsidiary"`
 	// Columns gives a field's SuiteQL column where it is not the field's
 	// name: a column, or BUILTIN.DF(column) for a list's display text
 	// (text fields only).
@@ -198,6 +207,13 @@ func (km *KindMap) complete(k *records.Kind) error {
 	km.owners = map[string]string{km.Table: "recordType/table", km.Modified: "modified", km.Created: "created",
 		km.ExternalID: "externalId"}
 	names := []string{km.Table, km.Modified, km.Created, km.ExternalID, km.DeletedType}
+	for _, money := range []struct{ col, entry string }{{km.Currency, "currency"}, {km.Subsidiary, "subsidiary"}} {
+		if money.col != "" {
+			km.optional[money.col] = true
+			km.owners[money.col] = money.entry
+			names = append(names, money.col)
+		}
+	}
 	for field, col := range km.Columns {
 		f, ok := km.fieldNamed(field)
 		if !ok {

@@ -51,9 +51,16 @@ func (c *Client) Fetch(ctx context.Context, k *records.Kind, id int64) (records.
 	if err != nil {
 		return records.Record{}, err
 	}
-	r, err := c.fetch(ctx, k, strconv.FormatInt(id, 10), c.do)
+	r, doc, err := c.fetch(ctx, k, strconv.FormatInt(id, 10), c.do)
 	if err != nil {
 		return r, err
+	}
+	money, err := c.moneyFor(ctx, km)
+	if err != nil {
+		return records.Record{}, err
+	}
+	if r.Currency, err = c.recordCurrency(ctx, &money, km, docID(doc, km.Currency), docID(doc, km.Subsidiary)); err != nil {
+		return records.Record{}, err
 	}
 	if text == "" {
 		// The record API has it, SuiteQL not (yet): no time in the
@@ -85,20 +92,22 @@ func (c *Client) modifiedText(ctx context.Context, km *KindMap, id int64) (strin
 }
 
 // fetch reads a record by id (or eid:<external id>) through send: c.do,
-// or c.once inside a caller's own retry loop.
-func (c *Client) fetch(ctx context.Context, k *records.Kind, id string, send func(context.Context, request) (response, error)) (records.Record, error) {
+// or c.once inside a caller's own retry loop. It returns the document as
+// read too (its money's currency is the caller's to place).
+func (c *Client) fetch(ctx context.Context, k *records.Kind, id string, send func(context.Context, request) (response, error)) (records.Record, map[string]any, error) {
 	resp, err := send(ctx, request{method: "GET", path: c.recordPath(k, id) + "?expandSubResources=true"})
 	if err != nil {
 		if e, ok := errors.AsType[*erp.Error](err); ok && e.Status == 404 {
-			return records.Record{}, notFound(k, id)
+			return records.Record{}, nil, notFound(k, id)
 		}
-		return records.Record{}, err
+		return records.Record{}, nil, err
 	}
 	var doc map[string]any
 	if err := json.Unmarshal(resp.body, &doc); err != nil {
-		return records.Record{}, &erp.Error{Status: resp.status, Detail: "unreadable record", Err: err}
+		return records.Record{}, nil, &erp.Error{Status: resp.status, Detail: "unreadable record", Err: err}
 	}
-	return c.docRecord(k, doc)
+	r, err := c.docRecord(k, doc)
+	return r, doc, err
 }
 
 // docRecord turns a record API document into a record: promoted fields
@@ -321,7 +330,7 @@ func (c *Client) Create(ctx context.Context, k *records.Kind, w erp.Write) (int6
 	body["externalId"] = eid
 	var id int64
 	err = c.retry(ctx, "create "+k.Name, func() error {
-		r, err := c.fetch(ctx, k, "eid:"+eid, c.once)
+		r, _, err := c.fetch(ctx, k, "eid:"+eid, c.once)
 		if err == nil {
 			id = r.ID
 			return nil

@@ -90,6 +90,8 @@ const (
 	colModified = "portico_modified"
 	colCreated  = "portico_created"
 	colExternal = "portico_externalid"
+	colCurrency = "portico_currency"
+	colSubsid   = "portico_subsidiary"
 	refSuffix   = "_refname"
 )
 
@@ -130,6 +132,12 @@ func (c *Client) changesQuery(k *records.Kind, from erp.Checkpoint) string {
 	if !lacks[km.Created] {
 		items = append(items, "TO_CHAR("+km.Created+", '"+sqlTimeFormat+"') AS "+colCreated)
 	}
+	if km.Currency != "" && !lacks[km.Currency] {
+		items = append(items, km.Currency+" AS "+colCurrency)
+	}
+	if km.Subsidiary != "" && !lacks[km.Subsidiary] {
+		items = append(items, km.Subsidiary+" AS "+colSubsid)
+	}
 	items = append(items, "TO_CHAR("+km.Modified+", '"+sqlTimeFormat+"') AS "+colModified)
 	var where []string
 	if km.Where != "" {
@@ -158,6 +166,10 @@ func (c *Client) Changes(ctx context.Context, k *records.Kind, from erp.Checkpoi
 		batch erp.Batch
 		err   error
 	}
+	money, err := c.moneyFor(ctx, c.m.Kind(k))
+	if err != nil {
+		return err
+	}
 	pages := make(chan result, 1)
 	go func() {
 		defer close(pages)
@@ -171,7 +183,7 @@ func (c *Client) Changes(ctx context.Context, k *records.Kind, from erp.Checkpoi
 			}
 			var b erp.Batch
 			if err == nil {
-				b, err = c.batch(k, p, from)
+				b, err = c.batch(ctx, k, p, from, &money)
 			}
 			select {
 			case pages <- result{b, err}:
@@ -201,10 +213,19 @@ func (c *Client) Changes(ctx context.Context, k *records.Kind, from erp.Checkpoi
 // batch converts a page of rows; Next is the last row's key (or from
 // when the page is empty). A row without a readable id or last-modified
 // time fails the page (the pull cannot go past what it cannot place).
-func (c *Client) batch(k *records.Kind, p suiteQLPage, from erp.Checkpoint) (erp.Batch, error) {
+func (c *Client) batch(ctx context.Context, k *records.Kind, p suiteQLPage, from erp.Checkpoint, money **moneyTables) (erp.Batch, error) {
 	b := erp.Batch{Records: make([]records.Record, 0, len(p.Items)), Next: from}
+	km := c.m.Kind(k)
 	for _, row := range p.Items {
 		r, err := c.rowRecord(k, row)
+		if err == nil {
+			// An unknown currency is the page's failure, not the row's:
+			// the pull stops here and tries again, never storing money
+			// under the wrong currency.
+			if r.Currency, err = c.recordCurrency(ctx, money, km, row[colCurrency], row[colSubsid]); err != nil {
+				return b, err
+			}
+		}
 		if err != nil && r.ID > 0 && !r.ModifiedAt.IsZero() {
 			// One unreadable value must not stop the kind's sync at this
 			// row for good: the row is left out (and logged) and the pull
