@@ -166,6 +166,9 @@ func (e *Engine) Pull(ctx context.Context, kinds []*records.Kind, full bool) err
 	start := e.opt.Now()
 	defer func() { e.m.PullMillis.Add(e.opt.Now().Sub(start).Milliseconds()) }()
 	return e.hold(ctx, func(ctx context.Context, l Lease) error {
+		if err := e.baseCurrency(ctx); err != nil {
+			return err
+		}
 		pull := func() error {
 			var errs []error
 			for _, k := range kinds {
@@ -204,6 +207,29 @@ func (e *Engine) Pull(ctx context.Context, kinds []*records.Kind, full bool) err
 		}
 		return pull()
 	})
+}
+
+// baseCurrency hands the ERP account's base currency to the store, when
+// the connector reads it: the records it gives carry their currency
+// relative to it. A failure to read it is logged (the store keeps the one
+// it has); one to store it fails the pull.
+func (e *Engine) baseCurrency(ctx context.Context) error {
+	cur, ok := e.conn.(erp.Currencies)
+	if !ok {
+		return nil
+	}
+	code, err := cur.BaseCurrency(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		e.log.Warn("the ERP account's base currency could not be read; the stored one stands", "err", err)
+		return nil
+	}
+	if err := e.store.SetBaseCurrency(ctx, code); err != nil {
+		return fmt.Errorf("store the base currency %s: %w", code, err)
+	}
+	return nil
 }
 
 // BulkLoader is a store that loads faster when told a load is coming:

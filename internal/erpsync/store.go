@@ -68,6 +68,11 @@ type Store interface {
 	// PutRecords stores records as the ERP has them, merging each
 	// document into the stored one (see sqlstore's PutRecords).
 	PutRecords(ctx context.Context, rs []records.Record) error
+	// SetBaseCurrency records the ISO 4217 code of the tenant's base
+	// currency as the ERP account has it: records whose Currency is ""
+	// are in it. The engine sets it at the start of every pull when the
+	// connector reads it (erp.Currencies).
+	SetBaseCurrency(ctx context.Context, code string) error
 	// RecordIDs returns the ids of kind's records in the replica.
 	RecordIDs(ctx context.Context, kind string) ([]int64, error)
 	// AcquireLease takes or renews the named lease for owner until
