@@ -106,7 +106,8 @@ function Kpi({
 /** The user's records of one kind: how many, their amount per currency, by status, each opening its list. */
 function MineKpi({ mine, kind }: { mine: MineSection; kind: Kind }) {
   const status = kind.fields.find((f) => f.column === 'status');
-  const totals = totalsOf(mine.all, kind);
+  // None of them: no "$0.00" beside the 0.
+  const totals = mine.all.count > 0 ? totalsOf(mine.all, kind) : [];
   const amount = fieldOf(kind, mine.all.amount ?? '');
   const badges: BadgeItem[] = mine.byStatus.map((c) => ({
     text: `${countFormat.format(c.count)} ${c.label.toLowerCase()}`,
