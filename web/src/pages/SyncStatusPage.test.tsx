@@ -194,6 +194,24 @@ describe('SyncStatusPage', () => {
     expect(screen.queryByText('Error')).not.toBeInTheDocument();
   });
 
+  it('says when NetSuite\'s two clocks disagree, with both times and the fix', async () => {
+    const clock =
+      'project 921: SuiteQL\'s last-modified "2026-11-28 16:00:00", read in the mapping\'s timezone UTC, is 2026-11-28T16:00:00Z; the record API\'s (UTC) is 2026-11-29T00:00:00Z — fix: timezone: America/Los_Angeles';
+    api.on('GET /sync/status', () => json({ data: { ...status, clock } }));
+    renderRoutes(routes, '/sync');
+    const alert = await screen.findByTestId('sync-clock');
+    expect(alert).toHaveAttribute('role', 'alert');
+    expect(alert).toHaveTextContent("NetSuite's times disagree: check the mapping's time zone");
+    expect(alert).toHaveTextContent('fix: timezone: America/Los_Angeles');
+    expect(alert).toHaveTextContent('portico netsuite check');
+  });
+
+  it('shows no clock alert while the times agree', async () => {
+    renderRoutes(routes, '/sync');
+    await screen.findByRole('table', { name: 'Sync status of each record kind' });
+    expect(screen.queryByTestId('sync-clock')).not.toBeInTheDocument();
+  });
+
   it('hides the sync buttons from a role without sync.admin', async () => {
     signInWith(['sync.view']);
     renderRoutes(routes, '/sync');

@@ -159,6 +159,15 @@ function StatusBody({ status, kinds, isAdmin, busy, fetching, onRun }: StatusBod
       <Text size="sm" c="dimmed">
         The portal pulls what changed in NetSuite every {formatLag(status.intervalSeconds)}, and sends the changes made here to NetSuite.
       </Text>
+      {status.clock && (
+        <Alert color="red" variant="light" title="NetSuite's times disagree: check the mapping's time zone" role="alert" data-testid="sync-clock">
+          <Text size="sm">{status.clock}</Text>
+          <Text size="sm" mt="xs">
+            Records keep syncing, but the times shown for them are off until the mapping's <code>timezone</code> is corrected; run{' '}
+            <code>portico netsuite check</code> to confirm the fix.
+          </Text>
+        </Alert>
+      )}
 
       <Stack gap="xs" component="section" aria-labelledby="sync-kinds">
         <Title order={2} size="h3" id="sync-kinds">

@@ -64,6 +64,11 @@ export interface SyncStatus {
   outbox: Partial<Record<'pending' | 'failed' | 'synced' | 'discarded', number>>;
   /** The pending and failed entries, newest first. */
   open: OutboxEntry[];
+  /**
+   * The last time NetSuite's two APIs gave one record different last-modified times (a wrong
+   * `timezone` in the mapping): both times and the fix. Absent when they agree.
+   */
+  clock?: string;
 }
 
 /** How often the page refetches the status while a run it started goes on. */
