@@ -50,13 +50,13 @@ func (t *Tenant) Summarize(ctx context.Context, q records.SummaryQuery) (records
 	if len(q.Sum) > 0 {
 		out.Totals = make(map[string][]records.UnitTotal, len(q.Sum))
 	}
+	g := t.d.sumGrouping(k, q.Sum)
 	if q.List.Filter.Conditions() == 0 && q.List.Text == "" {
-		kept, ok, err := t.keptSummary(ctx, k, q.Sum, out)
+		kept, ok, err := t.keptSummary(ctx, k, q.Sum, g, out)
 		if ok || err != nil {
 			return kept, err
 		}
 	}
-	g := t.d.sumGrouping(k, q.Sum)
 	text, err := t.textMatch(ctx, q.List)
 	if err != nil {
 		return out, err
@@ -251,15 +251,18 @@ var (
 		}
 		return out
 	}()
-	keptSums = scope(`SELECT field, total FROM record_sums WHERE tenant_id = :tenant AND kind = ?`)
+	keptSumsOf = scope(`SELECT field, total FROM record_sums WHERE tenant_id = :tenant AND kind = ?`)
 )
 
 // keptSummary answers a list without filter or text from what migration
-// 0020's triggers keep, when it can (ok): they add every record's values,
-// so not when a field asked for has values of more than one unit (a
-// quantity per unit; money of a kind with records in another currency
-// than the base).
-func (t *Tenant) keptSummary(ctx context.Context, k *records.Kind, sum []records.Field, out records.Summary) (_ records.Summary, ok bool, _ error) {
+// 0020's triggers keep, when it can (ok), exactly: they add every
+// record's values, whatever their unit. Money of a kind with records in
+// another currency than the base is still answered when those are at most
+// SummaryExact: their sums per currency are read through the partial
+// index records_foreign_currency, and the base currency's are the kept
+// sums less theirs. A quantity per unit (Field.Per), or more records in
+// other currencies, is not (the caller estimates).
+func (t *Tenant) keptSummary(ctx context.Context, k *records.Kind, sum []records.Field, g sumGrouping, out records.Summary) (_ records.Summary, ok bool, _ error) {
 	st := keptCountOnly
 	for _, f := range sum {
 		if f.Per != "" {
@@ -270,15 +273,49 @@ func (t *Tenant) keptSummary(ctx context.Context, k *records.Kind, sum []records
 		}
 	}
 	var foreign int
-	if err := t.queryRow(ctx, st, k.Name).Scan(&out.Total, &foreign); err != nil || foreign > 0 {
+	if err := t.queryRow(ctx, st, k.Name).Scan(&out.Total, &foreign); err != nil || len(sum) == 0 {
+		return out, err == nil, err
+	}
+	kept, err := t.keptSums(ctx, k)
+	if err != nil {
 		return out, false, err
 	}
-	if len(sum) == 0 {
-		return out, true, nil
+	var others sumGroups
+	if foreign > 0 {
+		inner, outer := []string{"1 AS m"}, []string{"COUNT(*)"}
+		for i, v := range g.vals {
+			inner, outer = append(inner, fmt.Sprintf("%s AS v%d", v, i)), append(outer, fmt.Sprintf("COALESCE(SUM(v%d), 0)", i))
+		}
+		st := scope(fmt.Sprintf(`SELECT %s FROM (SELECT %s FROM records WHERE tenant_id = :tenant AND %s AND currency <> '' LIMIT %d) p%s`,
+			g.outer(outer), g.inner(inner), kindIs(k), records.SummaryExact+1, g.groupBy()))
+		if others, err = t.sumGroups(ctx, st, g, 1); err != nil || others.count() > records.SummaryExact {
+			return out, false, err
+		}
 	}
-	rows, err := t.query(ctx, keptSums, k.Name)
+	for i, f := range sum {
+		by := map[string]float64{"": float64(kept[string(f.Column)])}
+		for _, r := range others {
+			if u := g.unitOf[i]; u >= 0 && r.units[u] != "" {
+				by[r.units[u]] += r.sums[i]
+				by[""] -= r.sums[i]
+			}
+		}
+		if g.unitOf[i] >= 0 && int64(others.count()) == out.Total {
+			delete(by, "") // every record is in another currency
+		}
+		for u, v := range by {
+			by[u] = v / 100
+		}
+		out.Totals[f.Name] = records.UnitTotals(by)
+	}
+	return out, true, nil
+}
+
+// keptSums are a kind's kept sums, in hundredths, by summable column.
+func (t *Tenant) keptSums(ctx context.Context, k *records.Kind) (map[string]int64, error) {
+	rows, err := t.query(ctx, keptSumsOf, k.Name)
 	if err != nil {
-		return out, false, fmt.Errorf("summarize %s: %w", k.Name, err)
+		return nil, fmt.Errorf("summarize %s: %w", k.Name, err)
 	}
 	defer rows.Close()
 	kept := map[string]int64{}
@@ -286,14 +323,11 @@ func (t *Tenant) keptSummary(ctx context.Context, k *records.Kind, sum []records
 		var field string
 		var total int64
 		if err := rows.Scan(&field, &total); err != nil {
-			return out, false, err
+			return nil, err
 		}
 		kept[field] = total
 	}
-	for _, f := range sum {
-		out.Totals[f.Name] = []records.UnitTotal{{Total: float64(kept[string(f.Column)]) / 100}}
-	}
-	return out, true, rows.Err()
+	return kept, rows.Err()
 }
 
 func (t *Tenant) keptCount(ctx context.Context, k *records.Kind) (int64, error) {
@@ -327,7 +361,11 @@ func (t *Tenant) estimateSummary(ctx context.Context, k *records.Kind, sum []rec
 			kindIs(k), summaryRun, len(runs)))
 		bounds = append(bounds, start, start+step)
 	}
-	cols, outer := []string{"CASE WHEN " + strings.Join(pred, " AND ") + " THEN 1 ELSE 0 END AS m"}, []string{"COUNT(*)", "COALESCE(SUM(m), 0)"}
+	match := "1 = 1" // the whole kind (a list without filter, keptSummary could not answer)
+	if len(pred) > 0 {
+		match = strings.Join(pred, " AND ")
+	}
+	cols, outer := []string{"CASE WHEN " + match + " THEN 1 ELSE 0 END AS m"}, []string{"COUNT(*)", "COALESCE(SUM(m), 0)"}
 	for i, v := range g.vals {
 		cols, outer = append(cols, fmt.Sprintf("%s AS v%d", v, i)), append(outer, fmt.Sprintf("COALESCE(SUM(m * v%d), 0)", i))
 	}

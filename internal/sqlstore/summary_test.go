@@ -304,6 +304,15 @@ func TestConformanceSummaryPerUnit(t *testing.T) {
 		// Beyond SummaryExact: estimated, still per currency.
 		inCurrencies(invoices(301, 3000, time.UnixMilli(1_700_000_000_000).UTC()))
 		check("estimated", sum(mustFilter(t, k, "memo startswith Invoice")), true)
+		// Unfiltered, past SummaryExact records but with fewer than that in
+		// other currencies: exact, the kept sums less theirs.
+		check("unfiltered, 3,300", sum(records.Filter{}), false)
+		if got := sum(records.Filter{}); got.Total != 3300 || got.TotalEstimated {
+			t.Errorf("count %d (estimated %v)", got.Total, got.TotalEstimated)
+		}
+		// More than SummaryExact in other currencies: estimated, per currency.
+		inCurrencies(invoices(3301, 6000, time.UnixMilli(1_700_000_000_000).UTC()))
+		check("unfiltered, estimated", sum(records.Filter{}), true)
 
 		// Credits per credit type, in a list and a tab's status totals.
 		ck, _ := records.Lookup("creditledger")
@@ -327,6 +336,27 @@ func TestConformanceSummaryPerUnit(t *testing.T) {
 		st, err := ck.TotalsByStatus(ctx, ten, records.Filter{})
 		if err != nil || st == nil || len(st.Groups) != 1 || totals(st.Groups[0].Totals) != "4.00 + Species 5.00 + Stream 2.00 + Wetland 4.00" {
 			t.Errorf("credits by status: %+v %v", st, err)
+		}
+		// Past SummaryExact entries, an unfiltered list's credits are
+		// estimated per credit type (the kept sums add every type).
+		entries = entries[:0]
+		for i := range records.SummaryExact + 500 {
+			r := docRecord("creditledger", int64(1000+i), fmt.Sprintf("Entry %d", i), "Sold", nil)
+			r.Fields, _ = json.Marshal(map[string]any{"custrecord_res_cl_credit_type": map[string]any{"id": "1", "refName": []string{"Wetland", "Stream"}[i%2]}})
+			r.Amount = ptr(int64(100))
+			entries = append(entries, r)
+		}
+		if err := ten.PutRecords(ctx, entries); err != nil {
+			t.Fatal(err)
+		}
+		got, err = ten.Summarize(ctx, records.SummaryQuery{List: records.ListQuery{Kind: "creditledger"}, Count: true, Sum: []records.Field{credits}})
+		if err != nil || !got.TotalsEstimated || len(got.Totals[credits.Name]) < 2 {
+			t.Fatalf("credits past SummaryExact: %+v %v", got, err)
+		}
+		for _, u := range got.Totals[credits.Name] {
+			if want := float64(records.SummaryExact+500) / 2; (u.Unit == "Wetland" || u.Unit == "Stream") && math.Abs(u.Total-want) > 0.35*want {
+				t.Errorf("credits of %s: %.2f, want about %.0f", u.Unit, u.Total, want)
+			}
 		}
 	})
 }
