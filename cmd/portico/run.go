@@ -191,6 +191,11 @@ func seed(ctx context.Context, store *sqlstore.Store, cfg config.Config, project
 	if err := tenant.ImportAccess(ctx, f); err != nil {
 		return err
 	}
+	// The demo company's amounts are in its own base currency, whatever
+	// PORTICO_CURRENCY says (as a connected ERP account's would be).
+	if err := tenant.SetBaseCurrency(ctx, demo.BaseCurrency); err != nil {
+		return err
+	}
 	last := time.Now()
 	var stats demo.Stats
 	err := store.BulkLoad(ctx, func() (err error) {

@@ -360,3 +360,28 @@ func TestConformanceSummaryPerUnit(t *testing.T) {
 		}
 	})
 }
+
+// Migration 0029 makes every kind's next pull start from the beginning,
+// so records synced before it come again with their own currency.
+func TestMigration0029PullsEveryKindAgain(t *testing.T) {
+	for _, engine := range []string{"sqlite", "postgres"} {
+		t.Run(engine, func(t *testing.T) {
+			ctx := context.Background()
+			s := atVersion(t, engine, 28)
+			if _, err := s.db.ExecContext(ctx, s.d.rebind(`INSERT INTO tenants (id, name, created_at) VALUES ('acme', 'Acme', 0)`)); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.db.ExecContext(ctx, s.d.rebind(`INSERT INTO sync_state (tenant_id, kind, cp_modified, cp_id, deleted_since, pulled_total)
+				VALUES ('acme', 'invoice', 1700000000000, 42, 1700000000000, 500)`)); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Migrate(ctx); err != nil {
+				t.Fatal(err)
+			}
+			states, err := s.Tenant("acme").SyncStates(ctx)
+			if err != nil || len(states) != 1 || !states[0].Checkpoint.IsZero() || states[0].DeletedSince.UnixMilli() > 0 {
+				t.Fatalf("after 0029: %+v %v", states, err)
+			}
+		})
+	}
+}

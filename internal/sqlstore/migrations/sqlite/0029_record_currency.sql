@@ -31,3 +31,9 @@ ANALYZE records_date;
 -- The tenant's base currency (ISO 4217), as its ERP account has it (the
 -- sync reads it) or as configured; '' until known.
 ALTER TABLE tenants ADD COLUMN base_currency TEXT NOT NULL DEFAULT '';
+
+-- Records synced before this migration say nothing of their currency
+-- (''), which reads as the base currency: every kind's next pull starts
+-- from the beginning, so each record comes again with its own. (Its
+-- deletions are read from the start too.)
+UPDATE sync_state SET cp_modified = 0, cp_id = 0, deleted_since = 0;
