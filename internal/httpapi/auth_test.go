@@ -128,6 +128,7 @@ func authEnvFrom(t *testing.T, perMinute int, tmpl *storeTemplate) *authEnv {
 		LoginPerMinuteIP: perMinute, LoginPerMinuteAccount: perMinute, ERP: "netsuite", Product: "portal",
 		ERPBaseURL: "https://1234567.app.netsuite.com",
 		Syncs:      func(t portal.TenantID) Syncer { return e.syncs[t] },
+		Currency:   "USD",
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -4,7 +4,6 @@
 package httpapi
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"io"
@@ -110,7 +109,8 @@ type Options struct {
 	// its session is checked again; zero means 15 s.
 	EventsHeartbeat time.Duration
 	// Currency is the base currency (ISO 4217) of a tenant whose ERP
-	// account has given none (config's PORTICO_CURRENCY); "" means USD.
+	// account has given none (config's PORTICO_CURRENCY); "" names none,
+	// and amounts then show without a currency.
 	Currency string
 }
 
@@ -177,7 +177,7 @@ func NewServer(o Options) (*Server, error) {
 		limits:    o.RateLimits, dbTimeout: o.DBTimeout, trustedProxies: o.TrustedProxies,
 		requests: newRequestMetrics(o.Instance),
 		hsts:     strings.HasPrefix(o.PublicURL, "https://"),
-		events:   o.Events, heartbeat: o.EventsHeartbeat, currency: cmp.Or(o.Currency, "USD"),
+		events:   o.Events, heartbeat: o.EventsHeartbeat, currency: o.Currency,
 	}
 	if s.heartbeat <= 0 {
 		s.heartbeat = 15 * time.Second
