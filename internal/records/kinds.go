@@ -109,6 +109,30 @@ type Field struct {
 	unsorted bool
 }
 
+// Unit is what a summable field's values are counted in, decided here
+// for every path that shows, exports or totals them, which never add
+// values of different units: money is in its record's currency
+// (Record.Currency, "" the base currency); a quantity per a unit field
+// (Field.Per) in that field's value in each record; any other quantity in
+// one unit everywhere (neither set).
+type Unit struct {
+	Currency bool   // the record's currency
+	Per      *Field // the field whose value is the unit
+}
+
+// UnitOf returns the unit of field f of k (see Unit).
+func (k *Kind) UnitOf(f Field) Unit {
+	switch {
+	case f.Type == TypeMoney:
+		return Unit{Currency: true}
+	case f.Per != "":
+		if per, ok := k.FieldNamed(f.Per); ok { // the registry checks it is
+			return Unit{Per: &per}
+		}
+	}
+	return Unit{}
+}
+
 // Doc reports whether the field is kept in the record's document rather
 // than in a promoted column.
 func (f Field) Doc() bool {

@@ -149,7 +149,7 @@ func (k *Kind) readNames(cols []string) (docs []string, promoted []Column) {
 		default:
 			promoted = append(promoted, f.Column)
 		}
-		money = money || f.Type == TypeMoney
+		money = money || k.UnitOf(f).Currency
 	}
 	if money {
 		promoted = append(promoted, ColCurrency)

@@ -175,11 +175,12 @@ func (k *Kind) RunReport(ctx context.Context, st ReportStore, cfg ListConfig) (R
 	group, _ := k.FieldNamed(spec.GroupBy) // Validate checked it
 	gq := GroupQuery{Kind: k.Name, Filter: lq.Filter, GroupBy: group.Column, ByValue: spec.Order == "value", Limit: MaxGroups + 1}
 	cols := []ColumnInfo{{Name: "key", Label: group.Label, Type: TypeText}}
+	inCurrency := make([]bool, len(spec.Aggregates)) // an aggregate of money, in its records' currency
 	for i, a := range spec.Aggregates {
 		gq.Fns = append(gq.Fns, a.Fn)
 		typ, of := TypeQuantity, Column("")
 		if f, ok := k.FieldNamed(a.Field); ok {
-			typ, of = f.Type, f.Column
+			typ, of, inCurrency[i] = f.Type, f.Column, k.UnitOf(f).Currency
 		}
 		gq.Of = append(gq.Of, of)
 		cols = append(cols, ColumnInfo{Name: fmt.Sprintf("v%d", i), Label: a.Label(k), Type: typ})
@@ -196,7 +197,7 @@ func (k *Kind) RunReport(ctx context.Context, st ReportStore, cfg ListConfig) (R
 			row[fmt.Sprintf("v%d", j)] = v
 			switch u := g.Units[j]; {
 			case u == "" || slices.Contains(units, u):
-			case cols[j+1].Type == TypeMoney:
+			case inCurrency[j]:
 				row[RowCurrency], units = u, append(units, u)
 			default:
 				units = append(units, u)

@@ -178,7 +178,7 @@ func (rr RecordRows) AppendJSON(b []byte) ([]byte, error) {
 	for _, c := range rr.columns {
 		if f, ok := rr.kind.FieldNamed(c.Name); ok {
 			cells = append(cells, cell{name: c.Name, field: &f})
-			money = money || f.Type == TypeMoney
+			money = money || rr.kind.UnitOf(f).Currency
 		}
 	}
 	cells = append(cells, cell{name: "id"})

@@ -52,7 +52,7 @@ func (k *Kind) Row(r Record, cols []ColumnInfo) Row {
 	for _, c := range cols {
 		f, _ := k.FieldNamed(c.Name)
 		row[c.Name] = f.cell(r).any()
-		if f.Type == TypeMoney && r.Currency != "" {
+		if r.Currency != "" && k.UnitOf(f).Currency {
 			row[RowCurrency] = r.Currency
 		}
 	}

@@ -113,15 +113,13 @@ func (d dialect) sumGrouping(k *records.Kind, sum []records.Field) sumGrouping {
 // the record's currency for money, the text of its Per field for a
 // quantity per unit, "" for a field of one unit.
 func (d dialect) unitSQL(k *records.Kind, f records.Field) string {
-	switch {
-	case f.Type == records.TypeMoney:
+	switch u := k.UnitOf(f); {
+	case u.Currency:
 		return "currency"
-	case f.Per != "":
-		u, _ := k.FieldNamed(f.Per) // the registry checks it exists and is named
-		if !u.Doc() {
-			return filterColumns[u.Column]
-		}
-		expr, _ := d.docSortExpr(u)
+	case u.Per != nil && !u.Per.Doc():
+		return filterColumns[u.Per.Column]
+	case u.Per != nil:
+		expr, _ := d.docSortExpr(*u.Per)
 		return expr
 	}
 	return ""
@@ -265,10 +263,10 @@ var (
 func (t *Tenant) keptSummary(ctx context.Context, k *records.Kind, sum []records.Field, g sumGrouping, out records.Summary) (_ records.Summary, ok bool, _ error) {
 	st := keptCountOnly
 	for _, f := range sum {
-		if f.Per != "" {
+		switch u := k.UnitOf(f); {
+		case u.Per != nil:
 			return out, false, nil
-		}
-		if f.Type == records.TypeMoney {
+		case u.Currency:
 			st = keptCountForeign[k.Name]
 		}
 	}
