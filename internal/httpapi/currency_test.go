@@ -130,6 +130,20 @@ func TestMoneyCarriesItsCurrency(t *testing.T) {
 		}
 	}
 
+	// Credits are per credit type: every group says its type.
+	code, body = e.postJSON(t, tok, 10, "POST", "/api/v1/reports/run?type=creditledger", map[string]any{
+		"name": "Credits by transaction", "columns": []string{"name"}, "filter": "", "visibility": "private",
+		"report": map[string]any{"groupBy": "custrecord_res_cl_type", "chart": "bar", "aggregates": []map[string]any{{"fn": "sum", "field": "custrecord_res_cl_credits"}}}})
+	run = reportRun{}
+	if err := json.Unmarshal(body, &run); code != 200 || err != nil || len(run.Data.Rows) == 0 {
+		t.Fatalf("credits report: %d %s", code, body)
+	}
+	for _, row := range run.Data.Rows {
+		if key := row["key"].(string); !strings.HasSuffix(key, ")") || row[records.RowCurrency] != nil {
+			t.Errorf("credits group %v does not say its credit type", row)
+		}
+	}
+
 	w = e.call("GET", "/api/v1/netsuite/portal-list?type=invoice&columns=memo,duedate&format=csv", tok, 10, "")
 	if strings.Contains(strings.SplitN(w.Body.String(), "\n", 2)[0], "Currency") {
 		t.Errorf("a CSV without money has a currency column: %s", w.Body)

@@ -175,12 +175,12 @@ func (k *Kind) RunReport(ctx context.Context, st ReportStore, cfg ListConfig) (R
 	group, _ := k.FieldNamed(spec.GroupBy) // Validate checked it
 	gq := GroupQuery{Kind: k.Name, Filter: lq.Filter, GroupBy: group.Column, ByValue: spec.Order == "value", Limit: MaxGroups + 1}
 	cols := []ColumnInfo{{Name: "key", Label: group.Label, Type: TypeText}}
-	inCurrency := make([]bool, len(spec.Aggregates)) // an aggregate of money, in its records' currency
+	units := make([]Unit, len(spec.Aggregates)) // what each aggregate's values are counted in
 	for i, a := range spec.Aggregates {
 		gq.Fns = append(gq.Fns, a.Fn)
 		typ, of := TypeQuantity, Column("")
 		if f, ok := k.FieldNamed(a.Field); ok {
-			typ, of, inCurrency[i] = f.Type, f.Column, k.UnitOf(f).Currency
+			typ, of, units[i] = f.Type, f.Column, k.UnitOf(f)
 		}
 		gq.Of = append(gq.Of, of)
 		cols = append(cols, ColumnInfo{Name: fmt.Sprintf("v%d", i), Label: a.Label(k), Type: typ})
@@ -192,20 +192,24 @@ func (k *Kind) RunReport(ctx context.Context, st ReportStore, cfg ListConfig) (R
 	ans := ReportResult{Report: cfg, Grouped: true, Columns: cols, Rows: []Row{}, HasMore: len(groups) > MaxGroups}
 	for i, g := range groups[:min(len(groups), MaxGroups)] {
 		row := Row{"id": i + 1, "key": g.Key}
-		var units []string
+		var named []string
 		for j, v := range g.Values {
 			row[fmt.Sprintf("v%d", j)] = v
-			switch u := g.Units[j]; {
-			case u == "" || slices.Contains(units, u):
-			case inCurrency[j]:
-				row[RowCurrency], units = u, append(units, u)
-			default:
-				units = append(units, u)
+			u := g.Units[j]
+			switch {
+			case units[j].Per != nil && u == "":
+				u = "no " + strings.ToLower(units[j].Per.Label) // a record without a unit
+			case units[j].Currency && u != "":
+				row[RowCurrency] = u
+			}
+			if u != "" && !slices.Contains(named, u) {
+				named = append(named, u)
 			}
 		}
-		// A key of several units is several rows: each says its unit.
-		if len(units) > 0 {
-			row["key"] = g.Key + " (" + strings.Join(units, ", ") + ")"
+		// A key of several units is several rows: each says its unit (the
+		// base currency's says none).
+		if len(named) > 0 {
+			row["key"] = g.Key + " (" + strings.Join(named, ", ") + ")"
 		}
 		ans.Rows = append(ans.Rows, row)
 		ans.Total++
