@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { BadgeList, type BadgeItem } from '../components/ui/BadgeList';
-import { formatUnitTotals, joinTotals } from '../records/format';
+import { formatCount, formatUnitTotals, joinTotals } from '../records/format';
 import { fieldOf, kindByName, totalsFormatOf } from '../records/kinds';
 import { viewPath } from '../records/links';
 import { kindsQuery, recordNameQuery } from '../records/queries';
@@ -21,12 +21,10 @@ export function firstName(fullName: string | undefined): string {
   return fullName?.trim().split(/\s+/)[0] ?? '';
 }
 
-const countFormat = new Intl.NumberFormat('en-US');
-
 /** "1 invoice", "12 invoices": a count of records of a kind, in words. */
 export function countOf(n: number, kind: Pick<Kind, 'label' | 'plural'> | undefined): string {
   const noun = kind ? (n === 1 ? kind.label : kind.plural).toLowerCase() : n === 1 ? 'record' : 'records';
-  return `${countFormat.format(n)} ${noun}`;
+  return `${formatCount(n)} ${noun}`;
 }
 
 /**
@@ -110,7 +108,7 @@ function MineKpi({ mine, kind }: { mine: MineSection; kind: Kind }) {
   const totals = mine.all.count > 0 ? totalsOf(mine.all, kind) : [];
   const amount = fieldOf(kind, mine.all.amount ?? '');
   const badges: BadgeItem[] = mine.byStatus.map((c) => ({
-    text: `${countFormat.format(c.count)} ${c.label.toLowerCase()}`,
+    text: `${formatCount(c.count)} ${c.label.toLowerCase()}`,
     color: statusColor(c.label, status?.choices),
     to: cardPath(kind, c),
   }));
@@ -118,7 +116,7 @@ function MineKpi({ mine, kind }: { mine: MineSection; kind: Kind }) {
     <Kpi
       testId={`kpi-mine-${kind.route}`}
       label={mine.all.label}
-      value={countFormat.format(mine.all.count)}
+      value={formatCount(mine.all.count)}
       detail={
         (totals.length > 0 || badges.length > 0) && (
           <>
@@ -156,7 +154,7 @@ function AgingKpis({ aging, kind }: { aging: AgingSection; kind: Kind }) {
       <Kpi
         testId={`kpi-${kind.route}-overdue`}
         label={`${aging.label} overdue`}
-        value={countFormat.format(overdue.count)}
+        value={formatCount(overdue.count)}
         detail={
           <Text size="sm" c="dimmed">
             {overdue.count === 0 ? 'Nothing past its due date' : `${joinTotals(totalsOf(overdue, kind))} past due`}
@@ -230,7 +228,7 @@ function MyProjects({ projects, kinds }: { projects: NonNullable<Dashboard['proj
       action={
         project && (
           <Anchor component={Link} to={cardPath(project, projects.all)} size="sm" className={classes.noWrap}>
-            View all {countFormat.format(projects.all.count)}
+            View all {formatCount(projects.all.count)}
           </Anchor>
         )
       }
@@ -259,7 +257,7 @@ function ProjectRow({ project, kinds, projectKind }: { project: MyProject; kinds
   const href = projectKind ? viewPath(projectKind, project.id) : undefined;
   const badges: BadgeItem[] = project.open.flatMap((c) => {
     const kind = kindByName(kinds, c.kind);
-    return kind ? [{ key: c.kind, text: `${countFormat.format(c.count)} ${c.label.toLowerCase()}`, color: 'orange', to: cardPath(kind, c) }] : [];
+    return kind ? [{ key: c.kind, text: `${formatCount(c.count)} ${c.label.toLowerCase()}`, color: 'orange', to: cardPath(kind, c) }] : [];
   });
   return (
     <li className={classes.projectRow} data-testid="my-project">
@@ -321,7 +319,7 @@ function DashboardBody({ data, kinds, roleName }: { data: Dashboard; kinds: Kind
         unitsLabel={`${credits.label} ${perUnit(credits, creditKind)}`}
         detail={
           <Text size="sm" c="dimmed">
-            across {countFormat.format(credits.count)} credit {credits.count === 1 ? 'pool' : 'pools'}
+            across {formatCount(credits.count)} credit {credits.count === 1 ? 'pool' : 'pools'}
           </Text>
         }
         link={{ to: cardPath(creditKind, credits), text: `View ${creditKind.plural.toLowerCase()}` }}

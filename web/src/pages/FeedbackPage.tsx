@@ -11,7 +11,7 @@ import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '../app/paths';
 import { routes } from '../app/routes';
-import { formatBytes } from '../records/format';
+import { formatBytes, formatCount } from '../records/format';
 import { recordName } from '../records/KindPages';
 import { kindsQuery, recordQuery } from '../records/queries';
 import { RecordErrorBoundary } from '../records/States';
@@ -167,7 +167,7 @@ function FeedbackFormPage() {
             value={form.message}
             onChange={(e) => set({ message: e.currentTarget.value })}
             error={errors.message}
-            description={`${messageLength.toLocaleString('en-US')} of ${MAX_MESSAGE.toLocaleString('en-US')} characters`}
+            description={`${formatCount(messageLength)} of ${formatCount(MAX_MESSAGE)} characters`}
           />
           <TextInput
             id="feedback-page"

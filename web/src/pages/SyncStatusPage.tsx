@@ -11,7 +11,7 @@ import { Alert, Badge, Button, Group, Modal, Stack, Table, Text, Title, Visually
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { formatDateTime } from '../records/format';
+import { formatCount, formatDateTime } from '../records/format';
 import { kindByName } from '../records/kinds';
 import { viewPath } from '../records/links';
 import { kindsQuery } from '../records/queries';
@@ -204,20 +204,20 @@ function StatusBody({ status, kinds, isAdmin, busy, fetching, onRun }: StatusBod
         <dl className={recordClasses.facts} aria-label="Outbox">
           <div>
             <dt>Pending</dt>
-            <dd data-testid="outbox-pending">{(counts.pending ?? 0).toLocaleString('en-US')}</dd>
+            <dd data-testid="outbox-pending">{formatCount(counts.pending ?? 0)}</dd>
           </div>
           <div>
             <dt>Failed</dt>
-            <dd data-testid="outbox-failed">{(counts.failed ?? 0).toLocaleString('en-US')}</dd>
+            <dd data-testid="outbox-failed">{formatCount(counts.failed ?? 0)}</dd>
           </div>
           <div>
             <dt>Synced</dt>
-            <dd data-testid="outbox-synced">{(counts.synced ?? 0).toLocaleString('en-US')}</dd>
+            <dd data-testid="outbox-synced">{formatCount(counts.synced ?? 0)}</dd>
           </div>
           {!!counts.discarded && (
             <div>
               <dt>Discarded</dt>
-              <dd data-testid="outbox-discarded">{counts.discarded.toLocaleString('en-US')}</dd>
+              <dd data-testid="outbox-discarded">{formatCount(counts.discarded)}</dd>
             </div>
           )}
         </dl>
@@ -239,7 +239,7 @@ function KindRow({ kind, isAdmin, busy, onRun }: { kind: SyncKind; isAdmin: bool
       </Table.Th>
       <Table.Td className={classes.nowrap}>{isNever(kind.lastRun) ? 'never' : formatDateTime(kind.lastRun)}</Table.Td>
       <Table.Td className={classes.nowrap}>
-        {kind.lastPulled.toLocaleString('en-US')} / {kind.pulledTotal.toLocaleString('en-US')}
+        {formatCount(kind.lastPulled)} / {formatCount(kind.pulledTotal)}
       </Table.Td>
       <Table.Td className={classes.nowrap}>{formatLag(kind.lagSeconds)}</Table.Td>
       <Table.Td className={classes.long}>

@@ -7,7 +7,7 @@ import { Button, Group, NativeSelect, Text, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { ListParams } from './api';
-import { formatCount } from './format';
+import { formatCount, formatRecordCount } from './format';
 import { jumpProblem, walkForward, type PageLink } from './pageJump';
 import { PAGE_SIZES } from './listState';
 import { listPageQuery } from './queries';
@@ -133,11 +133,11 @@ export function Pager({ page, size, rowsOnPage, count, hasNext, busy, walk, onFi
     <Group justify="space-between" gap="sm" wrap="wrap" component="nav" aria-label="Pages">
       <Group gap="xs" aria-live="polite">
         <Text size="sm" c="dimmed">
-          {rowsOnPage > 0 ? `Rows ${first.toLocaleString('en-US')}–${(first + rowsOnPage - 1).toLocaleString('en-US')}` : 'No rows'}
+          {rowsOnPage > 0 ? `Rows ${formatCount(first)}–${formatCount(first + rowsOnPage - 1)}` : 'No rows'}
         </Text>
         {count && (
           <Text size="sm" fw={500} data-testid="list-total">
-            {formatCount(count.total, count.estimated)}
+            {formatRecordCount(count.total, count.estimated)}
           </Text>
         )}
       </Group>
@@ -174,7 +174,7 @@ export function Pager({ page, size, rowsOnPage, count, hasNext, busy, walk, onFi
           {last !== null && (
             <Text size="sm" data-testid="page-count">
               of {count?.estimated ? '~' : ''}
-              {last.toLocaleString('en-US')}
+              {formatCount(last)}
             </Text>
           )}
           <Button type="submit" variant="default" size="sm" loading={!!walk.progress}>

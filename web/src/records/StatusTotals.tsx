@@ -7,14 +7,12 @@
  * from too many records to count exactly reads "≈".
  */
 import { Badge, Table, VisuallyHidden } from '@mantine/core';
-import { formatUnitTotals } from './format';
+import { formatCount, formatUnitTotals } from './format';
 import { fieldOf, totalsFormatOf } from './kinds';
 import { statusColor } from './status';
 import type { Kind, StatusTotals } from './types';
 import { UnitList } from './UnitList';
 import classes from './records.module.css';
-
-const countFormat = new Intl.NumberFormat('en-US');
 
 export function StatusTotalsTable({ totals, kind, what }: { totals: StatusTotals; kind?: Kind; what: string }) {
   if (totals.groups.length === 0) return null;
@@ -50,7 +48,7 @@ export function StatusTotalsTable({ totals, kind, what }: { totals: StatusTotals
                   'No status'
                 )}
               </Table.Th>
-              <Table.Td className={classes.numeric}>{`${g.estimated ? '≈ ' : ''}${countFormat.format(g.count)}`}</Table.Td>
+              <Table.Td className={classes.numeric}>{`${g.estimated ? '≈ ' : ''}${formatCount(g.count)}`}</Table.Td>
               <Table.Td className={classes.numeric}>
                 <UnitList texts={formatUnitTotals(g.totals, how).map((t) => (g.estimated ? `≈ ${t}` : t))} />
               </Table.Td>

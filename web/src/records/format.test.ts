@@ -3,12 +3,15 @@ import {
   currencyAffix,
   currencyOf,
   formatBoolean,
+  formatBytes,
   formatCompact,
+  formatCount,
   formatDate,
   formatMoney,
   formatNumber,
   formatPercent,
   formatQuantity,
+  formatRecordCount,
   formatUnitTotals,
   formatValue,
   isNumeric,
@@ -113,6 +116,31 @@ describe('money in its own currency, totals per unit', () => {
     expect(currencyAffix('GBP')).toEqual({ prefix: '£', suffix: undefined });
     expect(currencyAffix('credits')).toEqual({ suffix: ' credits' });
     expect(currencyAffix(undefined)).toEqual({});
+  });
+});
+
+describe('counts and sizes', () => {
+  it('a count is a whole figure in the user’s locale; a record count says what it counts', () => {
+    expect(formatCount(1234)).toBe('1,234');
+    expect(formatCount(0)).toBe('0');
+    expect(formatRecordCount(1)).toBe('1 record');
+    expect(formatRecordCount(12345)).toBe('12,345 records');
+    expect(formatRecordCount(1_234_567, true)).toBe('≈ 1.2M records');
+    expect(formatBytes(512)).toBe('512 B');
+    expect(formatBytes(1536)).toBe('1.5 KB');
+    expect(formatBytes(2 * 1024 * 1024)).toBe('2.0 MB');
+    expect(formatBytes(-1)).toBe('');
+  });
+
+  // The one place numbers are formatted: a page that writes its own formatter (a locale
+  // such as 'en-US' hard-coded, a bare toLocaleString) reads differently from the rest.
+  it('no module but this one formats numbers itself', () => {
+    const sources = import.meta.glob<string>(['../**/*.{ts,tsx}', '!../**/*.test.{ts,tsx}', '!./format.ts'], { query: '?raw', import: 'default', eager: true });
+    expect(Object.keys(sources).length).toBeGreaterThan(50);
+    const offenders = Object.entries(sources)
+      .filter(([, text]) => /Intl\.NumberFormat|toLocaleString\(|'en-US'|\.toFixed\(/.test(text))
+      .map(([file]) => file);
+    expect(offenders).toEqual([]);
   });
 });
 

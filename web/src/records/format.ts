@@ -36,7 +36,8 @@ const LOCALE = undefined;
 const quantityFormat = new Intl.NumberFormat(LOCALE, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const numberFormat = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 2 });
 const percentFormat = new Intl.NumberFormat(LOCALE, { style: 'percent', maximumFractionDigits: 1 });
-const countFormat = new Intl.NumberFormat(LOCALE);
+const countFormat = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 0 });
+const sizeFormat = new Intl.NumberFormat(LOCALE, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 const dateFormat = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeZone: 'UTC' });
 const dateTimeFormat = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeStyle: 'short' });
 const compactNumber = new Intl.NumberFormat(LOCALE, { notation: 'compact', maximumFractionDigits: 1 });
@@ -196,19 +197,28 @@ export function formatDateTime(value: string): string {
 }
 
 /**
+ * A count as a figure: 1234 → "1,234" (in the user's locale): records, pages, rows,
+ * groups, characters. Every count the app shows reads through here.
+ */
+export function formatCount(n: number): string {
+  return countFormat.format(n);
+}
+
+/**
  * A record count: "1 record", "12,345 records"; an estimate reads "≈ 1.2M records" (its
  * last digits mean nothing).
  */
-export function formatCount(n: number, estimated = false): string {
+export function formatRecordCount(n: number, estimated = false): string {
   if (estimated) return `≈ ${compactNumber.format(n)} records`;
-  return `${countFormat.format(n)} ${n === 1 ? 'record' : 'records'}`;
+  return `${formatCount(n)} ${n === 1 ? 'record' : 'records'}`;
 }
 
+/** A file's size: "512 B", "1.5 KB", "2.0 MB" (in the user's locale). */
 export function formatBytes(size: number): string {
   if (!Number.isFinite(size) || size < 0) return '';
-  if (size < 1024) return `${size} B`;
-  if (size < 1024 * 1024) return `${(size / 1024).toFixed(1)} KB`;
-  return `${(size / (1024 * 1024)).toFixed(1)} MB`;
+  if (size < 1024) return `${formatCount(size)} B`;
+  if (size < 1024 * 1024) return `${sizeFormat.format(size / 1024)} KB`;
+  return `${sizeFormat.format(size / (1024 * 1024))} MB`;
 }
 
 /** The text of a value of `type`, as a table cell or a field shows it ("" for none). */

@@ -40,5 +40,8 @@ describe('page jump', () => {
     expect(jumpProblem(1 + MAX_JUMP, 1, null)).toBeNull();
     // Back is always fine.
     expect(jumpProblem(3, 400, 1000)).toBeNull();
+    // Page numbers read as every count does (format.ts, the user's locale).
+    expect(jumpProblem(20_001, 1, 12_345)).toBe('There are 12,345 pages.');
+    expect(jumpProblem(2_000, 1, null)).toMatch(/^Page 2,000 is more than 50 pages on/);
   });
 });

@@ -10,6 +10,7 @@
  * - farther than that, the user narrows the list instead (a filter, a search, the other
  *   sort direction), which the page says.
  */
+import { formatCount } from './format';
 
 /** The most pages one jump reads its way forward. */
 export const MAX_JUMP = 50;
@@ -34,10 +35,10 @@ export interface Walk {
 export function jumpProblem(target: number, current: number, lastPage: number | null, estimated = false): string | null {
   if (!Number.isInteger(target) || target < 1) return 'Enter a page number, 1 or more.';
   if (lastPage !== null && target > lastPage) {
-    return `There ${lastPage === 1 ? 'is 1 page' : `are ${estimated ? 'about ' : ''}${lastPage.toLocaleString('en-US')} pages`}.`;
+    return `There ${lastPage === 1 ? 'is 1 page' : `are ${estimated ? 'about ' : ''}${formatCount(lastPage)} pages`}.`;
   }
   if (target - current > MAX_JUMP) {
-    return `Page ${target.toLocaleString('en-US')} is more than ${MAX_JUMP} pages on. Narrow the list with a filter or a search, or sort it the other way round.`;
+    return `Page ${formatCount(target)} is more than ${MAX_JUMP} pages on. Narrow the list with a filter or a search, or sort it the other way round.`;
   }
   return null;
 }

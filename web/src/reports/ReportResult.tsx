@@ -8,7 +8,7 @@
 import { Loader, Stack, Text } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import { DataTable } from '../records/DataTable';
-import { formatCount } from '../records/format';
+import { formatCount, formatRecordCount } from '../records/format';
 import { baseCurrency, fieldOf } from '../records/kinds';
 import type { Kind, ListColumn } from '../records/types';
 import type { ChartType, ReportRun } from './types';
@@ -30,10 +30,10 @@ export interface ReportResultProps {
 /** What the result covers: "4 groups", "1,234 records (the table shows the first 500)". */
 export function resultSummary(run: ReportRun): string {
   if (run.grouped) {
-    const groups = `${run.rows.length.toLocaleString('en-US')} ${run.rows.length === 1 ? 'group' : 'groups'}`;
-    return run.hasMore ? `${groups} (only the first ${run.rows.length} are shown)` : groups;
+    const groups = `${formatCount(run.rows.length)} ${run.rows.length === 1 ? 'group' : 'groups'}`;
+    return run.hasMore ? `${groups} (only the first ${formatCount(run.rows.length)} are shown)` : groups;
   }
-  return run.hasMore ? `${formatCount(run.total)} (the table shows the first ${run.rows.length}; the CSV has them all)` : formatCount(run.total);
+  return run.hasMore ? `${formatRecordCount(run.total)} (the table shows the first ${formatCount(run.rows.length)}; the CSV has them all)` : formatRecordCount(run.total);
 }
 
 /**

@@ -4,6 +4,7 @@
  * order and, last, a "See all" entry that opens the kind's list filtered by the same text.
  * Kinds come in the server's order (those among the results first, by their best result).
  */
+import { formatCount } from '../records/format';
 import { listPath } from '../records/links';
 import { listSearchString, withQuery } from '../records/listState';
 import type { Kind } from '../records/types';
@@ -18,11 +19,9 @@ export interface PathOption extends ListOption {
 
 export type SearchOption = ResultOption | PathOption;
 
-const countFormat = new Intl.NumberFormat('en-US');
-
 /** A group's count as shown: "12", or "100+" when the server stopped counting. */
 export function groupCount(group: SearchGroup): string {
-  return countFormat.format(group.count) + (group.more ? '+' : '');
+  return formatCount(group.count) + (group.more ? '+' : '');
 }
 
 /**

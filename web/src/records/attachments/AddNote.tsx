@@ -1,10 +1,10 @@
 import { Button, Group, Paper, Stack, Text, Textarea } from '@mantine/core';
 import { useRef, useState, type FormEvent } from 'react';
+import { formatCount } from '../format';
 import { MAX_NOTE, useAddNote } from '../writes';
 import type { Kind } from '../types';
 import { additionProblem } from './problems';
 
-const count = new Intl.NumberFormat();
 
 /**
  * "Add note" on a record's Notes tab: a labelled text area and its button. The note is
@@ -26,7 +26,7 @@ export function AddNote({ kind, id }: { kind: Kind; id: number }) {
     event.preventDefault();
     setAdded(false);
     if (trimmed === '') return setError('Write the note first.');
-    if (length > MAX_NOTE) return setError(`Keep the note under ${count.format(MAX_NOTE + 1)} characters.`);
+    if (length > MAX_NOTE) return setError(`Keep the note under ${formatCount(MAX_NOTE + 1)} characters.`);
     setError(null);
     if (submission.current?.text !== trimmed) submission.current = { text: trimmed, key: crypto.randomUUID() };
     add.mutate(
@@ -47,7 +47,7 @@ export function AddNote({ kind, id }: { kind: Kind; id: number }) {
       <Stack gap="xs">
         <Textarea
           label="New note"
-          description={`${count.format(length)} / ${count.format(MAX_NOTE)} characters`}
+          description={`${formatCount(length)} / ${formatCount(MAX_NOTE)} characters`}
           placeholder={`What happened with this ${kind.label.toLowerCase()}?`}
           rows={3}
           resize="vertical"

@@ -1,6 +1,6 @@
 import { Button, FileInput, Group, Paper, Progress, Stack, Text } from '@mantine/core';
 import { useRef, useState, type FormEvent } from 'react';
-import { formatBytes } from '../format';
+import { formatBytes, formatPercent } from '../format';
 import { FILE_EXTENSIONS, fileProblem, useUploadFile } from '../writes';
 import type { Kind } from '../types';
 import { additionProblem } from './problems';
@@ -74,7 +74,7 @@ export function UploadFile({ kind, id }: { kind: Kind; id: number }) {
           <Stack gap={4}>
             <Progress value={progress ?? 100} animated={progress === null} aria-label={`Uploading ${file.name}`} />
             <Text size="xs" c="dimmed">
-              Uploading {file.name} ({formatBytes(file.size)}){progress !== null ? `: ${progress} %` : '…'}
+              Uploading {file.name} ({formatBytes(file.size)}){progress !== null ? `: ${formatPercent(progress)}` : '…'}
             </Text>
           </Stack>
         )}
