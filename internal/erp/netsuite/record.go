@@ -41,7 +41,8 @@ func (c *Client) recordPath(k *records.Kind, id string) string {
 // SuiteQL the user's zone, and the replica must compare one with one
 // (the store keeps the newer version of a record). Read first, it can
 // only be older than the document, never newer, so the next pull stores
-// whatever changed meanwhile. When the two times disagree by more than
+// whatever changed meanwhile. A record SuiteQL does not have is not found
+// (the document is not read). When the two times disagree by more than
 // the time between the reads, the mapping's timezone is wrong: that is
 // logged as an error and counted (see watch), never silent.
 func (c *Client) Fetch(ctx context.Context, k *records.Kind, id int64) (records.Record, error) {
@@ -50,6 +51,18 @@ func (c *Client) Fetch(ctx context.Context, k *records.Kind, id int64) (records.
 	text, err := c.modifiedText(ctx, km, id)
 	if err != nil {
 		return records.Record{}, err
+	}
+	// Checked before the document and the currency tables are read:
+	// every request counts against the account's concurrency limit.
+	if text == "" {
+		// SuiteQL, which the sync reads, has no such record under the
+		// mapping's table and condition (deleted, most likely): there is
+		// no time in the sync's base to store it under.
+		return records.Record{}, notFound(k, strconv.FormatInt(id, 10))
+	}
+	mod, err := time.ParseInLocation(goTimeFormat, text, c.m.Location())
+	if err != nil {
+		return records.Record{}, &erp.Error{Detail: fmt.Sprintf("%s %d: last-modified %q is not %s", k.Name, id, text, sqlTimeFormat)}
 	}
 	r, doc, err := c.fetch(ctx, k, strconv.FormatInt(id, 10), c.do)
 	if err != nil {
@@ -61,16 +74,6 @@ func (c *Client) Fetch(ctx context.Context, k *records.Kind, id int64) (records.
 	}
 	if r.Currency, err = c.recordCurrency(ctx, &money, km, docID(doc, km.Currency), docID(doc, km.Subsidiary)); err != nil {
 		return records.Record{}, err
-	}
-	if text == "" {
-		// The record API has it, SuiteQL not (yet): no time in the
-		// sync's base to store it under.
-		return records.Record{}, &erp.Error{Detail: fmt.Sprintf("%s %d: the record API has it but SuiteQL's %s does not",
-			k.Name, id, km.Table)}
-	}
-	mod, err := time.ParseInLocation(goTimeFormat, text, c.m.Location())
-	if err != nil {
-		return records.Record{}, &erp.Error{Detail: fmt.Sprintf("%s %d: last-modified %q is not %s", k.Name, id, text, sqlTimeFormat)}
 	}
 	c.watch(stamp{what: k.Name + " " + strconv.FormatInt(id, 10), sql: text, api: r.ModifiedAt, gap: time.Since(began)})
 	r.ModifiedAt = mod.UTC()
