@@ -41,8 +41,7 @@ type moneyTables struct {
 type moneyCache struct {
 	mu     sync.Mutex
 	at     time.Time
-	tables *moneyTables // nil with a nil err: the account has no currency table
-	err    error
+	tables *moneyTables // nil: the account has no currency table
 }
 
 // errNoCurrencies marks an account whose SuiteQL has no currency table.
@@ -72,7 +71,7 @@ func (c *Client) money(ctx context.Context, force bool) (*moneyTables, error) {
 	c.cur.mu.Lock()
 	defer c.cur.mu.Unlock()
 	age := time.Since(c.cur.at)
-	if !c.cur.at.IsZero() && c.cur.err == nil && age < moneyTTL && (!force || age < 5*time.Second) {
+	if !c.cur.at.IsZero() && age < moneyTTL && (!force || age < 5*time.Second) {
 		return c.cur.tables, nil
 	}
 	t, err := c.readMoney(ctx)
@@ -85,7 +84,7 @@ func (c *Client) money(ctx context.Context, force bool) (*moneyTables, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.cur.at, c.cur.tables, c.cur.err = time.Now(), t, nil
+	c.cur.at, c.cur.tables = time.Now(), t
 	return t, nil
 }
 
