@@ -61,7 +61,9 @@ type KindMap struct {
 	// record's subsidiary, whose base currency its money is in where no
 	// Currency is named: an entity's balance in a OneWorld account. With
 	// neither, the kind's money is in the account's base currency
-	// (custom records). Both are optional columns.
+	// (custom records). Both are optional columns. When a kind with money
+	// names neither, they follow its family: currency for a transaction,
+	// subsidiary for an entity.
 	Currency   string `yaml:"currency"`
 	Subsidiary string `yaml:"subsidiary"`
 	// Columns gives a field's SuiteQL column where it is not the field's
@@ -123,8 +125,11 @@ var (
 // created and RecordModified = lastModified, for the transaction table
 // Created = createddate, otherwise Modified = lastmodifieddate, Created =
 // datecreated and RecordModified = lastModifiedDate (NetSuite's Records
-// Catalog and REST API Browser); a list value's internal id = its
-// position in the field's choices (from 1).
+// Catalog and REST API Browser); for a kind with money that names neither
+// Currency nor Subsidiary, Currency = currency on the transaction table
+// and Subsidiary = subsidiary for other standard records (custom records:
+// neither, the base currency); a list value's internal id = its position
+// in the field's choices (from 1).
 func ParseMapping(data []byte) (*Mapping, error) {
 	var m Mapping
 	if err := yaml.Unmarshal(data, &m); err != nil {
@@ -194,6 +199,20 @@ func (km *KindMap) complete(k *records.Kind) error {
 	}
 	def(&km.Created, "created", "datecreated")
 	def(&km.ExternalID, "externalid", "externalid")
+	// Where a kind's money's currency comes from, when the mapping names
+	// neither column (a copy of a mapping older than currencies): a
+	// transaction's own currency, an entity's subsidiary's base
+	// currency; a custom record's money is in the base currency.
+	money := func(f records.Field) bool { return f.Type == records.TypeMoney }
+	if km.Currency == "" && km.Subsidiary == "" &&
+		(slices.ContainsFunc(k.AllFields(), money) || slices.ContainsFunc(km.fields, money)) {
+		switch family(km.Table, km.RecordType) {
+		case "transaction":
+			km.Currency = "currency"
+		case "entity":
+			km.Subsidiary = "subsidiary"
+		}
+	}
 	if km.DeletedType == "" {
 		km.DeletedType = strings.ToLower(km.RecordType)
 	}

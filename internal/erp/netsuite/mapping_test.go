@@ -1,6 +1,7 @@
 package netsuite_test
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -71,5 +72,59 @@ func TestMappingDefaultsFollowTheRecordFamily(t *testing.T) {
 	// A text field may read a list's display text.
 	if _, err := netsuite.ParseMapping(withKind("employee", "    columns: {custentity_res_employee_number: BUILTIN.DF(department)}\n")); err != nil {
 		t.Errorf("BUILTIN.DF into a text field: %v", err)
+	}
+}
+
+// withoutMoneyEntries is the default mapping without its currency and
+// subsidiary entries: a copy made before the mapping had them.
+func withoutMoneyEntries(t testing.TB) []byte {
+	t.Helper()
+	entries := regexp.MustCompile(`(?m)^    (currency|subsidiary): .*\n`)
+	if n := len(entries.FindAllIndex(netsuite.DefaultMapping, -1)); n < 6 {
+		t.Fatalf("the default mapping has %d currency and subsidiary entries", n)
+	}
+	return entries.ReplaceAll(netsuite.DefaultMapping, nil)
+}
+
+// TestMappingMoneyDefaultsFollowTheRecordFamily: a mapping that names no
+// currency or subsidiary column (a copy of an older one) reads each
+// kind's money as the shipped one does: a transaction's own currency, an
+// entity's subsidiary's; custom records and kinds without money name
+// neither. Before the defaults, every kind named neither, and every
+// amount was taken to be in the base currency.
+func TestMappingMoneyDefaultsFollowTheRecordFamily(t *testing.T) {
+	shipped, err := netsuite.ParseMapping(netsuite.DefaultMapping)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copied, err := netsuite.ParseMapping(withoutMoneyEntries(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := 0
+	for _, k := range records.All() {
+		want, got := shipped.Kind(k), copied.Kind(k)
+		if got.Currency != want.Currency || got.Subsidiary != want.Subsidiary {
+			t.Errorf("%s: currency %q, subsidiary %q; the shipped mapping's are %q, %q", k.Name, got.Currency, got.Subsidiary,
+				want.Currency, want.Subsidiary)
+		}
+		if got.Currency != "" || got.Subsidiary != "" {
+			named++
+		}
+		if got.Currency != "" && !got.MayLack(got.Currency) || got.Subsidiary != "" && !got.MayLack(got.Subsidiary) {
+			t.Errorf("%s: a defaulted money column must be optional", k.Name)
+		}
+	}
+	if named != 6 {
+		t.Errorf("%d kinds name a money column, want 6 (2 transactions, 4 entities with money)", named)
+	}
+	// What a mapping names stands: a subsidiary alone on a transaction.
+	m, err := netsuite.ParseMapping([]byte(strings.Replace(string(withoutMoneyEntries(t)), "\n  invoice:\n",
+		"\n  invoice:\n    subsidiary: subsidiary\n", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k, _ := records.Lookup("invoice"); m.Kind(k).Currency != "" || m.Kind(k).Subsidiary != "subsidiary" {
+		t.Errorf("invoice: currency %q, subsidiary %q", m.Kind(k).Currency, m.Kind(k).Subsidiary)
 	}
 }

@@ -221,3 +221,30 @@ func TestFetchOfARecordSuiteQLLacks(t *testing.T) {
 		t.Errorf("%d requests, want 1 (SuiteQL's last-modified time only)", n)
 	}
 }
+
+// TestACopiedMappingWithoutMoneyEntries: an account read with a mapping
+// copied before it had currency and subsidiary entries places each
+// amount in its currency all the same (a dollar invoice in USD, a client
+// of the British subsidiary in GBP). Before the mapping's defaults, the
+// three foreign amounts here were taken to be in the base currency, and
+// nothing said so.
+func TestACopiedMappingWithoutMoneyEntries(t *testing.T) {
+	_, c, ids := euroAccountMapped(t, true, withoutMoneyEntries(t))
+	want := map[string]map[int64]string{
+		"invoice":  {ids[0]: "", ids[1]: "USD", ids[2]: "GBP"},
+		"customer": {ids[3]: "", ids[4]: "GBP"},
+	}
+	wrong := 0
+	for kind, w := range want {
+		got := currencies(t, c, kind)
+		k, _ := records.Lookup(kind)
+		for id, cur := range w {
+			r, err := c.Fetch(context.Background(), k, id)
+			if got[id] != cur || err != nil || r.Currency != cur {
+				wrong++
+				t.Errorf("%s %d: currency %q through SuiteQL, %q through the record API (%v); want %q", kind, id, got[id], r.Currency, err, cur)
+			}
+		}
+	}
+	t.Logf("%d of 5 records in the wrong currency", wrong)
+}
