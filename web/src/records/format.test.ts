@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   currencyAffix,
+  currencyName,
   currencyOf,
   formatBoolean,
   formatBytes,
@@ -113,9 +114,14 @@ describe('money in its own currency, totals per unit', () => {
     expect(joinTotals(['€1.00'])).toBe('€1.00');
     expect(formatCompact(1_250_000, 'EUR')).toBe('€1.3M');
     expect(formatCompact(1_250_000)).toBe('1.3M');
+    // A round figure without the currency's decimals: a tick as short as can be.
+    expect(formatCompact(300_000, 'CAD')).toBe('CA$300K');
+    expect(formatCompact(0, 'USD')).toBe('$0');
     expect(currencyAffix('GBP')).toEqual({ prefix: '£', suffix: undefined });
     expect(currencyAffix('credits')).toEqual({ suffix: ' credits' });
     expect(currencyAffix(undefined)).toEqual({});
+    expect(currencyName('CAD')).toBe('Canadian Dollar (CAD)');
+    expect(currencyName('credits')).toBe('credits');
   });
 });
 

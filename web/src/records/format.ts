@@ -42,6 +42,7 @@ const dateFormat = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeZo
 const dateTimeFormat = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeStyle: 'short' });
 const compactNumber = new Intl.NumberFormat(LOCALE, { notation: 'compact', maximumFractionDigits: 1 });
 const listFormat = new Intl.ListFormat(LOCALE, { type: 'conjunction' });
+const currencyNames = new Intl.DisplayNames(LOCALE, { type: 'currency' });
 
 /** What money reads in: a formatter per currency, full and compact (axis ticks), made once. */
 interface MoneyFormat {
@@ -64,7 +65,7 @@ function moneyFormat(currency: string): MoneyFormat {
   if (!format) {
     try {
       const full = new Intl.NumberFormat(LOCALE, { style: 'currency', currency });
-      const compact = new Intl.NumberFormat(LOCALE, { style: 'currency', currency, notation: 'compact', maximumFractionDigits: 1 });
+      const compact = new Intl.NumberFormat(LOCALE, { style: 'currency', currency, notation: 'compact', minimumFractionDigits: 0, maximumFractionDigits: 1 });
       format = { full: (n) => full.format(n), compact: (n) => compact.format(n), affix: affixOf(full.formatToParts(1)) };
     } catch {
       // Not an ISO 4217 code: the number, then the code as given.
@@ -83,6 +84,17 @@ function affixOf(parts: Intl.NumberFormatPart[]): CurrencyAffix {
   const last = parts.findLastIndex((p) => NUMBER_PARTS.has(p.type));
   const text = (ps: Intl.NumberFormatPart[]) => ps.map((p) => p.value).join('') || undefined;
   return { prefix: text(parts.slice(0, first)), suffix: text(parts.slice(last + 1)) };
+}
+
+/** A currency's name with its code: "Canadian Dollar (CAD)" (in the user's locale); a code it does not know as given. */
+export function currencyName(currency: string): string {
+  let name: string | undefined;
+  try {
+    name = currencyNames.of(currency);
+  } catch {
+    // Not a well-formed code.
+  }
+  return name && name !== currency ? `${name} (${currency})` : currency;
 }
 
 /** What a money input shows around the number in `currency` ("€" before it); nothing when none is known. */

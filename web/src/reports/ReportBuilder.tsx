@@ -299,7 +299,7 @@ export function ReportBuilder({ kinds, initial, report, onKindChange, onSaved }:
             )}
             {previewInput && preview.error && <ErrorBlock error={preview.error} what="the preview" onRetry={() => void preview.refetch()} />}
             {previewInput && preview.data && (
-              <ReportResult run={preview.data} chart={previewInput.report.chart} title={previewInput.name} kind={kind} kinds={kinds} busy={preview.isFetching} />
+              <ReportResult run={preview.data} chart={previewInput.report.chart} title={previewInput.name} kind={kind} kinds={kinds} busy={preview.isFetching} headingOrder={3} />
             )}
             {previewInput && preview.isPending && (
               <Text size="sm" c="dimmed">

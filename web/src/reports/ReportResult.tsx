@@ -25,6 +25,8 @@ export interface ReportResultProps {
   kinds?: Kind[];
   /** A newer result is on its way (the preview keeps the last one up meanwhile). */
   busy?: boolean;
+  /** The level of the headings inside the result (a chart per currency), under the heading it sits below. */
+  headingOrder?: 2 | 3 | 4;
 }
 
 /** What the result covers: "4 groups", "1,234 records (the table shows the first 500)". */
@@ -52,7 +54,7 @@ export function resultColumns(run: ReportRun, kind: Kind | undefined): ListColum
   });
 }
 
-export function ReportResult({ run, chart, title, kind, kinds, busy = false }: ReportResultProps) {
+export function ReportResult({ run, chart, title, kind, kinds, busy = false, headingOrder = 2 }: ReportResultProps) {
   const charted = run.grouped && chart !== 'table' && run.rows.length > 0;
   const columns = resultColumns(run, kind);
   return (
@@ -60,7 +62,7 @@ export function ReportResult({ run, chart, title, kind, kinds, busy = false }: R
       {charted && (
         <div className={classes.chartSlot}>
           <Suspense fallback={<Loader size="sm" aria-label="Loading the chart" />}>
-            <ReportChart chart={chart} columns={columns} rows={run.rows} title={`${title}: ${chart} chart`} />
+            <ReportChart chart={chart} columns={columns} rows={run.rows} title={`${title}: ${chart} chart`} headingOrder={headingOrder} />
           </Suspense>
         </div>
       )}
