@@ -307,6 +307,80 @@ describe('bulk edit', () => {
     expect(await within(dialog).findByText('Choose one of: Open, Paid in full, Overdue.')).toBeInTheDocument();
   });
 
+  it('sets an amount in the selected records’ one currency, shown in its input', async () => {
+    const user = userEvent.setup();
+    api.on('GET /netsuite/portal-list', (url) => {
+      const page = pageAt(url, 1);
+      // Both invoices are in pounds, not the base euro.
+      page.rows = page.rows.map((r) => ({ ...r, _currency: 'GBP' }));
+      return json({ data: page });
+    });
+    let sent: unknown;
+    api.on('POST /netsuite/portal-bulk', (_url, init) => {
+      sent = JSON.parse(String(init?.body));
+      return json({ data: { field: 'total', saved: 2, failed: 0, results: [10, 11].map((id) => ({ id, saved: true })) } satisfies BulkResult });
+    });
+    renderRoutes(routes, '/invoice/list');
+    const table = await screen.findByRole('table');
+    await user.click(within(table).getByRole('checkbox', { name: 'Select all rows on this page' }));
+    await user.click(screen.getByRole('button', { name: 'Edit a field…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit 2 invoices' });
+    await user.selectOptions(within(dialog).getByLabelText('Field'), 'total');
+    const amount = within(dialog).getByLabelText('Amount');
+    await user.type(amount, '250');
+    expect(amount).toHaveValue('£250');
+    await user.click(within(dialog).getByRole('button', { name: 'Apply to 2 invoices' }));
+    await within(dialog).findByTestId('bulk-result');
+    expect(sent).toEqual({ ids: [10, 11], field: 'total', value: 250 });
+  });
+
+  it('in the base currency, the amount’s input says so', async () => {
+    const user = userEvent.setup();
+    renderRoutes(routes, '/invoice/list');
+    const table = await screen.findByRole('table');
+    await user.click(within(table).getByRole('checkbox', { name: 'Select Invoice 10' }));
+    await user.click(screen.getByRole('button', { name: 'Edit a field…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit 1 invoice' });
+    await user.selectOptions(within(dialog).getByLabelText('Field'), 'total');
+    await user.type(within(dialog).getByLabelText('Amount'), '99');
+    expect(within(dialog).getByLabelText('Amount')).toHaveValue('€99');
+  });
+
+  it('offers no amount for records in several currencies, and says why', async () => {
+    const user = userEvent.setup();
+    api.on('GET /netsuite/portal-list', (url) => {
+      const page = pageAt(url, 1);
+      page.rows[1] = { ...page.rows[1]!, _currency: 'GBP' };
+      return json({ data: page });
+    });
+    renderRoutes(routes, '/invoice/list');
+    const table = await screen.findByRole('table');
+    await user.click(within(table).getByRole('checkbox', { name: 'Select all rows on this page' }));
+    await user.click(screen.getByRole('button', { name: 'Edit a field…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit 2 invoices' });
+    const field = within(dialog).getByLabelText('Field');
+    expect(within(field).getAllByRole('option').map((o) => o.textContent)).toEqual(['Status', 'Invoice date', 'Due date', 'PO/reference']);
+    expect(field).toHaveAccessibleDescription('Amounts can be set in bulk only on records in one currency (these are in EUR and GBP).');
+  });
+
+  it('offers no amount when the list shows none, so the records’ currencies are unknown', async () => {
+    const user = userEvent.setup();
+    api.on('GET /netsuite/portal-list', (url) => {
+      const page = pageAt(url, 1);
+      // Read without a money column: no amount, and so no currency, in the rows.
+      page.rows = page.rows.map(({ id, memo, status, trandate }) => ({ id, memo, status, trandate }));
+      return json({ data: page });
+    });
+    renderRoutes(routes, '/invoice/list?cols=memo,status,trandate');
+    const table = await screen.findByRole('table');
+    await user.click(within(table).getByRole('checkbox', { name: 'Select Invoice 10' }));
+    await user.click(screen.getByRole('button', { name: 'Edit a field…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit 1 invoice' });
+    const field = within(dialog).getByLabelText('Field');
+    expect(within(field).queryByRole('option', { name: 'Amount' })).toBeNull();
+    expect(field).toHaveAccessibleDescription('Amounts can be set in bulk only from a list that shows an amount, so that each record’s currency is known.');
+  });
+
   it('is not offered to a role that may not edit the kind', async () => {
     const user = userEvent.setup();
     api.on('GET /kinds', () => json({ data: [...kinds, { ...invoiceKind, canEdit: false }] }));

@@ -380,7 +380,7 @@ function KindList({ kind, kinds }: { kind: Kind; kinds: Kind[] }) {
         </>
       )}
       {editing && (
-        <BulkEditDialog kind={kind} ids={[...selectedRows.keys()]} opened onClose={() => setEditing(false)} onDone={keepSelected} />
+        <BulkEditDialog kind={kind} rows={[...selectedRows.values()]} opened onClose={() => setEditing(false)} onDone={keepSelected} />
       )}
       {current && !current.builtIn && (
         <Text size="xs" c="dimmed">
