@@ -86,6 +86,11 @@ describe('audit events in words', () => {
       { field: 'projectedtotal', label: 'Contract value', before: '1,250.50', after: '2,000.00' },
     ]);
     expect(auditChanges(event({}), projectKind)).toEqual([]);
+    // Amounts as the ERP wrote them (text, zero, a value that is no number) still read as amounts, or as written.
+    const amounts = event({ detail: { changes: { projectedtotal: { before: '1250.5', after: 0 } } } });
+    expect(auditChanges(amounts, projectKind)).toEqual([{ field: 'projectedtotal', label: 'Contract value', before: '1,250.50', after: '0.00' }]);
+    const odd = event({ detail: { changes: { projectedtotal: { before: 'n/a', after: '' } } } });
+    expect(auditChanges(odd, projectKind)).toEqual([{ field: 'projectedtotal', label: 'Contract value', before: 'n/a', after: '(empty)' }]);
   });
 
   it('names roles, sign-in methods and results, never ids or JSON', () => {
@@ -111,6 +116,9 @@ describe('audit page', () => {
     expect(within(editRow).getByRole('link', { name: 'Wetland restoration' })).toHaveAttribute('href', '/project/view?id=42');
     expect(editRow).toHaveTextContent('Project Manager');
     expect(within(editRow).getByRole('list', { name: 'Changed fields' })).toHaveTextContent('Status: Planning → changed to Active');
+    // An amount: two decimals, no currency symbol the record may not be in.
+    expect(within(editRow).getByRole('list', { name: 'Changed fields' })).toHaveTextContent('Contract value: 1,250.50 → changed to 2,000.00');
+    expect(editRow).not.toHaveTextContent('$');
     expect(editRow).not.toHaveTextContent('{');
     expect(rows[1]).toHaveTextContent('From Accountant to Project Manager');
     expect(rows[2]).toHaveTextContent('Administrator');

@@ -110,8 +110,9 @@ const EMPTY = '(empty)';
 
 /**
  * The fields a create or edit changed, in the kind's field order (unknown fields last, by
- * name), labelled and formatted as the record's page shows them; money as the bare amount,
- * since an event does not say which currency its record is in.
+ * name), labelled and formatted as the record's page shows them; money as the bare amount
+ * with two decimals ("1,250.50"), since an event does not say which currency its record is
+ * in: never a currency symbol it may not be in.
  */
 export function auditChanges(event: Pick<AuditEvent, 'detail'>, kind: Kind | undefined): AuditChange[] {
   const changes = event.detail?.changes;
@@ -124,7 +125,11 @@ export function auditChanges(event: Pick<AuditEvent, 'detail'>, kind: Kind | und
     .sort(([a], [b]) => order(a) - order(b) || a.localeCompare(b))
     .map(([name, change]) => {
       const field = fieldOf(kind, name);
-      const text = (value: CellValue | undefined) => (value === undefined ? '' : formatValue(value, field?.type)) || EMPTY;
+      // A value its type cannot read (text where a number was due) shows as written, never as "(empty)".
+      const text = (value: CellValue | undefined) => {
+        if (value === undefined || value === null || value === '') return EMPTY;
+        return formatValue(value, field?.type) || (typeof value === 'object' ? EMPTY : String(value));
+      };
       return { field: name, label: field?.label ?? name, before: text(change?.before), after: text(change?.after) };
     });
 }
