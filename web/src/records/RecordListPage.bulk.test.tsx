@@ -151,6 +151,38 @@ describe('list totals, counts and order', () => {
     expect(footer).not.toHaveTextContent('15,000');
   });
 
+  it('in a dollar company with Canadian clients: each row in its own dollars, a total per currency, never one sum', async () => {
+    const usd = { ...invoiceKind, fields: invoiceKind.fields.map((f) => (f.type === 'money' ? { ...f, currency: 'USD' } : f)) };
+    api.on('GET /kinds', () => json({ data: [...kinds, usd] }));
+    api.on('GET /netsuite/portal-list', (url) => {
+      const page = pageAt(url, 1);
+      page.columns = columnsFor(['memo', 'status', 'total', 'amountremaining']).map((c) => ({ ...c, summable: c.type === 'money' }));
+      page.rows = [
+        { id: 16, memo: 'Invoice 16', status: 'Open', total: 3000.5, amountremaining: 3000.5, _currency: 'CAD' },
+        { id: 17, memo: 'Invoice 17', status: 'Open', total: 12000, amountremaining: 0 },
+      ];
+      if (url.searchParams.get('totals') === 'true') {
+        return json({ data: { ...page, totals: { total: [{ total: 12000 }, { unit: 'CAD', total: 3000.5 }], amountremaining: [{ total: 0 }, { unit: 'CAD', total: 3000.5 }] } } });
+      }
+      return json({ data: page });
+    });
+    renderRoutes(routes, '/invoice/list?cols=memo,status,total,amountremaining');
+    const table = await screen.findByRole('table');
+    const cells = (await within(table).findAllByRole('row')).slice(1, 3).map((r) => within(r).getAllByRole('cell').slice(3, 5).map((c) => c.textContent));
+    expect(cells).toEqual([
+      ['CA$3,000.50', 'CA$3,000.50'],
+      ['$12,000.00', '$0.00'],
+    ]);
+    const footer = await screen.findByTestId('totals-row');
+    const totals = within(footer).getAllByRole('list').map((l) => within(l).getAllByRole('listitem').map((li) => li.textContent));
+    expect(totals).toEqual([
+      ['$12,000.00', 'CA$3,000.50'],
+      ['$0.00', 'CA$3,000.50'],
+    ]);
+    expect(footer).not.toHaveTextContent('15,000.50');
+    expect(footer).not.toHaveTextContent('3,000.50 CAD');
+  });
+
   it('offers every field in the column chooser, says which cannot be sorted, and reorders', async () => {
     const user = userEvent.setup();
     const { location } = renderRoutes(routes, '/invoice/list');
