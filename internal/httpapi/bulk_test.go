@@ -247,3 +247,30 @@ func TestBulkExportIsTheSelectionAsCSV(t *testing.T) {
 		t.Fatalf("role 11: %d", w.Code)
 	}
 }
+
+// An amount is set in bulk only on records in one currency: one number
+// would mean different sums of money. Records in one currency take it;
+// clearing it is not refused.
+func TestBulkEditRefusesAnAmountAcrossCurrencies(t *testing.T) {
+	e, tok := recordsEnv(t)
+	ctx := t.Context()
+	ten := e.store.Tenant("acme")
+	p, err := ten.Record(ctx, "project", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Currency, p.ModifiedAt = "CAD", p.ModifiedAt.Add(1000)
+	if err := ten.PutRecords(ctx, []records.Record{p}); err != nil {
+		t.Fatal(err)
+	}
+	code, _, prob := e.bulk(t, tok, 10, "project", map[string]any{"ids": []int64{1, 2}, "field": "projectedtotal", "value": 1000}, "")
+	if code != 422 || len(prob.Errors) != 1 || prob.Errors[0].Field != "field" || !strings.Contains(prob.Errors[0].Message, "CAD") {
+		t.Fatalf("mixed currencies: %d %+v", code, prob)
+	}
+	if code, res, _ := e.bulk(t, tok, 10, "project", map[string]any{"ids": []int64{1, 3}, "field": "projectedtotal", "value": 1000}, ""); code != 200 || res.Saved != 2 {
+		t.Fatalf("one currency: %d %+v", code, res)
+	}
+	if code, res, _ := e.bulk(t, tok, 10, "project", map[string]any{"ids": []int64{1, 2}, "field": "projectedtotal", "value": nil}, ""); code != 200 || res.Saved != 2 {
+		t.Fatalf("cleared: %d %+v", code, res)
+	}
+}

@@ -1,10 +1,12 @@
 package records
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -134,7 +136,7 @@ func (k *Kind) Bulk(ctx context.Context, st WriteStore, b BulkEdit, by Author, n
 	if err := k.checkBulk(b); err != nil {
 		return BulkResult{}, err
 	}
-	if err := ctx.Err(); err != nil {
+	if err := k.checkBulkCurrency(ctx, st, b); err != nil {
 		return BulkResult{}, err
 	}
 	fields := map[string]json.RawMessage{b.Field: b.Value}
@@ -149,6 +151,38 @@ func (k *Kind) Bulk(ctx context.Context, st WriteStore, b BulkEdit, by Author, n
 		res.Results = append(res.Results, o)
 	}
 	return res, nil
+}
+
+// checkBulkCurrency refuses an amount set on records in different
+// currencies: one number would mean different sums of money. (Clearing
+// one is not refused.)
+func (k *Kind) checkBulkCurrency(ctx context.Context, st WriteStore, b BulkEdit) error {
+	f, _ := k.FieldNamed(b.Field)
+	if !k.UnitOf(f).Currency || string(b.Value) == "null" {
+		return ctx.Err()
+	}
+	var seen []string
+	for _, id := range b.IDs {
+		r, err := st.RecordSummary(ctx, k.Name, id)
+		if portal.IsNotFound(err) {
+			continue // reported on its own outcome
+		}
+		if err != nil {
+			return err
+		}
+		if !slices.Contains(seen, r.Currency) {
+			seen = append(seen, r.Currency)
+		}
+	}
+	if len(seen) < 2 {
+		return nil
+	}
+	names := make([]string, len(seen))
+	for i, c := range seen {
+		names[i] = cmp.Or(c, "the base currency")
+	}
+	msg := fmt.Sprintf("%s can be set in bulk only on records in one currency; these are in %s.", f.Label, strings.Join(names, " and "))
+	return &portal.Error{Code: portal.CodeUnprocessable, Message: msg, Fields: []portal.FieldError{{Field: "field", Message: msg}}}
 }
 
 // bulkOne saves one record of a bulk edit.
