@@ -257,7 +257,7 @@ func (e *Engine) skip(ctx context.Context, k *records.Kind, force bool) (bool, e
 	if err != nil {
 		return false, err
 	}
-	return st.Unavailable != "" && st.Mapping == af.MappingVersion(k), nil
+	return st.Unavailable != "" && parseMark(st.Mapping).version == af.MappingVersion(k), nil
 }
 
 // state returns kind's stored state (a fresh one when it has none).
@@ -284,6 +284,13 @@ func (e *Engine) pullKind(ctx context.Context, l Lease, k *records.Kind, full bo
 		return 0, err
 	}
 	started := e.opt.Now()
+	mk := parseMark(st.Mapping)
+	af, fits := e.conn.(accountFit)
+	if fits {
+		mk.version = af.MappingVersion(k)
+	}
+	e.rebase(&st, &mk)
+	st.Mapping = mk.String()
 	if full {
 		st.Checkpoint, st.DeletedSince = erp.Checkpoint{}, time.Time{}
 	}
@@ -291,10 +298,6 @@ func (e *Engine) pullKind(ctx context.Context, l Lease, k *records.Kind, full bo
 	from := st.Checkpoint
 	if !from.IsZero() {
 		from = erp.Checkpoint{Modified: from.Modified.Add(-e.opt.Overlap)}
-	}
-	af, fits := e.conn.(accountFit)
-	if fits {
-		st.Mapping = af.MappingVersion(k)
 	}
 	fail := func(err error) (int64, error) {
 		if errors.Is(err, ErrLeaseLost) {

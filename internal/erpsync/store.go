@@ -28,7 +28,10 @@ type State struct {
 	// Missing lists the optional columns the account lacks (their fields
 	// stay empty), as the last successful pull found them.
 	Missing string `json:"missing,omitempty"`
-	Mapping string `json:"-"` // the mapping version Unavailable and Missing were found with
+	// Mapping is the mapping version Unavailable and Missing were found
+	// with, and the time base Checkpoint and DeletedSince are in (see
+	// mark); the store keeps it as it is.
+	Mapping string `json:"-"`
 }
 
 // Entry is one outbox entry: a create or edit on its way to the ERP.

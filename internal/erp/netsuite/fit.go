@@ -61,6 +61,12 @@ func (c *Client) Off(k *records.Kind) bool { return c.m.Kind(k).Off }
 // account is tried again by the schedule only once this changes.
 func (c *Client) MappingVersion(k *records.Kind) string { return c.m.Kind(k).version }
 
+// TimeBase names the base of the times the client gives (records'
+// ModifiedAt, checkpoints, deletion times): SuiteQL's text read in the
+// mapping's timezone. Times given in another base do not compare with
+// them: the sync pulls a kind again from the beginning when it changes.
+func (c *Client) TimeBase() string { return c.m.TimeZone }
+
 // SuiteQL's answers to a name the account lacks (NetSuite Help, SuiteQL):
 // an unknown column ("Unknown identifier 'x'", or in older releases
 // "Field 'x' for record 'y' was not found") and an unknown table ("Record
