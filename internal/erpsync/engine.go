@@ -289,7 +289,7 @@ func (e *Engine) pullKind(ctx context.Context, l Lease, k *records.Kind, full bo
 	if fits {
 		mk.version = af.MappingVersion(k)
 	}
-	e.rebase(&st, &mk)
+	rebasing := e.rebase(&st, &mk)
 	st.Mapping = mk.String()
 	if full {
 		st.Checkpoint, st.DeletedSince = erp.Checkpoint{}, time.Time{}
@@ -299,12 +299,22 @@ func (e *Engine) pullKind(ctx context.Context, l Lease, k *records.Kind, full bo
 	if !from.IsZero() {
 		from = erp.Checkpoint{Modified: from.Modified.Add(-e.opt.Overlap)}
 	}
+	// After a change of time base, records are stored whatever their
+	// times until the pull has read them all again.
+	apply := w.ApplyPull
+	if rw, ok := w.(RebasingWrites); ok && rebasing {
+		apply = rw.ApplyRebasedPull
+	} else if rebasing {
+		e.log.Warn("the store cannot replace records whose stored times are later (RebasingWrites): after the change of time base, those keep their times until they change again",
+			"kind", k.Name)
+	}
 	fail := func(err error) (int64, error) {
 		if errors.Is(err, ErrLeaseLost) {
 			return st.LastPulled, err // the kind's state is the new holder's
 		}
 		st.LastError = errorText(err)
-		if st.DeletedSince.IsZero() {
+		if st.DeletedSince.IsZero() && !rebasing {
+			// (Re-basing, the deletions are read from the beginning.)
 			st.DeletedSince = e.readStart(st, started)
 		}
 		if erp.IsNotInAccount(err) {
@@ -337,7 +347,7 @@ func (e *Engine) pullKind(ctx context.Context, l Lease, k *records.Kind, full bo
 		next.Checkpoint = pending
 		next.LastPulled += n
 		next.PulledTotal += n
-		if err := w.ApplyPull(ctx, k.Name, group, nil, next); err != nil {
+		if err := apply(ctx, k.Name, group, nil, next); err != nil {
 			return err
 		}
 		st, group, fresh = next, group[:0], 0
@@ -371,9 +381,11 @@ func (e *Engine) pullKind(ctx context.Context, l Lease, k *records.Kind, full bo
 	// Deletions are read in the connector's time base, never the
 	// engine's clock: the ERP's times may be read in a zone that is not
 	// quite right, and must then still meet the literal they are
-	// compared with.
+	// compared with. After a change of time base every deletion the ERP
+	// knows is read: the records deleted before this pull's reading
+	// began are in the store.
 	since := st.DeletedSince
-	if since.IsZero() {
+	if since.IsZero() && !rebasing {
 		since = e.readStart(st, started)
 	}
 	sinceQuery := since
@@ -383,6 +395,13 @@ func (e *Engine) pullKind(ctx context.Context, l Lease, k *records.Kind, full bo
 	dels, err := e.conn.Deleted(ctx, k, sinceQuery)
 	if err != nil {
 		return fail(err)
+	}
+	if since.IsZero() && len(dels) > 0 {
+		// Every deletion the ERP knows: those of records the store has
+		// are the news.
+		if dels, err = e.held(ctx, k.Name, dels); err != nil {
+			return fail(err)
+		}
 	}
 	if full {
 		gone, err := e.missing(ctx, k.Name, ids)
@@ -418,6 +437,8 @@ func (e *Engine) pullKind(ctx context.Context, l Lease, k *records.Kind, full bo
 		e.m.Deleted.Add(int64(len(ids)))
 	}
 	st = next
+	mk.rebasing = false
+	st.Mapping = mk.String()
 	st.LastSuccess, st.LastError, st.Unavailable = e.opt.Now(), "", ""
 	if fits {
 		st.Missing = strings.Join(af.Missing(k), ", ")
@@ -460,6 +481,22 @@ func (e *Engine) missing(ctx context.Context, kind string, seen []int64) ([]int6
 		}
 	}
 	return gone, nil
+}
+
+// held returns the deletions of kind's records that the store has.
+func (e *Engine) held(ctx context.Context, kind string, dels []erp.Deletion) ([]erp.Deletion, error) {
+	have, err := e.store.RecordIDs(ctx, kind)
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(have)
+	var out []erp.Deletion
+	for _, d := range dels {
+		if _, found := slices.BinarySearch(have, d.ID); found {
+			out = append(out, d)
+		}
+	}
+	return out, nil
 }
 
 // later reports whether a comes after b in (modified, id) order.

@@ -28,6 +28,9 @@ import (
 // way, so no change is lost, but it is never silent: where both APIs give
 // a record's last-modified time, a disagreement is logged as an error and
 // counted (ClockDisagreement), and `portico netsuite check` fails on it.
+// Correcting the zone changes the base (TimeBase): the sync then pulls
+// every kind again from the beginning and stores its records' times in
+// the new base, since the stored ones no longer compare with those read.
 
 // clockTolerance is how far the two APIs' times of one record may
 // differ beyond the time between the two reads (both have whole
@@ -371,7 +374,7 @@ func (c *Client) disagreement(s stamp) string {
 	}
 	return fmt.Sprintf("NetSuite's two clocks disagree on %s: SuiteQL's last-modified %q, read in the mapping's timezone %s, is %s; "+
 		"the record API's (UTC) is %s. The mapping's timezone is not the zone SuiteQL uses: %s, then run `portico netsuite check`. "+
-		"Until then the sync keeps SuiteQL's times, so no change is lost, but times shown are off",
+		"Until then the sync keeps SuiteQL's times, so no change is lost, but times shown are off; once it is corrected, the sync pulls every kind again from the beginning and stores the right times",
 		s.what, s.sql, c.m.TimeZone, read, s.api.Format(time.RFC3339), fix)
 }
 
