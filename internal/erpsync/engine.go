@@ -612,13 +612,40 @@ func (e *Engine) send(ctx context.Context, w LeasedWrites, en Entry) error {
 	if err != nil {
 		// The write landed; the next pull brings the ERP's values.
 		e.log.Warn("read back after write", "kind", k.Name, "id", id, "err", err)
-		if rec, err = e.store.Record(ctx, k.Name, en.RecordID); err != nil {
+		if rec, err = e.unread(ctx, k, en.RecordID, id); err != nil {
 			return err
 		}
-		rec.ID = id
 	}
 	e.m.PushSynced.Add(1)
 	return w.CompleteOutbox(ctx, en, rec, e.opt.Now())
+}
+
+// unread is what a write whose record could not be read back from the
+// ERP stores: the portal's own version (local, its currency as stored)
+// under the ERP's id, dated so that the ERP's version wins at the next
+// pull: no later than where that pull starts reading, the kind's
+// checkpoint less the overlap (zero before the kind's first pull). The
+// portal's clock is not in the connector's time base: with the ERP's
+// times read behind it (a NetSuite mapping's zone wrong west of UTC), a
+// version dated by it would refuse the ERP's for as many hours.
+func (e *Engine) unread(ctx context.Context, k *records.Kind, local, id int64) (records.Record, error) {
+	rec, err := e.store.Record(ctx, k.Name, local)
+	if err != nil {
+		return rec, err
+	}
+	st, err := e.state(ctx, k.Name)
+	if err != nil {
+		return rec, err
+	}
+	var from time.Time
+	if !st.Checkpoint.IsZero() {
+		from = st.Checkpoint.Modified.Add(-e.opt.Overlap)
+	}
+	rec.ID = id
+	if rec.ModifiedAt.After(from) {
+		rec.ModifiedAt = from
+	}
+	return rec, nil
 }
 
 // sendAttachment delivers a note or a file added to a record: through the

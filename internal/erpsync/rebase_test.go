@@ -2,6 +2,7 @@ package erpsync_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/portico/portico/internal/erp"
 	"github.com/portico/portico/internal/erp/netsuite"
+	"github.com/portico/portico/internal/erp/netsuitetest"
 	"github.com/portico/portico/internal/erpsync"
 	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/records"
@@ -26,6 +28,29 @@ func (a *fakeAccount) mapped(t testing.TB, mapping []byte) *fakeAccount {
 	b := *a
 	b.m = m
 	return &b
+}
+
+// editAt saves an edit of a record (fields as the form submits them,
+// JSON) through the portal's write path in NetSuite mode, at the time
+// at, based on the version stored now.
+func editAt(t testing.TB, ten *sqlstore.Tenant, kind string, id int64, fields string, at time.Time) {
+	t.Helper()
+	ctx := context.Background()
+	k, ok := records.Lookup(kind)
+	if !ok {
+		t.Fatalf("no kind %s", kind)
+	}
+	cur, err := ten.Record(ctx, kind, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(fields), &raw); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := k.Save(ctx, ten, records.Edit{ID: id, Version: cur.ModifiedAt, Fields: raw}, records.Author{}, at, records.Queued); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // offTimes counts the records of the fetched kinds whose stored
@@ -293,6 +318,64 @@ func TestADeletionMarkFromTheEnginesClock(t *testing.T) {
 		t.Logf("%d of %d deletions missed", missed, deletions)
 		if missed > 0 {
 			t.Errorf("%d of %d deletions missed", missed, deletions)
+		}
+	})
+}
+
+// unreadable is a connector whose Fetch fails for the given records: a
+// write lands, and reading it back does not.
+type unreadable struct {
+	*netsuite.Client
+	ids map[int64]bool
+}
+
+func (u unreadable) Fetch(ctx context.Context, k *records.Kind, id int64) (records.Record, error) {
+	if u.ids[id] {
+		return records.Record{}, &erp.Error{Status: 503, Detail: "Service Unavailable"}
+	}
+	return u.Client.Fetch(ctx, k, id)
+}
+
+// TestAWriteNotReadBackYieldsToTheNextPull: when the record a write
+// changed cannot be read back, the portal's own version is stored so
+// that the ERP's wins at the next pull, and its money stays in its
+// currency. In an account whose times read 8 hours behind the portal's
+// clock (Los Angeles read as UTC), a version dated by that clock refused
+// the ERP's for 8 hours: before, the edit made in NetSuite a minute after
+// the write was lost, on both engines.
+func TestAWriteNotReadBackYieldsToTheNextPull(t *testing.T) {
+	stores(t, func(t *testing.T, ten *sqlstore.Tenant) {
+		ctx := context.Background()
+		a := newAccountConfig(t, 30, netsuitetest.Config{Schema: euroSchema(t), Location: mustZone(t, "America/Los_Angeles")},
+			zoneMapping(t, "UTC"))
+		const british = 2 // a client of the British subsidiary: its money is in pounds
+		if err := a.fake.Update("customer", british, map[string]any{"subsidiary": map[string]any{"id": "2"}}); err != nil {
+			t.Fatal(err)
+		}
+		eng := erpsync.New(unreadable{a.connector(t, 1000), map[int64]bool{british: true}}, ten, erpsync.Options{Now: a.clock.Now})
+		if err := eng.Pull(ctx, nil, true); err != nil {
+			t.Fatal(err)
+		}
+		a.clock.Advance(time.Minute)
+		editAt(t, ten, "customer", british, `{"companyname": "Written from the portal"}`, a.clock.Now())
+		if n, err := eng.Push(ctx); err != nil || n != 1 {
+			t.Fatalf("push: %d, %v", n, err)
+		}
+		r, err := ten.Record(ctx, "customer", british)
+		if err != nil || r.Title != "Written from the portal" || r.Currency != "GBP" || r.Write.State != "" {
+			t.Errorf("after the write, not read back: %q in %q, write %+v, %v", r.Title, r.Currency, r.Write, err)
+		}
+		a.clock.Advance(time.Minute)
+		if err := a.fake.Update("customer", british, map[string]any{"companyName": "Edited in NetSuite after the portal"}); err != nil {
+			t.Fatal(err)
+		}
+		a.clock.Advance(time.Minute)
+		if err := eng.Pull(ctx, nil, false); err != nil {
+			t.Fatal(err)
+		}
+		r, err = ten.Record(ctx, "customer", british)
+		if err != nil || r.Title != "Edited in NetSuite after the portal" || r.Currency != "GBP" {
+			t.Errorf("the edit made in NetSuite after the write: stored %q in %q (%v)", r.Title, r.Currency, err)
 		}
 	})
 }
