@@ -302,11 +302,8 @@ func (e *Engine) pullKind(ctx context.Context, l Lease, k *records.Kind, full bo
 	// After a change of time base, records are stored whatever their
 	// times until the pull has read them all again.
 	apply := w.ApplyPull
-	if rw, ok := w.(RebasingWrites); ok && rebasing {
-		apply = rw.ApplyRebasedPull
-	} else if rebasing {
-		e.log.Warn("the store cannot replace records whose stored times are later (RebasingWrites): after the change of time base, those keep their times until they change again",
-			"kind", k.Name)
+	if rebasing {
+		apply = w.ApplyRebasedPull
 	}
 	fail := func(err error) (int64, error) {
 		if errors.Is(err, ErrLeaseLost) {

@@ -86,15 +86,15 @@ func offTimes(t testing.TB, a *fakeAccount, ten *sqlstore.Tenant) int {
 // hour ahead of the new base; 116 records' times stayed off. The Los
 // Angeles one, whose new base is 8 hours later, lost nothing but kept
 // 108 records' times 8 hours off. Pulling again from the beginning
-// without storing the records whatever their times (a store without
-// erpsync.RebasingWrites) still loses the 5 edits of records changed in
-// the hour before the correction.
+// without storing the records whatever their times (ApplyPull rather than
+// ApplyRebasedPull) still loses the 5 edits of records changed in the
+// hour before the correction.
 func TestCorrectingTheTimeZoneLosesNothing(t *testing.T) {
 	for _, tc := range []struct{ zone, format string }{{"Europe/Berlin", "DD/MM/YYYY"}, {"America/Los_Angeles", ""}} {
 		t.Run(strings.ReplaceAll(tc.zone, "/", "_"), func(t *testing.T) {
 			stores(t, func(t *testing.T, ten *sqlstore.Tenant) {
 				ctx := context.Background()
-				store := rebasing(ten)
+				store := ten
 				wrong := zoned(t, 30, tc.zone, tc.format, "UTC")
 				eng := erpsync.New(wrong.connector(t, 1000), store, erpsync.Options{Now: wrong.clock.Now})
 				if err := eng.Pull(ctx, nil, true); err != nil {
@@ -215,7 +215,7 @@ func TestARebaseReadsEveryDeletion(t *testing.T) {
 func rebaseReadsEveryDeletion(t *testing.T, failing bool) {
 	stores(t, func(t *testing.T, ten *sqlstore.Tenant) {
 		ctx := context.Background()
-		store := rebasing(ten)
+		store := ten
 		wrong := zoned(t, 30, "Europe/Berlin", "DD/MM/YYYY", "UTC")
 		// Deleted before the sync began: never in the store.
 		if err := wrong.fake.Delete("customer", 25); err != nil {
@@ -380,47 +380,3 @@ func TestAWriteNotReadBackYieldsToTheNextPull(t *testing.T) {
 	})
 }
 
-// rebasing is the tenant as the engine's store: itself when its leased
-// writes can store a re-based pull (erpsync.RebasingWrites), else a
-// stand-in for that one method, made of the store's other writes.
-func rebasing(ten *sqlstore.Tenant) erpsync.Store {
-	if _, ok := ten.Fence(erpsync.Lease{}).(erpsync.RebasingWrites); ok {
-		return ten
-	}
-	return rebasingStore{ten}
-}
-
-type rebasingStore struct{ *sqlstore.Tenant }
-
-func (s rebasingStore) Fence(l erpsync.Lease) erpsync.LeasedWrites {
-	return rebasingWrites{s.Tenant.Fence(l), s.Tenant}
-}
-
-type rebasingWrites struct {
-	erpsync.LeasedWrites
-	t *sqlstore.Tenant
-}
-
-// ApplyRebasedPull stands in for the store's: a stored record whose time
-// is later than the pulled one's, and whose write state is clear, is
-// first replaced by it (DiscardOutbox replaces a record whatever its
-// time; a record with no write on its way has no entry for it to
-// discard), then ApplyPull stores the batch. Not one transaction, not
-// fenced: enough for a test that writes nothing meanwhile.
-func (w rebasingWrites) ApplyRebasedPull(ctx context.Context, kind string, recs []records.Record, deleted []int64, st erpsync.State) error {
-	for _, r := range recs {
-		cur, err := w.t.Record(ctx, kind, r.ID)
-		if portal.IsNotFound(err) {
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		if cur.Write.State == "" && cur.ModifiedAt.After(r.ModifiedAt) {
-			if err := w.t.DiscardOutbox(ctx, erpsync.Entry{Kind: kind, RecordID: r.ID}, &r, time.Now()); err != nil {
-				return err
-			}
-		}
-	}
-	return w.LeasedWrites.ApplyPull(ctx, kind, recs, deleted, st)
-}

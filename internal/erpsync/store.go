@@ -130,6 +130,14 @@ type LeasedWrites interface {
 	// and saves st, so a crash leaves the batch and its checkpoint
 	// together or neither.
 	ApplyPull(ctx context.Context, kind string, recs []records.Record, deleted []int64, st State) error
+	// ApplyRebasedPull is ApplyPull for a pull made after the connector's
+	// time base changed (the NetSuite mapping's timezone was corrected):
+	// the records' times are in the new base and may be earlier than the
+	// stored versions' though these are the same or older, so each record
+	// in recs replaces the stored one whatever their times. A record
+	// whose own write is pending or failed is still left alone, and the
+	// document is still merged into the stored one.
+	ApplyRebasedPull(ctx context.Context, kind string, recs []records.Record, deleted []int64, st State) error
 	// CompleteOutbox marks e synced with the record as the ERP has it
 	// now: for a create, the provisional record becomes rec (its ERP id)
 	// everywhere it is referenced; the record's write state is cleared
@@ -150,20 +158,3 @@ type LeasedWrites interface {
 	FailOutbox(ctx context.Context, e Entry, msg string, now time.Time) error
 }
 
-// RebasingWrites are LeasedWrites that can store a pull made after the
-// connector's time base changed (the NetSuite mapping's timezone was
-// corrected): the records' times are then in the new base, and may be
-// earlier than the stored versions' although the versions are the same
-// or newer. The engine uses it, when a store's LeasedWrites have it, for
-// a kind's first pull after such a change; without it, ApplyPull keeps
-// the stored versions whose old-base times are later, and the engine
-// logs a warning.
-type RebasingWrites interface {
-	// ApplyRebasedPull is ApplyPull, except that each record in recs
-	// replaces the stored one whatever their modified times (ApplyPull
-	// keeps a stored record whose time is later). A record whose own
-	// write is pending or failed is still left alone, the document is
-	// still merged into the stored one, and deleted and st are applied
-	// as ApplyPull applies them, all in one transaction.
-	ApplyRebasedPull(ctx context.Context, kind string, recs []records.Record, deleted []int64, st State) error
-}

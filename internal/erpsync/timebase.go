@@ -66,7 +66,7 @@ func (m mark) String() string {
 
 // rebase brings a kind's state into the connector's time base before a
 // pull, and reports whether the pull must store its records whatever
-// their times (see RebasingWrites):
+// their times (see LeasedWrites.ApplyRebasedPull):
 //
 //   - A state whose base is another (the mapping's timezone was
 //     corrected) starts again from the beginning: its checkpoint, its

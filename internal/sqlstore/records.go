@@ -23,8 +23,10 @@ const recordColumns = summaryColumns + `, fields`
 // row stays far below both engines' parameter limits.
 const upsertBatch = 400
 
-// upsertStatement returns the multi-row upsert for n rows.
-func upsertStatement(n int) scoped {
+// upsertStatement returns the multi-row upsert for n rows: an update
+// applies when the stored record has no write of its own on its way and,
+// unless rebased, is not of a later version (see PutRecords).
+func upsertStatement(n int, rebased bool) scoped {
 	var b strings.Builder
 	b.WriteString(`INSERT INTO records (tenant_id, ` + recordColumns + `) VALUES `)
 	for i := range n {
@@ -38,13 +40,16 @@ func upsertStatement(n int) scoped {
 		project_id = excluded.project_id, parent_name = excluded.parent_name,
 		project_name = excluded.project_name, amount = excluded.amount, occurred_on = excluded.occurred_on,
 		modified_at = excluded.modified_at, currency = excluded.currency, fields = jsonb_patch(records.fields, excluded.fields)
-		WHERE records.write_state = '' AND records.modified_at <= excluded.modified_at`)
+		WHERE records.write_state = ''`)
+	if !rebased {
+		b.WriteString(` AND records.modified_at <= excluded.modified_at`)
+	}
 	return scope(b.String())
 }
 
 // upsertFull is the statement for a full batch, built once; a shorter last
-// batch builds its own.
-var upsertFull = upsertStatement(upsertBatch)
+// batch, or a re-based one, builds its own.
+var upsertFull = upsertStatement(upsertBatch, false)
 
 // PutRecords inserts or updates records, in one transaction, batching rows
 // into multi-row statements. An update takes the promoted columns and
@@ -54,13 +59,15 @@ var upsertFull = upsertStatement(upsertBatch)
 // pending or failed (the outbox owns it until then), nor one with a newer
 // version than the one given.
 func (t *Tenant) PutRecords(ctx context.Context, rs []records.Record) error {
-	return t.inTx(ctx, func(tx *Tenant) error { return tx.putRecords(ctx, rs) })
+	return t.inTx(ctx, func(tx *Tenant) error { return tx.putRecords(ctx, rs, false) })
 }
 
-// putRecords is PutRecords inside the caller's transaction. A record
-// given twice is stored as its last version (PostgreSQL refuses an upsert
-// that touches one row twice).
-func (t *Tenant) putRecords(ctx context.Context, rs []records.Record) error {
+// putRecords is PutRecords inside the caller's transaction; rebased, a
+// record replaces the stored one whatever their versions' times (the
+// ERP's times were re-based: erpsync.LeasedWrites.ApplyRebasedPull). A
+// record given twice is stored as its last version (PostgreSQL refuses an
+// upsert that touches one row twice).
+func (t *Tenant) putRecords(ctx context.Context, rs []records.Record, rebased bool) error {
 	rs = lastOfEach(rs)
 	args := make([]any, 0, upsertBatch*15)
 	for start := 0; start < len(rs); start += upsertBatch {
@@ -76,8 +83,8 @@ func (t *Tenant) putRecords(ctx context.Context, rs []records.Record) error {
 				r.ModifiedAt.UnixMilli(), r.Currency, string(r.Fields))
 		}
 		st := upsertFull
-		if len(batch) < upsertBatch {
-			st = upsertStatement(len(batch))
+		if len(batch) < upsertBatch || rebased {
+			st = upsertStatement(len(batch), rebased)
 		}
 		if _, err := t.exec(ctx, st, args...); err != nil {
 			return fmt.Errorf("put records: %w", err)

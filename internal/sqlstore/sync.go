@@ -163,10 +163,12 @@ const deleteBatch = 400
 // ApplyPull is erpsync.LeasedWrites' ApplyPull outside any lease (the
 // engine applies through Fence).
 func (t *Tenant) ApplyPull(ctx context.Context, kind string, recs []records.Record, deleted []int64, st erpsync.State) error {
-	return t.applyPull(ctx, nil, kind, recs, deleted, st)
+	return t.applyPull(ctx, nil, kind, recs, deleted, st, false)
 }
 
-func (t *Tenant) applyPull(ctx context.Context, l *erpsync.Lease, kind string, recs []records.Record, deleted []int64, st erpsync.State) error {
+// applyPull stores a pull's batch (putRecords, rebased or not), applies
+// its deletions and saves st, in one transaction under lease l.
+func (t *Tenant) applyPull(ctx context.Context, l *erpsync.Lease, kind string, recs []records.Record, deleted []int64, st erpsync.State, rebased bool) error {
 	var logged bool
 	err := t.inTx(ctx, func(tx *Tenant) error {
 		if err := tx.fence(ctx, l); err != nil {
@@ -178,7 +180,7 @@ func (t *Tenant) applyPull(ctx context.Context, l *erpsync.Lease, kind string, r
 		if err != nil {
 			return err
 		}
-		if err := tx.putRecords(ctx, recs); err != nil {
+		if err := tx.putRecords(ctx, recs, rebased); err != nil {
 			return err
 		}
 		for start := 0; start < len(deleted); start += deleteBatch {
@@ -331,7 +333,11 @@ func (w leased) SaveSyncState(ctx context.Context, st erpsync.State) error {
 }
 
 func (w leased) ApplyPull(ctx context.Context, kind string, recs []records.Record, deleted []int64, st erpsync.State) error {
-	return w.t.applyPull(ctx, &w.l, kind, recs, deleted, st)
+	return w.t.applyPull(ctx, &w.l, kind, recs, deleted, st, false)
+}
+
+func (w leased) ApplyRebasedPull(ctx context.Context, kind string, recs []records.Record, deleted []int64, st erpsync.State) error {
+	return w.t.applyPull(ctx, &w.l, kind, recs, deleted, st, true)
 }
 
 func (w leased) CompleteOutbox(ctx context.Context, e erpsync.Entry, rec records.Record, now time.Time) error {
