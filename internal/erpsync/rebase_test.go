@@ -379,4 +379,3 @@ func TestAWriteNotReadBackYieldsToTheNextPull(t *testing.T) {
 		}
 	})
 }
-

@@ -157,4 +157,3 @@ type LeasedWrites interface {
 	// no-op when e is no longer pending).
 	FailOutbox(ctx context.Context, e Entry, msg string, now time.Time) error
 }
-
