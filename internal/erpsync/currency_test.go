@@ -3,12 +3,14 @@ package erpsync_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/portico/portico/internal/erp/netsuitetest"
 	"github.com/portico/portico/internal/erpsync"
+	"github.com/portico/portico/internal/records"
 	"github.com/portico/portico/internal/sqlstore"
 )
 
@@ -88,6 +90,42 @@ func TestAEuroAccountsMoneyKeepsItsCurrency(t *testing.T) {
 				}
 				want("invoice", 2, "USD")
 				want("invoice", 3, "GBP")
+				// The invoice list, as the API and its CSV answer it: each
+				// row in its currency, the totals one per currency, each
+				// what the account's own invoices add up to.
+				sums := map[string]float64{}
+				for _, inv := range a.fake.All("invoice") {
+					cur, _ := inv.Fields["currency"].(map[string]any)
+					total, _ := inv.Fields["total"].(float64)
+					sums[codes[fmt.Sprint(cur["id"])]] += total
+				}
+				if sums[""] == 0 || sums["USD"] == 0 || sums["GBP"] == 0 {
+					t.Fatalf("the account's invoices add up to %v: the test proves nothing", sums)
+				}
+				k, _ := records.Lookup("invoice")
+				page, err := k.List(ctx, ten, k.BuiltInList(), records.ListRequest{Columns: "tranid,total", PageSize: "500", Totals: true}, records.Filter{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := page.Totals["total"]
+				if len(got) != len(sums) || *page.TotalsEstimated {
+					t.Fatalf("totals %+v, want one per currency of %v", got, sums)
+				}
+				for _, u := range got {
+					if math.Abs(u.Total-sums[u.Unit]) > 0.005 {
+						t.Errorf("total in %q: %.2f, the account's invoices %.2f", u.Unit, u.Total, sums[u.Unit])
+					}
+				}
+				err = k.Export(ctx, ten, k.BuiltInList(), records.ListRequest{Columns: "tranid,total"}, records.Filter{},
+					func(records.ListConfig, []records.ColumnInfo) {}, func(row records.Row) {
+						r, _ := ten.RecordSummary(ctx, "invoice", row["id"].(int64))
+						if cur, _ := row[records.RowCurrency].(string); cur != r.Currency {
+							t.Errorf("exported invoice %d: currency %q, stored %q", r.ID, cur, r.Currency)
+						}
+					})
+				if err != nil {
+					t.Fatal(err)
+				}
 				// Changed in NetSuite, it arrives.
 				a.clock.Advance(time.Minute)
 				if err := a.fake.Update("invoice", 2, map[string]any{"currency": map[string]any{"id": "1"}}); err != nil {
