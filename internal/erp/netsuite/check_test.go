@@ -17,15 +17,23 @@ import (
 // checkAccount serves a fake account of schema (nil: the default one)
 // seeded with demo data and returns its URL.
 func checkAccount(t *testing.T, schema *netsuitetest.Schema) string {
+	return servedAccount(t, netsuitetest.Config{Schema: schema}, 3)
+}
+
+// servedAccount serves a fake account configured by cfg (its concurrency,
+// clock and credentials the tests'), seeded with perKind demo records of
+// every kind, and returns its URL.
+func servedAccount(t *testing.T, cfg netsuitetest.Config, perKind int) string {
 	t.Helper()
-	fake, err := netsuitetest.New(netsuitetest.Config{Schema: schema, Concurrency: 5, Now: testClock.Now,
-		TBA: &netsuitetest.TBAVerifier{Realm: netsuite.Realm(testAccount), Lookup: func(ck, tid string) (string, string, bool) {
-			return "cs", "ts", ck == "ck" && tid == "tid"
-		}}})
+	cfg.Concurrency, cfg.Now = 5, testClock.Now
+	cfg.TBA = &netsuitetest.TBAVerifier{Realm: netsuite.Realm(testAccount), Lookup: func(ck, tid string) (string, string, bool) {
+		return "cs", "ts", ck == "ck" && tid == "tid"
+	}}
+	fake, err := netsuitetest.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := demo.Generate(context.Background(), fake, demo.Options{PerKind: 3, Seed: 1, Now: testClock.Now()}); err != nil {
+	if _, err := demo.Generate(context.Background(), fake, demo.Options{PerKind: perKind, Seed: 1, Now: testClock.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(fake)

@@ -2,12 +2,10 @@ package netsuite_test
 
 import (
 	"context"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/portico/portico/internal/demo"
 	"github.com/portico/portico/internal/erp/netsuite"
 	"github.com/portico/portico/internal/erp/netsuitetest"
 	"github.com/portico/portico/internal/records"
@@ -23,19 +21,7 @@ func zonedAccount(t *testing.T, zone, dateFormat string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fake, err := netsuitetest.New(netsuitetest.Config{Concurrency: 5, Now: testClock.Now, Location: loc, DateFormat: dateFormat,
-		TBA: &netsuitetest.TBAVerifier{Realm: netsuite.Realm(testAccount), Lookup: func(ck, tid string) (string, string, bool) {
-			return "cs", "ts", ck == "ck" && tid == "tid"
-		}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := demo.Generate(context.Background(), fake, demo.Options{PerKind: 40, Seed: 1, Now: testClock.Now()}); err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(fake)
-	t.Cleanup(srv.Close)
-	return srv.URL
+	return servedAccount(t, netsuitetest.Config{Location: loc, DateFormat: dateFormat}, 40)
 }
 
 // withZone is the shipped mapping with its timezone set to zone.
