@@ -78,6 +78,16 @@ func (s *Store) Migrate(ctx context.Context) (int, error) {
 		version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`); err != nil {
 		return 0, fmt.Errorf("create schema_migrations: %w", err)
 	}
+	// A database a newer binary has migrated is refused: this one would
+	// write rows without what the newer schema keeps beside them (the
+	// newer binary then misses them: search tokens, currencies...).
+	var newest sql.NullInt64
+	if err := conn.QueryRowContext(ctx, `SELECT MAX(version) FROM schema_migrations`).Scan(&newest); err != nil {
+		return 0, fmt.Errorf("read schema version: %w", err)
+	}
+	if known := ms[len(ms)-1].version; newest.Int64 > int64(known) {
+		return int(newest.Int64), &NewerSchemaError{Database: int(newest.Int64), Binary: known}
+	}
 	current := 0
 	for _, m := range ms {
 		if err := s.apply(ctx, conn, m); err != nil {
@@ -86,6 +96,17 @@ func (s *Store) Migrate(ctx context.Context) (int, error) {
 		current = m.version
 	}
 	return current, nil
+}
+
+// NewerSchemaError is Migrate's refusal of a database at a schema version
+// this binary does not know: a newer release migrated it.
+type NewerSchemaError struct {
+	Database, Binary int // the database's schema version and the newest this binary has
+}
+
+func (e *NewerSchemaError) Error() string {
+	return fmt.Sprintf("the database is at schema version %d, newer than this binary's %d: run the release that migrated it (or newer), "+
+		"or restore a backup taken before that upgrade; this binary would write records the newer one cannot read", e.Database, e.Binary)
 }
 
 // apply runs one migration on conn in a transaction, unless it is
