@@ -52,7 +52,11 @@ func runConfig(ctx context.Context, o options, bin string, c config, d *database
 	for _, percent := range mixes(o.writePercent) {
 		w.writePercent = percent
 		harness.Progress("%s: %s for %s", c.name, mixName(percent), o.duration)
+		wal := sampleWAL(d)
 		s := w.run(ctx, o.conns, o.duration)
+		if wal != nil {
+			res.notes = append(res.notes, wal.done(c.name+", "+mixName(percent)))
+		}
 		if ctx.Err() != nil {
 			return res, ctx.Err()
 		}

@@ -49,7 +49,8 @@
 // the target for each configuration (the write mix keeps at least
 // 50 % of the read-only req/s with p99 at most 250 ms) and notes: the first
 // answer of each kind of error, the instances' logged errors, the proxy's
-// retries.
+// retries and, on SQLite, the write-ahead log's peak size during each mix
+// (the file sampled every 50 ms) and its size at the mix's end.
 //
 // Databases: the SQLite file is bench/out/mixed/portico.db; PostgreSQL is
 // the database -database-url names (its name must start with
