@@ -160,8 +160,10 @@ test.describe('records', () => {
     expect(download.suggestedFilename()).toMatch(/^all-projects-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = await readFile((await download.path())!, 'utf8');
     const lines = csv.trim().split(/\r?\n/);
-    expect(lines[0]).toBe('Project name,Project ID,Status,Client,Contract value,Start date');
+    // Amounts alone do not say their currency: a column does (the demo's projects are in its base, USD).
+    expect(lines[0]).toBe('Project name,Project ID,Status,Client,Contract value,Start date,Currency');
     expect(lines).toHaveLength(shown + 1);
+    for (const line of lines.slice(1)) expect(line.endsWith(',USD'), line).toBe(true);
     const statusOf = (line: string) => line.match(/(?:^|,)(Proposed|Planning|Active|Monitoring|Closed)(?:,|$)/)?.[1];
     for (const line of lines.slice(1)) expect(statusOf(line), line).toBe('Active');
     // Same rows, same order as the table.
