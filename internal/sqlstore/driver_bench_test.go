@@ -74,7 +74,7 @@ func BenchmarkListPage(b *testing.B) {
 	path := benchDB(b)
 	defer os.RemoveAll(filepath.Dir(path))
 	drivers := []struct{ name, driver, dsn string }{
-		{"modernc", "sqlite", sqliteReadDSN(sqliteDSN(path))},
+		{"modernc", "sqlite", sqliteReadDSN(sqliteDSN(path, DefaultWALLimit))},
 		{"mattn", "sqlite3", "file:" + path + "?_busy_timeout=10000&_journal_mode=WAL&_synchronous=NORMAL&_query_only=1"},
 	}
 	active := parse(b, "entitystatus eq Active")

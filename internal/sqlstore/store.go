@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -44,6 +45,9 @@ type Store struct {
 	// listTextCap).
 	commonTexts commonTexts
 	dsn         string
+	// walLimit is the size SQLite's write-ahead log is kept near (see
+	// WALLimit).
+	walLimit int64
 	// events is where the commit of a live-update event is announced
 	// (see events.go); nil announces nothing.
 	events atomic.Pointer[Signals]
@@ -55,9 +59,9 @@ type Store struct {
 // field indexes and totals to the kind registry: IndexDocumentFields). An empty url means the
 // embedded SQLite file portico.db under dataDir (created with the directory when missing); postgres:// and
 // postgresql:// select PostgreSQL; sqlite: or file: give an explicit SQLite
-// path.
-func Open(ctx context.Context, url, dataDir string) (*Store, error) {
-	s, err := open(ctx, url, dataDir)
+// path. opts adjust an SQLite store (WALLimit); PostgreSQL ignores them.
+func Open(ctx context.Context, url, dataDir string, opts ...Option) (*Store, error) {
+	s, err := open(ctx, url, dataDir, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +82,7 @@ func Open(ctx context.Context, url, dataDir string) (*Store, error) {
 		return nil, err
 	}
 	if s.d.name == sqlite.name {
-		if err := s.startUpkeep(sqliteUpkeepDSN(s.dsn)); err != nil {
+		if err := s.startUpkeep(sqliteUpkeepDSN(s.dsn), s.walLimit); err != nil {
 			s.Close()
 			return nil, err
 		}
@@ -86,11 +90,29 @@ func Open(ctx context.Context, url, dataDir string) (*Store, error) {
 	return s, nil
 }
 
-func open(ctx context.Context, url, dataDir string) (*Store, error) {
+// Option adjusts how Open sets a store up.
+type Option func(*Store)
+
+// DefaultWALLimit is the size SQLite's write-ahead log is kept near when
+// Open is not given WALLimit.
+const DefaultWALLimit = 64 << 20
+
+// WALLimit bounds SQLite's write-ahead log at about n bytes (at least
+// 1 MiB): past it the upkeep restarts the log and truncates its file
+// (see upkeep.go), and a log restarted by a write is cut back to n.
+func WALLimit(n int64) Option {
+	return func(s *Store) { s.walLimit = max(n, 1<<20) }
+}
+
+func open(ctx context.Context, url, dataDir string, opts ...Option) (*Store, error) {
 	var (
 		driver, dsn string
 		d           dialect
 	)
+	s := &Store{walLimit: DefaultWALLimit}
+	for _, o := range opts {
+		o(s)
+	}
 	switch {
 	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
 		driver, dsn, d = "pgx", url, postgres
@@ -102,7 +124,7 @@ func open(ctx context.Context, url, dataDir string) (*Store, error) {
 			}
 			path = filepath.Join(dataDir, "portico.db")
 		}
-		driver, dsn, d = sqliteDriver, sqliteDSN(path), sqlite
+		driver, dsn, d = sqliteDriver, sqliteDSN(path, s.walLimit), sqlite
 	default:
 		return nil, fmt.Errorf("database url: unsupported scheme (use postgres://... or sqlite:PATH)")
 	}
@@ -121,7 +143,7 @@ func open(ctx context.Context, url, dataDir string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{db: db, rdb: db, d: d, dsn: dsn}
+	s.db, s.rdb, s.d, s.dsn = db, db, d, dsn
 	if d.name == sqlite.name {
 		db.SetMaxOpenConns(1)
 		db.SetMaxIdleConns(1)
@@ -171,12 +193,20 @@ const sqliteDriver = "sqlite"
 // sqliteDSN turns a file path into a DSN for sqliteDriver: WAL so readers
 // never wait for the writer, a busy timeout instead of SQLITE_BUSY errors,
 // IMMEDIATE transactions so a reader never has to upgrade to a writer
-// (the cause of unrecoverable "database is locked" errors), and no
-// checkpoints in the middle of a write (the upkeep does them).
-func sqliteDSN(path string) string {
+// (the cause of unrecoverable "database is locked" errors), no
+// checkpoints in the middle of a write (the upkeep does them), and a log
+// that, once restarted, is cut back to walLimit bytes by the next commit.
+func sqliteDSN(path string, walLimit int64) string {
 	return "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)" +
 		"&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_pragma=cache_size(" + sqliteCacheSize + ")" +
-		"&_pragma=wal_autocheckpoint(0)&_txlock=immediate"
+		"&_pragma=wal_autocheckpoint(0)&_pragma=journal_size_limit(" + strconv.FormatInt(walLimit, 10) + ")" +
+		"&_txlock=immediate"
+}
+
+// sqliteWALPath is the write-ahead log's file of the database dsn names.
+func sqliteWALPath(dsn string) string {
+	path, _, _ := strings.Cut(strings.TrimPrefix(dsn, "file:"), "?")
+	return path + "-wal"
 }
 
 // sqliteReadDSN is the DSN of the read pool: the writer's, with every
@@ -186,9 +216,13 @@ func sqliteReadDSN(dsn string) string {
 }
 
 // sqliteUpkeepDSN is the DSN of the upkeep's connection: the writer's,
-// without IMMEDIATE transactions (it only runs pragmas and reads).
+// without IMMEDIATE transactions (it only runs pragmas and reads), and
+// with a busy timeout of upkeepBusyTimeout: the checkpoint that restarts
+// the log holds the writers off while it waits for readers, so it gives
+// up soon and tries again at the next pass.
 func sqliteUpkeepDSN(dsn string) string {
-	return strings.Replace(dsn, "&_txlock=immediate", "", 1)
+	dsn = strings.Replace(dsn, "&_txlock=immediate", "", 1)
+	return strings.Replace(dsn, "busy_timeout(10000)", "busy_timeout("+strconv.FormatInt(upkeepBusyTimeout.Milliseconds(), 10)+")", 1)
 }
 
 // sqliteCacheSize is each connection's page cache: 64 MB (negative is

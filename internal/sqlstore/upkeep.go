@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"log/slog"
+	"os"
 	"strings"
 	"time"
 )
@@ -24,10 +25,30 @@ import (
 // readers and the writer go on meanwhile) and the writer merges a bounded
 // number of index pages (upkeepMergePages per table), a few milliseconds,
 // so the segments stay few without any one write paying for them.
+//
+// A PASSIVE checkpoint copies the log into the database but never starts
+// the log over: only a write that begins once every frame is copied and
+// no reader still reads the log does, which a steady stream of writes and
+// reads never leaves room for. Under sustained writes the log grew by
+// tens of megabytes a second and kept its size after. So each pass also
+// looks at the log's file, and when it is past the store's walLimit runs
+// a TRUNCATE checkpoint: it holds the writer off, copies the few frames
+// the PASSIVE one left, waits for the readers still reading the log to
+// finish (new ones read the database), and truncates the file. The wait
+// is the upkeep connection's busy timeout, upkeepBusyTimeout, not the
+// writers' 10 s: a long read makes the checkpoint give up quickly (the
+// writes it held off go on) and the next pass tries again, so the log
+// stays within walLimit plus what is written in an upkeep interval, or
+// while a long read holds it. The writers' journal_size_limit (walLimit)
+// cuts back a log restarted otherwise (by a write after a quiet spell).
 
 const (
-	upkeepInterval   = 500 * time.Millisecond
-	upkeepMergePages = 64
+	upkeepInterval    = 500 * time.Millisecond
+	upkeepMergePages  = 64
+	upkeepBusyTimeout = 100 * time.Millisecond
+	// upkeepWarnAfter is how many passes in a row the log may stay past
+	// its limit, its restart blocked, before the upkeep says so.
+	upkeepWarnAfter = 20
 )
 
 // searchTables are the full-text tables whose merges the upkeep does.
@@ -37,20 +58,23 @@ var searchTables = []string{"search_all", "search_kind"}
 type upkeep struct {
 	conn    *sql.DB // one connection: data_version is per connection
 	version int64   // PRAGMA data_version after the last pass
+	wal     string  // the write-ahead log's file
+	limit   int64   // its size past which a pass restarts it
+	blocked int     // passes in a row whose restart of the log was blocked
 	stop    context.CancelFunc
 	done    chan struct{}
 }
 
 // startUpkeep opens the upkeep's connection and starts its loop, which
 // Close stops.
-func (s *Store) startUpkeep(dsn string) error {
+func (s *Store) startUpkeep(dsn string, walLimit int64) error {
 	conn, err := connect(context.Background(), s.d, sqliteDriver, dsn)
 	if err != nil {
 		return err
 	}
 	conn.SetMaxOpenConns(1)
 	ctx, stop := context.WithCancel(context.Background())
-	s.upkeep = &upkeep{conn: conn, stop: stop, done: make(chan struct{})}
+	s.upkeep = &upkeep{conn: conn, wal: sqliteWALPath(dsn), limit: walLimit, stop: stop, done: make(chan struct{})}
 	go func() {
 		defer close(s.upkeep.done)
 		tick := time.NewTicker(upkeepInterval)
@@ -69,10 +93,18 @@ func (s *Store) startUpkeep(dsn string) error {
 	return nil
 }
 
-// upkeepPass does one round of upkeep when anything was committed since
-// the last: the search tables' merging stays manual (a bulk load sets
-// FTS5's default back), a bounded merge step, then a checkpoint.
+// upkeepPass does one round of upkeep: when anything was committed since
+// the last, the search tables' merging stays manual (a bulk load sets
+// FTS5's default back), a bounded merge step, then a checkpoint; and a
+// log past its limit is restarted (boundWAL).
 func (s *Store) upkeepPass(ctx context.Context) error {
+	if err := s.mergeAndCheckpoint(ctx); err != nil {
+		return err
+	}
+	return s.boundWAL(ctx)
+}
+
+func (s *Store) mergeAndCheckpoint(ctx context.Context) error {
 	u := s.upkeep
 	var v int64
 	if err := u.conn.QueryRowContext(ctx, `PRAGMA data_version`).Scan(&v); err != nil {
@@ -101,6 +133,39 @@ func (s *Store) upkeepPass(ctx context.Context) error {
 	}
 	// Read after this pass's own writes, so they do not call for another.
 	return u.conn.QueryRowContext(ctx, `PRAGMA data_version`).Scan(&u.version)
+}
+
+// boundWAL restarts the log and truncates its file when the file is past
+// the limit. A restart blocked by readers (busy) is left to the next pass.
+func (s *Store) boundWAL(ctx context.Context) error {
+	u := s.upkeep
+	size := u.walSize()
+	if size <= u.limit {
+		u.blocked = 0
+		return nil
+	}
+	var busy, logged, copied int
+	if err := u.conn.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logged, &copied); err != nil {
+		return err
+	}
+	if busy == 0 {
+		u.blocked = 0
+		return nil
+	}
+	if u.blocked++; u.blocked == upkeepWarnAfter {
+		slog.Default().Warn("sqlite write-ahead log past its limit: readers keep it from restarting",
+			"wal_bytes", size, "limit_bytes", u.limit, "passes", u.blocked)
+	}
+	return nil
+}
+
+// walSize is the size of the log's file (0 when there is none).
+func (u *upkeep) walSize() int64 {
+	fi, err := os.Stat(u.wal)
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
 }
 
 // close ends the loop and closes its connection.

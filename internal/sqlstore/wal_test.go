@@ -1,0 +1,129 @@
+package sqlstore
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Under sustained writes, with readers reading all along, the write-ahead
+// log's file stays within its limit plus what is written between two
+// upkeep passes (two, allowing for one restart blocked by a read in
+// flight), and is back under the limit once the writes stop. Before the
+// upkeep restarted the log, it grew by everything written.
+func TestWALStaysWithinItsLimitUnderSustainedWrites(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a few seconds of writes")
+	}
+	ctx := context.Background()
+	const limit = 4 << 20
+	dir := t.TempDir()
+	s, err := Open(ctx, "", dir, WALLimit(limit))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ten := seedTenant(t, s, "acme")
+	wal := s.upkeep.wal
+	if wal != dir+"/portico.db-wal" {
+		t.Fatalf("the log's file: %s", wal)
+	}
+	size := func() int64 {
+		fi, err := os.Stat(wal)
+		if err != nil {
+			return 0
+		}
+		return fi.Size()
+	}
+
+	stop := make(chan struct{})
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		firstErr error
+		writes   int
+	)
+	fail := func(err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if firstErr == nil {
+			firstErr = err
+		}
+	}
+	stopped := func() bool {
+		select {
+		case <-stop:
+			return true
+		default:
+			return false
+		}
+	}
+	for w := range 32 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; !stopped(); i++ {
+				if _, err := create(ctx, ten, 1, fmt.Sprintf("Logged client %d-%d", w, i), "", time.Now()); err != nil {
+					fail(err)
+					return
+				}
+				mu.Lock()
+				writes++
+				mu.Unlock()
+			}
+		}()
+	}
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for !stopped() {
+				if _, err := ten.SearchCandidates(ctx, "Logged client", []string{"customer"}, 50); err != nil {
+					fail(err)
+					return
+				}
+			}
+		}()
+	}
+
+	// Sample the file; what it grew by between samples adds up to about
+	// all that was logged (less what was written between a sample and a
+	// truncation).
+	const load = 3 * time.Second
+	var peak, last, logged int64
+	start := time.Now()
+	for tick := time.NewTicker(10 * time.Millisecond); time.Since(start) < load; <-tick.C {
+		n := size()
+		peak = max(peak, n)
+		if n > last {
+			logged += n - last
+		}
+		last = n
+	}
+	elapsed := time.Since(start)
+	close(stop)
+	wg.Wait()
+	if firstErr != nil {
+		t.Fatal(firstErr)
+	}
+	perPass := int64(float64(logged) * upkeepInterval.Seconds() / elapsed.Seconds())
+	t.Logf("%d writes in %s; %.1f MiB logged, %.1f MiB between passes; WAL peak %.1f MiB (limit %.0f MiB)",
+		writes, elapsed.Round(time.Millisecond), mib(logged), mib(perPass), mib(peak), mib(limit))
+	if logged < 3*limit {
+		t.Fatalf("only %.1f MiB logged: the writes never had the log restart", mib(logged))
+	}
+	if bound := limit + 2*perPass; peak > bound {
+		t.Fatalf("WAL peak %.1f MiB, past %.1f MiB (the limit and two passes' writes)", mib(peak), mib(bound))
+	}
+	// Once the writes stop, a pass or two bring it back under the limit.
+	for deadline := time.Now().Add(4 * upkeepInterval); size() > limit; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("WAL %.1f MiB %s after the writes stopped", mib(size()), 4*upkeepInterval)
+		}
+	}
+}
+
+func mib(n int64) float64 { return float64(n) / (1 << 20) }
