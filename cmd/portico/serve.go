@@ -103,6 +103,7 @@ func serve(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *s
 		Instance:              cfg.Instance,
 		Events:                hub,
 		Currency:              cfg.Currency,
+		DBUnavailable:         sqlstore.Unavailable,
 	})
 	if err != nil {
 		return err

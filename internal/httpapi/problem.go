@@ -65,8 +65,14 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		abandoned(r)
 		return
 	}
-	if status == http.StatusInternalServerError && errors.Is(err, context.DeadlineExceeded) {
+	switch {
+	case status == http.StatusInternalServerError && errors.Is(err, context.DeadlineExceeded):
 		pe, status = portal.Wrap(portal.CodeUnavailable, err, msgTooSlow), http.StatusServiceUnavailable
+	case status == http.StatusInternalServerError && s.dbUnavailable != nil && s.dbUnavailable(err):
+		pe, status = portal.Wrap(portal.CodeUnavailable, err, msgNoDatabase), http.StatusServiceUnavailable
+	}
+	if pe.Message == msgTooSlow || pe.Message == msgNoDatabase {
+		w.Header().Set("Retry-After", "1") // the database: a moment, not a minute
 	}
 	p := Problem{
 		Type:      "about:blank",
@@ -84,8 +90,12 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	writeProblem(w, p)
 }
 
-// msgTooSlow is what a request that ran out of time is told.
-const msgTooSlow = "The portal's database did not answer in time. Try again in a moment."
+// msgTooSlow is what a request that ran out of time is told; msgNoDatabase
+// one whose database connection was lost (Options.DBUnavailable).
+const (
+	msgTooSlow    = "The portal's database did not answer in time. Try again in a moment."
+	msgNoDatabase = "The portal lost its connection to its database. Try again in a moment."
+)
 
 // erpError is what a user is told of an ERP failure during their
 // request: NetSuite's own message when it refused the request (theirs or

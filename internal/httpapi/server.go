@@ -108,6 +108,10 @@ type Options struct {
 	// EventsHeartbeat is how often an idle event stream gets a ping and
 	// its session is checked again; zero means 15 s.
 	EventsHeartbeat time.Duration
+	// DBUnavailable reports whether a store's error is the database out
+	// of reach for a moment (sqlstore.Unavailable): such a request is
+	// answered 503 with Retry-After, not 500. Nil treats none so.
+	DBUnavailable func(error) bool
 	// Currency is the base currency (ISO 4217) of a tenant whose ERP
 	// account has given none (config's PORTICO_CURRENCY); "" names none,
 	// and amounts then show without a currency.
@@ -120,30 +124,32 @@ const DefaultDBTimeout = 5 * time.Second
 
 // Server is the HTTP handler of the whole product.
 type Server struct {
-	log          *slog.Logger
-	store        Pinger
-	spa          *spa
-	csp          cspPolicy
-	client       ClientConfig
-	currency     string // Options.Currency
-	mux          *http.ServeMux
-	identity     Verifier
-	sessions     *session.Manager
-	tenants      func(portal.TenantID) TenantStore
-	loginIP      signInLimit
-	loginAccount signInLimit
-	refreshIP    signInLimit
-	erp, product string
-	erpBase      string
-	sessionCache *sessionCache
-	details      detailsCache
-	syncs        func(portal.TenantID) Syncer
-	metricsToken string
-	writeMetrics func(context.Context, io.Writer) error
-	equipment    EquipmentCharges
-	hsts         bool
-	events       *events.Hub
-	heartbeat    time.Duration
+	log      *slog.Logger
+	store    Pinger
+	spa      *spa
+	csp      cspPolicy
+	client   ClientConfig
+	currency string // Options.Currency
+	// dbUnavailable is Options.DBUnavailable.
+	dbUnavailable func(error) bool
+	mux           *http.ServeMux
+	identity      Verifier
+	sessions      *session.Manager
+	tenants       func(portal.TenantID) TenantStore
+	loginIP       signInLimit
+	loginAccount  signInLimit
+	refreshIP     signInLimit
+	erp, product  string
+	erpBase       string
+	sessionCache  *sessionCache
+	details       detailsCache
+	syncs         func(portal.TenantID) Syncer
+	metricsToken  string
+	writeMetrics  func(context.Context, io.Writer) error
+	equipment     EquipmentCharges
+	hsts          bool
+	events        *events.Hub
+	heartbeat     time.Duration
 	// private lists the patterns behind withAuth, for the test that proves
 	// every route but the public ones is guarded.
 	private []string
@@ -177,7 +183,7 @@ func NewServer(o Options) (*Server, error) {
 		limits:    o.RateLimits, dbTimeout: o.DBTimeout, trustedProxies: o.TrustedProxies,
 		requests: newRequestMetrics(o.Instance),
 		hsts:     strings.HasPrefix(o.PublicURL, "https://"),
-		events:   o.Events, heartbeat: o.EventsHeartbeat, currency: o.Currency,
+		events:   o.Events, heartbeat: o.EventsHeartbeat, currency: o.Currency, dbUnavailable: o.DBUnavailable,
 	}
 	if s.heartbeat <= 0 {
 		s.heartbeat = 15 * time.Second
