@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
+	"unicode"
 
 	"github.com/portico/portico/internal/access"
 	"github.com/portico/portico/internal/feedback"
@@ -237,20 +237,23 @@ func csvValue(v any) string {
 // whose first character is = + - @ tab or CR is prefixed with a single
 // quote, which spreadsheets read as "text". Beyond the list: LF and NUL; |
 // (DDE payloads such as |cmd); the full-width forms of these signs, which
-// spreadsheets in East Asian locales fold to ASCII; and invisible or blank
-// characters before the sign (a byte-order mark, zero-width spaces and
-// joiners, spaces), which a spreadsheet may skip before it looks.
-const (
-	formulaStart = "=+-@\t\r\n\x00|\uFF1D\uFF0B\uFF0D\uFF20\uFF5C"
-	skippedLead  = "\uFEFF\u200B\u200C\u200D\u2060 \u00A0\u3000"
-)
+// spreadsheets in East Asian locales fold to ASCII; and any invisible or
+// blank characters before the sign — every format character (Unicode
+// category Cf: a byte-order mark, zero-width spaces and joiners, bidi
+// controls and direction marks, soft hyphens) and every space — which a
+// spreadsheet may skip before it looks.
+const formulaStart = "=+-@\t\r\n\x00|\uFF1D\uFF0B\uFF0D\uFF20\uFF5C"
 
 // csvSafe returns s, prefixed with ' when a spreadsheet could read it as a
 // formula.
 func csvSafe(s string) string {
-	first, _ := utf8.DecodeRuneInString(strings.TrimLeft(s, skippedLead))
-	if s != "" && strings.ContainsRune(formulaStart, first) {
-		return "'" + s
+	for _, r := range s {
+		if strings.ContainsRune(formulaStart, r) {
+			return "'" + s
+		}
+		if !unicode.Is(unicode.Cf, r) && !unicode.IsSpace(r) {
+			return s
+		}
 	}
 	return s
 }
