@@ -21,9 +21,14 @@ import (
 
 // The input policy: every text a request carries — its path, each query
 // parameter (name and value), each string of a JSON body (member names
-// too) and each field of a form — is valid UTF-8, has no control
-// characters (tab, CR and LF only in a field that takes several lines) and
-// is no longer than its field allows. It is checked here and nowhere else:
+// too), each field of a form and each file name — is valid UTF-8, has no
+// control characters (tab, CR and LF only in a field that takes several
+// lines) and is no longer than its field allows. A text of one line (a
+// name, a title, a file name) holds no invisible format characters either
+// (portal.HasHiddenFormat: bidi controls, direction marks, zero-width
+// spaces), which make what a person reads differ from what is stored; a
+// text of several lines (a message, a note) may, as prose in
+// right-to-left scripts needs them. It is checked here and nowhere else:
 // withInputPolicy for paths, queries and JSON bodies, checkForm for the
 // forms a handler parses. Handlers then check meaning (a known kind, a
 // date, a filter), never encoding.
@@ -86,6 +91,9 @@ func checkText(v string, rule textRule) string {
 			return "Remove the control characters (only line breaks and tabs are allowed)."
 		}
 		return "Remove the control characters and line breaks."
+	}
+	if !rule.multiline && portal.HasHiddenFormat(v) {
+		return "Remove the invisible formatting characters (such as direction marks or zero-width spaces): type the text again."
 	}
 	if n := utf8.RuneCountInString(v); n > rule.max {
 		return fmt.Sprintf("At most %d characters.", rule.max)

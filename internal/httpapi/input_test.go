@@ -29,6 +29,12 @@ func TestCheckText(t *testing.T) {
 		{"a\u2028b", line, false},
 		{"\xff", line, false},
 		{"", line, true},
+		// Issue 36: format characters in a line of text (a name).
+		{"a\u202Eb", line, false},
+		{"\u200Eab", line, false},
+		{"a\u200Bb", line, false},
+		{"a\u200Cb", line, true},  // a non-joiner inside a word (Persian)
+		{"a\u200Fb", lines, true}, // prose of several lines may hold direction marks
 	} {
 		if got := checkText(c.v, c.rule) == ""; got != c.ok {
 			t.Errorf("%q (multiline %v): ok = %v", c.v, c.rule.multiline, got)
@@ -128,5 +134,43 @@ func TestInputPolicyHasNoWayAround(t *testing.T) {
 	w := e.call("GET", "/api/v1/netsuite/listConfiguration?type=project", tok, 10, "")
 	if strings.Contains(w.Body.String(), "Injected") {
 		t.Errorf("a list name with a line break was stored: %s", w.Body)
+	}
+}
+
+// Issue 36: bidi controls and other format characters (Unicode Cf) passed
+// the policy in names and file names: a file named with a right-to-left
+// override reached the administrator under that name. A line of text
+// refuses them wherever it comes from; a message of several lines keeps
+// them.
+func TestInputPolicyRefusesHiddenFormatInNames(t *testing.T) {
+	e, tok := recordsEnv(t)
+	field := func(body string) string {
+		var p Problem
+		json.Unmarshal([]byte(body), &p)
+		if len(p.Errors) == 0 {
+			return ""
+		}
+		return p.Errors[0].Field
+	}
+	if w := e.call("GET", "/api/v1/netsuite/portal-list?type=project&q="+url.QueryEscape("\u202Eacme"), tok, 10, ""); w.Code != 400 || field(w.Body.String()) != "q" {
+		t.Errorf("list q with an override: %d %s", w.Code, w.Body)
+	}
+	body, _ := json.Marshal(map[string]any{"name": "\u200EMine", "columns": []string{"companyname"}, "visibility": "private"})
+	if w := e.call("POST", "/api/v1/netsuite/listConfiguration?type=project", tok, 10, string(body)); w.Code != 422 || field(w.Body.String()) != "name" {
+		t.Errorf("list name with a direction mark: %d %s", w.Code, w.Body)
+	}
+	body, _ = json.Marshal(map[string]any{"fields": map[string]any{"companyname": "Acme\u202Edtl"}})
+	if w := e.call("POST", "/api/v1/netsuite/portal-crud?type=customer", tok, 10, string(body)); w.Code != 422 || field(w.Body.String()) != "companyname" {
+		t.Errorf("record name with an override: %d %s", w.Code, w.Body)
+	}
+	form := map[string]string{"category": "bug", "message": "\u200Fשלום, the list is slow", "page": "/project/list"}
+	if w := e.sendFeedbackForm(tok, 10, form, "", nil); w.Code != 201 {
+		t.Errorf("a message with a direction mark: %d %s", w.Code, w.Body)
+	}
+	if w := e.sendFeedbackForm(tok, 10, form, "screen\u202Egnp.exe", pngBytes); w.Code != 422 || field(w.Body.String()) != "attachment" {
+		t.Errorf("feedback attachment named with an override: %d %s", w.Code, w.Body)
+	}
+	if w := e.upload(tok, 10, fileURL+"?type=customer&id=1", "file", "plan\u202Etxt.pdf", []byte("%PDF-1.7\n"), nil); w.Code != 422 || field(w.Body.String()) != "file" {
+		t.Errorf("record file named with an override: %d %s", w.Code, w.Body)
 	}
 }
