@@ -29,6 +29,10 @@ Commands:
   roles import FILE     replace a tenant's layouts, roles and user grants with a YAML or JSON file
   roles export [-json]  print a tenant's access setup as YAML (or JSON)
   search reindex        rebuild the global search index from the stored records
+  backup FILE           write a consistent copy of the SQLite database into the new FILE, also
+                        while serve runs on it (PostgreSQL: prints the pg_dump recipe)
+  restore FILE          put a backup in place as the database of a data directory that has none,
+                        after an integrity check, and open it
   sync                  sync the default tenant with NetSuite: the pull/push loop, or one round
                         [-kind K] [-full] [-once]
   netsuite check        check the NetSuite mapping against the account: every kind's table, column,
@@ -78,6 +82,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	)
 	switch cmd {
 	case "serve", "migrate", "emulator-accounts", "roles import", "search reindex":
+	case "backup", "restore":
 	case "sync":
 		fs.StringVar(&syncKind, "kind", "", "only this kind (e.g. project, customrecord_res_opportunity)")
 		fs.BoolVar(&full, "full", false, "pull from the beginning instead of from the checkpoints")
@@ -110,6 +115,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	switch cmd {
 	case "emulator-accounts":
 		return emulatorAccounts(ctx, cfg, stdout)
+	case "backup":
+		return backup(ctx, cfg, rest, stdout)
+	case "restore": // then opened below, as every command opens it
+		if err := restore(ctx, cfg, rest, stdout); err != nil {
+			return err
+		}
 	case "netsuite check":
 		return netsuiteCheck(ctx, cfg, log, verbose, stdout)
 	case "netsuite mapping":
@@ -126,6 +137,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		v, err := store.Migrate(ctx)
 		if err == nil {
 			fmt.Fprintf(stdout, "%s schema at version %d\n", store.Engine(), v)
+		}
+		return err
+	case "restore":
+		v, err := store.Migrate(ctx)
+		if err == nil {
+			fmt.Fprintf(stdout, "the restored database opens: %s schema at version %d\n", store.Engine(), v)
 		}
 		return err
 	case "search reindex":
