@@ -19,4 +19,11 @@ describe('safeRedirectTarget', () => {
       expect(safeRedirectTarget(bad)).toBe('/');
     }
   });
+
+  // Issue 36: "/%09/evil.example" passed, and the router then refused it after sign-in.
+  it('takes a target with control characters, white space or backslashes as no target', () => {
+    for (const bad of ['/\t/evil.example', '/\n/evil.example', '/\r/evil.example', '/\u0000x', '/ /evil.example', '/\u00a0/x', '/x\\..\\y', '/a\u007f']) {
+      expect(safeRedirectTarget(bad)).toBe('/');
+    }
+  });
 });

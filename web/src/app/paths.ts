@@ -98,12 +98,27 @@ export function loginPath(target?: string): string {
 }
 
 /**
+ * Characters no in-app path holds: control characters (browsers drop tabs and line breaks,
+ * so "/\t/evil.example" is "//evil.example"), white space, and backslashes (read as "/").
+ */
+const NOT_IN_PATH = /[\u0000-\u001f\u007f-\u009f\s\\]/; // eslint-disable-line no-control-regex
+
+/**
+ * Whether `value` is a path of this app, as the server's portal.InAppPath judges: it starts
+ * with one "/" (no `//host`, no scheme) and holds no control character, white space or
+ * backslash anywhere.
+ */
+export function isInAppPath(value: string): boolean {
+  return value.startsWith('/') && !value.startsWith('//') && !NOT_IN_PATH.test(value);
+}
+
+/**
  * The in-app path to go to after signing in, from the login page's `redirect` parameter.
- * Only same-origin paths are accepted (no `//host`, no `/\host`, no scheme), so the
- * parameter cannot send the user off-site; anything else means home.
+ * Only paths of the app are accepted ({@link isInAppPath}), so the parameter cannot send
+ * the user off-site; anything else means no target: home.
  */
 export function safeRedirectTarget(value: string | null | undefined): string {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return paths.home;
+  if (!value || !isInAppPath(value)) return paths.home;
   if (value === paths.login || value.startsWith(`${paths.login}?`) || value.startsWith(`${paths.login}/`)) return paths.home;
   return value;
 }

@@ -97,6 +97,8 @@ describe('feedback rules', () => {
     expect(pageCameFrom(new URLSearchParams('from=//evil.test'), `${origin}/invoice/list`, origin)).toBe('/invoice/list');
     expect(pageCameFrom(new URLSearchParams(), 'https://elsewhere.test/x', origin)).toBe('');
     expect(pageCameFrom(new URLSearchParams(), `${origin}/feedback`, origin)).toBe('');
+    // Issue 36: a target with control characters is no page of the portal (the server refuses it).
+    expect(pageCameFrom(new URLSearchParams('redirect=/%09/evil.example'), '', origin)).toBe('');
   });
 });
 

@@ -115,6 +115,33 @@ describe('LoginPage', () => {
     expect(router.state.location.pathname).toBe('/');
   });
 
+  // Issue 36: "/%09/evil.example" stayed on this page after a successful sign-in, saying
+  // "Sign-in failed — External navigation is not allowed".
+  it('goes home when the redirect target holds control characters, never saying sign-in failed', async () => {
+    vi.spyOn(authModule, 'signIn').mockResolvedValue();
+    const { user, router } = renderLogin('/login?redirect=%2F%09%2Fevil.example');
+    await user.click(screen.getByRole('button', { name: 'Sign in with work account' }));
+    await screen.findByText('elsewhere');
+    expect(router.state.location.pathname).toBe('/');
+    expect(screen.queryByText(/Sign-in failed/)).not.toBeInTheDocument();
+  });
+
+  it('does not call a successful sign-in failed when the navigation after it throws', async () => {
+    vi.spyOn(authModule, 'signIn').mockResolvedValue();
+    const { user, router } = renderLogin('/login?redirect=%2Fproject%2Flist');
+    const navigate = router.navigate.bind(router);
+    let calls = 0;
+    vi.spyOn(router, 'navigate').mockImplementation((...args: Parameters<typeof router.navigate>) => {
+      calls += 1;
+      if (calls === 1) return Promise.reject(new Error('External navigation is not allowed'));
+      return navigate(...args);
+    });
+    await user.click(screen.getByRole('button', { name: 'Sign in with work account' }));
+    await screen.findByText('elsewhere');
+    expect(router.state.location.pathname).toBe('/');
+    expect(screen.queryByText(/Sign-in failed/)).not.toBeInTheDocument();
+  });
+
   it('in emulator mode asks for the work email in a dialog, then signs in with it', async () => {
     config.identity.emulatorHost = '127.0.0.1:9099';
     const signIn = vi.spyOn(authModule, 'signIn').mockResolvedValue();

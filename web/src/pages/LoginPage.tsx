@@ -184,8 +184,16 @@ export default function LoginPage() {
     }
   }
 
+  /**
+   * Leaves this page for the target once signed in. The user is signed in whatever happens
+   * here: a target the router refuses (it throws) means home, never "sign-in failed".
+   */
   async function finishSignIn() {
-    await navigate(target, { replace: true });
+    try {
+      await navigate(target, { replace: true });
+    } catch {
+      await navigate(paths.home, { replace: true });
+    }
     announceMenuError();
   }
 
@@ -195,14 +203,14 @@ export default function LoginPage() {
     try {
       await signIn(request);
       if (request.method === 'emailLink') storeEmail(null);
-      setPending(null);
-      await finishSignIn();
-      return true;
     } catch (error) {
       setPending(null);
       setFormError({ title: 'Sign-in failed', message: messageOf(error, 'Sign-in failed') });
       return false;
     }
+    setPending(null);
+    await finishSignIn();
+    return true;
   }
 
   // An email action link opened this page: complete it (once, even under StrictMode).

@@ -8,7 +8,7 @@
 import { matchRoutes, type RouteObject } from 'react-router';
 import { api } from '../api';
 import { mergeRouteMeta } from '../app/meta';
-import { KIND_PARAM } from '../app/paths';
+import { isInAppPath, KIND_PARAM } from '../app/paths';
 import type { Download } from '../records/api';
 import { recordPageTitle } from '../records/KindPages';
 import { kindByRoute } from '../records/kinds';
@@ -99,7 +99,7 @@ export function feedbackServerErrors(error: unknown): FeedbackErrors {
  */
 export function pageCameFrom(search: URLSearchParams, referrer: string, origin: string): string {
   const param = search.get('from') ?? search.get('redirect');
-  if (param?.startsWith('/') && !param.startsWith('//')) return param;
+  if (param && isInAppPath(param)) return param;
   try {
     const url = new URL(referrer);
     if (url.origin === origin && !url.pathname.startsWith('/feedback') && url.pathname !== '/login') return url.pathname + url.search;
