@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/portico/portico/internal/portal"
+	"github.com/portico/portico/internal/records"
 )
 
 // ERPType is the ERP record type a submission is forwarded as (the
@@ -30,8 +31,16 @@ var Categories = []string{"bug", "idea", "question", "other"}
 
 // AttachmentTypes are the content types an attachment may have, judged from
 // its bytes (not from the name or what the browser claims): screenshots,
-// PDFs and plain text.
-var AttachmentTypes = []string{"image/png", "image/jpeg", "image/gif", "image/webp", "application/pdf", "text/plain"}
+// PDFs and plain text; each with the name extensions that say it, the
+// first the one an attachment named otherwise is given.
+var AttachmentTypes = map[string][]string{
+	"image/png":       {"png"},
+	"image/jpeg":      {"jpg", "jpeg"},
+	"image/gif":       {"gif"},
+	"image/webp":      {"webp"},
+	"application/pdf": {"pdf"},
+	"text/plain":      {"txt", "log"},
+}
 
 // Submission is one piece of feedback.
 type Submission struct {
@@ -55,8 +64,12 @@ type Submission struct {
 }
 
 // Check validates a submission's text fields and attachment, trimming
-// them, and names the content type of the attachment from its bytes. Every
-// problem is one field error (a 422).
+// them, and names the content type of the attachment from its bytes. The
+// attachment is named by that type too: the name it was sent with, checked
+// as a record's file name is (records.UploadName; "attachment" when that
+// refuses it), with the type's extension added unless it has one
+// ("report.html" holding text is "report.html.txt"). Every problem is one
+// field error (a 422).
 func (s *Submission) Check() error {
 	var errs []portal.FieldError
 	add := func(field, msg string) { errs = append(errs, portal.FieldError{Field: field, Message: msg}) }
@@ -83,12 +96,14 @@ func (s *Submission) Check() error {
 			add("attachment", "The attachment is empty.")
 		case s.FileSize > MaxAttachment:
 			add("attachment", "The attachment is larger than 5 MB.")
-		case !slices.Contains(AttachmentTypes, s.FileType):
+		case AttachmentTypes[s.FileType] == nil:
 			add("attachment", "Attach a screenshot (PNG, JPEG, GIF, WebP), a PDF or a text file.")
 		}
-		if s.FileName = strings.TrimSpace(s.FileName); s.FileName == "" || utf8.RuneCountInString(s.FileName) > 200 {
-			s.FileName = "attachment"
+		name, msg := records.UploadName(s.FileName)
+		if msg != "" {
+			name = "attachment"
 		}
+		s.FileName = records.NamedAs(name, AttachmentTypes[s.FileType]...)
 	}
 	if len(errs) > 0 {
 		return &portal.Error{Code: portal.CodeUnprocessable, Message: "Please correct the highlighted fields.", Fields: errs}

@@ -60,9 +60,21 @@ func TestFeedbackWithAndWithoutAttachment(t *testing.T) {
 		!strings.Contains(dl.Header().Get("Content-Disposition"), "screen.png") {
 		t.Fatalf("download: %d %v", dl.Code, dl.Header())
 	}
+	// Issue 36: a text file named as a web page reaches the administrator as
+	// the text file it is.
+	w = e.sendFeedbackForm(tok, 10, form, "report.html", []byte("hello <b>there</b>"))
+	json.Unmarshal(w.Body.Bytes(), &sent)
+	if w.Code != 201 || sent.Data.FileName != "report.html.txt" || sent.Data.FileType != "text/plain" {
+		t.Fatalf("text named .html: %d %s", w.Code, w.Body)
+	}
+	dl = e.call("GET", fmt.Sprintf("/api/v1/feedback/%d/attachment", sent.Data.ID), tok, 10, "")
+	if dl.Code != 200 || dl.Header().Get("Content-Type") != "text/plain" ||
+		dl.Header().Get("Content-Disposition") != `attachment; filename=report.html.txt` {
+		t.Fatalf("download of the text named .html: %d %v", dl.Code, dl.Header())
+	}
 	// Audited.
 	events, _ := e.store.Tenant("acme").AuditEvents(t.Context(), access.AuditFilter{Event: "feedback"})
-	if len(events) != 2 || events[0].RoleID != 10 || events[0].Detail["erpType"] != feedback.ERPType {
+	if len(events) != 3 || events[0].RoleID != 10 || events[0].Detail["erpType"] != feedback.ERPType {
 		t.Fatalf("audit: %+v", events)
 	}
 	// The viewer may send feedback? Not without feedback.create; nor read it.

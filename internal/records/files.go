@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -66,17 +67,33 @@ var FileTypes = []FileType{
 	{"a PowerPoint presentation", []string{"pptx"}, "application/vnd.openxmlformats-officedocument.presentationml.presentation", zipMagic},
 }
 
+// extension is a file name's extension, lower case, without the dot.
+func extension(name string) string {
+	return strings.ToLower(strings.TrimPrefix(path.Ext(name), "."))
+}
+
 // fileTypeOf returns the allowed type of a file name's extension.
 func fileTypeOf(name string) (FileType, bool) {
-	ext := strings.ToLower(strings.TrimPrefix(path.Ext(name), "."))
+	ext := extension(name)
 	for _, t := range FileTypes {
-		for _, e := range t.Extensions {
-			if e == ext {
-				return t, true
-			}
+		if slices.Contains(t.Extensions, ext) {
+			return t, true
 		}
 	}
 	return FileType{}, false
+}
+
+// NamedAs returns name ending in one of exts (lower case, without the
+// dot), the extensions of the type its content is: name itself when its
+// extension is one of them (in any case), else name with the first one
+// added, so that the name says what the file is ("report.html" holding
+// text is "report.html.txt"; "Screenshot at 10.15.32" holding a PNG is
+// "Screenshot at 10.15.32.png").
+func NamedAs(name string, exts ...string) string {
+	if len(exts) == 0 || slices.Contains(exts, extension(name)) {
+		return name
+	}
+	return name + "." + exts[0]
 }
 
 // AllowedExtensions lists the extensions of FileTypes (".pdf, .png, …").
@@ -90,24 +107,37 @@ func AllowedExtensions() string {
 	return strings.Join(exts, ", ")
 }
 
+// UploadName returns the name an uploaded file is stored under — its base
+// name, trimmed — or why it cannot be stored under it: a name of at most
+// MaxFileName characters without control characters or hidden format
+// characters (portal.HasHiddenFormat: a right-to-left override makes
+// "plan\u202Etxt.pdf" read as "planfdp.txt").
+func UploadName(name string) (string, string) {
+	// Browsers send the base name; some send a path (C:\fakepath\x.pdf).
+	name = strings.TrimSpace(name[strings.LastIndexAny(name, `/\`)+1:])
+	switch {
+	case !utf8.ValidString(name) || strings.ContainsFunc(name, unicode.IsControl) || portal.HasHiddenFormat(name):
+		return "", "The file name has characters that cannot be stored: rename the file."
+	case name == "" || strings.Trim(name, ".") == "":
+		return "", "The file has no name."
+	case utf8.RuneCountInString(name) > MaxFileName:
+		return "", fmt.Sprintf("The file name is longer than %d characters: rename the file.", MaxFileName)
+	}
+	return name, ""
+}
+
 // CheckUpload checks an uploaded file and returns its name as stored
-// (the base name, trimmed) and its content type, or the field error under
-// "file": a name of at most MaxFileName characters without control
-// characters, an allowed extension, content that is not empty, at most
-// MaxFileSize bytes, and is what its extension says (a .pdf must be a PDF).
+// (UploadName) and its content type, or the field error under "file": a
+// name UploadName takes, an allowed extension, content that is not empty,
+// at most MaxFileSize bytes, and is what its extension says (a .pdf must
+// be a PDF).
 func CheckUpload(name string, content []byte) (string, string, *portal.FieldError) {
 	bad := func(format string, args ...any) (string, string, *portal.FieldError) {
 		return "", "", &portal.FieldError{Field: "file", Message: fmt.Sprintf(format, args...)}
 	}
-	// Browsers send the base name; some send a path (C:\fakepath\x.pdf).
-	name = strings.TrimSpace(name[strings.LastIndexAny(name, `/\`)+1:])
-	switch {
-	case !utf8.ValidString(name) || strings.ContainsFunc(name, unicode.IsControl):
-		return bad("The file name has characters that cannot be stored: rename the file.")
-	case name == "" || strings.Trim(name, ".") == "":
-		return bad("The file has no name.")
-	case utf8.RuneCountInString(name) > MaxFileName:
-		return bad("The file name is longer than %d characters: rename the file.", MaxFileName)
+	name, msg := UploadName(name)
+	if msg != "" {
+		return bad("%s", msg)
 	}
 	t, ok := fileTypeOf(name)
 	if !ok {

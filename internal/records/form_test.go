@@ -279,6 +279,8 @@ func TestCheckUpload(t *testing.T) {
 		{"huge.pdf", big, "larger than 5 MB", false},
 		{"", []byte("%PDF-"), "no name", false},
 		{"bad\x01name.pdf", []byte("%PDF-"), "characters", false},
+		{"plan\u202Etxt.pdf", []byte("%PDF-"), "characters", false}, // issue 36: a right-to-left override
+		{"\u200Eplan.pdf", []byte("%PDF-"), "characters", false},
 		{strings.Repeat("a", MaxFileName) + ".pdf", []byte("%PDF-"), "longer than", false},
 	}
 	for _, c := range cases {
