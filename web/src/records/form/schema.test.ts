@@ -46,6 +46,15 @@ describe('fieldError: the server rules, in its words', () => {
     expect(fieldError(name, 'Acme\n')).toBeNull();
   });
 
+  // Issue 36: bidi controls and other format characters passed in names.
+  it('refuses hidden format characters in text, as the server does', () => {
+    const hidden = 'Remove the invisible formatting characters (such as direction marks or zero-width spaces): type the text again.';
+    for (const bad of ['Acme\u202Edtl', '\u200EAcme', 'Ac\u200Bme', '\uFEFFAcme', 'Ac\u00ADme', 'Acme\u200D', 'a \u200Cb']) {
+      expect(fieldError(name, bad)).toBe(hidden);
+    }
+    for (const good of ['می\u200Cخواهم', '👩\u200D💻 Studio', 'שלום', 'École']) expect(fieldError(name, good)).toBeNull();
+  });
+
   it('takes a status only from its choices', () => {
     expect(fieldError(status, 'Active')).toBeNull();
     expect(fieldError(status, 'Frozen')).toBe('Choose one of: Prospect, Active.');

@@ -10,7 +10,8 @@
  *   those (what the record holds already is not the user's to correct);
  * - a required field needs a value;
  * - text (also status, date, email, phone and web address) is trimmed, then at most
- *   {@link MAX_TEXT} characters and free of control characters;
+ *   {@link MAX_TEXT} characters and free of control characters and of hidden format
+ *   characters ({@link hasHiddenFormat});
  * - a status is one of the field's choices;
  * - money and quantities are numbers from 0 with at most two decimals; a percentage is
  *   from 0 to 100 with at most two decimals; a number is any number of at most 10^15;
@@ -45,6 +46,24 @@ export type FormValues = Record<string, FormValue>;
 export type FieldErrors = Record<string, string>;
 
 const CONTROL = /[\u0000-\u001f]/; // eslint-disable-line no-control-regex
+const FORMAT = /^\p{Cf}$/u;
+const NOT_IN_WORD = /^[\p{White_Space}\p{Cc}\p{Cf}]$/u;
+
+/**
+ * Whether a line of text holds a format character the server refuses in one (its
+ * portal.HasHiddenFormat): any of Unicode category Cf — bidi controls, direction marks,
+ * zero-width spaces, byte-order marks, soft hyphens — except a zero-width non-joiner or
+ * joiner inside a word, where Persian, the Indic scripts and emoji need them.
+ */
+export function hasHiddenFormat(text: string): boolean {
+  const chars = [...text];
+  return chars.some((c, i) => {
+    if (!FORMAT.test(c)) return false;
+    const joiner = c === '\u200c' || c === '\u200d';
+    // Beyond either end is no word: a space stands in.
+    return !(joiner && !NOT_IN_WORD.test(chars[i - 1] ?? ' ') && !NOT_IN_WORD.test(chars[i + 1] ?? ' '));
+  });
+}
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 // One plain address, local@domain with a dot in the domain: the server's net/mail check,
 // as far as a form needs it.
@@ -157,6 +176,10 @@ export function fieldError(field: KindField, value: FormValue): string | null {
   if (isNumberType(field.type)) return numberError(field, value);
   const text = textOf(value);
   if (CONTROL.test(text)) return 'Remove the control characters.';
+  // The raw value, as the server checks it before trimming (trim() drops a byte-order mark).
+  if (typeof value === 'string' && hasHiddenFormat(value)) {
+    return 'Remove the invisible formatting characters (such as direction marks or zero-width spaces): type the text again.';
+  }
   if ([...text].length > MAX_TEXT) return `Keep it under ${MAX_TEXT + 1} characters.`;
   if (text === '') return field.required ? required : null;
   switch (field.type) {
