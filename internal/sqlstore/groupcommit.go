@@ -30,10 +30,11 @@ const (
 
 // groupWriter runs one store's write transactions.
 type groupWriter struct {
-	db   *sql.DB
-	reqs chan *txRequest
-	stop chan struct{}
-	done chan struct{}
+	db     *sql.DB
+	reqs   chan *txRequest
+	paused chan func() // run between two groups (pause)
+	stop   chan struct{}
+	done   chan struct{}
 }
 
 type txRequest struct {
@@ -43,7 +44,8 @@ type txRequest struct {
 }
 
 func newGroupWriter(db *sql.DB) *groupWriter {
-	g := &groupWriter{db: db, reqs: make(chan *txRequest), stop: make(chan struct{}), done: make(chan struct{})}
+	g := &groupWriter{db: db, reqs: make(chan *txRequest), paused: make(chan func()),
+		stop: make(chan struct{}), done: make(chan struct{})}
 	go g.loop()
 	return g
 }
@@ -68,10 +70,29 @@ func (g *groupWriter) loop() {
 		select {
 		case r := <-g.reqs:
 			g.group(r)
+		case f := <-g.paused:
+			f()
 		case <-g.stop:
 			return
 		}
 	}
+}
+
+// pause runs fn between two groups, the writes waiting meanwhile: the
+// upkeep's restart of the log, which needs the log's write lock, does not
+// have to catch it free between two groups (under a steady stream of
+// writes it never did). It gives up waiting for its turn when ctx ends.
+func (g *groupWriter) pause(ctx context.Context, fn func()) error {
+	done := make(chan struct{})
+	select {
+	case g.paused <- func() { defer close(done); fn() }:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-g.stop:
+		return sql.ErrConnDone
+	}
+	<-done
+	return nil
 }
 
 // group runs first and whatever else is waiting in one transaction.
