@@ -70,8 +70,8 @@ type upkeep struct {
 	// restarts and refusals count the restarts of the log run and those
 	// blocked (busy).
 	restarts, refusals atomic.Int64
-	stop    context.CancelFunc
-	done    chan struct{}
+	stop               context.CancelFunc
+	done               chan struct{}
 }
 
 // startUpkeep opens the upkeep's connection and starts its loop, which
