@@ -113,6 +113,9 @@ func Restore(ctx context.Context, url, dataDir, src string) (RestoreInfo, error)
 			return RestoreInfo{}, fmt.Errorf("%w: it would be applied to the restored database; move it away first", err)
 		}
 	}
+	if _, err := os.Stat(src); err != nil {
+		return RestoreInfo{}, fmt.Errorf("restore: %w", err)
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
 		return RestoreInfo{}, fmt.Errorf("restore: create data directory: %w", err)
 	}

@@ -206,6 +206,15 @@ func TestBackupAndRestoreRefusals(t *testing.T) {
 		}
 	}
 
+	// A missing backup is named; no data directory is made for it.
+	missing := filepath.Join(t.TempDir(), "data")
+	if _, err := Restore(ctx, "", missing, filepath.Join(backups, "none.db")); err == nil || !strings.Contains(err.Error(), "none.db: no such file") {
+		t.Errorf("restore of a missing file: %v", err)
+	}
+	if _, err := os.Stat(missing); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the data directory was made: %v", err)
+	}
+
 	// OpenExisting creates nothing; neither command runs on PostgreSQL.
 	if _, err := OpenExisting(ctx, "", t.TempDir()); err == nil || !strings.Contains(err.Error(), "no database to open") {
 		t.Errorf("OpenExisting on an empty directory: %v", err)
