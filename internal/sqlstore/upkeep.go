@@ -43,18 +43,19 @@ import (
 // the log passed 280 MB with a 64 MB limit. The wait for reads is the
 // upkeep connection's busy timeout, upkeepBusyTimeout, not the writers'
 // 10 s: a long read makes the checkpoint give up soon (the writes it held
-// off go on) and the next pass tries again, so the log stays within
-// walLimit plus what is written in an upkeep interval, or while a long
-// read holds it. The writers' journal_size_limit (walLimit) cuts back a
+// off go on) and the next pass tries again, then every 2nd, 4th and 8th
+// pass while the read goes on (a backup's can last minutes), so the log
+// stays within walLimit plus what is written in an upkeep interval, or
+// while a long read holds it. The writers' journal_size_limit (walLimit) cuts back a
 // log restarted otherwise (by a write after a quiet spell).
 
 const (
 	upkeepInterval    = 500 * time.Millisecond
 	upkeepMergePages  = 64
 	upkeepBusyTimeout = 100 * time.Millisecond
-	// upkeepWarnAfter is how many passes in a row the log may stay past
-	// its limit, its restart blocked, before the upkeep says so.
-	upkeepWarnAfter = 20
+	// upkeepWarnAfter is how many tries in a row to restart the log may be
+	// blocked (the last ones 4 s apart) before the upkeep says so.
+	upkeepWarnAfter = 8
 )
 
 // searchTables are the full-text tables whose merges the upkeep does.
@@ -66,7 +67,8 @@ type upkeep struct {
 	version int64   // PRAGMA data_version after the last pass
 	wal     string  // the write-ahead log's file
 	limit   int64   // its size past which a pass restarts it
-	blocked int     // passes in a row whose restart of the log was blocked
+	blocked int     // tries in a row to restart the log that were blocked
+	skip    int     // passes left before the next try after blocked ones
 	// restarts and refusals count the restarts of the log run and those
 	// blocked (busy).
 	restarts, refusals atomic.Int64
@@ -151,7 +153,11 @@ func (s *Store) boundWAL(ctx context.Context) error {
 	u := s.upkeep
 	size := u.walSize()
 	if size <= u.limit {
-		u.blocked = 0
+		u.blocked, u.skip = 0, 0
+		return nil
+	}
+	if u.skip > 0 {
+		u.skip--
 		return nil
 	}
 	var busy, logged, copied int
@@ -170,9 +176,13 @@ func (s *Store) boundWAL(ctx context.Context) error {
 		return nil
 	}
 	u.refusals.Add(1)
+	// Each try holds the writes off for the busy timeout: while a long
+	// read (a backup) goes on, tries come every pass, then every 2nd,
+	// 4th, 8th.
+	u.skip = min(1<<u.blocked, 8) - 1
 	if u.blocked++; u.blocked == upkeepWarnAfter {
 		slog.Default().Warn("sqlite write-ahead log past its limit: a long read or transaction keeps it from restarting",
-			"wal_bytes", size, "limit_bytes", u.limit, "passes", u.blocked)
+			"wal_bytes", size, "limit_bytes", u.limit, "tries", u.blocked)
 	}
 	return nil
 }

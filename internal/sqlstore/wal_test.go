@@ -2,8 +2,10 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -128,3 +130,64 @@ func TestWALStaysWithinItsLimitUnderSustainedWrites(t *testing.T) {
 }
 
 func mib(n int64) float64 { return float64(n) / (1 << 20) }
+
+// A long read (a backup's) keeps the log from restarting: each try gives
+// up after the upkeep's short busy timeout, holding the writes off no
+// longer, the tries grow apart, and the first after the read ends
+// restarts the log.
+func TestWALRestartGivesWayToALongRead(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, "", t.TempDir(), WALLimit(1<<20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.upkeep.stop() // passes are run by hand below
+	<-s.upkeep.done
+	ten := seedTenant(t, s, "acme")
+	conn, err := s.rdb.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	read, err := conn.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := read.QueryRowContext(ctx, `SELECT COUNT(*) FROM records`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; s.upkeep.walSize() <= 1<<20; i++ {
+		if _, err := create(ctx, ten, 1, fmt.Sprintf("Logged client %d", i), "", time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var tried []bool
+	for range 4 {
+		before := s.upkeep.refusals.Load()
+		start := time.Now()
+		if err := s.boundWAL(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if took := time.Since(start); took > upkeepBusyTimeout+time.Second {
+			t.Fatalf("a refused restart held the writes off %s", took)
+		}
+		tried = append(tried, s.upkeep.refusals.Load() > before)
+	}
+	// Tried at the first two passes, then one skipped, then tried.
+	if want := []bool{true, true, false, true}; !slices.Equal(tried, want) || s.upkeep.restarts.Load() != 0 {
+		t.Fatalf("tries %v (want %v), %d restarts", tried, want, s.upkeep.restarts.Load())
+	}
+	if err := read.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	for range 8 {
+		if err := s.boundWAL(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s.upkeep.restarts.Load() != 1 || s.upkeep.walSize() != 0 {
+		t.Fatalf("after the read: %d restarts, log %d bytes", s.upkeep.restarts.Load(), s.upkeep.walSize())
+	}
+}
