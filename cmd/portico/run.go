@@ -126,7 +126,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	case "netsuite mapping":
 		return netsuiteMapping(ctx, cfg, log, outFile, stdout)
 	}
-	store, err := sqlstore.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
+	store, err := sqlstore.Open(ctx, cfg.DatabaseURL, cfg.DataDir, sqlstore.WALLimit(cfg.SQLiteWALLimit))
 	if err != nil {
 		return err
 	}

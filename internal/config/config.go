@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"math"
 	"net"
 	"net/netip"
 	"net/url"
@@ -76,6 +77,9 @@ type Config struct {
 	// DatabaseMaxConns caps this instance's database connections; 0 lets
 	// the engine's default stand (PostgreSQL: max(4, 2×GOMAXPROCS)).
 	DatabaseMaxConns int // PORTICO_DATABASE_MAX_CONNS
+	// SQLiteWALLimit is the size in bytes SQLite's write-ahead log is kept
+	// within: past it the log is started over and its file truncated.
+	SQLiteWALLimit int64 // PORTICO_SQLITE_WAL_LIMIT: a size such as 64MB
 	// Instance names this process in metrics and in the sync lease;
 	// the host name and listen port by default.
 	Instance string // PORTICO_INSTANCE
@@ -244,6 +248,10 @@ func Load(getenv func(string) string, fs *flag.FlagSet, args []string) (Config, 
 		c.DatabaseMaxConns < 0 || c.DatabaseMaxConns > 1000 {
 		return c, nil, fmt.Errorf("PORTICO_DATABASE_MAX_CONNS: a number of connections from 1 to 1000 (0 for the default)")
 	}
+	if c.SQLiteWALLimit, err = parseSize(env("PORTICO_SQLITE_WAL_LIMIT", "64MB")); err != nil ||
+		c.SQLiteWALLimit < 1<<20 || c.SQLiteWALLimit > 64<<30 {
+		return c, nil, fmt.Errorf("PORTICO_SQLITE_WAL_LIMIT: a size from 1MB to 64GB such as 64MB")
+	}
 	c.Instance = env("PORTICO_INSTANCE", "")
 	if c.Instance == "" {
 		host, _ := os.Hostname()
@@ -276,6 +284,28 @@ func Load(getenv func(string) string, fs *flag.FlagSet, args []string) (Config, 
 }
 
 var instanceName = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,64}$`)
+
+// parseSize reads a size in bytes: a whole number, alone or followed by
+// B, KB, MB or GB (binary: 1KB is 1,024 bytes; KiB, MiB, GiB are the
+// same), in any case.
+func parseSize(v string) (int64, error) {
+	units := []struct {
+		suffix string
+		shift  uint
+	}{{"kib", 10}, {"mib", 20}, {"gib", 30}, {"kb", 10}, {"mb", 20}, {"gb", 30}, {"b", 0}}
+	num, shift := strings.ToLower(strings.TrimSpace(v)), uint(0)
+	for _, u := range units {
+		if n, ok := strings.CutSuffix(num, u.suffix); ok {
+			num, shift = strings.TrimSpace(n), u.shift
+			break
+		}
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n < 0 || n > math.MaxInt64>>shift {
+		return 0, fmt.Errorf("%q is not a size such as 64MB", v)
+	}
+	return n << shift, nil
+}
 
 // parsePrefixes reads a comma-separated list of CIDRs ("10.0.0.0/8") or
 // single addresses ("10.0.0.7", taken as /32 or /128).

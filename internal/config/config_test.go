@@ -121,3 +121,23 @@ func TestDBTimeoutAndPublicURL(t *testing.T) {
 		}
 	}
 }
+
+func TestSQLiteWALLimit(t *testing.T) {
+	c, _, err := Load(envOf(nil), nil, nil)
+	if err != nil || c.SQLiteWALLimit != 64<<20 {
+		t.Errorf("default: %d, err %v", c.SQLiteWALLimit, err)
+	}
+	for v, want := range map[string]int64{
+		"8MB": 8 << 20, "8 mb": 8 << 20, "8MiB": 8 << 20, "2GB": 2 << 30, "1536KB": 1536 << 10, "1048576": 1 << 20, "4194304B": 4 << 20,
+	} {
+		c, _, err := Load(envOf(map[string]string{"PORTICO_SQLITE_WAL_LIMIT": v}), nil, nil)
+		if err != nil || c.SQLiteWALLimit != want {
+			t.Errorf("%s: %d, err %v", v, c.SQLiteWALLimit, err)
+		}
+	}
+	for _, v := range []string{"512KB", "0", "100GB", "-8MB", "8TB", "8 M", "big", "1.5MB", "99999999999GB"} {
+		if _, _, err := Load(envOf(map[string]string{"PORTICO_SQLITE_WAL_LIMIT": v}), nil, nil); err == nil || !strings.Contains(err.Error(), "PORTICO_SQLITE_WAL_LIMIT") {
+			t.Errorf("%s: err = %v", v, err)
+		}
+	}
+}
