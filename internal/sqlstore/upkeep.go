@@ -46,8 +46,8 @@ import (
 // off go on) and the next pass tries again, then every 2nd, 4th and 8th
 // pass while the read goes on (a backup's can last minutes), so the log
 // stays within walLimit plus what is written in an upkeep interval, or
-// while a long read holds it. The writers' journal_size_limit (walLimit) cuts back a
-// log restarted otherwise (by a write after a quiet spell).
+// while a long read holds it. The writers' journal_size_limit (walLimit)
+// cuts back a log restarted otherwise (by a write after a quiet spell).
 
 const (
 	upkeepInterval    = 500 * time.Millisecond
@@ -115,6 +115,8 @@ func (s *Store) upkeepPass(ctx context.Context) error {
 	return s.boundWAL(ctx)
 }
 
+// mergeAndCheckpoint is the pass's merge step and PASSIVE checkpoint, run
+// when anything was committed since the last.
 func (s *Store) mergeAndCheckpoint(ctx context.Context) error {
 	u := s.upkeep
 	var v int64
