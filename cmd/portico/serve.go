@@ -54,12 +54,19 @@ func serve(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *s
 	if err != nil {
 		return err
 	}
-	var (
-		syncs        func(portal.TenantID) httpapi.Syncer
-		writeMetrics func(context.Context, io.Writer) error
-	)
+	var syncs func(portal.TenantID) httpapi.Syncer
+	// /metrics: the store's gauges (SQLite's log size), then the sync
+	// engine's when there is one.
+	writeMetrics := func(ctx context.Context, w io.Writer) error {
+		if err := store.WritePrometheus(w, cfg.Instance); err != nil {
+			return err
+		}
+		if eng != nil {
+			return eng.WritePrometheus(ctx, w)
+		}
+		return nil
+	}
 	if eng != nil {
-		writeMetrics = eng.WritePrometheus
 		syncs = func(t portal.TenantID) httpapi.Syncer {
 			if t != cfg.DefaultTenant {
 				return nil

@@ -20,8 +20,9 @@ import (
 // metrics answers GET /metrics in Prometheus' text format to a scraper
 // that sends the configured token as a bearer token; without a token
 // configured the route does not exist (a 404). Every instance answers,
-// with or without an ERP: the server's own series first, then the sync
-// engine's when there is one. Refusals are problem documents like every
+// with or without an ERP: the server's own series first, then
+// Options.WriteMetrics' (the store's, and the sync engine's when there is
+// one). Refusals are problem documents like every
 // other error answer.
 func (s *Server) metrics(w http.ResponseWriter, r *http.Request) {
 	token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
