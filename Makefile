@@ -13,10 +13,10 @@ BIN         := bin/portico
 GO_SOURCES  := $(shell find cmd internal web -name '*.go' -o -name '*.sql' 2>/dev/null) go.mod go.sum
 WEB_SOURCES := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/scripts/compress.mjs web/package.json web/tsconfig.json web/package-lock.json
 
-.PHONY: help run test test-go test-web test-e2e lint bench bench-mixed bench-events bench-drivers build ui deps chromium clean
+.PHONY: help run test test-go test-web test-e2e lint deploy-check bench bench-mixed bench-events bench-drivers build ui deps chromium clean
 
 help: ## list the targets
-	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
 
 run: build $(FB_DEPS) ## build, seed the demo on first run, start the auth emulator and the server
 	@scripts/run.sh
@@ -55,6 +55,11 @@ lint: $(WEB_DEPS) web/dist ## gofmt, go vet, staticcheck, tsc --noEmit, eslint
 	$(GO) vet -tags driverbench ./internal/sqlstore/
 	$(GO) run $(STATICCHECK) ./...
 	cd web && npm run typecheck && npm run lint
+
+# Not part of make test or CI: the tools are Debian's nginx, prometheus (promtool) and systemd,
+# which the build does not need; each missing one is skipped with a message.
+deploy-check: ## check the syntax of deploy/ (systemd unit, nginx, Prometheus config and alerts) with the tools installed
+	@scripts/deploy-check.sh
 
 bench: web/dist ## the records API and search under load (1M projects, built once into bench/out), the ERP pull (1M records), the mixed load on SQLite, PostgreSQL and 3 instances, the Go micro-benchmarks
 	$(GO) run ./bench
