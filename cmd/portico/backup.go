@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/portico/portico/internal/config"
@@ -30,18 +29,13 @@ server's continuous archiving: a base backup (pg_basebackup) plus archived
 WAL (archive_mode, archive_command), or a managed service's PITR.
 `
 
-// isPostgres tells whether the configuration selects PostgreSQL.
-func isPostgres(cfg config.Config) bool {
-	return strings.HasPrefix(cfg.DatabaseURL, "postgres://") || strings.HasPrefix(cfg.DatabaseURL, "postgresql://")
-}
-
 // backup writes a consistent copy of the SQLite database into the new file
 // args[0], while instances may be serving it.
 func backup(ctx context.Context, cfg config.Config, args []string, stdout io.Writer) error {
 	if len(args) != 1 {
 		return errors.New("backup: give exactly one FILE, the backup to write")
 	}
-	if isPostgres(cfg) {
+	if sqlstore.IsPostgresURL(cfg.DatabaseURL) {
 		io.WriteString(stdout, postgresBackupRecipe)
 		return errors.New("backup: not taken; on PostgreSQL use pg_dump as above")
 	}
@@ -69,7 +63,7 @@ func restore(ctx context.Context, cfg config.Config, args []string, stdout io.Wr
 	if len(args) != 1 {
 		return errors.New("restore: give exactly one FILE, the backup to restore")
 	}
-	if isPostgres(cfg) {
+	if sqlstore.IsPostgresURL(cfg.DatabaseURL) {
 		io.WriteString(stdout, postgresBackupRecipe)
 		return errors.New("restore: nothing restored; on PostgreSQL use pg_restore as above")
 	}

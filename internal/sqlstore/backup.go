@@ -42,7 +42,7 @@ type BackupInfo struct {
 // must not migrate under it. An SQLite file that does not exist is an
 // error, not a new database.
 func OpenExisting(ctx context.Context, url, dataDir string) (*Store, error) {
-	if path, ok := sqlitePath(url, dataDir); ok {
+	if path, _, ok := sqlitePath(url, dataDir); ok {
 		if _, err := os.Stat(path); err != nil {
 			return nil, fmt.Errorf("no database to open: %w", err)
 		}
@@ -101,7 +101,7 @@ type RestoreInfo struct {
 // knows: an older one is migrated by the next Open), syncs it, and only
 // then gives it the database's name.
 func Restore(ctx context.Context, url, dataDir, src string) (RestoreInfo, error) {
-	path, ok := sqlitePath(url, dataDir)
+	path, _, ok := sqlitePath(url, dataDir)
 	if !ok {
 		return RestoreInfo{}, ErrPostgresBackup
 	}
@@ -242,17 +242,24 @@ func checkCopy(ctx context.Context, path string, restore bool) (RestoreInfo, err
 	return info, nil
 }
 
+// IsPostgresURL reports whether a database URL selects PostgreSQL
+// (postgres:// or postgresql://).
+func IsPostgresURL(url string) bool {
+	return strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://")
+}
+
 // sqlitePath is the SQLite file that Open(ctx, url, dataDir) opens, or
-// false for PostgreSQL.
-func sqlitePath(url, dataDir string) (string, bool) {
+// false when url does not select SQLite; inDataDir says it is dataDir's
+// portico.db, url naming no file of its own.
+func sqlitePath(url, dataDir string) (path string, inDataDir, ok bool) {
 	if url != "" && !strings.HasPrefix(url, "sqlite:") && !strings.HasPrefix(url, "file:") {
-		return "", false
+		return "", false, false
 	}
-	path := strings.TrimPrefix(strings.TrimPrefix(url, "sqlite:"), "file:")
+	path = strings.TrimPrefix(strings.TrimPrefix(url, "sqlite:"), "file:")
 	if path == "" {
-		path = filepath.Join(dataDir, "portico.db")
+		return filepath.Join(dataDir, "portico.db"), true, true
 	}
-	return path, true
+	return path, false, true
 }
 
 // noFile fails when path exists (or cannot be looked at).

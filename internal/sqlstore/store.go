@@ -12,7 +12,6 @@ import (
 	"database/sql"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -113,16 +112,15 @@ func open(ctx context.Context, url, dataDir string, opts ...Option) (*Store, err
 	for _, o := range opts {
 		o(s)
 	}
+	path, inDataDir, isSQLite := sqlitePath(url, dataDir)
 	switch {
-	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
+	case IsPostgresURL(url):
 		driver, dsn, d = "pgx", url, postgres
-	case url == "" || strings.HasPrefix(url, "sqlite:") || strings.HasPrefix(url, "file:"):
-		path := strings.TrimPrefix(strings.TrimPrefix(url, "sqlite:"), "file:")
-		if path == "" {
+	case isSQLite:
+		if inDataDir {
 			if err := os.MkdirAll(dataDir, 0o750); err != nil {
 				return nil, fmt.Errorf("create data directory: %w", err)
 			}
-			path = filepath.Join(dataDir, "portico.db")
 		}
 		driver, dsn, d = sqliteDriver, sqliteDSN(path, s.walLimit), sqlite
 	default:
