@@ -38,16 +38,16 @@ func (s *Server) lists(w http.ResponseWriter, r *http.Request) {
 	}
 	ans := listsAnswer{Lists: []records.ListConfig{k.BuiltInList()}, DefaultID: def.ID}
 	for _, l := range saved {
-		l.Editable = mayEditList(l, p)
+		l.Editable = p.lists().MayEdit(l)
 		ans.Lists = append(ans.Lists, l)
 	}
 	writeData(w, http.StatusOK, ans)
 }
 
-// mayEditList: a private list by its owner; a shared list by its owner or
-// anyone in the role with the lists.edit permission.
-func mayEditList(l records.ListConfig, p principal) bool {
-	return l.OwnerID == p.User.ID || (l.Visibility == records.SharedRole && l.RoleID == p.Role.ID && p.Role.Can("lists.edit"))
+// lists is the caller as records' saved-list rules see them: the user in
+// the role they work in.
+func (p principal) lists() records.ListActor {
+	return records.ListActor{UserID: p.User.ID, Role: p.Role}
 }
 
 // saveList creates (POST) or replaces (PUT ?id=) a saved list.
@@ -92,14 +92,15 @@ func (s *Server) saveConfig(w http.ResponseWriter, r *http.Request, asReport boo
 			l.ID = "report-" + hex.EncodeToString(b[:])
 		}
 	}
-	l.Name, l.Columns, l.Filter, l.Visibility = strings.TrimSpace(in.Name), in.Columns, strings.TrimSpace(in.Filter), in.Visibility
+	if err := p.lists().Publish(&l, in.Visibility); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	l.Name, l.Columns, l.Filter = strings.TrimSpace(in.Name), in.Columns, strings.TrimSpace(in.Filter)
 	l.Report = in.Report
 	l.Sort = in.Sort
 	if l.Sort.Dir == "" {
 		l.Sort.Dir = "asc"
-	}
-	if l.Visibility == records.SharedRole {
-		l.RoleID = p.Role.ID
 	}
 	l.UpdatedAt = time.Now()
 	if err := st.PutList(r.Context(), l); err != nil {
@@ -144,10 +145,10 @@ func (s *Server) editableList(r *http.Request, k *records.Kind, asReport bool) (
 	}
 	l, err := s.recordStore(r).List(r.Context(), id)
 	p := caller(r)
-	if err != nil || l.Kind != k.Name || !visibleTo(l, p) || asReport != (l.Report != nil) {
+	if err != nil || l.Kind != k.Name || !p.lists().Sees(l) || asReport != (l.Report != nil) {
 		return l, portal.Errorf(portal.CodeNotFound, "No such saved list.")
 	}
-	if !mayEditList(l, p) {
+	if !p.lists().MayEdit(l) {
 		return l, portal.Errorf(portal.CodeForbidden, "Only its owner or someone allowed to edit lists can change this list.")
 	}
 	return l, nil

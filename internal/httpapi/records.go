@@ -125,18 +125,13 @@ func (s *Server) resolveList(r *http.Request, k *records.Kind, id string) (recor
 		return k.BuiltInList(), nil
 	}
 	l, err := s.recordStore(r).List(r.Context(), id)
-	if err != nil || l.Kind != k.Name || !visibleTo(l, caller(r)) {
+	if err != nil || l.Kind != k.Name || !caller(r).lists().Sees(l) {
 		return l, portal.Errorf(portal.CodeNotFound, "No such saved list.")
 	}
 	return l, nil
 }
 
 func q(r *http.Request, key string) string { return r.URL.Query().Get(key) }
-
-func visibleTo(l records.ListConfig, p principal) bool {
-	return (l.Visibility == records.Private && l.OwnerID == p.User.ID) ||
-		(l.Visibility == records.SharedRole && l.RoleID == p.Role.ID)
-}
 
 // csvTable is a CSV download being written: its columns, with a
 // Currency column after those of a table that shows money (an amount

@@ -405,6 +405,47 @@ func TestSavedLists(t *testing.T) {
 	}
 }
 
+// TestPublishingNeedsListsEdit: sharing a list with a role needs
+// the role's lists.edit (issue 35); without it the answer is a 403 that
+// says why, nothing is saved, and private lists work as before.
+func TestPublishingNeedsListsEdit(t *testing.T) {
+	e, ada := recordsEnv(t)
+	vic, _ := e.login(t, "acme", "uid-vic", "vic@acme.test") // role 14: views only
+	tok := vic.Data.Token
+	const target = "/api/v1/netsuite/listConfiguration?type=project"
+	shared := `{"name":"Mine","columns":["companyname"],"visibility":"role"}`
+	private := `{"name":"Mine","columns":["companyname"],"visibility":"private"}`
+
+	w := e.call("POST", target, tok, 14, shared)
+	if w.Code != 403 || !strings.Contains(w.Body.String(), "may not share") {
+		t.Fatalf("sharing without lists.edit: %d %s", w.Code, w.Body)
+	}
+	w = e.call("POST", target, tok, 14, private)
+	var created struct{ Data records.ListConfig }
+	json.Unmarshal(w.Body.Bytes(), &created)
+	if w.Code != 201 || created.Data.Visibility != records.Private || !created.Data.Editable {
+		t.Fatalf("private list: %d %s", w.Code, w.Body)
+	}
+	// A private list cannot be shared later either; it stays private and editable.
+	if w := e.call("PUT", target+"&id="+created.Data.ID, tok, 14, shared); w.Code != 403 {
+		t.Errorf("sharing an existing list without lists.edit: %d %s", w.Code, w.Body)
+	}
+	if w := e.call("PUT", target+"&id="+created.Data.ID, tok, 14, strings.Replace(private, "Mine", "Renamed", 1)); w.Code != 200 {
+		t.Errorf("renaming the private list: %d %s", w.Code, w.Body)
+	}
+	var lists struct {
+		Data struct{ Lists []records.ListConfig }
+	}
+	e.getJSON(t, tok, 14, target, &lists)
+	if len(lists.Data.Lists) != 2 || lists.Data.Lists[1].Name != "Renamed" || lists.Data.Lists[1].Visibility != records.Private {
+		t.Errorf("vic's lists: %+v", lists.Data.Lists)
+	}
+	// A role with lists.edit shares.
+	if w := e.call("POST", target, ada, 10, shared); w.Code != 201 {
+		t.Errorf("sharing with lists.edit: %d %s", w.Code, w.Body)
+	}
+}
+
 func TestPermissionsGateKindsEverywhere(t *testing.T) {
 	e, tok := recordsEnv(t)
 	var kinds struct{ Data []records.Kind }

@@ -22,7 +22,7 @@ func (s *Server) reports(w http.ResponseWriter, r *http.Request) {
 	out := []records.ListConfig{}
 	for _, l := range all {
 		if k, ok := records.Lookup(l.Kind); ok && p.Role.Can(k.Route+".view") {
-			l.Editable = mayEditList(l, p)
+			l.Editable = p.lists().MayEdit(l)
 			out = append(out, l)
 		}
 	}
@@ -81,7 +81,7 @@ func (s *Server) runReport(w http.ResponseWriter, r *http.Request) {
 // their role may see (else 404 or 403).
 func (s *Server) savedReport(r *http.Request) (*records.Kind, records.ListConfig, error) {
 	l, err := s.recordStore(r).List(r.Context(), q(r, "id"))
-	if err != nil || l.Report == nil || !visibleTo(l, caller(r)) {
+	if err != nil || l.Report == nil || !caller(r).lists().Sees(l) {
 		return nil, l, portal.Errorf(portal.CodeNotFound, "No such report.")
 	}
 	k, err := s.kind(r, l.Kind)

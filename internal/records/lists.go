@@ -6,6 +6,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/portico/portico/internal/access"
 	"github.com/portico/portico/internal/portal"
 )
 
@@ -43,6 +44,60 @@ type ListConfig struct {
 	// Report, when set, makes the saved list a report (issue 6): the same
 	// kind, columns, filter, sort and visibility, plus grouping and a chart.
 	Report *ReportSpec `json:"report,omitempty"`
+}
+
+// PermEditLists is the permission that lets a role's members publish saved
+// lists and reports to the role and change the ones shared with it.
+const PermEditLists = "lists.edit"
+
+// ErrPublishForbidden is the error of sharing a list with a role whose
+// permissions do not include PermEditLists (a CodeForbidden error).
+var ErrPublishForbidden = portal.Errorf(portal.CodeForbidden,
+	"Your role may not share lists or reports with everyone in it; keep it private (only you) instead.")
+
+// ListActor is who reads or changes saved lists: a user working in one of
+// their roles. Every rule about who sees, changes or shares a saved list
+// (or report) is a method of ListActor, so handlers only ask.
+type ListActor struct {
+	UserID int64
+	Role   access.Role
+}
+
+// Sees reports whether a saved list is visible to the actor: a private
+// list to its owner only, a shared list to everyone working in its role
+// (not to its owner working in another role).
+func (a ListActor) Sees(l ListConfig) bool {
+	return (l.Visibility == Private && l.OwnerID == a.UserID) ||
+		(l.Visibility == SharedRole && l.RoleID == a.Role.ID)
+}
+
+// MayEdit reports whether the actor may change or delete a saved list
+// they see: its owner always (so one can still make private or delete a
+// list shared before their role lost PermEditLists), anyone else only a
+// list shared with the role they work in, when it carries PermEditLists.
+// The built-in list is nobody's to change.
+func (a ListActor) MayEdit(l ListConfig) bool {
+	if l.BuiltIn {
+		return false
+	}
+	return l.OwnerID == a.UserID || (l.Visibility == SharedRole && l.RoleID == a.Role.ID && a.Role.Can(PermEditLists))
+}
+
+// Publish sets who sees l to v on the actor's behalf: Private clears its
+// role, SharedRole shares it with the role the actor works in, which
+// needs PermEditLists (else ErrPublishForbidden, and l is unchanged). It
+// applies to new lists and to every change of an existing one, so a list
+// stays shared only while someone allowed to share it saves it. v must
+// already be valid (ListInput.Validate).
+func (a ListActor) Publish(l *ListConfig, v Visibility) error {
+	if v == SharedRole && !a.Role.Can(PermEditLists) {
+		return ErrPublishForbidden
+	}
+	l.Visibility, l.RoleID = v, 0
+	if v == SharedRole {
+		l.RoleID = a.Role.ID
+	}
+	return nil
 }
 
 // BuiltInList is the kind's default saved list: its promoted and account
