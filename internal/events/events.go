@@ -23,6 +23,12 @@
 //     the user it is about.
 //   - A stream that falls behind (its small buffer full) is sent no more
 //     live events until it has caught up from the log itself.
+//   - A session event (TypeSession: a user's session ended, or the
+//     tenant's access changed) is logged in the transaction that ended it,
+//     and reaches the streams it concerns in log order like any event, so
+//     a stream is handed it before any event logged after it. It is never
+//     sent to a client: the stream checks its session again, afresh, and
+//     ends when the session has (see SessionChange).
 package events
 
 import (
@@ -39,6 +45,10 @@ const (
 	TypeList    = "list"
 	TypeEditing = "editing"
 	TypeReset   = "reset"
+	// TypeSession is a session event: never sent, it tells the streams of
+	// Event.UserID (every stream of the tenant when 0) to check their
+	// session again.
+	TypeSession = "session"
 )
 
 // Record event actions.
@@ -127,6 +137,16 @@ func RecordChange(kind, action string, ids []int64, byUser int64, at time.Time, 
 	}
 	b, _ := json.Marshal(d)
 	return Change{Type: TypeRecord, Kind: kind, UserID: byUser, At: at, Data: b}
+}
+
+// SessionChange is the session event to log when user's sessions end
+// (a sign-out, a revoked refresh chain) or, with user 0, when the tenant's
+// users, roles or grants change (an access import): the streams it
+// concerns, on every instance, check their session again at once instead
+// of at their next heartbeat, and end when it has ended, the user is
+// disabled or no longer holds the stream's role.
+func SessionChange(user int64, at time.Time) Change {
+	return Change{Type: TypeSession, UserID: user, At: at, Data: []byte("{}")}
 }
 
 // ListChange is a list event to log: a saved list or report (report)

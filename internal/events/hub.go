@@ -67,6 +67,9 @@ type Viewer struct {
 }
 
 func (v Viewer) sees(e *Event) bool {
+	if e.Type == TypeSession {
+		return e.UserID == 0 || e.UserID == v.UserID
+	}
 	if e.RoleID != 0 && e.RoleID != v.RoleID {
 		return false
 	}
@@ -267,7 +270,9 @@ func (h *Hub) Editing(ctx context.Context, tenant portal.TenantID, d EditingData
 	return h.sig.Publish(ctx, Channel(tenant), string(b))
 }
 
-// Send writes one event to the stream's client.
+// Send writes one event to the stream's client. A session event
+// (TypeSession) is not written: Send checks the stream's session again
+// and returns an error to end the stream when it has ended.
 type Send func(*Event) error
 
 // Begin fixes where the stream starts, before it sends anything: when

@@ -261,3 +261,19 @@ func TestOneSubscriptionPerTenant(t *testing.T) {
 		t.Errorf("%d subscriptions left without streams", n)
 	}
 }
+
+// TestSessionEventsConcernTheirUser: a session event is for its user's
+// streams, in every role, and for every stream when its user is 0.
+func TestSessionEventsConcernTheirUser(t *testing.T) {
+	never := func(string) bool { return false }
+	vic := Viewer{UserID: 5, RoleID: 14, May: never}
+	ada := Viewer{UserID: 1, RoleID: 10, May: never}
+	mine := &Event{ID: 1, Type: TypeSession, UserID: 5}
+	all := &Event{ID: 2, Type: TypeSession}
+	if !vic.sees(mine) || ada.sees(mine) {
+		t.Error("a user's session event reaches that user's streams only")
+	}
+	if !vic.sees(all) || !ada.sees(all) {
+		t.Error("an access change reaches every stream")
+	}
+}

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -23,7 +24,11 @@ const editingFor = 30 * time.Second
 // with "retry: 3000"; resumes after Last-Event-ID (or ?lastEventId=), or
 // sends "event: reset" first when that id is no longer kept; pings
 // (": ping") every heartbeat, when it also checks the session again, and
-// ends with "event: end" (data {"status":511}) once the session has.
+// ends with "event: end" (data {"status":511}, or 403 when the user lost
+// the role) once the session has. A sign-out, a revoked session or an
+// access import on any instance logs a session event (events.TypeSession):
+// the streams it concerns check their session again at once, afresh,
+// before any event logged after it is sent, and end.
 func (s *Server) eventStream(w http.ResponseWriter, r *http.Request) {
 	if s.events == nil {
 		s.writeError(w, r, portal.Errorf(portal.CodeNotFound, "Live updates are off on this server."))
@@ -82,6 +87,19 @@ func (s *Server) eventStream(w http.ResponseWriter, r *http.Request) {
 		b = append(b, e.Data...)
 		return write(append(b, "\n\n"...))
 	}
+	end := func(status int) error {
+		send(&events.Event{Type: "end", Data: []byte(`{"status":` + strconv.Itoa(status) + `}`)})
+		return errStreamEnded
+	}
+	deliver := func(e *events.Event) error {
+		if e.Type == events.TypeSession {
+			if status := s.streamEnded(ctx, p, true); status != 0 {
+				return end(status)
+			}
+			return nil
+		}
+		return send(e)
+	}
 	if err := write([]byte("retry: 3000\n\n")); err != nil {
 		return
 	}
@@ -90,7 +108,10 @@ func (s *Server) eventStream(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if err := conn.Backlog(ctx, send); err != nil {
+	if err := conn.Backlog(ctx, deliver); err != nil {
+		if err == errStreamEnded {
+			return
+		}
 		s.log.Info("events: backlog failed", "request_id", requestID(ctx), "err", err)
 		return
 	}
@@ -101,12 +122,12 @@ func (s *Server) eventStream(w http.ResponseWriter, r *http.Request) {
 		case <-ctx.Done():
 			return
 		case e := <-conn.C:
-			if err := conn.Take(ctx, e, send); err != nil {
+			if err := conn.Take(ctx, e, deliver); err != nil {
 				return
 			}
 		case <-tick.C:
-			if status := s.streamEnded(ctx, p); status != 0 {
-				send(&events.Event{Type: "end", Data: []byte(`{"status":` + strconv.Itoa(status) + `}`)})
+			if status := s.streamEnded(ctx, p, false); status != 0 {
+				end(status)
 				return
 			}
 			if err := write(ping); err != nil {
@@ -116,14 +137,19 @@ func (s *Server) eventStream(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// errStreamEnded is how deliver ends a stream whose session has ended.
+var errStreamEnded = errors.New("httpapi: the stream's session ended")
+
 // streamEnded checks the session of a stream again, as withAuth would: it
 // returns 511 when the session (or the user) has ended, 403 when the user
 // no longer holds the role, else 0 (a database that does not answer ends
-// nothing: the next heartbeat checks again).
-func (s *Server) streamEnded(ctx context.Context, p principal) int {
+// nothing: the next heartbeat checks again). fresh reads the session from
+// the store, not from the instance's session cache: a session event says
+// it changed, perhaps on another instance.
+func (s *Server) streamEnded(ctx context.Context, p principal, fresh bool) int {
 	now := time.Now()
 	sess, user, cached := s.sessionCache.get(p.Tenant, p.Session.SessionID, now)
-	if !cached {
+	if fresh || !cached {
 		var err error
 		sess, user, err = s.tenants(p.Tenant).SessionUser(ctx, p.Session.SessionID)
 		if portal.IsNotFound(err) {

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -51,6 +52,13 @@ func seedEventsStore(t *testing.T, store *sqlstore.Store) {
 // stores of one database share sessions (one signing key).
 func newEventsInstance(t *testing.T, store *sqlstore.Store) *eventsInstance {
 	t.Helper()
+	return newEventsInstanceBeat(t, store, 200*time.Millisecond)
+}
+
+// newEventsInstanceBeat is newEventsInstance with streams that check
+// their session every heartbeat.
+func newEventsInstanceBeat(t *testing.T, store *sqlstore.Store, heartbeat time.Duration) *eventsInstance {
+	t.Helper()
 	var logs strings.Builder
 	log := slog.New(slog.NewTextHandler(&logs, nil))
 	verifier, err := identity.NewVerifier(context.Background(), identity.Config{ProjectID: "demo-test", EmulatorHost: "127.0.0.1:1"}, log)
@@ -68,7 +76,7 @@ func newEventsInstance(t *testing.T, store *sqlstore.Store) *eventsInstance {
 		Logger: log, Store: store, Identity: verifier, Sessions: sessions,
 		Tenants:          func(t portal.TenantID) TenantStore { return store.Tenant(t) },
 		LoginPerMinuteIP: 1000, LoginPerMinuteAccount: 1000, ERP: "netsuite", Product: "portal",
-		Events: hub, EventsHeartbeat: 200 * time.Millisecond,
+		Events: hub, EventsHeartbeat: heartbeat,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -460,4 +468,110 @@ func TestEventsAcrossInstances(t *testing.T) {
 		}
 	}
 	globexOnB.quiet(t, 200*time.Millisecond)
+}
+
+// ends checks the stream's next event is "end" with status, within, and
+// that the stream then closes.
+func (s *stream) ends(t *testing.T, status int, within time.Duration) {
+	t.Helper()
+	if e := s.next(t, within); e.Event != "end" || e.Data != `{"status":`+strconv.Itoa(status)+`}` {
+		t.Fatalf("want the end (%d), got %+v", status, e)
+	}
+	select {
+	case e, ok := <-s.events:
+		if ok {
+			t.Errorf("the stream goes on after its end: %+v", e)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("the stream was not closed after its end")
+	}
+}
+
+// TestStreamsEndWhenSessionsDo (issue 35): a sign-out, and an access
+// import that disables a user or takes a role away, end the streams they
+// concern at once, not at the next heartbeat (an hour here), on every
+// instance, before any event logged after them; other streams go on. On
+// SQLite one instance serves the file; on PostgreSQL (when
+// PORTICO_TEST_DATABASE_URL is set) the sign-out is on one instance and
+// the streams on another, and the import comes from a third store without
+// a hub or announcements, as `portico roles import` runs.
+func TestStreamsEndWhenSessionsDo(t *testing.T) {
+	ctx := context.Background()
+	const beat = time.Hour
+	t.Run("sqlite", func(t *testing.T) {
+		store := sqliteStore(t)
+		seedEventsStore(t, store)
+		in := newEventsInstanceBeat(t, store, beat)
+		checkStreamsEnd(t, in, in, store)
+	})
+	t.Run("postgres", func(t *testing.T) {
+		base := os.Getenv("PORTICO_TEST_DATABASE_URL")
+		if base == "" {
+			t.Skip("PORTICO_TEST_DATABASE_URL is not set")
+		}
+		url, drop, err := sqlstore.ScratchURL(ctx, base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(drop)
+		var stores []*sqlstore.Store
+		for range 3 {
+			store, err := sqlstore.Open(ctx, url, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { store.Close() })
+			stores = append(stores, store)
+		}
+		seedEventsStore(t, stores[0])
+		a, b := newEventsInstanceBeat(t, stores[0], beat), newEventsInstanceBeat(t, stores[1], beat)
+		checkStreamsEnd(t, a, b, stores[2])
+	})
+}
+
+// checkStreamsEnd signs out on a, watches streams on b, and imports access
+// through admin.
+func checkStreamsEnd(t *testing.T, a, b *eventsInstance, admin *sqlstore.Store) {
+	ada := a.token(t, "acme", "uid-ada", "ada@acme.test")
+	vic := a.token(t, "acme", "uid-vic", "vic@acme.test")
+	vicOnB, _ := b.openStream(t, vic, 14, "", nil)
+	vicOnA, _ := a.openStream(t, vic, 14, "", nil)
+	adaPM, _ := b.openStream(t, ada, 10, "", nil)
+	adaAcc, _ := b.openStream(t, ada, 11, "", nil)
+	for _, s := range []*stream{vicOnB, vicOnA, adaPM, adaAcc} {
+		s.started(t)
+	}
+
+	// A sign-out, then a write: the streams end before they could tell of it.
+	start := time.Now()
+	if w := a.call("POST", "/api/v1/auth/logout", vic, 0, ""); w.Code != 204 {
+		t.Fatalf("logout: %d", w.Code)
+	}
+	a.createCustomer(t, ada, "After the sign-out")
+	vicOnB.ends(t, 511, 2*time.Second)
+	t.Logf("sign-out to the end of a stream on b: %s", time.Since(start))
+	vicOnA.ends(t, 511, 2*time.Second)
+	if e := adaPM.next(t, 5*time.Second); e.Event != "record" {
+		t.Errorf("ada's stream after vic's sign-out: %+v", e)
+	}
+	adaAcc.quiet(t, 100*time.Millisecond) // an accountant does not see clients
+
+	// An import that takes role 11 from Ada ends that stream only (403).
+	f := acmeAccess
+	f.Users = slices.Clone(acmeAccess.Users)
+	f.Users[0].Roles = []int64{10}
+	if err := admin.Tenant("acme").ImportAccess(context.Background(), f); err != nil {
+		t.Fatal(err)
+	}
+	adaAcc.ends(t, 403, 2*time.Second)
+	adaPM.quiet(t, 300*time.Millisecond)
+
+	// One that disables her ends the rest (511).
+	f.Users[0].Disabled = true
+	start = time.Now()
+	if err := admin.Tenant("acme").ImportAccess(context.Background(), f); err != nil {
+		t.Fatal(err)
+	}
+	adaPM.ends(t, 511, 2*time.Second)
+	t.Logf("import to the end of a stream: %s", time.Since(start))
 }

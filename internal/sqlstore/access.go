@@ -156,12 +156,23 @@ var (
 // missing from the file are kept (their uid links and audit history stay
 // meaningful) but lose every role. A user the import disables or leaves
 // without a role has their sessions revoked in the same transaction, so
-// they end at once and stay ended should access be given back.
+// they end at once and stay ended should access be given back. When
+// anyone is signed in, the import also logs a session event for every
+// user (see logSessionChange):
+// every open event stream of the tenant, on every instance, checks its
+// session again at once, and those of users it disabled, locked out or
+// took the stream's role from end.
 func (t *Tenant) ImportAccess(ctx context.Context, f access.File) error {
 	if err := f.Validate(); err != nil {
 		return portal.Wrap(portal.CodeInvalid, err, err.Error())
 	}
-	return t.inTx(ctx, func(tx *Tenant) error {
+	var announce bool
+	err := t.inTx(ctx, func(tx *Tenant) error {
+		now := time.Now()
+		var live int64 // whether anyone is signed in: else no stream is open
+		if err := tx.queryRow(ctx, anyLiveSession, now.UnixMilli()).Scan(&live); err != nil {
+			return err
+		}
 		for _, st := range []scoped{clearUserRoles, clearRoles, clearLayouts} {
 			if _, err := tx.exec(ctx, st); err != nil {
 				return err
@@ -189,8 +200,15 @@ func (t *Tenant) ImportAccess(ctx context.Context, f access.File) error {
 				}
 			}
 		}
-		return tx.revokeLockedOut(ctx, time.Now())
+		if err := tx.revokeLockedOut(ctx, now); err != nil || live == 0 {
+			return err
+		}
+		var err error
+		announce, err = tx.logSessionChange(ctx, 0, now)
+		return err
 	})
+	t.announce(ctx, err == nil && announce)
+	return err
 }
 
 // ExportAccess returns the tenant's access setup as a File.

@@ -56,6 +56,26 @@ func (t *Tenant) logEvents(ctx context.Context, changes ...events.Change) (bool,
 	return len(changes) > 0, nil
 }
 
+// logSessionChange logs events.SessionChange(user, at) in the caller's
+// transaction, last (it takes the event counter's lock). On PostgreSQL it
+// also queues events.Wake as a NOTIFY, which the database delivers to
+// every instance's hub when the transaction commits, whichever process
+// commits it: `portico roles import` runs without a hub or AnnounceEvents,
+// and its disabling must still end streams at once. It returns whether
+// the caller must announce the event after the commit: on SQLite, where
+// only this process hears it (a change made by another process, such as
+// the import command, is found by the hubs' poll, within seconds).
+func (t *Tenant) logSessionChange(ctx context.Context, user int64, at time.Time) (announce bool, err error) {
+	if _, err := t.logEvents(ctx, events.SessionChange(user, at)); err != nil {
+		return false, err
+	}
+	if t.d.name != postgres.name {
+		return true, nil
+	}
+	_, err = t.q.ExecContext(ctx, `SELECT pg_notify(`+pgChannel+`, $2)`, events.Channel(t.id), events.Wake)
+	return false, err
+}
+
 // announce tells every instance's hub that the tenant has new events.
 // A publish that fails is caught up by the hubs' poll.
 func (t *Tenant) announce(ctx context.Context, logged bool) {

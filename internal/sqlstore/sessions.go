@@ -24,6 +24,10 @@ var (
 	useRefresh    = scope(`UPDATE refresh_tokens SET used_at = ?, successor = ? WHERE tenant_id = :tenant AND hash = ? AND used_at IS NULL`)
 	revokeSession = scope(`UPDATE sessions SET revoked_at = ? WHERE tenant_id = :tenant AND id = ? AND revoked_at IS NULL`)
 	dropRefreshes = scope(`DELETE FROM refresh_tokens WHERE tenant_id = :tenant AND session_id = ?`)
+	sessionOwner  = scope(`SELECT user_id FROM sessions WHERE tenant_id = :tenant AND id = ?`)
+	// anyLiveSession is 1 when the tenant has a session neither revoked nor expired at ?, else 0.
+	anyLiveSession = scope(`SELECT COUNT(*) FROM (SELECT 1 FROM sessions
+		WHERE tenant_id = :tenant AND revoked_at IS NULL AND expires_at > ? LIMIT 1) live`)
 	// revokeLockedOut ends the sessions of users who may not sign in: disabled, or holding no role.
 	revokeLockedOut = scope(`UPDATE sessions SET revoked_at = ? WHERE tenant_id = :tenant AND revoked_at IS NULL AND user_id IN (
 		SELECT u.id FROM users u WHERE u.tenant_id = :tenant AND (u.disabled = ? OR NOT EXISTS (
@@ -116,29 +120,61 @@ func (t *Tenant) UseRefresh(ctx context.Context, oldHash string, next session.Re
 	return used && err == nil, err
 }
 
-// RevokeSession ends a session and deletes its refresh tokens.
+// RevokeSession ends a session and deletes its refresh tokens. Ending a
+// session that was live also logs a session event for its user (see
+// logSessionChange), so their open event streams end at once on every
+// instance.
 func (t *Tenant) RevokeSession(ctx context.Context, id string, now time.Time) error {
-	return t.inTx(ctx, func(tx *Tenant) error { return tx.revoke(ctx, id, now) })
+	var announce bool
+	err := t.inTx(ctx, func(tx *Tenant) error {
+		user, ended, err := tx.revoke(ctx, id, now)
+		if err == nil && ended {
+			announce, err = tx.logSessionChange(ctx, user, now)
+		}
+		return err
+	})
+	t.announce(ctx, err == nil && announce)
+	return err
 }
 
 // RevokeReused ends the session of a reused refresh token and writes the
-// reuse to the audit log, in one transaction.
+// reuse to the audit log, in one transaction; like RevokeSession it ends
+// the user's event streams.
 func (t *Tenant) RevokeReused(ctx context.Context, r session.Reuse) error {
-	return t.inTx(ctx, func(tx *Tenant) error {
-		if err := tx.revoke(ctx, r.SessionID, r.At); err != nil {
+	var announce bool
+	err := t.inTx(ctx, func(tx *Tenant) error {
+		_, ended, err := tx.revoke(ctx, r.SessionID, r.At)
+		if err != nil {
 			return err
 		}
-		return tx.Audit(ctx, access.AuditEvent{At: r.At, Event: "refresh_reuse", UserID: r.UserID, IP: r.Client.IP,
-			Detail: map[string]any{"session": r.SessionID, "userAgent": r.Client.UserAgent}})
+		if err := tx.Audit(ctx, access.AuditEvent{At: r.At, Event: "refresh_reuse", UserID: r.UserID, IP: r.Client.IP,
+			Detail: map[string]any{"session": r.SessionID, "userAgent": r.Client.UserAgent}}); err != nil {
+			return err
+		}
+		if ended {
+			announce, err = tx.logSessionChange(ctx, r.UserID, r.At)
+		}
+		return err
 	})
+	t.announce(ctx, err == nil && announce)
+	return err
 }
 
-func (t *Tenant) revoke(ctx context.Context, id string, now time.Time) error {
-	if _, err := t.exec(ctx, revokeSession, now.UnixMilli(), id); err != nil {
-		return err
+// revoke ends session id and drops its refresh tokens; ended says it was
+// live until now, and user is whose it is.
+func (t *Tenant) revoke(ctx context.Context, id string, now time.Time) (user int64, ended bool, err error) {
+	res, err := t.exec(ctx, revokeSession, now.UnixMilli(), id)
+	if err != nil {
+		return 0, false, err
 	}
-	_, err := t.exec(ctx, dropRefreshes, id)
-	return err
+	if _, err := t.exec(ctx, dropRefreshes, id); err != nil {
+		return 0, false, err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return 0, false, err
+	}
+	err = t.queryRow(ctx, sessionOwner, id).Scan(&user)
+	return user, err == nil, err
 }
 
 // revokeLockedOut ends, inside an access import's transaction, every
