@@ -233,8 +233,8 @@ func checkCopy(ctx context.Context, path string, restore bool) (RestoreInfo, err
 	if err != nil {
 		return info, err
 	}
-	if known := ms[len(ms)-1].version; info.Schema > known {
-		return info, &NewerSchemaError{Database: info.Schema, Binary: known}
+	if _, err := checkNotNewer(ctx, db, ms[len(ms)-1].version); err != nil {
+		return info, err
 	}
 	if err := db.QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM tenants), (SELECT COUNT(*) FROM records)`).Scan(&info.Tenants, &info.Records); err != nil {
 		return info, fmt.Errorf("count records: %w", err)

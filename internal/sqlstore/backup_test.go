@@ -185,7 +185,8 @@ func TestBackupAndRestoreRefusals(t *testing.T) {
 	if n, err := OpenExisting(ctx, "sqlite:"+newer, ""); err != nil {
 		t.Fatal(err)
 	} else {
-		if _, err := n.db.ExecContext(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES (9999, '9999_future.sql', 0)`); err != nil {
+		if _, err := n.db.ExecContext(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES (9999, '9999_future.sql', 0);
+			UPDATE schema_floor SET version = 9999`); err != nil {
 			t.Fatal(err)
 		}
 		n.Close()

@@ -21,7 +21,18 @@ type migration struct {
 	version int
 	name    string
 	sql     string
+	// oldestBinary is the oldest binary, named by the newest migration
+	// it has, that still runs correctly on a database with this
+	// migration applied: its own version unless the file says otherwise
+	// on a line "-- oldest binary: N" (an expand step of an expand, then
+	// contract change, which the previous release runs beside during a
+	// rolling upgrade; see docs/operations.md).
+	oldestBinary int
 }
+
+// oldestBinaryMarker starts the comment by which a migration names the
+// oldest binary that runs beside it.
+const oldestBinaryMarker = "oldest binary:"
 
 func (d dialect) migrations() ([]migration, error) {
 	dir := "migrations/" + d.name
@@ -40,10 +51,42 @@ func (d dialect) migrations() ([]migration, error) {
 		if err != nil {
 			return nil, err
 		}
-		ms = append(ms, migration{version: v, name: e.Name(), sql: string(body)})
+		m, err := parseMigration(v, e.Name(), string(body))
+		if err != nil {
+			return nil, err
+		}
+		ms = append(ms, m)
 	}
 	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
 	return ms, nil
+}
+
+// parseMigration reads a migration file's oldest-binary line, if any.
+func parseMigration(version int, name, body string) (migration, error) {
+	m := migration{version: version, name: name, sql: body, oldestBinary: version}
+	for line := range strings.Lines(body) {
+		comment, ok := strings.CutPrefix(strings.TrimSpace(line), "--")
+		if n, found := strings.CutPrefix(strings.TrimSpace(comment), oldestBinaryMarker); ok && found {
+			v, err := strconv.Atoi(strings.TrimSpace(n))
+			if err != nil || v > version || v < 1 {
+				return m, fmt.Errorf("migration %s: %q must name a version before its own", name, strings.TrimSpace(line))
+			}
+			m.oldestBinary = v
+		}
+	}
+	return m, nil
+}
+
+// floorAt is the oldest binary that runs on a database migrated up to
+// version: the latest that any migration up to it asks for.
+func floorAt(ms []migration, version int) int {
+	floor := 0
+	for _, m := range ms {
+		if m.version <= version {
+			floor = max(floor, m.oldestBinary)
+		}
+	}
+	return floor
 }
 
 // Migrate applies the engine's pending migrations, each in its own
@@ -74,44 +117,77 @@ func (s *Store) Migrate(ctx context.Context) (int, error) {
 			}
 		}()
 	}
+	// schema_floor's one row is the oldest binary (named by its newest
+	// migration) that runs on the database as migrated: what a binary
+	// older than the database reads to know whether it may serve it.
 	if _, err := conn.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-		version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`); err != nil {
+		version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL);
+		CREATE TABLE IF NOT EXISTS schema_floor (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)`); err != nil {
 		return 0, fmt.Errorf("create schema_migrations: %w", err)
 	}
-	// A database a newer binary has migrated is refused: this one would
-	// write rows without what the newer schema keeps beside them (the
-	// newer binary then misses them: search tokens, currencies...).
-	var newest sql.NullInt64
-	if err := conn.QueryRowContext(ctx, `SELECT MAX(version) FROM schema_migrations`).Scan(&newest); err != nil {
-		return 0, fmt.Errorf("read schema version: %w", err)
-	}
-	if known := ms[len(ms)-1].version; newest.Int64 > int64(known) {
-		return int(newest.Int64), &NewerSchemaError{Database: int(newest.Int64), Binary: known}
+	known := ms[len(ms)-1].version
+	if newest, err := checkNotNewer(ctx, conn, known); err != nil || newest > known {
+		return newest, err
 	}
 	current := 0
 	for _, m := range ms {
-		if err := s.apply(ctx, conn, m); err != nil {
+		if err := s.apply(ctx, conn, m, floorAt(ms, m.version)); err != nil {
 			return current, fmt.Errorf("migration %s: %w", m.name, err)
 		}
 		current = m.version
 	}
+	// A database migrated before schema_floor existed gets its row here.
+	if _, err := conn.ExecContext(ctx, s.d.rebind(setFloor), floorAt(ms, current)); err != nil {
+		return current, fmt.Errorf("record the schema floor: %w", err)
+	}
 	return current, nil
 }
 
-// NewerSchemaError is Migrate's refusal of a database at a schema version
-// this binary does not know: a newer release migrated it.
+// setFloor records the schema floor (see Migrate).
+const setFloor = `INSERT INTO schema_floor (id, version) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET version = excluded.version`
+
+// checkNotNewer returns the database's schema version and refuses it
+// with a NewerSchemaError when a newer release migrated it past what a
+// binary whose newest migration is known may serve: one of the newer
+// migrations names a later oldest binary (a contract step), or the
+// database does not say (it has no schema_floor). A binary on a newer
+// database whose every later migration is an expand step runs on it
+// unchanged: the previous release beside the new one during a rolling
+// upgrade, or brought back after one.
+func checkNotNewer(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}, known int) (int, error) {
+	var newest sql.NullInt64
+	if err := q.QueryRowContext(ctx, `SELECT MAX(version) FROM schema_migrations`).Scan(&newest); err != nil {
+		return 0, fmt.Errorf("read schema version: %w", err)
+	}
+	if int(newest.Int64) <= known {
+		return int(newest.Int64), nil
+	}
+	var floor sql.NullInt64
+	if err := q.QueryRowContext(ctx, `SELECT MAX(version) FROM schema_floor`).Scan(&floor); err == nil && floor.Valid && int(floor.Int64) <= known {
+		return int(newest.Int64), nil
+	}
+	return int(newest.Int64), &NewerSchemaError{Database: int(newest.Int64), Binary: known, Floor: int(floor.Int64)}
+}
+
+// NewerSchemaError is Migrate's refusal of a database a newer release
+// migrated past what this binary may serve.
 type NewerSchemaError struct {
 	Database, Binary int // the database's schema version and the newest this binary has
+	Floor            int // the oldest binary the database accepts (0: it does not say)
 }
 
 func (e *NewerSchemaError) Error() string {
-	return fmt.Sprintf("the database is at schema version %d, newer than this binary's %d: run the release that migrated it (or newer), "+
-		"or restore a backup taken before that upgrade; this binary would write records the newer one cannot read", e.Database, e.Binary)
+	return fmt.Sprintf("the database is at schema version %d, newer than this binary's %d, and a migration since needs binaries from version %d on: "+
+		"run the release that migrated it (or newer), or restore a backup taken before that upgrade; this binary would write records the newer one cannot read",
+		e.Database, e.Binary, max(e.Floor, e.Binary+1))
 }
 
 // apply runs one migration on conn in a transaction, unless it is
-// recorded as applied already.
-func (s *Store) apply(ctx context.Context, conn *sql.Conn, m migration) error {
+// recorded as applied already, and records floor as the schema floor
+// with it.
+func (s *Store) apply(ctx context.Context, conn *sql.Conn, m migration, floor int) error {
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -129,6 +205,9 @@ func (s *Store) apply(ctx context.Context, conn *sql.Conn, m migration) error {
 	}
 	if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`),
 		m.version, m.name, time.Now().UnixMilli()); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, s.d.rebind(setFloor), floor); err != nil {
 		return err
 	}
 	return tx.Commit()
