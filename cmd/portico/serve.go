@@ -115,6 +115,8 @@ func serve(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *s
 	if err != nil {
 		return err
 	}
+	requests, endRequests := context.WithCancel(context.WithoutCancel(ctx))
+	defer endRequests()
 	srv := &http.Server{
 		Addr:              cfg.Addr,
 		Handler:           h,
@@ -124,8 +126,12 @@ func serve(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *s
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-		BaseContext:       func(net.Listener) context.Context { return ctx },
+		// Requests do not end with the signal: in the shutdown below,
+		// those in flight finish and answer (a write cut off there
+		// would have been done without its answer).
+		BaseContext: func(net.Listener) context.Context { return requests },
 	}
+	srv.RegisterOnShutdown(h.Drain)
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return err
@@ -139,12 +145,10 @@ func serve(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *s
 	case <-ctx.Done():
 	}
 	log.Info("shutting down", "grace", cfg.ShutdownTimeout)
-	// The base context is cancelled already; give in-flight requests a
-	// fresh deadline to finish in.
 	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.ShutdownTimeout)
 	defer cancel()
 	if err := srv.Shutdown(shutdownCtx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
+		return fmt.Errorf("shutdown: %w", err) // the requests still running are cancelled on return
 	}
 	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
 		return err

@@ -121,6 +121,8 @@ func (s *Server) eventStream(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-ctx.Done():
 			return
+		case <-s.draining:
+			return
 		case e := <-conn.C:
 			if err := conn.Take(ctx, e, deliver); err != nil {
 				return

@@ -28,7 +28,8 @@ import (
 // signals and hub, served over a real listener.
 type eventsInstance struct {
 	*authEnv
-	url string
+	url    string
+	server *httptest.Server
 }
 
 // seedEventsStore makes acme (acmeAccess) and globex (Gus) in store.
@@ -86,7 +87,7 @@ func newEventsInstanceBeat(t *testing.T, store *sqlstore.Store, heartbeat time.D
 	ts.Config.ReadTimeout, ts.Config.WriteTimeout = 500*time.Millisecond, 500*time.Millisecond
 	ts.Start()
 	t.Cleanup(ts.Close)
-	return &eventsInstance{authEnv: &authEnv{srv: srv, store: store, logs: &logs}, url: ts.URL}
+	return &eventsInstance{authEnv: &authEnv{srv: srv, store: store, logs: &logs}, url: ts.URL, server: ts}
 }
 
 func (in *eventsInstance) token(t *testing.T, tenant, uid, email string) string {
@@ -398,6 +399,32 @@ func TestEventStreamEndsWithTheSession(t *testing.T) {
 	if st, resp := in.openStream(t, vic, 14, "", nil); st != nil || resp.StatusCode != 511 ||
 		resp.Header.Get("Content-Type") != "application/problem+json" {
 		t.Errorf("connect after logout: %d %q", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+}
+
+// A server shutting down ends its event streams (their clients reconnect
+// elsewhere) rather than waiting its whole grace for them.
+func TestShutdownEndsEventStreams(t *testing.T) {
+	store := sqliteStore(t)
+	seedEventsStore(t, store)
+	in := newEventsInstance(t, store)
+	vic := in.token(t, "acme", "uid-vic", "vic@acme.test")
+	s, _ := in.openStream(t, vic, 14, "", nil)
+	s.started(t)
+	in.server.Config.RegisterOnShutdown(in.srv.Drain)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	start := time.Now()
+	if err := in.server.Config.Shutdown(ctx); err != nil {
+		t.Fatalf("shutdown with a stream open: %v after %s", err, time.Since(start))
+	}
+	select {
+	case e, ok := <-s.events:
+		if ok {
+			t.Errorf("the stream goes on: %+v", e)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("the stream was not closed")
 	}
 }
 

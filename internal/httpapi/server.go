@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -150,6 +151,9 @@ type Server struct {
 	hsts          bool
 	events        *events.Hub
 	heartbeat     time.Duration
+	// draining is closed by Drain: the server is shutting down.
+	draining  chan struct{}
+	drainOnce sync.Once
 	// private lists the patterns behind withAuth, for the test that proves
 	// every route but the public ones is guarded.
 	private []string
@@ -164,6 +168,13 @@ type Server struct {
 	requests       *requestMetrics // for GET /metrics
 	chain          http.Handler    // the middleware around mux, built once
 }
+
+// Drain ends the open event streams and any opened later, which their
+// clients then open again (on another instance, behind a balancer). It
+// is for http.Server.RegisterOnShutdown: a stream never goes idle, and
+// the shutdown would otherwise wait its whole grace for it, while the
+// other requests in flight finish and answer.
+func (s *Server) Drain() { s.drainOnce.Do(func() { close(s.draining) }) }
 
 // NewServer builds the handler. It fails only when the UI bundle is
 // malformed (no index.html or no head marker).
@@ -184,6 +195,7 @@ func NewServer(o Options) (*Server, error) {
 		requests: newRequestMetrics(o.Instance),
 		hsts:     strings.HasPrefix(o.PublicURL, "https://"),
 		events:   o.Events, heartbeat: o.EventsHeartbeat, currency: o.Currency, dbUnavailable: o.DBUnavailable,
+		draining: make(chan struct{}),
 	}
 	if s.heartbeat <= 0 {
 		s.heartbeat = 15 * time.Second
