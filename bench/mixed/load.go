@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/portico/portico/bench/internal/harness"
-	"github.com/portico/portico/internal/records"
 )
 
 // editPool is how many projects the edits go to (ids 1 to editPool): few
@@ -230,7 +229,7 @@ func (c *conn) create() {
 	c.n++
 	kind := c.who.Creates[c.rng.IntN(len(c.who.Creates))]
 	marker := fmt.Sprintf("%sc%d-%d", c.w.marker, c.id, c.n)
-	body, _ := json.Marshal(map[string]any{"fields": createFields(kind, marker)})
+	body, _ := json.Marshal(map[string]any{"fields": harness.CreateFields(kind, marker)})
 	var ans struct{ Data struct{ ID int64 } }
 	key := "bench-" + strings.ReplaceAll(marker, " ", "-")
 	status := c.do("POST", "portal-crud?type="+kind, body, key, &ans)
@@ -301,35 +300,6 @@ func (c *conn) do(method, path string, body []byte, idempotencyKey string, into 
 		c.s.fail(fmt.Sprintf("%s %d", method, resp.StatusCode), path+": "+string(text))
 	}
 	return resp.StatusCode
-}
-
-// createFields is a complete, valid form for kind: title (the first
-// field) and other text fields the marker, references to record 1 (every
-// demo kind has it), the first status, an amount and a date.
-func createFields(kind, marker string) map[string]any {
-	k, ok := records.Lookup(kind)
-	if !ok {
-		panic("no kind " + kind)
-	}
-	out := map[string]any{}
-	for _, f := range k.Fields {
-		if f.ReadOnly {
-			continue // the system's (an id, a balance): a form never sends it
-		}
-		switch f.Type {
-		case records.TypeRef:
-			out[f.Name] = 1
-		case records.TypeStatus:
-			out[f.Name] = f.Choices[0]
-		case records.TypeMoney, records.TypeQuantity:
-			out[f.Name] = 1234.5
-		case records.TypeDate:
-			out[f.Name] = "2026-11-22"
-		default:
-			out[f.Name] = marker
-		}
-	}
-	return out
 }
 
 // preflight checks every read the mix makes answers 200, so a mistake in

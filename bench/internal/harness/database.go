@@ -168,9 +168,11 @@ var demoCallers = []Caller{
 // SignIn issues real session tokens for the demo users of a seeded
 // database, in the order above (administrator, then the two project
 // managers). The tokens are signed with the key the database holds, which
-// every portico process on it reads, so any of them accepts them.
+// every portico process on it reads, so any of them accepts them. It
+// leaves the schema as it finds it: the processes may be of another
+// release.
 func SignIn(ctx context.Context, d *Database) ([]Caller, error) {
-	store, err := sqlstore.Open(ctx, d.URL, d.DataDir)
+	store, err := sqlstore.OpenExisting(ctx, d.URL, d.DataDir)
 	if err != nil {
 		return nil, err
 	}
