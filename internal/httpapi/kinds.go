@@ -23,6 +23,12 @@ func (s *Server) kinds(w http.ResponseWriter, r *http.Request) {
 	writeData(w, http.StatusOK, kinds)
 }
 
+// kindRoutes answers the route and plural label of every record kind
+// (records.Routes), those the caller's role may not see included.
+func (s *Server) kindRoutes(w http.ResponseWriter, r *http.Request) {
+	writeData(w, http.StatusOK, records.Routes())
+}
+
 // visibleKinds are the kinds a role may see (permission "<route>.view"),
 // in registry order; never nil. Each is a copy whose CanCreate and CanEdit
 // also say whether the role may (permissions "<route>.create" and

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -452,6 +453,12 @@ func TestPermissionsGateKindsEverywhere(t *testing.T) {
 	e.getJSON(t, tok, 11, "/api/v1/kinds", &kinds)
 	if len(kinds.Data) != 1 || kinds.Data[0].Name != "invoice" {
 		t.Errorf("kinds for the accountant: %+v", kinds.Data)
+	}
+	// Every kind's route, to tell "not for your role" from "no such page".
+	var routes struct{ Data []records.KindRoute }
+	e.getJSON(t, tok, 11, "/api/v1/kinds/routes", &routes)
+	if len(routes.Data) != len(records.All()) || !slices.Contains(routes.Data, records.KindRoute{Route: "project", Plural: "Projects"}) {
+		t.Errorf("kind routes for the accountant: %+v", routes.Data)
 	}
 	// Role 11 (Accountant) may see invoices only.
 	if w := e.call("GET", "/api/v1/netsuite/portal-list?type=invoice", tok, 11, ""); w.Code != 200 {

@@ -23,6 +23,7 @@ func (s *Server) routes() {
 	s.handle("POST /api/v1/auth/role", s.switchRole)
 	s.handle("GET /api/v1/layout/configurations/{layoutId}", s.layout)
 	s.handle("GET /api/v1/kinds", s.kinds)
+	s.handle("GET /api/v1/kinds/routes", s.kindRoutes)
 	// The user's dashboard: each part only for a role that may see it.
 	s.handle("GET /api/v1/dashboard", s.dashboard)
 

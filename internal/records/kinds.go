@@ -324,6 +324,25 @@ func LookupRoute(route string) (*Kind, bool) {
 // All returns every kind in registry order. Callers must not modify them.
 func All() []*Kind { return registry }
 
+// KindRoute names a kind's pages: its route segment (/<route>/list) and
+// plural label. Routes are no secret (SPEC §2 lists every page), so every
+// signed-in user may have all of them.
+type KindRoute struct {
+	Route  string `json:"route"`
+	Plural string `json:"plural"`
+}
+
+// Routes are the routes of every kind, in registry order, whatever a
+// role may see: with them the app tells a page the current role may not
+// see ("Not available to your role") from a page that does not exist.
+func Routes() []KindRoute {
+	out := make([]KindRoute, len(registry))
+	for i, k := range registry {
+		out[i] = KindRoute{Route: k.Route, Plural: k.Plural}
+	}
+	return out
+}
+
 var (
 	byName  = map[string]*Kind{}
 	byRoute = map[string]*Kind{}

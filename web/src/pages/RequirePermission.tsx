@@ -31,8 +31,24 @@ export interface RequirePermissionProps {
 
 export function RequirePermission({ permission, title, what, children }: RequirePermissionProps) {
   const allowed = useCan(permission);
-  const roleName = useSessionStore((s) => s.currentRole?.name);
   if (allowed) return <>{children}</>;
+  return <NotAvailable title={title} what={what} />;
+}
+
+export interface NotAvailableProps {
+  /** The page's title, shown above the refusal. */
+  title: string;
+  /** What the page is, for the refusal: "the audit log", "invoices". */
+  what: string;
+}
+
+/**
+ * The refusal of a page the current role may not see, inside the normal layout (navbar
+ * and all): "Not available to your role", naming the role, with a way back to the
+ * dashboard. Pages the role may not see show it instead of the not-found page.
+ */
+export function NotAvailable({ title, what }: NotAvailableProps) {
+  const roleName = useSessionStore((s) => s.currentRole?.name);
   return (
     <Stack gap="md" maw={720}>
       <Title order={1}>{title}</Title>

@@ -62,6 +62,46 @@ describe('record routes from the kind registry', () => {
     expect(location()).toBe('/404');
   });
 
+  it('answers a kind the role may not see with "Not available to your role", not the not-found page', async () => {
+    api.on('GET /kinds/routes', () => json({ data: [{ route: 'permit', plural: 'Permits' }, { route: 'payroll', plural: 'Payroll runs' }] }));
+    const { location } = renderRoutes(routes, '/payroll/list');
+    const refusal = await screen.findByRole('alert');
+    expect(refusal).toHaveTextContent('Not available to your role');
+    expect(refusal).toHaveTextContent('you may not see payroll runs');
+    expect(screen.getByRole('heading', { level: 1, name: 'Payroll runs' })).toBeInTheDocument();
+    expect(location()).toBe('/payroll/list');
+    await waitFor(() => expect(document.title).toBe('Payroll runs · Portico'));
+  });
+
+  it('sends a segment no kind has to the not-found page, even with the kinds’ routes at hand', async () => {
+    api.on('GET /kinds/routes', () => json({ data: [{ route: 'permit', plural: 'Permits' }] }));
+    const { location } = renderRoutes(routes, '/nokind/list');
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
+    expect(location()).toBe('/404');
+  });
+
+  it('lands on / after a role switch on a page the new role may not see, never on /404 (SPEC §2, §4)', async () => {
+    const other = { ...useSessionStore.getState().currentRole!, id: 2, name: 'Field Lead', permissions: [] };
+    api.on('GET /kinds', (_url, init) => json({ data: new Headers(init?.headers).get('X-Role-Id') === '2' ? [] : registry }));
+    api.on('GET /kinds/routes', () => json({ data: registry.map((k) => ({ route: k.route, plural: k.plural })) }));
+    // The dashboard's loader is slow: the old page sees the new role before / is reached.
+    const home: RouteObject = {
+      path: '/',
+      loader: () => new Promise((resolve) => setTimeout(() => resolve(null), 150)),
+      Component: () => <h1>Dashboard</h1>,
+    };
+    const { router, location } = renderRoutes([{ Component: TitleRoot, children: [recordRoutes, home, { path: '/404', Component: () => <h1>Page not found</h1> }] }], '/permit/list');
+    await waitFor(() => expect(document.title).toBe('Permits · Portico'));
+    const seen: string[] = [];
+    router.subscribe((state) => seen.push(state.location.pathname));
+    // performRoleSwitch: the role applied, then to /.
+    useSessionStore.getState().setCurrentRole(other);
+    await router.navigate('/');
+    expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
+    expect(location()).toBe('/');
+    expect(seen).not.toContain('/404');
+  });
+
   it('titles a list with the kind’s plural', async () => {
     renderRoutes(routes, '/permit/list');
     await waitFor(() => expect(document.title).toBe('Permits · Portico'));

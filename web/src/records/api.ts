@@ -11,6 +11,7 @@ import type {
   Envelope,
   FileInfo,
   Kind,
+  KindRoute,
   ListConfig,
   ListConfigInput,
   ListConfigs,
@@ -65,6 +66,12 @@ export function listQuery(params: ListParams): Record<string, QueryValue> {
 
 export async function fetchKinds(signal?: AbortSignal): Promise<Kind[]> {
   const answer = await api.get<Envelope<Kind[]>>('/kinds', { signal });
+  return answer.data;
+}
+
+/** Every kind's route and plural label, those the role may not see included (`GET /api/v1/kinds/routes`). */
+export async function fetchKindRoutes(signal?: AbortSignal): Promise<KindRoute[]> {
+  const answer = await api.get<Envelope<KindRoute[]>>('/kinds/routes', { signal });
   return answer.data;
 }
 

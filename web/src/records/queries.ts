@@ -15,6 +15,7 @@ import {
   deleteListConfig,
   fetchFiles,
   fetchKinds,
+  fetchKindRoutes,
   fetchListConfigs,
   fetchListCount,
   fetchListPage,
@@ -42,6 +43,15 @@ export function kindsQuery() {
   return queryOptions({
     queryKey: [...recordsKey(), 'kinds'] as const,
     queryFn: ({ signal }) => fetchKinds(signal),
+    staleTime: Infinity,
+  });
+}
+
+/** Every kind's route, to tell a page the role may not see from one that does not exist. */
+export function kindRoutesQuery() {
+  return queryOptions({
+    queryKey: ['kindRoutes'] as const,
+    queryFn: ({ signal }) => fetchKindRoutes(signal),
     staleTime: Infinity,
   });
 }

@@ -92,6 +92,12 @@ export interface KindTab {
 }
 
 /** One record kind of the registry (SPEC §3), as `GET /api/v1/kinds` describes it. */
+/** A kind's route segment and plural label (`GET /api/v1/kinds/routes`): every kind, whatever the role sees. */
+export interface KindRoute {
+  route: string;
+  plural: string;
+}
+
 export interface Kind {
   /** Record type, e.g. "project", "customrecord_res_opportunity". */
   name: string;
