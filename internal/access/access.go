@@ -20,6 +20,12 @@ type Role struct {
 	Type        string   `json:"type" yaml:"type"`
 	Layout      string   `json:"layout" yaml:"layout,omitempty"` // "" when the role has no layout
 	Permissions []string `json:"permissions" yaml:"permissions"`
+	// Rules narrows permissions to some records: by permission name
+	// (invoice.view, project.edit), a filter in the list filter grammar
+	// that the records must match, with the user's own values and
+	// references followed (records.Guard says how). A permission
+	// without a rule covers every record of its kind.
+	Rules map[string]string `json:"rules,omitempty" yaml:"rules,omitempty"`
 }
 
 // Can reports whether the role carries the named permission.

@@ -104,6 +104,11 @@ func (f File) Validate() error {
 				bad("roles[%d]: permission %q must be lower-case like project.view", i, p)
 			}
 		}
+		for perm := range r.Rules {
+			if !r.Can(perm) {
+				bad("roles[%d]: rules: %q is not one of the role's permissions", i, perm)
+			}
+		}
 		roles[r.ID], keys[r.Key] = true, true
 	}
 	users, emails := map[int64]bool{}, map[string]bool{}

@@ -11,6 +11,7 @@ import (
 	"github.com/portico/portico/internal/access"
 	"github.com/portico/portico/internal/identity"
 	"github.com/portico/portico/internal/portal"
+	"github.com/portico/portico/internal/records"
 	"github.com/portico/portico/internal/search"
 	"github.com/portico/portico/internal/session"
 	"github.com/portico/portico/internal/shortlist"
@@ -40,6 +41,9 @@ type principal struct {
 	User    access.User
 	Role    access.Role
 	Session session.Claims
+	// Guard decides which records the caller may see and change; the
+	// request's store (recordStore) reads through it.
+	Guard *records.Guard
 }
 
 type principalKey struct{}
@@ -96,7 +100,8 @@ func (s *Server) withAuth(next http.Handler) http.Handler {
 			s.writeError(w, r, err)
 			return
 		}
-		p := principal{Tenant: claims.Tenant, User: user, Role: role, Session: claims}
+		p := principal{Tenant: claims.Tenant, User: user, Role: role, Session: claims,
+			Guard: records.NewGuard(s.tenants(claims.Tenant), role, user.Email)}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), principalKey{}, p)))
 	})
 }

@@ -12,7 +12,7 @@ import (
 // credits available, each part only when the role may see its records.
 func (s *Server) dashboard(w http.ResponseWriter, r *http.Request) {
 	p := caller(r)
-	d, err := records.BuildDashboard(r.Context(), s.recordStore(r), records.Viewer{Can: p.Role.Can, Email: p.User.Email}, time.Now())
+	d, err := records.BuildDashboard(r.Context(), s.recordStore(r), p.Guard.Viewer(), time.Now())
 	if err != nil {
 		s.writeError(w, r, err)
 		return

@@ -74,7 +74,92 @@ func (s *Server) kind(r *http.Request, name string) (*records.Kind, error) {
 	return k, nil
 }
 
-func (s *Server) recordStore(r *http.Request) TenantStore { return s.tenants(caller(r).Tenant) }
+// recordStore is the caller's tenant's store as the caller sees it: its
+// reads of records go through the caller's Guard.
+func (s *Server) recordStore(r *http.Request) TenantStore {
+	p := caller(r)
+	if p.Guard == nil { // a route outside withAuth
+		return s.tenants(p.Tenant)
+	}
+	return guarded{s.tenants(p.Tenant), p.Guard}
+}
+
+// guarded is a tenant store whose reads of records are narrowed to what
+// the Guard lets its caller see: every list, count, total, tally and
+// grouping gets the caller's scope of its kind, and a record (its page,
+// files, history) outside it is not found. The decisions are the
+// Guard's; this only routes the store's reads through it.
+type guarded struct {
+	TenantStore
+	g *records.Guard
+}
+
+func (s guarded) ListRecords(ctx context.Context, q records.ListQuery) (records.Page, error) {
+	var err error
+	if q.Filter, err = s.g.Narrow(ctx, q.Kind, q.Filter); err != nil {
+		return records.Page{}, err
+	}
+	return s.TenantStore.ListRecords(ctx, q)
+}
+
+func (s guarded) Summarize(ctx context.Context, q records.SummaryQuery) (records.Summary, error) {
+	var err error
+	if q.List.Filter, err = s.g.Narrow(ctx, q.List.Kind, q.List.Filter); err != nil {
+		return records.Summary{}, err
+	}
+	return s.TenantStore.Summarize(ctx, q)
+}
+
+func (s guarded) Tally(ctx context.Context, q records.TallyQuery) (records.Tally, error) {
+	var err error
+	if q.Filter, err = s.g.Narrow(ctx, q.Kind, q.Filter); err != nil {
+		return records.Tally{}, err
+	}
+	return s.TenantStore.Tally(ctx, q)
+}
+
+func (s guarded) GroupRecords(ctx context.Context, q records.GroupQuery) ([]records.Group, error) {
+	var err error
+	if q.Filter, err = s.g.Narrow(ctx, q.Kind, q.Filter); err != nil {
+		return nil, err
+	}
+	return s.TenantStore.GroupRecords(ctx, q)
+}
+
+func (s guarded) Record(ctx context.Context, kind string, id int64) (records.Record, error) {
+	if err := s.g.CheckRecord(ctx, kind, id); err != nil {
+		return records.Record{}, err
+	}
+	return s.TenantStore.Record(ctx, kind, id)
+}
+
+func (s guarded) RecordSummary(ctx context.Context, kind string, id int64) (records.Record, error) {
+	if err := s.g.CheckRecord(ctx, kind, id); err != nil {
+		return records.Record{}, err
+	}
+	return s.TenantStore.RecordSummary(ctx, kind, id)
+}
+
+func (s guarded) Files(ctx context.Context, kind string, recordID int64) ([]records.File, error) {
+	if err := s.g.CheckRecord(ctx, kind, recordID); err != nil {
+		return nil, err
+	}
+	return s.TenantStore.Files(ctx, kind, recordID)
+}
+
+func (s guarded) File(ctx context.Context, kind string, recordID, fileID int64) (records.File, error) {
+	if err := s.g.CheckRecord(ctx, kind, recordID); err != nil {
+		return records.File{}, err
+	}
+	return s.TenantStore.File(ctx, kind, recordID, fileID)
+}
+
+func (s guarded) RecordHistory(ctx context.Context, kind string, id int64, limit int) ([]records.HistoryEntry, error) {
+	if err := s.g.CheckRecord(ctx, kind, id); err != nil {
+		return nil, err
+	}
+	return s.TenantStore.RecordHistory(ctx, kind, id, limit)
+}
 
 // list answers one page of a kind's records through a saved list, with the
 // caller's sort, filter and text search on top (SPEC §7 {product}-list).

@@ -25,6 +25,10 @@ const (
 	OpGe         Op = "ge"
 	OpContains   Op = "contains"   // text fields only; case-insensitive
 	OpStartsWith Op = "startswith" // text fields only; case-insensitive
+	// OpIn holds when a reference column (or ColID) is one of a []int64
+	// of record ids. It is not in the grammar: access rules make it, from
+	// the records a followed reference matches (see Guard).
+	OpIn Op = "in"
 )
 
 var ops = map[Op]bool{OpEq: true, OpNe: true, OpLt: true, OpLe: true, OpGt: true, OpGe: true, OpContains: true, OpStartsWith: true}
@@ -86,6 +90,12 @@ var token = regexp.MustCompile(`\s*(?:"((?:[^"\\]|\\.)*)"|([^\s"]+))`)
 // has at most MaxFilterConditions conditions. Every error is a CodeInvalid
 // error naming the offending part.
 func ParseFilter(k *Kind, expr string) (Filter, error) {
+	return parseTerms(expr, k.cond)
+}
+
+// parseTerms parses the grammar's and/or structure of expr, making each
+// term's condition with term (field, operator and value as written).
+func parseTerms(expr string, term func(field, op, value string) (Cond, error)) (Filter, error) {
 	var f Filter
 	if strings.TrimSpace(expr) == "" {
 		return f, nil
@@ -113,7 +123,7 @@ func ParseFilter(k *Kind, expr string) (Filter, error) {
 		if i+3 > len(toks) {
 			return f, badFilter("The filter ends early: each condition is field, operator, value (e.g. entitystatus eq Active).")
 		}
-		c, err := k.cond(strings.TrimPrefix(toks[i], "\x00"), toks[i+1], strings.TrimPrefix(toks[i+2], "\x00"))
+		c, err := term(strings.TrimPrefix(toks[i], "\x00"), toks[i+1], strings.TrimPrefix(toks[i+2], "\x00"))
 		if err != nil {
 			return f, err
 		}

@@ -93,6 +93,10 @@ type ListQuery struct {
 	Columns []Column
 }
 
+// ColID is a record's id: no field's column, but filterable, as an access
+// rule's check of given records is (Guard).
+const ColID Column = "id"
+
 // ColModified is the last-modified time, sortable like a promoted column.
 const ColModified Column = "modified_at"
 

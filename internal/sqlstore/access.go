@@ -21,7 +21,7 @@ var _ access.Store = (*Tenant)(nil)
 // runs on every authenticated request.
 const (
 	userColumns = `u.id, u.uid, u.email, u.full_name, u.disabled,
-		r.id, r.key, r.name, r.type, r.layout_id, r.permissions`
+		r.id, r.key, r.name, r.type, r.layout_id, r.permissions, r.rules`
 	userJoins = `LEFT JOIN user_roles ur ON ur.tenant_id = u.tenant_id AND ur.user_id = u.id
 	LEFT JOIN roles r ON r.tenant_id = ur.tenant_id AND r.id = ur.role_id`
 	userWithRoles = `SELECT ` + userColumns + ` FROM users u ` + userJoins + ` WHERE u.tenant_id = :tenant AND `
@@ -80,9 +80,9 @@ func (t *Tenant) userRows(ctx context.Context, st scoped, arg any, withSession b
 	found := false
 	for rows.Next() {
 		found = true
-		var uid, key, name, typ, layout, perms sql.NullString
+		var uid, key, name, typ, layout, perms, rules sql.NullString
 		var roleID sql.NullInt64
-		dest := []any{&u.ID, &uid, &u.Email, &u.FullName, &u.Disabled, &roleID, &key, &name, &typ, &layout, &perms}
+		dest := []any{&u.ID, &uid, &u.Email, &u.FullName, &u.Disabled, &roleID, &key, &name, &typ, &layout, &perms, &rules}
 		var created, expires int64
 		var revoked sql.NullInt64
 		if withSession {
@@ -103,6 +103,9 @@ func (t *Tenant) userRows(ctx context.Context, st scoped, arg any, withSession b
 		if err := json.Unmarshal([]byte(perms.String), &r.Permissions); err != nil {
 			return u, s, fmt.Errorf("role %d permissions: %w", r.ID, err)
 		}
+		if err := unmarshalRules(rules.String, &r); err != nil {
+			return u, s, err
+		}
 		u.Roles = append(u.Roles, r)
 	}
 	if err := rows.Err(); err != nil {
@@ -112,6 +115,18 @@ func (t *Tenant) userRows(ctx context.Context, st scoped, arg any, withSession b
 		return u, s, portal.Errorf(portal.CodeNotFound, "No such user.")
 	}
 	return u, s, nil
+}
+
+// unmarshalRules reads a role's rules column into r.Rules (nil when it
+// has none).
+func unmarshalRules(text string, r *access.Role) error {
+	if text == "" || text == "{}" {
+		return nil
+	}
+	if err := json.Unmarshal([]byte(text), &r.Rules); err != nil {
+		return fmt.Errorf("role %d rules: %w", r.ID, err)
+	}
+	return nil
 }
 
 // SetUserUID links a user to an identity uid, once: a user already linked
@@ -140,13 +155,13 @@ var (
 	clearRoles     = scope(`DELETE FROM roles WHERE tenant_id = :tenant`)
 	clearLayouts   = scope(`DELETE FROM layouts WHERE tenant_id = :tenant`)
 	insertLayout   = scope(`INSERT INTO layouts (tenant_id, id, name, items) VALUES (:tenant, ?, ?, ?)`)
-	insertRole     = scope(`INSERT INTO roles (tenant_id, id, key, name, type, layout_id, permissions) VALUES (:tenant, ?, ?, ?, ?, ?, ?)`)
+	insertRole     = scope(`INSERT INTO roles (tenant_id, id, key, name, type, layout_id, permissions, rules) VALUES (:tenant, ?, ?, ?, ?, ?, ?, ?)`)
 	upsertUser     = scope(`INSERT INTO users (tenant_id, id, email, full_name, disabled) VALUES (:tenant, ?, ?, ?, ?)
 		ON CONFLICT (tenant_id, id) DO UPDATE SET email = excluded.email, full_name = excluded.full_name, disabled = excluded.disabled`)
 	insertUserRole = scope(`INSERT INTO user_roles (tenant_id, user_id, role_id, position) VALUES (:tenant, ?, ?, ?)`)
 	tenantName     = scope(`SELECT name FROM tenants WHERE id = :tenant`)
 	allLayouts     = scope(`SELECT id, name, items FROM layouts WHERE tenant_id = :tenant ORDER BY id`)
-	allRoles       = scope(`SELECT id, key, name, type, layout_id, permissions FROM roles WHERE tenant_id = :tenant ORDER BY id`)
+	allRoles       = scope(`SELECT id, key, name, type, layout_id, permissions, rules FROM roles WHERE tenant_id = :tenant ORDER BY id`)
 	allUsers       = scope(`SELECT id, email, full_name, disabled FROM users WHERE tenant_id = :tenant ORDER BY id`)
 	allUserRoles   = scope(`SELECT user_id, role_id FROM user_roles WHERE tenant_id = :tenant ORDER BY user_id, position`)
 )
@@ -186,7 +201,11 @@ func (t *Tenant) ImportAccess(ctx context.Context, f access.File) error {
 		}
 		for _, r := range f.Roles {
 			perms, _ := json.Marshal(nonNil(r.Permissions))
-			if _, err := tx.exec(ctx, insertRole, r.ID, r.Key, r.Name, r.Type, nullString(r.Layout), string(perms)); err != nil {
+			rules := []byte("{}")
+			if len(r.Rules) > 0 {
+				rules, _ = json.Marshal(r.Rules)
+			}
+			if _, err := tx.exec(ctx, insertRole, r.ID, r.Key, r.Name, r.Type, nullString(r.Layout), string(perms), string(rules)); err != nil {
 				return fmt.Errorf("role %d: %w", r.ID, err)
 			}
 		}
@@ -241,13 +260,17 @@ func (t *Tenant) ExportAccess(ctx context.Context) (access.File, error) {
 	for rows.Next() {
 		var r access.Role
 		var layout sql.NullString
-		var perms string
-		if err := rows.Scan(&r.ID, &r.Key, &r.Name, &r.Type, &layout, &perms); err != nil {
+		var perms, rules string
+		if err := rows.Scan(&r.ID, &r.Key, &r.Name, &r.Type, &layout, &perms, &rules); err != nil {
 			rows.Close()
 			return f, err
 		}
 		r.Layout = layout.String
 		json.Unmarshal([]byte(perms), &r.Permissions)
+		if err := unmarshalRules(rules, &r); err != nil {
+			rows.Close()
+			return f, err
+		}
 		f.Roles = append(f.Roles, r)
 	}
 	rows.Close()

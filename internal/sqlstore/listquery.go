@@ -80,7 +80,7 @@ var (
 	filterColumns = map[records.Column]string{
 		records.ColTitle: "title", records.ColCode: "code", records.ColStatus: "status",
 		records.ColParent: "parent_id", records.ColProject: "project_id",
-		records.ColAmount: "amount", records.ColDate: "occurred_on",
+		records.ColAmount: "amount", records.ColDate: "occurred_on", records.ColID: "id",
 	}
 	comparisons = map[records.Op]string{
 		records.OpEq: "=", records.OpNe: "<>", records.OpLt: "<", records.OpLe: "<=", records.OpGt: ">", records.OpGe: ">=",
@@ -518,12 +518,13 @@ func filterSQL(d dialect, k *records.Kind, f records.Filter) (string, []any, err
 func conditionSQL(d dialect, k *records.Kind, c records.Cond) (string, []any, error) {
 	col, ok := filterColumns[c.Column]
 	value := c.Value
-	if f, doc := docField(k, c.Column); doc {
+	f, doc := docField(k, c.Column)
+	if doc {
 		ok = true
 		col, _ = d.docSortExpr(f)
 		switch {
 		case f.Type == records.TypeRef:
-			if c.Op != records.OpEq && c.Op != records.OpNe {
+			if c.Op != records.OpEq && c.Op != records.OpNe && c.Op != records.OpIn {
 				return "", nil, portal.Errorf(portal.CodeInvalid, "Compare %s with eq or ne.", f.Name)
 			}
 			col = "COALESCE(CAST(json_extract(fields, " + docPath(f.Name, "id") + ") AS TEXT), '')"
@@ -540,6 +541,20 @@ func conditionSQL(d dialect, k *records.Kind, c records.Cond) (string, []any, er
 	}
 	if !ok {
 		return "", nil, portal.Errorf(portal.CodeInvalid, "Cannot filter on %q.", c.Column)
+	}
+	if c.Op == records.OpIn {
+		ids, _ := c.Value.([]int64)
+		if len(ids) == 0 {
+			return "1 = 0", nil, nil
+		}
+		args := make([]any, len(ids))
+		for i, id := range ids {
+			args[i] = id
+			if doc { // a document reference, compared as text (above)
+				args[i] = strconv.FormatInt(id, 10)
+			}
+		}
+		return col + " IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(ids)), ", ") + ")", args, nil
 	}
 	switch c.Op {
 	case records.OpContains, records.OpStartsWith:

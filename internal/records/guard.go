@@ -1,0 +1,337 @@
+package records
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/portico/portico/internal/access"
+	"github.com/portico/portico/internal/portal"
+)
+
+// The actions a role's permission on a kind names (k.Route + "." +
+// action).
+const (
+	ActView   = "view"
+	ActEdit   = "edit"
+	ActCreate = "create"
+)
+
+// Me is the value a rule compares a reference with to mean the signed-in
+// user's own employee record (UserEmployeeField): "projectmanager eq $me".
+// A user without one matches no record through it.
+const Me = "$me"
+
+// MaxFollowed bounds the records a rule's followed reference may match
+// ("project.projectmanager eq $me": the user's projects): their ids become
+// one condition of every query the rule narrows, an index lookup each.
+// Past it the rule cannot be applied at bounded cost, and the read is
+// refused, naming the rule.
+const MaxFollowed = 2000
+
+// lister is what reading records needs.
+type lister interface {
+	ListRecords(ctx context.Context, q ListQuery) (Page, error)
+}
+
+// Guard decides, for one caller in one role, which records they may see
+// and change. It is the one place that does: every read and write of
+// records in a request goes through it (GuardedStore, Check, Visible), so a
+// rule holds alike for lists, counts and totals, exports, search, record
+// pages and their tabs, dashboards, reports and live events.
+//
+// A permission (invoice.view) covers every record of its kind unless the
+// role has a rule for it (access.Role.Rules): a filter in ParseFilter's
+// grammar, where a value may be Me and a field may follow a reference to
+// a field of the referenced kind ("project.projectmanager eq $me": the
+// invoices of the projects the user manages). An edit must match the view
+// rule and the edit rule. A Guard is for one request: it resolves the
+// user's employee record and each rule once, on first use, against the
+// unguarded store.
+type Guard struct {
+	role  access.Role
+	email string
+	st    lister
+
+	mu     sync.Mutex
+	me     *int64 // the user's employee record, once looked up (0: none)
+	scopes map[string]Filter
+}
+
+// NewGuard is the guard of a user (by e-mail address, for Me) acting in
+// role, resolving rules through st, the tenant's unguarded store.
+func NewGuard(st lister, role access.Role, email string) *Guard {
+	return &Guard{role: role, email: email, st: st, scopes: map[string]Filter{}}
+}
+
+// Viewer is the dashboard's viewer of the guard's caller (whose store is
+// then the guarded one).
+func (g *Guard) Viewer() Viewer { return Viewer{Can: g.role.Can, Email: g.email, guard: g} }
+
+// Role is the role the guard decides for.
+func (g *Guard) Role() access.Role { return g.role }
+
+// May reports whether the role may act on some records of the kind: it
+// holds the permission (whose rule, if any, picks which).
+func (g *Guard) May(k *Kind, action string) bool { return g.role.Can(k.Route + "." + action) }
+
+// Require is May as an error: forbidden, naming the kind, when the role
+// may not.
+func (g *Guard) Require(k *Kind, action string) error {
+	if g.May(k, action) {
+		return nil
+	}
+	verb := map[string]string{ActView: "see", ActEdit: "change", ActCreate: "create"}[action]
+	if verb == "" {
+		verb = action
+	}
+	return portal.Errorf(portal.CodeForbidden, "Your role may not %s %s.", verb, strings.ToLower(k.Plural))
+}
+
+// Scope is the filter every record of k the caller acts on must match:
+// the zero Filter when the permission has no rule, the view rule (and
+// for an edit the edit rule too) resolved for the user otherwise. It
+// refuses (Require) a kind the role may not act on.
+func (g *Guard) Scope(ctx context.Context, k *Kind, action string) (Filter, error) {
+	if err := g.Require(k, action); err != nil {
+		return Filter{}, err
+	}
+	if action != ActView {
+		if err := g.Require(k, ActView); err != nil {
+			return Filter{}, err
+		}
+	}
+	f, err := g.rule(ctx, k, ActView)
+	if err != nil || action == ActView || action == ActCreate {
+		return f, err
+	}
+	more, err := g.rule(ctx, k, action)
+	return f.And(more), err
+}
+
+// rule is the role's rule on k for action, resolved; kept for the
+// request.
+func (g *Guard) rule(ctx context.Context, k *Kind, action string) (Filter, error) {
+	perm := k.Route + "." + action
+	text := g.role.Rules[perm]
+	if text == "" {
+		return Filter{}, nil
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if f, ok := g.scopes[perm]; ok {
+		return f, nil
+	}
+	f, err := parseTerms(text, func(field, op, value string) (Cond, error) {
+		return g.term(ctx, k, field, op, value)
+	})
+	if portal.ErrorCode(err) == portal.CodeInvalid { // the registry changed under a stored rule
+		return Filter{}, portal.Wrap(portal.CodeInternal, err, fmt.Sprintf("The access rule of %s on %s cannot be applied.", g.role.Name, perm))
+	}
+	if err != nil {
+		return Filter{}, err
+	}
+	g.scopes[perm] = f
+	return f, nil
+}
+
+// term is one condition of a rule: the field's, with Me replaced by the
+// user's employee record, or, for a followed reference, the reference
+// being one of the referenced records the rest of the term matches.
+func (g *Guard) term(ctx context.Context, k *Kind, field, op, value string) (Cond, error) {
+	if value == Me {
+		id, err := g.employee(ctx)
+		if err != nil {
+			return Cond{}, err
+		}
+		if id == 0 {
+			return Cond{Column: ColID, Op: OpIn, Value: []int64{}}, nil // nobody: no record
+		}
+		value = strconv.FormatInt(id, 10)
+	}
+	ref, target, followed := strings.Cut(field, ".")
+	if !followed {
+		return k.cond(field, op, value)
+	}
+	rf, tk, err := followedRef(k, ref)
+	if err != nil {
+		return Cond{}, err
+	}
+	c, err := tk.cond(target, op, value)
+	if err != nil {
+		return Cond{}, err
+	}
+	ids := []int64{}
+	q := ListQuery{Kind: tk.Name, Filter: Filter{Any: [][]Cond{{c}}}, Limit: 500, Columns: []Column{}, Fields: []string{}}
+	for {
+		page, err := g.st.ListRecords(ctx, q)
+		if err != nil {
+			return Cond{}, err
+		}
+		for _, r := range page.Records {
+			ids = append(ids, r.ID)
+		}
+		if len(ids) > MaxFollowed {
+			return Cond{}, portal.Errorf(portal.CodeUnavailable, "The access rule %q matches more than %d %s: too many to apply quickly. Ask your administrator to narrow it.",
+				field+" "+op+" "+value, MaxFollowed, strings.ToLower(tk.Plural))
+		}
+		if !page.HasMore {
+			break
+		}
+		q.After = page.Next
+	}
+	return Cond{Column: rf.Column, Type: TypeRef, Op: OpIn, Value: ids}, nil
+}
+
+// employee is the user's employee record id, 0 when there is none.
+func (g *Guard) employee(ctx context.Context) (int64, error) {
+	if g.me != nil {
+		return *g.me, nil
+	}
+	ref, err := employeeOf(ctx, g.st, g.email)
+	if err != nil {
+		return 0, err
+	}
+	var id int64
+	if ref != nil {
+		id = ref.ID
+	}
+	g.me = &id
+	return id, nil
+}
+
+// Check finds the record of k with id among those the caller may act on,
+// and answers not found, as for a record that does not exist, when it is
+// not (a refusal would say it exists).
+func (g *Guard) Check(ctx context.Context, k *Kind, id int64, action string) error {
+	f, err := g.Scope(ctx, k, action)
+	if err != nil || f.Conditions() == 0 {
+		return err
+	}
+	ok, err := g.Visible(ctx, k, []int64{id}, action)
+	if err == nil && len(ok) == 0 {
+		err = portal.Errorf(portal.CodeNotFound, "No %s with id %d.", strings.ToLower(k.Name), id)
+	}
+	return err
+}
+
+// Visible returns those of ids (records of k) the caller may act on, in
+// no particular order: all of them when the permission has no rule, none
+// when the role lacks it.
+func (g *Guard) Visible(ctx context.Context, k *Kind, ids []int64, action string) ([]int64, error) {
+	if !g.May(k, action) {
+		return nil, nil
+	}
+	f, err := g.Scope(ctx, k, action)
+	if err != nil || f.Conditions() == 0 || len(ids) == 0 {
+		return ids, err
+	}
+	var out []int64
+	for len(ids) > 0 {
+		n := min(len(ids), 500)
+		page, err := g.st.ListRecords(ctx, ListQuery{Kind: k.Name, Limit: n, Columns: []Column{}, Fields: []string{},
+			Filter: f.And(Filter{Any: [][]Cond{{{Column: ColID, Op: OpIn, Value: ids[:n]}}}})})
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range page.Records {
+			out = append(out, r.ID)
+		}
+		ids = ids[n:]
+	}
+	return out, nil
+}
+
+// followedRef is k's reference field named ref and the kind it refers
+// to.
+func followedRef(k *Kind, ref string) (Field, *Kind, error) {
+	rf, ok := k.FieldNamed(ref)
+	if !ok || rf.Type != TypeRef {
+		return rf, nil, badFilter("%q is not a reference of %s: only a reference can be followed (reference.field).", ref, k.Plural)
+	}
+	tk, ok := Lookup(rf.Ref)
+	if !ok {
+		return rf, nil, badFilter("%s refers to %s, which Portico does not keep.", ref, rf.Ref)
+	}
+	return rf, tk, nil
+}
+
+// CheckRules checks every rule of the roles against the registry, as an
+// import of the access file does before it stores them: each names a
+// permission on a kind, parses in the grammar, follows only references,
+// compares Me only with references to employees, and follows a
+// reference at most one step.
+func CheckRules(roles []access.Role) error {
+	var errs []string
+	for _, r := range roles {
+		for _, perm := range slices.Sorted(maps.Keys(r.Rules)) {
+			if err := checkRule(perm, r.Rules[perm]); err != nil {
+				msg := err.Error()
+				var pe *portal.Error
+				if errors.As(err, &pe) {
+					msg = pe.Message
+				}
+				errs = append(errs, fmt.Sprintf("role %d (%s), rule on %s: %s", r.ID, r.Name, perm, msg))
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return portal.Errorf(portal.CodeInvalid, "%s", strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+func checkRule(perm, text string) error {
+	route, action, _ := strings.Cut(perm, ".")
+	k, ok := LookupRoute(route)
+	if !ok || (action != ActView && action != ActEdit) {
+		return badFilter("a rule narrows a view or edit permission on a record kind (invoice.view, project.edit)")
+	}
+	if strings.TrimSpace(text) == "" {
+		return badFilter("the rule is empty")
+	}
+	_, err := parseTerms(text, func(field, op, value string) (Cond, error) {
+		on, name := k, field
+		if ref, target, followed := strings.Cut(field, "."); followed {
+			_, tk, err := followedRef(k, ref)
+			if err != nil {
+				return Cond{}, err
+			}
+			on, name = tk, target
+		}
+		if value == Me {
+			f, ok := on.FieldNamed(name)
+			if !ok || f.Type != TypeRef || f.Ref != "employee" {
+				return Cond{}, badFilter("%s is compared with %s, the user's employee record, but is not a reference to an employee", field, Me)
+			}
+			value = "1"
+		}
+		return on.cond(name, op, value)
+	})
+	return err
+}
+
+// Narrow adds the caller's view scope of kind to f: what a list, count,
+// total, tally or grouping of kind's records reads under the guard.
+func (g *Guard) Narrow(ctx context.Context, kind string, f Filter) (Filter, error) {
+	k, ok := Lookup(kind)
+	if !ok {
+		return f, portal.Errorf(portal.CodeInvalid, "Unknown record type %q.", kind)
+	}
+	scope, err := g.Scope(ctx, k, ActView)
+	return f.And(scope), err
+}
+
+// CheckRecord is Check by kind name, for view.
+func (g *Guard) CheckRecord(ctx context.Context, kind string, id int64) error {
+	k, ok := Lookup(kind)
+	if !ok {
+		return portal.Errorf(portal.CodeNotFound, "No %s with id %d.", kind, id)
+	}
+	return g.Check(ctx, k, id, ActView)
+}
