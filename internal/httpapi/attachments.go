@@ -125,7 +125,7 @@ func fileInfoOf(f records.File) fileInfo {
 func (s *Server) addition(w http.ResponseWriter, r *http.Request) (*records.Kind, records.Record, records.Addition, bool) {
 	k, err := s.kind(r, q(r, "type"))
 	// The right to edit the kind, as /kinds says it (canEdit).
-	if err == nil && (!k.CanEdit || !caller(r).Role.Can(k.Route+".edit")) {
+	if err == nil && !caller(r).Guard.May(k, records.ActEdit) {
 		err = portal.Errorf(portal.CodeForbidden, "Your role may not add notes or files to %s.", strings.ToLower(k.Plural))
 	}
 	var rec records.Record

@@ -289,8 +289,8 @@ func (s *Server) audit(ctx context.Context, ts TenantStore, e access.AuditEvent)
 // without it), beyond withAuth's checks.
 func (s *Server) needs(perm string, h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if !caller(r).Role.Can(perm) {
-			s.writeError(w, r, portal.Errorf(portal.CodeForbidden, "Your role may not do this (%s).", perm))
+		if err := caller(r).Guard.RequirePermission(perm); err != nil {
+			s.writeError(w, r, err)
 			return
 		}
 		h(w, r)

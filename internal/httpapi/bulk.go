@@ -31,8 +31,8 @@ func (s *Server) bulkEdit(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	if !k.CanEdit || !caller(r).Role.Can(k.Route+".edit") {
-		s.writeError(w, r, portal.Errorf(portal.CodeForbidden, "Your role may not edit %s.", strings.ToLower(k.Plural)))
+	if err := caller(r).Guard.Require(k, records.ActEdit); err != nil {
+		s.writeError(w, r, err)
 		return
 	}
 	var body bulkBody

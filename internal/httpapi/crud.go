@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/portico/portico/internal/portal"
@@ -40,12 +39,12 @@ func (s *Server) serveSave(w http.ResponseWriter, r *http.Request, kind string) 
 		return
 	}
 	creating := r.Method == http.MethodPost
-	allowed, action := k.CanCreate, "create"
+	action := records.ActCreate
 	if !creating {
-		allowed, action = k.CanEdit, "edit"
+		action = records.ActEdit
 	}
-	if !allowed || !caller(r).Role.Can(k.Route+"."+action) {
-		s.writeError(w, r, portal.Errorf(portal.CodeForbidden, "Your role may not %s %s.", action, strings.ToLower(k.Plural)))
+	if err := caller(r).Guard.Require(k, action); err != nil {
+		s.writeError(w, r, err)
 		return
 	}
 	var body editBody

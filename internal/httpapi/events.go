@@ -2,10 +2,11 @@ package httpapi
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
+	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/portico/portico/internal/events"
@@ -39,7 +40,7 @@ func (s *Server) eventStream(w http.ResponseWriter, r *http.Request) {
 	role := p.Role
 	conn, err := s.events.Connect(ctx, p.Tenant, events.Viewer{UserID: p.User.ID, RoleID: role.ID, May: func(kind string) bool {
 		k, ok := records.Lookup(kind)
-		return ok && role.Can(k.Route+".view")
+		return ok && p.Guard.May(k, records.ActView)
 	}})
 	if err != nil {
 		s.writeError(w, r, portal.Wrap(portal.CodeUnavailable, err, "Live updates are not available right now."))
@@ -91,12 +92,19 @@ func (s *Server) eventStream(w http.ResponseWriter, r *http.Request) {
 		send(&events.Event{Type: "end", Data: []byte(`{"status":` + strconv.Itoa(status) + `}`)})
 		return errStreamEnded
 	}
+	// The stream's guard, renewed every heartbeat: a rule's followed
+	// records (the user's projects) are resolved at most that long ago.
+	guard := p.Guard
 	deliver := func(e *events.Event) error {
 		if e.Type == events.TypeSession {
 			if status := s.streamEnded(ctx, p, true); status != 0 {
 				return end(status)
 			}
 			return nil
+		}
+		e, err := seenEvent(ctx, guard, e)
+		if err != nil || e == nil {
+			return err
 		}
 		return send(e)
 	}
@@ -128,6 +136,7 @@ func (s *Server) eventStream(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		case <-tick.C:
+			guard = records.NewGuard(s.tenants(p.Tenant), p.Role, p.User.Email)
 			if status := s.streamEnded(ctx, p, false); status != 0 {
 				end(status)
 				return
@@ -137,6 +146,45 @@ func (s *Server) eventStream(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
+}
+
+// seenEvent is e as the guard's caller may see it: a record event's ids
+// cut down to the records they may see, a presence event on a record
+// they may not see dropped (nil), others as they are. An event left
+// naming no record is dropped too.
+func seenEvent(ctx context.Context, g *records.Guard, e *events.Event) (*events.Event, error) {
+	switch e.Type {
+	case events.TypeRecord:
+		var d events.RecordData
+		if err := json.Unmarshal(e.Data, &d); err != nil || len(d.IDs) == 0 {
+			return e, err
+		}
+		seen, err := g.Seen(ctx, map[string][]int64{d.Kind: d.IDs})
+		if err != nil {
+			return nil, err
+		}
+		n := len(d.IDs)
+		d.IDs = slices.DeleteFunc(d.IDs, func(id int64) bool { return !seen[d.Kind][id] })
+		switch len(d.IDs) {
+		case n:
+			return e, nil
+		case 0:
+			return nil, nil
+		}
+		out := *e
+		out.Data, err = json.Marshal(d)
+		return &out, err
+	case events.TypeEditing:
+		var d events.EditingData
+		if err := json.Unmarshal(e.Data, &d); err != nil {
+			return nil, err
+		}
+		seen, err := g.Seen(ctx, map[string][]int64{d.Kind: {d.ID}})
+		if err != nil || !seen[d.Kind][d.ID] {
+			return nil, err
+		}
+	}
+	return e, nil
 }
 
 // errStreamEnded is how deliver ends a stream whose session has ended.
@@ -186,8 +234,8 @@ func (s *Server) editing(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := caller(r)
-	if !k.CanEdit || !p.Role.Can(k.Route+".edit") {
-		s.writeError(w, r, portal.Errorf(portal.CodeForbidden, "Your role may not edit %s.", strings.ToLower(k.Plural)))
+	if err := p.Guard.Require(k, records.ActEdit); err != nil {
+		s.writeError(w, r, err)
 		return
 	}
 	id, ok := records.ParseID(q(r, "id"))

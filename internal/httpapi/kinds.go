@@ -3,7 +3,6 @@ package httpapi
 import (
 	"net/http"
 
-	"github.com/portico/portico/internal/access"
 	"github.com/portico/portico/internal/records"
 )
 
@@ -16,7 +15,7 @@ func (s *Server) kinds(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	kinds := visibleKinds(caller(r).Role)
+	kinds := caller(r).Guard.Kinds()
 	for i, k := range kinds {
 		kinds[i] = k.InCurrency(base) // money is in the tenant's base currency unless a record says otherwise
 	}
@@ -29,19 +28,3 @@ func (s *Server) kindRoutes(w http.ResponseWriter, r *http.Request) {
 	writeData(w, http.StatusOK, records.Routes())
 }
 
-// visibleKinds are the kinds a role may see (permission "<route>.view"),
-// in registry order; never nil. Each is a copy whose CanCreate and CanEdit
-// also say whether the role may (permissions "<route>.create" and
-// "<route>.edit"), so the app shows only the buttons that will work.
-func visibleKinds(role access.Role) []*records.Kind {
-	out := []*records.Kind{}
-	for _, k := range records.All() {
-		if role.Can(k.Route + ".view") {
-			mine := *k
-			mine.CanCreate = k.CanCreate && role.Can(k.Route+".create")
-			mine.CanEdit = k.CanEdit && role.Can(k.Route+".edit")
-			out = append(out, &mine)
-		}
-	}
-	return out
-}

@@ -17,6 +17,8 @@ import (
 	"github.com/portico/portico/internal/feedback"
 	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/records"
+	"github.com/portico/portico/internal/search"
+	"github.com/portico/portico/internal/shortlist"
 )
 
 // RecordStore is what the record handlers need inside a tenant.
@@ -68,10 +70,7 @@ func (s *Server) kind(r *http.Request, name string) (*records.Kind, error) {
 	if !ok {
 		return nil, portal.Invalid(fmt.Sprintf("Unknown record type %q.", name), portal.FieldError{Field: "type", Message: "Unknown record type."})
 	}
-	if !caller(r).Role.Can(k.Route + ".view") {
-		return nil, portal.Errorf(portal.CodeForbidden, "Your role may not see %s.", strings.ToLower(k.Plural))
-	}
-	return k, nil
+	return k, caller(r).Guard.Require(k, records.ActView)
 }
 
 // recordStore is the caller's tenant's store as the caller sees it: its
@@ -86,8 +85,9 @@ func (s *Server) recordStore(r *http.Request) TenantStore {
 
 // guarded is a tenant store whose reads of records are narrowed to what
 // the Guard lets its caller see: every list, count, total, tally and
-// grouping gets the caller's scope of its kind, and a record (its page,
-// files, history) outside it is not found. The decisions are the
+// grouping gets the caller's scope of its kind, a record (its page,
+// files, history) outside it is not found, and an edit, note or file
+// outside the edit scope is refused as not found. The decisions are the
 // Guard's; this only routes the store's reads through it.
 type guarded struct {
 	TenantStore
@@ -133,11 +133,79 @@ func (s guarded) Record(ctx context.Context, kind string, id int64) (records.Rec
 	return s.TenantStore.Record(ctx, kind, id)
 }
 
-func (s guarded) RecordSummary(ctx context.Context, kind string, id int64) (records.Record, error) {
-	if err := s.g.CheckRecord(ctx, kind, id); err != nil {
-		return records.Record{}, err
+// SearchCandidates keeps, of the index's candidates, the records the
+// caller may see.
+func (s guarded) SearchCandidates(ctx context.Context, text string, kinds []string, limit int) ([]search.Entry, error) {
+	found, err := s.TenantStore.SearchCandidates(ctx, text, kinds, limit)
+	if err != nil {
+		return nil, err
 	}
-	return s.TenantStore.RecordSummary(ctx, kind, id)
+	byKind := map[string][]int64{}
+	for _, e := range found {
+		byKind[e.Kind] = append(byKind[e.Kind], e.ID)
+	}
+	seen, err := s.g.Seen(ctx, byKind)
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(found, func(e search.Entry) bool { return !seen[e.Kind][e.ID] }), nil
+}
+
+// Shortlist keeps, of the user's recent or favourite records, those the
+// caller may see now (in this role, under its rules).
+func (s guarded) Shortlist(ctx context.Context, userID int64, shelf shortlist.Shelf) ([]shortlist.Entry, error) {
+	entries, err := s.TenantStore.Shortlist(ctx, userID, shelf)
+	if err != nil {
+		return nil, err
+	}
+	byKind := map[string][]int64{}
+	for _, e := range entries {
+		byKind[e.Kind] = append(byKind[e.Kind], e.ID)
+	}
+	seen, err := s.g.Seen(ctx, byKind)
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(entries, func(e shortlist.Entry) bool { return !seen[e.Kind][e.ID] }), nil
+}
+
+// ShortlistAdd shelves only a record the caller may see.
+func (s guarded) ShortlistAdd(ctx context.Context, userID int64, shelf shortlist.Shelf, kind string, id int64, at time.Time) error {
+	if err := s.g.CheckRecord(ctx, kind, id); err != nil {
+		return err
+	}
+	return s.TenantStore.ShortlistAdd(ctx, userID, shelf, kind, id, at)
+}
+
+// RecordSummary (a record's id and name) is not narrowed: it is what a
+// reference shows, on every record that holds it, and what a save checks
+// the references it is sent against.
+
+// SaveRecord refuses an edit of a record outside the caller's edit scope
+// (not found). A create is the role's permission alone: rules narrow
+// view and edit.
+func (s guarded) SaveRecord(ctx context.Context, w records.Write) (records.Record, error) {
+	if !w.Base.IsZero() {
+		if err := s.g.CheckAction(ctx, w.Record.Kind, w.Record.ID, records.ActEdit); err != nil {
+			return records.Record{}, err
+		}
+	}
+	return s.TenantStore.SaveRecord(ctx, w)
+}
+
+// AddNote and AddFile change the record: they need its edit scope.
+func (s guarded) AddNote(ctx context.Context, w records.NoteWrite) error {
+	if err := s.g.CheckAction(ctx, w.Kind, w.RecordID, records.ActEdit); err != nil {
+		return err
+	}
+	return s.TenantStore.AddNote(ctx, w)
+}
+
+func (s guarded) AddFile(ctx context.Context, w records.FileWrite) (records.File, error) {
+	if err := s.g.CheckAction(ctx, w.File.Kind, w.File.RecordID, records.ActEdit); err != nil {
+		return records.File{}, err
+	}
+	return s.TenantStore.AddFile(ctx, w)
 }
 
 func (s guarded) Files(ctx context.Context, kind string, recordID int64) ([]records.File, error) {

@@ -28,7 +28,7 @@ func (s *Server) searchRecords(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	kinds := visibleKinds(caller(r).Role)
+	kinds := caller(r).Guard.Kinds()
 	if t := q(r, "type"); t != "" {
 		k, err := s.kind(r, t)
 		if err != nil {

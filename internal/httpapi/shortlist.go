@@ -26,7 +26,7 @@ import (
 func (s *Server) shelf(sh shortlist.Shelf) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		p := caller(r)
-		items, err := shortlist.List(r.Context(), s.recordStore(r), p.User.ID, sh, visibleKinds(p.Role))
+		items, err := shortlist.List(r.Context(), s.recordStore(r), p.User.ID, sh, p.Guard.Kinds())
 		if err != nil {
 			s.writeError(w, r, err)
 			return

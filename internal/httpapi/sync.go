@@ -166,7 +166,7 @@ func (s *Server) writeAction(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := caller(r)
-	if !p.Role.Can(k.Route+".edit") && !p.Role.Can(k.Route+".create") {
+	if !p.Guard.May(k, records.ActEdit) && !p.Guard.May(k, records.ActCreate) {
 		s.writeError(w, r, portal.Errorf(portal.CodeForbidden, "Your role may not change %s.", strings.ToLower(k.Plural)))
 		return
 	}

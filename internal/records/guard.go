@@ -76,12 +76,26 @@ func (g *Guard) Viewer() Viewer { return Viewer{Can: g.role.Can, Email: g.email,
 // Role is the role the guard decides for.
 func (g *Guard) Role() access.Role { return g.role }
 
-// May reports whether the role may act on some records of the kind: it
-// holds the permission (whose rule, if any, picks which).
-func (g *Guard) May(k *Kind, action string) bool { return g.role.Can(k.Route + "." + action) }
+// May reports whether the caller may act on some records of the kind:
+// the kind allows the action (a create or an edit: Kind.CanCreate,
+// Kind.CanEdit) and the role holds its permission (whose rule, if any,
+// picks which records).
+func (g *Guard) May(k *Kind, action string) bool {
+	switch action {
+	case ActCreate:
+		if !k.CanCreate {
+			return false
+		}
+	case ActEdit:
+		if !k.CanEdit {
+			return false
+		}
+	}
+	return g.role.Can(k.Route + "." + action)
+}
 
-// Require is May as an error: forbidden, naming the kind, when the role
-// may not.
+// Require is May as an error: forbidden, naming the kind, when the
+// caller may not.
 func (g *Guard) Require(k *Kind, action string) error {
 	if g.May(k, action) {
 		return nil
@@ -91,6 +105,31 @@ func (g *Guard) Require(k *Kind, action string) error {
 		verb = action
 	}
 	return portal.Errorf(portal.CodeForbidden, "Your role may not %s %s.", verb, strings.ToLower(k.Plural))
+}
+
+// RequirePermission refuses (forbidden) a caller whose role lacks a
+// permission that is not about a kind's records (audit.view,
+// feedback.admin, sync.admin...).
+func (g *Guard) RequirePermission(perm string) error {
+	if g.role.Can(perm) {
+		return nil
+	}
+	return portal.Errorf(portal.CodeForbidden, "Your role may not do this (%s).", perm)
+}
+
+// Kinds are the kinds the caller may see, in registry order; never nil.
+// Each is a copy whose CanCreate and CanEdit say whether the caller may
+// (May), so the app shows only the buttons that will work.
+func (g *Guard) Kinds() []*Kind {
+	out := []*Kind{}
+	for _, k := range All() {
+		if g.May(k, ActView) {
+			mine := *k
+			mine.CanCreate, mine.CanEdit = g.May(k, ActCreate), g.May(k, ActEdit)
+			out = append(out, &mine)
+		}
+	}
+	return out
 }
 
 // Scope is the filter every record of k the caller acts on must match:
@@ -247,6 +286,29 @@ func (g *Guard) Visible(ctx context.Context, k *Kind, ids []int64, action string
 	return out, nil
 }
 
+// Seen returns, of the records named by kind and id, those the caller
+// may see, as a set per kind: what a search's candidates or an event's
+// records are cut down to.
+func (g *Guard) Seen(ctx context.Context, byKind map[string][]int64) (map[string]map[int64]bool, error) {
+	out := make(map[string]map[int64]bool, len(byKind))
+	for kind, ids := range byKind {
+		k, ok := Lookup(kind)
+		if !ok {
+			continue
+		}
+		visible, err := g.Visible(ctx, k, ids, ActView)
+		if err != nil {
+			return nil, err
+		}
+		set := make(map[int64]bool, len(visible))
+		for _, id := range visible {
+			set[id] = true
+		}
+		out[kind] = set
+	}
+	return out, nil
+}
+
 // followedRef is k's reference field named ref and the kind it refers
 // to.
 func followedRef(k *Kind, ref string) (Field, *Kind, error) {
@@ -329,9 +391,14 @@ func (g *Guard) Narrow(ctx context.Context, kind string, f Filter) (Filter, erro
 
 // CheckRecord is Check by kind name, for view.
 func (g *Guard) CheckRecord(ctx context.Context, kind string, id int64) error {
+	return g.CheckAction(ctx, kind, id, ActView)
+}
+
+// CheckAction is Check by kind name.
+func (g *Guard) CheckAction(ctx context.Context, kind string, id int64, action string) error {
 	k, ok := Lookup(kind)
 	if !ok {
 		return portal.Errorf(portal.CodeNotFound, "No %s with id %d.", kind, id)
 	}
-	return g.Check(ctx, k, id, ActView)
+	return g.Check(ctx, k, id, action)
 }
