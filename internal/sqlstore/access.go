@@ -11,6 +11,7 @@ import (
 
 	"github.com/portico/portico/internal/access"
 	"github.com/portico/portico/internal/portal"
+	"github.com/portico/portico/internal/records"
 	"github.com/portico/portico/internal/session"
 )
 
@@ -180,6 +181,9 @@ var (
 func (t *Tenant) ImportAccess(ctx context.Context, f access.File) error {
 	if err := f.Validate(); err != nil {
 		return portal.Wrap(portal.CodeInvalid, err, err.Error())
+	}
+	if err := records.CheckRules(f.Roles); err != nil {
+		return err
 	}
 	var announce bool
 	err := t.inTx(ctx, func(tx *Tenant) error {
