@@ -27,4 +27,3 @@ func (s *Server) kinds(w http.ResponseWriter, r *http.Request) {
 func (s *Server) kindRoutes(w http.ResponseWriter, r *http.Request) {
 	writeData(w, http.StatusOK, records.Routes())
 }
-
