@@ -443,6 +443,15 @@ func (s *Server) loadRecord(r *http.Request, k *records.Kind, withFields bool) (
 	if !ok {
 		return records.Record{}, portal.Invalid("A record id is required.", portal.FieldError{Field: "id", Message: "A positive number."})
 	}
+	if g := caller(r).Guard; !withFields && g != nil {
+		// A summary is not narrowed (a reference shows it on any record),
+		// but what is read with it here (the record's files, from the ERP
+		// too, its history, its related tabs) is the record's: outside the
+		// caller's view scope it is not found, as its page is.
+		if err := g.CheckRecord(r.Context(), k.Name, id); err != nil {
+			return records.Record{}, err
+		}
+	}
 	load := s.recordStore(r).RecordSummary
 	if withFields {
 		load = s.recordStore(r).Record
