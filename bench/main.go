@@ -156,6 +156,14 @@ func run(projects int, duration time.Duration, conns int, dir string) error {
 			fmt.Printf("|   errors: product %d, bare %d |\n", p.errors, b.errors)
 		}
 	}
+	if strings.HasPrefix(rulesName, only) || strings.HasPrefix(only, rulesName) {
+		if err := ruleCases(ctx, store, product, conns, duration); err != nil {
+			return err
+		}
+	}
+	if strings.HasPrefix(only, rulesName) {
+		return nil
+	}
 	if strings.HasPrefix(mixedName, only) || strings.HasPrefix(only, mixedName) {
 		if err := mixedCases(product, token, dataDir, conns, duration); err != nil {
 			return err
@@ -208,10 +216,7 @@ func serve(ctx context.Context, store *sqlstore.Store) (base, token string, err 
 		debug.SetGCPercent(cfg.GCPercent)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	key, _ := store.Secret(ctx, "session-signing-key", 32)
-	sessions := session.NewManager(func(t portal.TenantID) session.Store { return store.Tenant(t) }, session.Options{
-		Key: key, AccessTTL: time.Hour, RefreshTTL: time.Hour, MaxAge: 2 * time.Hour,
-	})
+	sessions := sessionsOf(ctx, store)
 	verifier, _ := identity.NewVerifier(ctx, identity.Config{ProjectID: "demo-bench", EmulatorHost: "unused"}, log)
 	h, err := httpapi.NewServer(httpapi.Options{
 		Logger: log, Store: store, Identity: verifier, Sessions: sessions,
@@ -232,6 +237,15 @@ func serve(ctx context.Context, store *sqlstore.Store) (base, token string, err 
 	}
 	base, err = listen(h)
 	return base, tokens.Access, err
+}
+
+// sessionsOf is the session manager of the product's processes on store
+// (the key the database holds): its tokens are good on any of them.
+func sessionsOf(ctx context.Context, store *sqlstore.Store) *session.Manager {
+	key, _ := store.Secret(ctx, "session-signing-key", 32)
+	return session.NewManager(func(t portal.TenantID) session.Store { return store.Tenant(t) }, session.Options{
+		Key: key, AccessTTL: time.Hour, RefreshTTL: time.Hour, MaxAge: 2 * time.Hour,
+	})
 }
 
 // adaRole is the role the bench's session acts in: Ada's Administrator.
@@ -321,9 +335,9 @@ func mixedCases(product, token, dataDir string, conns int, duration time.Duratio
 		var wg sync.WaitGroup
 		if c.hostile != nil {
 			wg.Add(1)
-			go func() { defer wg.Done(); h = loadMix(c.hostile, token, hostileClients, duration) }()
+			go func() { defer wg.Done(); h = loadMix(c.hostile, token, adaRole, hostileClients, duration) }()
 		}
-		n := loadMix(normal, token, conns, duration)
+		n := loadMix(normal, token, adaRole, conns, duration)
 		wg.Wait()
 		hostileCol := "–"
 		if c.hostile != nil {
@@ -558,10 +572,13 @@ func deepCursor(base, token string) (string, error) {
 	return cursor, nil
 }
 
-func getJSON(u, token string, into any) error {
+func getJSON(u, token string, into any) error { return getJSONAs(u, token, adaRole, into) }
+
+// getJSONAs is getJSON in a role of the token's user.
+func getJSONAs(u, token, role string, into any) error {
 	req, _ := http.NewRequest("GET", u, nil)
 	req.Header.Set("Authorization", "Bearer "+token)
-	req.Header.Set("X-Role-Id", adaRole)
+	req.Header.Set("X-Role-Id", role)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return err
@@ -596,12 +613,12 @@ func (r result) statuses() string {
 
 // load drives u with conns keep-alive connections for d.
 func load(u, token string, conns int, d time.Duration) result {
-	return loadMix([]string{u}, token, conns, d)
+	return loadMix([]string{u}, token, adaRole, conns, d)
 }
 
 // loadMix drives conns keep-alive connections for d, each going round
 // urls from its own starting point.
-func loadMix(urls []string, token string, conns int, d time.Duration) result {
+func loadMix(urls []string, token, role string, conns int, d time.Duration) result {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: conns, MaxConnsPerHost: conns}}
 	var (
 		mu     sync.Mutex
@@ -621,7 +638,7 @@ func loadMix(urls []string, token string, conns int, d time.Duration) result {
 				req, _ := http.NewRequest("GET", urls[i%len(urls)], nil)
 				if token != "" {
 					req.Header.Set("Authorization", "Bearer "+token)
-					req.Header.Set("X-Role-Id", adaRole)
+					req.Header.Set("X-Role-Id", role)
 				}
 				t0 := time.Now()
 				resp, err := client.Do(req)

@@ -133,22 +133,43 @@ func (s guarded) Record(ctx context.Context, kind string, id int64) (records.Rec
 	return s.TenantStore.Record(ctx, kind, id)
 }
 
-// SearchCandidates keeps, of the index's candidates, the records the
-// caller may see.
+// SearchCandidates finds the candidates of the kinds the caller sees
+// whole in the search index, and those of a kind under a rule through
+// the kind's list with the same text, narrowed by the rule: the index's
+// best candidates of such a kind may all lie outside it (a manager's own
+// projects among a million), and cut down afterwards they would leave
+// the search empty.
 func (s guarded) SearchCandidates(ctx context.Context, text string, kinds []string, limit int) ([]search.Entry, error) {
-	found, err := s.TenantStore.SearchCandidates(ctx, text, kinds, limit)
-	if err != nil {
-		return nil, err
+	var whole, ruled []string
+	for _, kind := range kinds {
+		narrowed, err := s.g.Narrowed(ctx, kind)
+		if err != nil {
+			return nil, err
+		}
+		if narrowed {
+			ruled = append(ruled, kind)
+		} else {
+			whole = append(whole, kind)
+		}
 	}
-	byKind := map[string][]int64{}
-	for _, e := range found {
-		byKind[e.Kind] = append(byKind[e.Kind], e.ID)
+	var found []search.Entry
+	if len(whole) > 0 {
+		var err error
+		if found, err = s.TenantStore.SearchCandidates(ctx, text, whole, limit); err != nil {
+			return nil, err
+		}
 	}
-	seen, err := s.g.Seen(ctx, byKind)
-	if err != nil {
-		return nil, err
+	for _, kind := range ruled {
+		page, err := s.ListRecords(ctx, records.ListQuery{Kind: kind, Text: text, Limit: limit,
+			Columns: []records.Column{records.ColTitle, records.ColCode, records.ColStatus, records.ColModified}, Fields: []string{}})
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range page.Records {
+			found = append(found, search.Entry{Kind: kind, ID: r.ID, Name: r.Title, Code: r.Code, Status: r.Status, Seq: r.ModifiedAt.UnixMilli()})
+		}
 	}
-	return slices.DeleteFunc(found, func(e search.Entry) bool { return !seen[e.Kind][e.ID] }), nil
+	return found, nil
 }
 
 // Shortlist keeps, of the user's recent or favourite records, those the

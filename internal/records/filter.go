@@ -26,8 +26,8 @@ const (
 	OpContains   Op = "contains"   // text fields only; case-insensitive
 	OpStartsWith Op = "startswith" // text fields only; case-insensitive
 	// OpIn holds when a reference column (or ColID) is one of a []int64
-	// of record ids. It is not in the grammar: access rules make it, from
-	// the records a followed reference matches (see Guard).
+	// of record ids, or one of the records a Within matches. It is not in
+	// the grammar: access rules make it (see Guard).
 	OpIn Op = "in"
 )
 

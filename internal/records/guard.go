@@ -27,12 +27,15 @@ const (
 // A user without one matches no record through it.
 const Me = "$me"
 
-// MaxFollowed bounds the records a rule's followed reference may match
-// ("project.projectmanager eq $me": the user's projects): their ids become
-// one condition of every query the rule narrows, an index lookup each.
-// Past it the rule cannot be applied at bounded cost, and the read is
-// refused, naming the rule.
-const MaxFollowed = 2000
+// Within is the value of an OpIn condition on a reference that a rule
+// follows: the ids of the records of Kind that Filter matches. The store
+// makes it part of the query (a subquery over the referenced kind's index),
+// so a rule costs no read of its own and has no bound on how many records
+// it follows to.
+type Within struct {
+	Kind   string
+	Filter Filter
+}
 
 // lister is what reading records needs.
 type lister interface {
@@ -205,26 +208,7 @@ func (g *Guard) term(ctx context.Context, k *Kind, field, op, value string) (Con
 	if err != nil {
 		return Cond{}, err
 	}
-	ids := []int64{}
-	q := ListQuery{Kind: tk.Name, Filter: Filter{Any: [][]Cond{{c}}}, Limit: 500, Columns: []Column{}, Fields: []string{}}
-	for {
-		page, err := g.st.ListRecords(ctx, q)
-		if err != nil {
-			return Cond{}, err
-		}
-		for _, r := range page.Records {
-			ids = append(ids, r.ID)
-		}
-		if len(ids) > MaxFollowed {
-			return Cond{}, portal.Errorf(portal.CodeUnavailable, "The access rule %q matches more than %d %s: too many to apply quickly. Ask your administrator to narrow it.",
-				field+" "+op+" "+value, MaxFollowed, strings.ToLower(tk.Plural))
-		}
-		if !page.HasMore {
-			break
-		}
-		q.After = page.Next
-	}
-	return Cond{Column: rf.Column, Type: TypeRef, Op: OpIn, Value: ids}, nil
+	return Cond{Column: rf.Column, Type: TypeRef, Op: OpIn, Value: Within{Kind: tk.Name, Filter: Filter{Any: [][]Cond{{c}}}}}, nil
 }
 
 // employee is the user's employee record id, 0 when there is none.
@@ -387,6 +371,13 @@ func (g *Guard) Narrow(ctx context.Context, kind string, f Filter) (Filter, erro
 	}
 	scope, err := g.Scope(ctx, k, ActView)
 	return f.And(scope), err
+}
+
+// Narrowed reports whether the caller sees only some records of kind
+// (the role's view permission on it has a rule).
+func (g *Guard) Narrowed(ctx context.Context, kind string) (bool, error) {
+	f, err := g.Narrow(ctx, kind, Filter{})
+	return f.Conditions() > 0, err
 }
 
 // CheckRecord is Check by kind name, for view.

@@ -542,6 +542,9 @@ func conditionSQL(d dialect, k *records.Kind, c records.Cond) (string, []any, er
 	if !ok {
 		return "", nil, portal.Errorf(portal.CodeInvalid, "Cannot filter on %q.", c.Column)
 	}
+	if within, ok := c.Value.(records.Within); ok && c.Op == records.OpIn {
+		return withinSQL(d, col, doc, within)
+	}
 	if c.Op == records.OpIn {
 		ids, _ := c.Value.([]int64)
 		if len(ids) == 0 {
@@ -570,6 +573,31 @@ func conditionSQL(d dialect, k *records.Kind, c records.Cond) (string, []any, er
 		return "", nil, portal.Errorf(portal.CodeInvalid, "Unknown operator %q.", c.Op)
 	}
 	return col + " " + op + " ?", []any{value}, nil
+}
+
+// withinSQL compiles a reference being one of the records a Within
+// matches to a subquery over the referenced kind (its own filter's index
+// answers it): col IN (SELECT id ...), the id as text for a document
+// reference (compared as text, see conditionSQL).
+func withinSQL(d dialect, col string, doc bool, w records.Within) (string, []any, error) {
+	tk, err := listKind(w.Kind)
+	if err != nil {
+		return "", nil, err
+	}
+	where := []string{"tenant_id = :tenant", kindIs(tk)}
+	var args []any
+	for _, part := range w.Filter.Parts() {
+		sql, pargs, err := filterSQL(d, tk, part)
+		if err != nil {
+			return "", nil, err
+		}
+		where, args = append(where, sql), append(args, pargs...)
+	}
+	id := "id"
+	if doc {
+		id = "CAST(id AS TEXT)"
+	}
+	return col + " IN (SELECT " + id + " FROM records WHERE " + strings.Join(where, " AND ") + ")", args, nil
 }
 
 func escapeLike(s string) string { return likeEscaper.Replace(s) }
