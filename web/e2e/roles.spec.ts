@@ -9,13 +9,13 @@ const notFound = (page: Page) => page.getByRole('heading', { name: 'Page not fou
 
 test('a role switch on a page the new role may not see lands on /, with the navbar', async ({ page }) => {
   await signIn(page, users.ada.email, users.ada.fullName);
-  await page.goto('/invoice/list');
-  await expect(page.getByRole('heading', { level: 1, name: 'Invoices' })).toBeVisible();
+  await page.goto('/vendor/list');
+  await expect(page.getByRole('heading', { level: 1, name: 'Vendors' })).toBeVisible();
   const visited: string[] = [];
   page.on('framenavigated', (frame) => {
     if (frame === page.mainFrame()) visited.push(new URL(frame.url()).pathname);
   });
-  // A slow dashboard: the invoice page sees the new role before / is reached.
+  // A slow dashboard: the vendor page sees the new role before / is reached.
   await page.route('**/api/v1/dashboard*', async (route) => {
     await new Promise((resolve) => setTimeout(resolve, 700));
     await route.continue();
@@ -33,13 +33,13 @@ test('a role switch on a page the new role may not see lands on /, with the navb
 
 test('a kind’s page the role may not see answers "Not available to your role" inside the layout', async ({ page }) => {
   await signIn(page, users.pete.email, users.pete.fullName);
-  await page.goto('/invoice/list');
+  await page.goto('/vendor/list');
   const refusal = page.getByTestId('forbidden');
   await expect(refusal).toContainText('Not available to your role');
-  await expect(refusal).toContainText('Working as Project Manager, you may not see invoices.');
-  await expect(page.getByRole('heading', { level: 1, name: 'Invoices' })).toBeVisible();
+  await expect(refusal).toContainText('Working as Project Manager, you may not see vendors.');
+  await expect(page.getByRole('heading', { level: 1, name: 'Vendors' })).toBeVisible();
   await expect(page).toHaveURL(/\/invoice\/list$/);
-  await expect(page).toHaveTitle(/^Invoices · /);
+  await expect(page).toHaveTitle(/^Vendors · /);
   await expect(mainMenu(page)).toBeVisible();
   await expect(userButton(page, users.pete.fullName)).toContainText('Project Manager');
   await expect(notFound(page)).toHaveCount(0);
