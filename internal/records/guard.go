@@ -1,6 +1,7 @@
 package records
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -357,9 +358,35 @@ func checkRule(perm, text string) error {
 			}
 			value = "1"
 		}
-		return on.cond(name, op, value)
+		c, err := on.cond(name, op, value)
+		if err == nil && !indexedCond(on, c) {
+			err = badFilter("%s %s cannot be looked up by an index: the rule would read every %s for each list. "+
+				"A rule compares a record's name, number, status, date, amount, client or project, its owner (%s), or a sortable field; "+
+				"contains and startswith are for lists, not rules", field, op, strings.ToLower(on.Label), cmp.Or(on.Owner, "none"))
+		}
+		return c, err
 	})
 	return err
+}
+
+// indexedCond reports whether the store has an index that answers c on
+// records of k (sqlstore's list and document-field indexes): a promoted
+// column; the kind's owner; a sortable document field that is no
+// reference (a reference's index is by name, the filter compares its id).
+// Text searches (contains, startswith) never are.
+func indexedCond(k *Kind, c Cond) bool {
+	if c.Op == OpContains || c.Op == OpStartsWith {
+		return false
+	}
+	if Sortable(c.Column) {
+		return true
+	}
+	name, doc := c.Column.DocField()
+	f, ok := k.FieldNamed(name)
+	if !doc || !ok {
+		return false
+	}
+	return f.Name == k.Owner || (f.Sortable && f.Type != TypeRef)
 }
 
 // Narrow adds the caller's view scope of kind to f: what a list, count,

@@ -16,6 +16,7 @@ func TestCheckRules(t *testing.T) {
 		{"vendorbill.view", "custbody_res_project.projectmanager eq $me or status eq Open"},
 		{"project.edit", "projectmanager eq $me and entitystatus ne Closed"},
 		{"project.view", "customer eq 12"},
+		{"project.view", "custentity_res_county eq Marin"},
 	} {
 		if err := CheckRules(role(ok[0], ok[1])); err != nil {
 			t.Errorf("%s %q: %v", ok[0], ok[1], err)
@@ -29,6 +30,9 @@ func TestCheckRules(t *testing.T) {
 		{"invoice.create", "status eq Open", "narrows a view or edit permission"},
 		{"nosuch.view", "status eq Open", "narrows a view or edit permission"},
 		{"invoice.view", " ", "empty"},
+		{"employee.view", "supervisor eq $me", "cannot be looked up by an index"},
+		{"project.view", "companyname contains wet", "cannot be looked up by an index"},
+		{"invoice.view", "job.companyname startswith Wet", "cannot be looked up by an index"},
 	} {
 		err := CheckRules(role(bad[0], bad[1]))
 		if err == nil || !strings.Contains(err.Error(), bad[2]) || !strings.Contains(err.Error(), "role 7 (PM), rule on "+bad[0]) {
