@@ -35,6 +35,7 @@ var statusOf = map[portal.Code]int{
 	portal.CodeForbidden:          http.StatusForbidden,
 	portal.CodeNotFound:           http.StatusNotFound,
 	portal.CodeConflict:           http.StatusConflict,
+	portal.CodeStale:              http.StatusPreconditionFailed,
 	portal.CodeRateLimited:        http.StatusTooManyRequests,
 	portal.CodeUnavailable:        http.StatusServiceUnavailable,
 	portal.CodeInternal:           http.StatusInternalServerError,

@@ -18,6 +18,7 @@ const (
 	CodeForbidden          Code = "forbidden"           // authenticated but not allowed (403)
 	CodeNotFound           Code = "not_found"           // the thing does not exist (for this tenant) (404)
 	CodeConflict           Code = "conflict"            // concurrent change (409)
+	CodeStale              Code = "stale"               // the caller's version of the thing is no longer the current one (412)
 	CodeRateLimited        Code = "rate_limited"        // too many attempts (429)
 	CodeUnavailable        Code = "unavailable"         // a dependency is down (503)
 	CodeInternal           Code = "internal"            // a bug or an unexpected failure (500)
