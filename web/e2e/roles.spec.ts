@@ -38,7 +38,7 @@ test('a kind’s page the role may not see answers "Not available to your role" 
   await expect(refusal).toContainText('Not available to your role');
   await expect(refusal).toContainText('Working as Project Manager, you may not see vendors.');
   await expect(page.getByRole('heading', { level: 1, name: 'Vendors' })).toBeVisible();
-  await expect(page).toHaveURL(/\/invoice\/list$/);
+  await expect(page).toHaveURL(/\/vendor\/list$/);
   await expect(page).toHaveTitle(/^Vendors · /);
   await expect(mainMenu(page)).toBeVisible();
   await expect(userButton(page, users.pete.fullName)).toContainText('Project Manager');
