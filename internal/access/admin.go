@@ -277,3 +277,13 @@ func (s Summary) Detail() map[string]any {
 	}
 	return d
 }
+
+// RoleByID is f's role with the id, or a not-found error.
+func (f File) RoleByID(id int64) (Role, error) {
+	for _, r := range f.Roles {
+		if r.ID == id {
+			return r, nil
+		}
+	}
+	return Role{}, portal.Errorf(portal.CodeNotFound, "No role with id %d.", id)
+}

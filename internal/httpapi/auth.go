@@ -25,6 +25,7 @@ type Verifier interface {
 // TenantStore is what the handlers need inside a tenant.
 type TenantStore interface {
 	access.Store
+	access.AdminStore
 	RecordStore
 	search.Index
 	shortlist.Store

@@ -68,7 +68,7 @@ func allViews() []string {
 
 // allPermissions adds create and edit of every kind that has them.
 func allPermissions() []string {
-	out := append(allViews(), "reports.view", "feedback.create", "feedback.admin", "audit.view", "sync.view", "sync.admin", records.PermEditLists)
+	out := append(allViews(), "reports.view", "feedback.create", "feedback.admin", "audit.view", "sync.view", "sync.admin", records.PermEditLists, access.PermAdmin)
 	for _, k := range records.All() {
 		if k.CanCreate {
 			out = append(out, k.Route+".create")

@@ -168,13 +168,17 @@ func checkJSON(buf []byte) error {
 // handler reads comes through here, so the input policy (checkJSON) holds
 // for all of them whatever the Content-Type says. A body over
 // maxJSONBody, unknown members and data after the value are refused.
-func decodeJSON(r *http.Request, v any) error {
-	buf, err := io.ReadAll(io.LimitReader(r.Body, maxJSONBody+1))
+func decodeJSON(r *http.Request, v any) error { return decodeJSONUpTo(r, v, maxJSONBody) }
+
+// decodeJSONUpTo is decodeJSON for a body of up to limit bytes (a whole
+// access file is larger than any other body).
+func decodeJSONUpTo(r *http.Request, v any, limit int) error {
+	buf, err := io.ReadAll(io.LimitReader(r.Body, int64(limit)+1))
 	if err != nil {
 		return portal.Errorf(portal.CodeInvalid, "The request body could not be read.")
 	}
-	if len(buf) > maxJSONBody {
-		return portal.Errorf(portal.CodeInvalid, "The request body is larger than %d KB.", maxJSONBody>>10)
+	if len(buf) > limit {
+		return portal.Errorf(portal.CodeInvalid, "The request body is larger than %d KB.", limit>>10)
 	}
 	if err := checkJSON(buf); err != nil {
 		return err

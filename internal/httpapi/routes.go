@@ -3,6 +3,7 @@ package httpapi
 import (
 	"net/http"
 
+	"github.com/portico/portico/internal/access"
 	"github.com/portico/portico/internal/shortlist"
 )
 
@@ -78,6 +79,14 @@ func (s *Server) routes() {
 	s.handle("GET /api/v1/feedback/{id}/attachment", s.needs("feedback.admin", s.feedbackAttachment))
 	s.handle("GET /api/v1/audit", s.needs("audit.view", s.auditLog))
 	s.handle("GET /api/v1/audit/users", s.needs("audit.view", s.auditUsers))
+
+	// Administration of the tenant's users, roles and menus: the access
+	// file (as `portico roles export` / `import`), replaced whole with
+	// If-Match; a preview of what a role's rules let a user see.
+	s.handle("GET /api/v1/admin/access", s.needs(access.PermAdmin, s.accessSetup))
+	s.handle("PUT /api/v1/admin/access", s.needs(access.PermAdmin, s.replaceAccess))
+	s.handle("GET /api/v1/admin/access/preview", s.needs(access.PermAdmin, s.accessPreview))
+	s.handle("POST /api/v1/admin/access/preview", s.needs(access.PermAdmin, s.accessPreview))
 
 	// The ERP sync: its status and runs for administrators; retrying or
 	// discarding a change the ERP refused for those who may edit it.

@@ -414,3 +414,16 @@ func (b boundedStore) SessionUser(ctx context.Context, sessionID string) (sessio
 func (b boundedStore) Audit(ctx context.Context, e access.AuditEvent) error {
 	return boundedErr(b, ctx, func(c context.Context) error { return b.TenantStore.Audit(c, e) })
 }
+
+func (b boundedStore) ExportAccess(ctx context.Context) (access.File, error) {
+	return bounded(b, ctx, b.TenantStore.ExportAccess)
+}
+
+func (b boundedStore) ReplaceAccess(ctx context.Context, f access.File, version string) (access.File, access.File, error) {
+	type both struct{ before, after access.File }
+	v, err := bounded(b, ctx, func(c context.Context) (both, error) {
+		before, after, err := b.TenantStore.ReplaceAccess(c, f, version)
+		return both{before, after}, err
+	})
+	return v.before, v.after, err
+}
