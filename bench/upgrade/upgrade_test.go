@@ -321,10 +321,20 @@ func (p *pool) remove(u string) {
 	}
 }
 
-func (p *pool) pick(rng *rand.Rand) string {
+// pick is an instance of the pool, one not in tried while there is one.
+func (p *pool) pick(rng *rand.Rand, tried map[string]bool) string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.urls[rng.IntN(len(p.urls))]
+	var fresh []string
+	for _, u := range p.urls {
+		if !tried[u] {
+			fresh = append(fresh, u)
+		}
+	}
+	if len(fresh) == 0 {
+		fresh = p.urls
+	}
+	return fresh[rng.IntN(len(fresh))]
 }
 
 // loadStats is what the load saw.
@@ -442,11 +452,14 @@ func (c *client) edit(id int64) {
 }
 
 // send sends a request to an instance of the pool, to another while the
-// one chosen refuses connections (it is stopping), and records anything
+// one chosen refuses connections (it is stopping: the others are tried
+// first), and records anything
 // but a 2xx (a 409 of an edit aside) as a failure. It returns the status.
 func (c *client) send(method, path string, body []byte, key string, into any) int {
+	tried := map[string]bool{}
 	for try := 0; ; try++ {
-		base := c.pool.pick(c.rng)
+		base := c.pool.pick(c.rng, tried)
+		tried[base] = true
 		status, text, err := c.do(base, method, path, body, key, into)
 		c.stats.mu.Lock()
 		c.stats.requests++
