@@ -287,3 +287,23 @@ func (f File) RoleByID(id int64) (Role, error) {
 	}
 	return Role{}, portal.Errorf(portal.CodeNotFound, "No role with id %d.", id)
 }
+
+// Permission names a permission that is not about a kind's records,
+// with what it lets a role do, for the Administration pages.
+type Permission struct {
+	Name  string `json:"name"`
+	Label string `json:"label"`
+}
+
+// OtherPermissions are the permissions beyond <kind>.view, .create and
+// .edit.
+var OtherPermissions = []Permission{
+	{"reports.view", "See and run reports"},
+	{"lists.edit", "Edit lists and share them with the role"},
+	{"feedback.create", "Send feedback"},
+	{"feedback.admin", "Read the feedback received"},
+	{"audit.view", "Read the audit log"},
+	{"sync.view", "See the ERP sync"},
+	{"sync.admin", "Run the ERP sync"},
+	{PermAdmin, "Manage users, roles and menus"},
+}

@@ -14,15 +14,32 @@ import (
 const maxAccessBody = 2 << 20
 
 // accessSetup answers the tenant's access file (what `portico roles
-// export -json` prints) and its version, also as the ETag.
+// export -json` prints) and its version, also as the ETag, with what a
+// role can be given.
 func (s *Server) accessSetup(w http.ResponseWriter, r *http.Request) {
 	setup, err := access.Current(r.Context(), s.tenants(caller(r).Tenant))
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
+	type kind struct {
+		Route     string `json:"route"`
+		Plural    string `json:"plural"`
+		CanCreate bool   `json:"canCreate"`
+		CanEdit   bool   `json:"canEdit"`
+	}
+	kinds := []kind{}
+	for _, k := range records.All() {
+		kinds = append(kinds, kind{k.Route, k.Plural, k.CanCreate, k.CanEdit})
+	}
 	w.Header().Set("ETag", strconv.Quote(setup.Version))
-	writeData(w, http.StatusOK, setup)
+	writeData(w, http.StatusOK, struct {
+		access.Setup
+		// What a role can be given: each kind's view, create (when the
+		// kind has it) and edit, and the other permissions.
+		Kinds       []kind              `json:"kinds"`
+		Permissions []access.Permission `json:"permissions"`
+	}{setup, kinds, access.OtherPermissions})
 }
 
 // replaceAccess replaces the whole setup with the body's file, provided

@@ -39,6 +39,10 @@ export const paths = {
   audit: '/audit',
   /** Where the ERP sync stands (sync.view); runs for sync.admin. */
   sync: '/sync',
+  /** Administration (access.admin): the tenant's users, roles and menus. */
+  adminUsers: '/admin/users',
+  adminRoles: '/admin/roles',
+  adminMenus: '/admin/menus',
   reportList: '/reports/list',
   reportCreate: '/reports/create',
   /** Route pattern of one report; build links with {@link reportPath}. */

@@ -137,6 +137,21 @@ export const routes: RouteObject[] = [
             lazy: page(() => import('../pages/AuditPage')),
           },
           {
+            path: paths.adminUsers,
+            handle: meta({ isList: true, title: 'Users' }),
+            lazy: page(() => import('../pages/AdminUsersPage')),
+          },
+          {
+            path: paths.adminRoles,
+            handle: meta({ title: 'Roles' }),
+            lazy: page(() => import('../pages/AdminRolesPage')),
+          },
+          {
+            path: paths.adminMenus,
+            handle: meta({ title: 'Menus' }),
+            lazy: page(() => import('../pages/AdminMenusPage')),
+          },
+          {
             path: paths.sync,
             handle: meta({ title: 'ERP sync' }),
             lazy: page(() => import('../pages/SyncStatusPage')),

@@ -25,6 +25,7 @@ export const AUDIT_EVENTS = [
   { value: 'record_refused', label: 'Refused by NetSuite' },
   { value: 'report_save', label: 'Saved a report' },
   { value: 'feedback', label: 'Sent feedback' },
+  { value: 'access_import', label: 'Changed users, roles or menus' },
 ] as const;
 
 /** The label of an event ("Signed in"), or the event itself when unknown. */
@@ -184,6 +185,8 @@ export function auditSummary(event: Pick<AuditEvent, 'event' | 'detail' | 'detai
       return `From ${roleNamed(event, 'from') || 'another role'} to ${roleNamed(event, 'to') || 'another role'}`;
     case 'refresh_reuse':
       return 'A sign-in was reused; its session was ended';
+    case 'access_import':
+      return text(d.summary);
     case 'report_save': {
       const kind = kinds?.find((k) => k.name === d.kind);
       return `Report “${text(d.name)}”${kind ? ` of ${kind.plural.toLowerCase()}` : ''}`;

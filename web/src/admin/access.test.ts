@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import {
+  addItem,
+  addRole,
+  addUser,
+  hrefProblem,
+  kindPermissions,
+  moveItem,
+  newUserProblem,
+  problemsAt,
+  removeItem,
+  removeRole,
+  setPermission,
+  setRule,
+  setUserDisabled,
+  setUserRole,
+  updateItem,
+  type MenuItem,
+} from './access';
+import { file } from './testing';
+
+describe('users', () => {
+  it('adds a user with the next id, lower-case email and no role', () => {
+    const next = addUser(file, ' Sam@Acme.Test ', ' Sam Single ');
+    expect(next.users!.at(-1)).toEqual({ id: 3, email: 'sam@acme.test', fullName: 'Sam Single', roles: [] });
+    expect(file.users).toHaveLength(2);
+  });
+
+  it('says what is wrong with a new user', () => {
+    expect(newUserProblem(file, 'nope', 'X')).toMatch(/email address/);
+    expect(newUserProblem(file, 'ADA@acme.test', 'Ada again')).toMatch(/already exists/);
+    expect(newUserProblem(file, 'sam@acme.test', ' ')).toMatch(/full name/);
+    expect(newUserProblem(file, 'sam@acme.test', 'Sam')).toBeNull();
+  });
+
+  it('grants a role last and revokes it', () => {
+    let next = setUserRole(file, 2, 1002, true);
+    next = setUserRole(next, 2, 1001, true);
+    expect(next.users![1]!.roles).toEqual([1002, 1001]);
+    expect(setUserRole(next, 2, 1002, false).users![1]!.roles).toEqual([1001]);
+  });
+
+  it('disables and enables, leaving no disabled member when enabled', () => {
+    const off = setUserDisabled(file, 2, true);
+    expect(off.users![1]!.disabled).toBe(true);
+    expect('disabled' in setUserDisabled(off, 2, false).users![1]!).toBe(false);
+  });
+});
+
+describe('roles', () => {
+  const pm = file.roles![1]!;
+
+  it('offers create and edit only for kinds that have them', () => {
+    expect(kindPermissions({ route: 'invoice', plural: 'Invoices', canCreate: false, canEdit: false }).map((p) => p.name)).toEqual(['invoice.view']);
+    expect(kindPermissions({ route: 'project', plural: 'Projects', canCreate: true, canEdit: true }).map((p) => p.action)).toEqual(['view', 'create', 'edit']);
+  });
+
+  it('drops a rule with its permission', () => {
+    const next = setPermission(pm, 'invoice.view', false);
+    expect(next.permissions).toEqual([]);
+    expect(next.rules).toBeUndefined();
+    expect(setPermission(pm, 'project.view', true).permissions).toEqual(['invoice.view', 'project.view']);
+  });
+
+  it('sets a rule, and an empty one removes it', () => {
+    expect(setRule(pm, 'invoice.view', 'total gt 5').rules).toEqual({ 'invoice.view': 'total gt 5' });
+    expect(setRule(pm, 'invoice.view', '  ').rules).toBeUndefined();
+  });
+
+  it('adds a role with free ids and removes one with its grants', () => {
+    const { file: next, role } = addRole(file, 'Field Lead!');
+    expect(role).toMatchObject({ id: 1003, _id: 'role-field-lead', name: 'Field Lead!', permissions: [] });
+    expect(next.roles).toHaveLength(3);
+    const gone = removeRole(file, 1001);
+    expect(gone.roles!.map((r) => r.id)).toEqual([1002]);
+    expect(gone.users![0]!.roles).toEqual([]);
+  });
+
+  it('finds the problems at a place in the file', () => {
+    const problems = [
+      { field: 'roles[1].rules.invoice.view', message: 'Unknown field' },
+      { field: 'roles[10]', message: 'not this one' },
+      { field: 'users', message: 'lock-out' },
+    ];
+    expect(problemsAt(problems, 'roles[1]')).toEqual(['Unknown field']);
+    expect(problemsAt(problems, 'roles[1].rules.invoice.view')).toEqual(['Unknown field']);
+  });
+});
+
+describe('menus', () => {
+  const items: MenuItem[] = [
+    { text: 'Home', href: '/' },
+    { text: 'Finance', items: [{ text: 'Invoices', href: '/invoice/list' }, { text: 'Bills', href: '/vendorbill/list' }] },
+  ];
+
+  it('renames, moves, adds and removes at any depth without changing the original', () => {
+    expect(updateItem(items, [1, 0], { text: 'Sales invoices' })[1]!.items![0]!.text).toBe('Sales invoices');
+    expect(moveItem(items, [1, 1], -1)[1]!.items!.map((i) => i.text)).toEqual(['Bills', 'Invoices']);
+    expect(moveItem(items, [0], -1)).toEqual(items);
+    expect(moveItem(items, [0], 1).map((i) => i.text)).toEqual(['Finance', 'Home']);
+    expect(addItem(items, [1], { separator: true })[1]!.items).toHaveLength(3);
+    expect(addItem(items, null, { text: 'Help', href: 'https://help.example.com' })).toHaveLength(3);
+    expect(removeItem(items, [1, 0])[1]!.items!.map((i) => i.text)).toEqual(['Bills']);
+    expect(items[1]!.items).toHaveLength(2);
+  });
+
+  it('accepts portal paths and https links only', () => {
+    expect(hrefProblem('/project/list')).toBeNull();
+    expect(hrefProblem('https://example.com')).toBeNull();
+    expect(hrefProblem('')).toBeNull();
+    expect(hrefProblem('//evil.example')).not.toBeNull();
+    expect(hrefProblem('javascript:alert(1)')).not.toBeNull();
+  });
+});
