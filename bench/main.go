@@ -63,6 +63,7 @@ func main() {
 	rounds := flag.Int("rounds", 3, "alternating SQLite/PostgreSQL rounds per case of the -database comparison (medians reported)")
 	flag.BoolVar(&serveOnly, "serve", false, "only serve the product over the benchmark database until interrupted, printing its URL and headers, for an outside load tool or a side-by-side with another server")
 	flag.Parse()
+	profileDir = *dir
 	err := error(nil)
 	if *database != "" {
 		err = compareSearch(*database, *searchProjects, *dir, *searchConns, *rounds, *duration)
@@ -78,6 +79,9 @@ func main() {
 const tenant portal.TenantID = "portico-demo"
 
 var profileCase, only string
+
+// profileDir is where startProfile writes (the -dir flag).
+var profileDir string
 
 // serveOnly: the product is served, no case is run.
 var serveOnly bool

@@ -80,7 +80,9 @@ func ruleCases(ctx context.Context, store *sqlstore.Store, product string, conns
 	fmt.Println("|---|---|---|---|---|---|")
 	for _, c := range cases {
 		without := loadMix([]string{product + c.path}, token, noRulesRole, conns, duration)
+		stop := startProfile(profileDir, rulesName+" "+c.name)
 		with := loadMix([]string{product + c.path}, token, c.rule, conns, duration)
+		stop()
 		fmt.Printf("| %s | %.0f | %.0f | %.0f%% | %s | %s |\n", c.name, without.rps, with.rps, 100*with.rps/without.rps, ms(without.p50), ms(with.p50))
 		if without.errors > 0 || with.errors > 0 {
 			fmt.Printf("|   errors: no rule %s, rule %s |\n", without.statuses(), with.statuses())
