@@ -198,9 +198,17 @@ func (s guarded) ShortlistAdd(ctx context.Context, userID int64, shelf shortlist
 	return s.TenantStore.ShortlistAdd(ctx, userID, shelf, kind, id, at)
 }
 
-// RecordSummary (a record's id and name) is not narrowed: it is what a
-// reference shows, on every record that holds it, and what a save checks
-// the references it is sent against.
+// RecordSummary (a record's id and name) of a kind the caller sees is
+// narrowed like the record (a bulk edit's outcome names it); of a kind
+// the role does not see at all it is not: it is what a reference shows,
+// on every record that holds it, and what a save checks the references
+// it is sent against.
+func (s guarded) RecordSummary(ctx context.Context, kind string, id int64) (records.Record, error) {
+	if err := s.g.CheckReference(ctx, kind, id); err != nil {
+		return records.Record{}, err
+	}
+	return s.TenantStore.RecordSummary(ctx, kind, id)
+}
 
 // SaveRecord refuses an edit of a record outside the caller's edit scope
 // (not found). A create is the role's permission alone: rules narrow

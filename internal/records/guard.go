@@ -412,6 +412,18 @@ func (g *Guard) CheckRecord(ctx context.Context, kind string, id int64) error {
 	return g.CheckAction(ctx, kind, id, ActView)
 }
 
+// CheckReference checks a record named by kind and id where only its name
+// is read (a reference, a bulk edit's outcome): against the view rule
+// when the role sees the kind, as Check; a kind the role does not see at
+// all passes, as a reference's name shows on every record holding it.
+func (g *Guard) CheckReference(ctx context.Context, kind string, id int64) error {
+	k, ok := Lookup(kind)
+	if !ok || !g.May(k, ActView) {
+		return nil
+	}
+	return g.Check(ctx, k, id, ActView)
+}
+
 // CheckAction is Check by kind name.
 func (g *Guard) CheckAction(ctx context.Context, kind string, id int64, action string) error {
 	k, ok := Lookup(kind)
