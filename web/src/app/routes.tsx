@@ -39,6 +39,8 @@ const recordTab = page(() => import('../records/RecordTabPage'));
 const recordForm = page(() => import('../records/RecordFormPage'));
 const recordPrint = page(() => import('../records/print/RecordPrintPage'));
 const reports = page(() => import('../pages/ReportsPage'));
+// Users, roles and menus: one module (see pages/AdminPage).
+const admin = page(() => import('../pages/AdminPage'));
 
 /** Redirects to /404: for paths that only exist as parents (/project alone). */
 const toNotFound = () => redirect(paths.notFound);
@@ -139,17 +141,17 @@ export const routes: RouteObject[] = [
           {
             path: paths.adminUsers,
             handle: meta({ isList: true, title: 'Users' }),
-            lazy: page(() => import('../pages/AdminUsersPage')),
+            lazy: admin,
           },
           {
             path: paths.adminRoles,
             handle: meta({ title: 'Roles' }),
-            lazy: page(() => import('../pages/AdminRolesPage')),
+            lazy: admin,
           },
           {
             path: paths.adminMenus,
             handle: meta({ title: 'Menus' }),
-            lazy: page(() => import('../pages/AdminMenusPage')),
+            lazy: admin,
           },
           {
             path: paths.sync,

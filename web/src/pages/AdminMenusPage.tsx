@@ -4,7 +4,7 @@
  * address); a group holds items, a separator divides them. Saved as the whole access
  * file, with If-Match.
  */
-import { ActionIcon, Button, Group, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Group, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import {
   addItem,
@@ -165,12 +165,12 @@ function MenuRow({ item, path, last, root, problems, at }: MenuRowProps) {
           </>
         )}
         <Group gap={4}>
-          <ActionIcon variant="default" aria-label={`Move ${name} up`} disabled={local[0] === 0} onClick={() => root((all) => moveItem(all, path, -1))}>
+          <Button size="compact-xs" variant="default" aria-label={`Move ${name} up`} disabled={local[0] === 0} onClick={() => root((all) => moveItem(all, path, -1))}>
             ↑
-          </ActionIcon>
-          <ActionIcon variant="default" aria-label={`Move ${name} down`} disabled={last} onClick={() => root((all) => moveItem(all, path, 1))}>
+          </Button>
+          <Button size="compact-xs" variant="default" aria-label={`Move ${name} down`} disabled={last} onClick={() => root((all) => moveItem(all, path, 1))}>
             ↓
-          </ActionIcon>
+          </Button>
           {isGroup && (
             <>
               <Button size="compact-xs" variant="default" onClick={() => root((all) => addItem(all, path, { text: 'New item', href: '/' }))}>
