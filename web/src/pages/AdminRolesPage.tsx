@@ -23,6 +23,7 @@ import {
   type KindCount,
 } from '../admin/access';
 import { AdminNav, SaveNotice, useAccess } from '../admin/useAccess';
+import { formatCount } from '../records/format';
 import { ErrorBlock, LoadingBlock, RecordErrorBoundary } from '../records/States';
 import { failureMessage, fieldProblems, type FieldProblem } from '../reports/http';
 import { RequirePermission } from './RequirePermission';
@@ -187,7 +188,7 @@ function RoleEditor({ role, setup, save, saving, onDeleted }: RoleEditorProps) {
                             value={draft.rules?.[p.name] ?? ''}
                             onChange={(e) => setDraft(setRule(draft, p.name, e.currentTarget.value))}
                             error={errors.length ? errors.join(' ') : undefined}
-                            ff="monospace"
+                            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
                           />
                         );
                       })}
@@ -265,6 +266,7 @@ function Preview({ role, users }: { role: AccessRole; users: { id: number; label
         )}
         {counts && counts.length === 0 && <Text size="sm">This role sees no records.</Text>}
         {counts && counts.length > 0 && (
+          <div className={recordClasses.tableWrap}>
           <Table verticalSpacing={4} horizontalSpacing="sm" data-testid="preview">
             <caption>
               <VisuallyHidden>Records the user would see</VisuallyHidden>
@@ -280,7 +282,7 @@ function Preview({ role, users }: { role: AccessRole; users: { id: number; label
               {counts.map((c) => (
                 <Table.Tr key={c.kind}>
                   <Table.Td>{c.plural}</Table.Td>
-                  <Table.Td>{c.error ? <Text c="red" size="sm">{c.error}</Text> : `${c.estimated ? '≈ ' : ''}${c.count.toLocaleString()}`}</Table.Td>
+                  <Table.Td>{c.error ? <Text c="red" size="sm">{c.error}</Text> : `${c.estimated ? '≈ ' : ''}${formatCount(c.count)}`}</Table.Td>
                   <Table.Td>
                     <Text size="xs" ff="monospace">
                       {c.rule || 'every record'}
@@ -290,6 +292,7 @@ function Preview({ role, users }: { role: AccessRole; users: { id: number; label
               ))}
             </Table.Tbody>
           </Table>
+          </div>
         )}
       </div>
     </Stack>
