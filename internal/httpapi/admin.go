@@ -60,6 +60,10 @@ func (s *Server) replaceAccess(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	// In force at once on this instance; the others' session caches
+	// follow within their TTL (a second), and every open event stream
+	// re-checks its session at once (the import's session event).
+	s.sessionCache.dropTenant(p.Tenant)
 	s.auditCaller(r, access.AuditEvent{Event: "access_import", Detail: change.Summary.Detail()})
 	w.Header().Set("ETag", strconv.Quote(change.Setup.Version))
 	writeData(w, http.StatusOK, struct {

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/portico/portico/internal/access"
 	"github.com/portico/portico/internal/records"
@@ -144,5 +145,67 @@ func TestAdminAccessPreview(t *testing.T) {
 	}
 	if w := e.call("GET", "/api/v1/admin/access/preview?role=11", tok, 10, ""); w.Code != 400 {
 		t.Errorf("no user: %d", w.Code)
+	}
+}
+
+// A change made on another instance (here: straight in the database) is
+// in force on an instance that caches sessions within its cache's TTL
+// (1 s in production): a grant, then disabling the user.
+func TestAccessChangeReachesACachingInstanceWithinASecond(t *testing.T) {
+	e, _ := adminEnv(t)
+	e.srv.sessionCache = newSessionCache(time.Second)
+	lou, _ := e.login(t, "acme", "uid-lou", "lou@acme.test")
+	if w := e.call("GET", "/api/v1/auth/me", lou.Data.Token, 12, ""); w.Code != 200 { // cached from here
+		t.Fatalf("Lou: %d", w.Code)
+	}
+	change := func(edit func(*access.File)) time.Time {
+		ts := e.store.Tenant("acme")
+		f, err := ts.ExportAccess(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := access.Version(f)
+		edit(&f)
+		if _, _, err := ts.ReplaceAccess(t.Context(), f, v); err != nil {
+			t.Fatal(err)
+		}
+		return time.Now()
+	}
+	within := func(what string, since time.Time, role int64, want int) {
+		t.Helper()
+		for {
+			w := e.call("GET", "/api/v1/auth/me", lou.Data.Token, role, "")
+			if w.Code == want {
+				t.Logf("%s: in force after %v", what, time.Since(since).Round(time.Millisecond))
+				return
+			}
+			if time.Since(since) > 1200*time.Millisecond {
+				t.Fatalf("%s: still %d after %v", what, w.Code, time.Since(since))
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	at := change(func(f *access.File) { f.Users[1].Roles = []int64{12, 11} })
+	within("a grant", at, 11, 200)
+	at = change(func(f *access.File) { f.Users[1].Disabled = true })
+	within("disabling", at, 12, 511)
+}
+
+// On the instance that took the change, it is in force at once, cache or not.
+func TestAccessChangeIsAtOnceOnItsOwnInstance(t *testing.T) {
+	e, tok := adminEnv(t)
+	e.srv.sessionCache = newSessionCache(time.Hour)
+	lou, _ := e.login(t, "acme", "uid-lou", "lou@acme.test")
+	if w := e.call("GET", "/api/v1/auth/me", lou.Data.Token, 11, ""); w.Code != 403 { // cached from here
+		t.Fatalf("Lou: %d", w.Code)
+	}
+	s := e.setup(t, tok)
+	f := s.Data.File
+	f.Users[1].Roles = []int64{12, 11}
+	if w := e.put(t, tok, f, s.Data.Version); w.Code != 200 {
+		t.Fatalf("grant: %d %s", w.Code, w.Body)
+	}
+	if w := e.call("GET", "/api/v1/auth/me", lou.Data.Token, 11, ""); w.Code != 200 {
+		t.Errorf("Lou right after the grant: %d", w.Code)
 	}
 }

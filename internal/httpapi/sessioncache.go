@@ -69,3 +69,15 @@ func (c *sessionCache) drop(tenant portal.TenantID, id string) {
 	defer c.mu.Unlock()
 	delete(c.m, sessionKey{tenant, id})
 }
+
+// dropTenant drops every entry of a tenant: its access setup changed on
+// this instance (the other instances follow within ttl).
+func (c *sessionCache) dropTenant(tenant portal.TenantID) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k := range c.m {
+		if k.tenant == tenant {
+			delete(c.m, k)
+		}
+	}
+}
