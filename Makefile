@@ -10,7 +10,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 WEB_DEPS    := web/node_modules/.installed
 FB_DEPS     := tools/firebase/node_modules/.installed
 BIN         := bin/portico
-GO_SOURCES  := $(shell find cmd internal web -name '*.go' -o -name '*.sql' 2>/dev/null) go.mod go.sum
+GO_SOURCES  := $(shell find cmd internal web -name '*.go' -o -name '*.sql' -o -name '*.yaml' 2>/dev/null) go.mod go.sum
 WEB_SOURCES := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/scripts/compress.mjs web/package.json web/tsconfig.json web/package-lock.json
 
 .PHONY: help run test test-go test-web test-e2e lint deploy-check bench bench-mixed bench-events bench-drivers build ui deps chromium clean

@@ -47,9 +47,9 @@ test('the administrator adds a user and grants a role the user’s next request 
   });
   expect(account.ok(), await account.text()).toBe(true);
 
-  // Ada reaches Users from the Administration menu and adds Erin as a project manager.
+  // Ada reaches Users from the Admin menu and adds Erin as a project manager.
   await signIn(page, users.ada.email, users.ada.fullName);
-  await mainMenu(page).getByRole('button', { name: 'Administration' }).click();
+  await mainMenu(page).getByRole('button', { name: 'Admin', exact: true }).click();
   await page.getByRole('menuitem', { name: 'Users' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Users' })).toBeVisible();
   await page.getByLabel(/^Email/).fill(email);
