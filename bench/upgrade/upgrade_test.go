@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -452,8 +453,8 @@ func (c *client) edit(id int64) {
 }
 
 // send sends a request to an instance of the pool, to another while the
-// one chosen refuses connections (it is stopping: the others are tried
-// first), and records anything
+// one chosen is stopping and the request may be sent again (retryable;
+// the others are tried first), and records anything
 // but a 2xx (a 409 of an edit aside) as a failure. It returns the status.
 func (c *client) send(method, path string, body []byte, key string, into any) int {
 	tried := map[string]bool{}
@@ -464,8 +465,7 @@ func (c *client) send(method, path string, body []byte, key string, into any) in
 		c.stats.mu.Lock()
 		c.stats.requests++
 		c.stats.mu.Unlock()
-		var op *net.OpError
-		if err != nil && errors.As(err, &op) && op.Op == "dial" && try < 10 {
+		if err != nil && status == 0 && retryable(method, key, err) && try < 10 {
 			c.stats.mu.Lock()
 			c.stats.redials++
 			c.stats.mu.Unlock()
@@ -480,6 +480,19 @@ func (c *client) send(method, path string, body []byte, key string, into any) in
 		}
 		return status
 	}
+}
+
+// retryable says a request that got no answer may go to another
+// instance, as a balancer sends it (nginx's proxy_next_upstream): it was
+// never sent (the connection refused), or it is idempotent (a read, an
+// edit, or a create with an Idempotency-Key) and its connection was reset before an
+// answer (one accepted by the kernel but not by a stopping server).
+func retryable(method, key string, err error) bool {
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return true
+	}
+	return (method == http.MethodGet || method == http.MethodPut || key != "") && (errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF))
 }
 
 // do sends one request to base as the client's caller; a 2xx answer is
