@@ -4,9 +4,9 @@
  * first (412) the page says so and shows their version; when the file has problems (422)
  * they come back as field problems for the page to show where they belong.
  */
-import { Alert, Anchor, Group, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Group, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../app/paths';
 import { recordsKey } from '../records/queries';
@@ -78,8 +78,4 @@ export function AdminNav({ current }: { current: 'users' | 'roles' | 'menus' }) 
       ))}
     </Group>
   );
-}
-
-export function AdminFrame({ children }: { children: ReactNode }) {
-  return <Stack gap="md">{children}</Stack>;
 }
