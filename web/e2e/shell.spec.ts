@@ -38,7 +38,7 @@ test('unknown paths redirect to /404, which has no navbar and a way home', async
   await expect(banner(page)).toHaveCount(0);
 
   await signIn(page, users.pete.email, users.pete.fullName);
-  for (const path of ['/project/list/extra', '/invoice/view/notes?id=1', '/project']) {
+  for (const path of ['/project/list/extra', '/nosuchkind/view/notes?id=1', '/project']) {
     await page.goto(path);
     await expect(page, path).toHaveURL(/\/404$/);
     await expect(banner(page), path).toHaveCount(0);
