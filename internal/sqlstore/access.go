@@ -159,6 +159,7 @@ var (
 	insertRole     = scope(`INSERT INTO roles (tenant_id, id, key, name, type, layout_id, permissions, rules) VALUES (:tenant, ?, ?, ?, ?, ?, ?, ?)`)
 	upsertUser     = scope(`INSERT INTO users (tenant_id, id, email, full_name, disabled) VALUES (:tenant, ?, ?, ?, ?)
 		ON CONFLICT (tenant_id, id) DO UPDATE SET email = excluded.email, full_name = excluded.full_name, disabled = excluded.disabled`)
+	userIDByEmail  = scope(`SELECT id FROM users WHERE tenant_id = :tenant AND email = ? AND id <> ?`)
 	insertUserRole = scope(`INSERT INTO user_roles (tenant_id, user_id, role_id, position) VALUES (:tenant, ?, ?, ?)`)
 	tenantName     = scope(`SELECT name FROM tenants WHERE id = :tenant`)
 	allLayouts     = scope(`SELECT id, name, items FROM layouts WHERE tenant_id = :tenant ORDER BY id`)
@@ -264,7 +265,22 @@ func (t *Tenant) importAccess(ctx context.Context, f access.File) (announce bool
 			return false, fmt.Errorf("role %d: %w", r.ID, err)
 		}
 	}
+	inFile := make(map[int64]bool, len(f.Users))
 	for _, u := range f.Users {
+		inFile[u.ID] = true
+	}
+	for i, u := range f.Users {
+		// An address held by a user the file leaves out (kept, with no
+		// role) is the user's mistake, not the database's.
+		var other int64
+		err := tx.queryRow(ctx, userIDByEmail, strings.ToLower(u.Email), u.ID).Scan(&other)
+		if err == nil && !inFile[other] {
+			msg := fmt.Sprintf("%s already belongs to user %d, who is not in the file: give that user's entry this address, or use another", u.Email, other)
+			return false, portal.Invalid(msg, portal.FieldError{Field: fmt.Sprintf("users[%d].email", i), Message: msg})
+		}
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return false, err
+		}
 		if _, err := tx.exec(ctx, upsertUser, u.ID, strings.ToLower(u.Email), u.FullName, u.Disabled); err != nil {
 			return false, fmt.Errorf("user %s: %w", u.Email, err)
 		}

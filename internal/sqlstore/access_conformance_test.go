@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -211,6 +212,28 @@ func TestConformanceSessionUser(t *testing.T) {
 		}
 		if _, _, err := s.Tenant("other").SessionUser(ctx, "s-nora"); !portal.IsNotFound(err) {
 			t.Errorf("another tenant's session: %v", err)
+		}
+	})
+}
+
+// A new user whose address belongs to a user the file leaves out is the
+// file's mistake: a 400 naming the entry and the other user, nothing
+// imported; on both engines.
+func TestConformanceImportRefusesAnAddressOfAUserLeftOut(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		ten := seedTenant(t, s, "acme")
+		if err := ten.ImportAccess(ctx, testAccess); err != nil {
+			t.Fatal(err)
+		}
+		f := testAccess
+		f.Users = []access.FileUser{testAccess.Users[0], {ID: 3, Email: "NORA@acme.test", FullName: "Nora again", Roles: []int64{10}}}
+		err := ten.ImportAccess(ctx, f)
+		if portal.ErrorCode(err) != portal.CodeInvalid || !strings.Contains(err.Error(), "already belongs to user 2") {
+			t.Fatalf("import: %v", err)
+		}
+		if u, err := ten.UserByEmail(ctx, "nora@acme.test"); err != nil || u.ID != 2 {
+			t.Errorf("nora: %+v %v", u, err)
 		}
 	})
 }
