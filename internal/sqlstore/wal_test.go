@@ -121,8 +121,10 @@ func TestWALStaysWithinItsLimitUnderSustainedWrites(t *testing.T) {
 	if !tested() {
 		t.Fatalf("%.1f MiB logged, %d restarts in %s: the writes did not test the limit", mib(logged), restarts, maxLoad)
 	}
-	if bound := limit + 2*perPass; peak > bound {
-		t.Fatalf("WAL peak %.1f MiB, past %.1f MiB (the limit and two passes' writes)", mib(peak), mib(bound))
+	// A restart that readers held off (refused) lets the log take one
+	// more pass's writes before the next try.
+	if bound := limit + (2+refusals)*perPass; peak > bound {
+		t.Fatalf("WAL peak %.1f MiB, past %.1f MiB (the limit and the writes of two passes, and of one more per refused restart)", mib(peak), mib(bound))
 	}
 	// Once the writes stop, a pass or two bring it back under the limit.
 	for deadline := time.Now().Add(4 * upkeepInterval); size() > limit; time.Sleep(10 * time.Millisecond) {
