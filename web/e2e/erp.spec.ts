@@ -372,9 +372,13 @@ test.describe('NetSuite mode', () => {
     await filter.getByLabel('Condition 1 value').fill('River Basin');
     await filter.getByRole('button', { name: 'Apply filter' }).click();
     await expect(page.getByTestId('list-total')).toHaveText(/^\d+ records?$/);
+    // The total above may still be the unfiltered list's: wait for the filtered rows.
+    await expect(async () => {
+      const shown = await columnTexts(page, 'Service area');
+      expect(shown.length).toBeGreaterThan(0);
+      for (const area of shown) expect(area).toMatch(/River Basin$/);
+    }).toPass({ timeout: 10_000 });
     const areas = await columnTexts(page, 'Service area');
-    expect(areas.length).toBeGreaterThan(0);
-    for (const area of areas) expect(area).toMatch(/River Basin$/);
 
     // Its page shows both among the declared fields, labelled, each in the group of what it
     // holds (the text under Details, the quantity under Amounts, formatted), not among the
