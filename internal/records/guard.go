@@ -63,14 +63,14 @@ type Guard struct {
 	st    lister
 
 	mu     sync.Mutex
-	me     *int64 // the user's employee record, once looked up (0: none)
-	scopes map[string]Filter
+	me     *int64            // the user's employee record, once looked up (0: none)
+	scopes map[string]Filter // resolved rules by permission; nil until one is
 }
 
 // NewGuard is the guard of a user (by e-mail address, for Me) acting in
 // role, resolving rules through st, the tenant's unguarded store.
 func NewGuard(st lister, role access.Role, email string) *Guard {
-	return &Guard{role: role, email: email, st: st, scopes: map[string]Filter{}}
+	return &Guard{role: role, email: email, st: st}
 }
 
 // Viewer is the dashboard's viewer of the guard's caller (whose store is
@@ -178,6 +178,9 @@ func (g *Guard) rule(ctx context.Context, k *Kind, action string) (Filter, error
 	}
 	if err != nil {
 		return Filter{}, err
+	}
+	if g.scopes == nil { // made on first use: most requests meet no rule
+		g.scopes = map[string]Filter{}
 	}
 	g.scopes[perm] = f
 	return f, nil
