@@ -102,7 +102,7 @@ func (s *Server) withAuth(next http.Handler) http.Handler {
 			return
 		}
 		p := principal{Tenant: claims.Tenant, User: user, Role: role, Session: claims,
-			Guard: records.NewGuard(s.tenants(claims.Tenant), role, user.Email)}
+			Guard: records.NewGuard(s.tenants(claims.Tenant), role, user.Email).Remembering(s.employees, claims.Tenant)}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), principalKey{}, p)))
 	})
 }

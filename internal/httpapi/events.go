@@ -136,7 +136,7 @@ func (s *Server) eventStream(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		case <-tick.C:
-			guard = records.NewGuard(s.tenants(p.Tenant), p.Role, p.User.Email)
+			guard = records.NewGuard(s.tenants(p.Tenant), p.Role, p.User.Email).Remembering(s.employees, p.Tenant)
 			if status := s.streamEnded(ctx, p, false); status != 0 {
 				end(status)
 				return

@@ -143,14 +143,17 @@ type Server struct {
 	erp, product  string
 	erpBase       string
 	sessionCache  *sessionCache
-	details       detailsCache
-	syncs         func(portal.TenantID) Syncer
-	metricsToken  string
-	writeMetrics  func(context.Context, io.Writer) error
-	equipment     EquipmentCharges
-	hsts          bool
-	events        *events.Hub
-	heartbeat     time.Duration
+	// employees is which employee record each user is, for rules with
+	// records.Me: per instance, kept as long as a session check.
+	employees    *records.Employees
+	details      detailsCache
+	syncs        func(portal.TenantID) Syncer
+	metricsToken string
+	writeMetrics func(context.Context, io.Writer) error
+	equipment    EquipmentCharges
+	hsts         bool
+	events       *events.Hub
+	heartbeat    time.Duration
 	// draining is closed by Drain: the server is shutting down.
 	draining  chan struct{}
 	drainOnce sync.Once
@@ -186,6 +189,7 @@ func NewServer(o Options) (*Server, error) {
 		log: o.Logger, store: o.Store, client: o.Client, csp: newCSP(o.CSP), mux: http.NewServeMux(),
 		identity: o.Identity, sessions: o.Sessions, tenants: o.Tenants, equipment: o.Equipment,
 		erp: o.ERP, product: o.Product, erpBase: o.ERPBaseURL, sessionCache: newSessionCache(o.SessionCacheTTL), syncs: o.Syncs,
+		employees:    records.NewEmployees(o.SessionCacheTTL),
 		metricsToken: o.MetricsToken, writeMetrics: o.WriteMetrics,
 		loginIP: newSignInLimit("login", o.LoginPerMinuteIP), loginAccount: newSignInLimit("login", o.LoginPerMinuteAccount),
 		// Every open tab refreshes every few minutes; an office behind one

@@ -58,9 +58,11 @@ type lister interface {
 // user's employee record and each rule once, on first use, against the
 // unguarded store.
 type Guard struct {
-	role  access.Role
-	email string
-	st    lister
+	role      access.Role
+	email     string
+	st        lister
+	tenant    portal.TenantID
+	employees *Employees // nil: looked up once per guard
 
 	mu     sync.Mutex
 	me     *int64            // the user's employee record, once looked up (0: none)
@@ -71,6 +73,14 @@ type Guard struct {
 // role, resolving rules through st, the tenant's unguarded store.
 func NewGuard(st lister, role access.Role, email string) *Guard {
 	return &Guard{role: role, email: email, st: st}
+}
+
+// Remembering has the guard look the user's employee record up through
+// e, the process's memory of them, for tenant (the store's), rather than
+// once per guard. It returns g.
+func (g *Guard) Remembering(e *Employees, tenant portal.TenantID) *Guard {
+	g.employees, g.tenant = e, tenant
+	return g
 }
 
 // Viewer is the dashboard's viewer of the guard's caller (whose store is
@@ -220,13 +230,9 @@ func (g *Guard) employee(ctx context.Context) (int64, error) {
 	if g.me != nil {
 		return *g.me, nil
 	}
-	ref, err := employeeOf(ctx, g.st, g.email)
+	id, err := g.employees.lookup(ctx, g.st, g.tenant, g.email)
 	if err != nil {
 		return 0, err
-	}
-	var id int64
-	if ref != nil {
-		id = ref.ID
 	}
 	g.me = &id
 	return id, nil

@@ -16,11 +16,33 @@ type dialect struct {
 	// instances starting against one PostgreSQL) for as long as the
 	// session holds it; unlockMigrations gives it back.
 	lockMigrations, unlockMigrations string
+	// includes reports whether an index can carry columns outside its
+	// key (INCLUDE: PostgreSQL); without, they go after the key.
+	includes bool
+	// analyzeIndex gathers the planner's statistics of a new index (%s:
+	// its name): SQLite keeps them per index, PostgreSQL per table (an
+	// expression index's with it).
+	analyzeIndex string
+}
+
+// listCovered are the promoted columns a list's page shows that its
+// default sort's index carries beside its keys (migration 0026's
+// records_title): a page read along such an index reads no table row.
+const listCovered = "code, status, parent_id, parent_name, project_id, project_name, amount, occurred_on"
+
+// carrying is what ends an index's key columns, before their closing
+// parenthesis, to carry cols beside them: ", cols" (more key columns), or
+// the key's end and an INCLUDE of them.
+func (d dialect) carrying(cols string) string {
+	if d.includes {
+		return ") INCLUDE (" + cols
+	}
+	return ", " + cols
 }
 
 var (
-	sqlite   = dialect{name: "sqlite"}
-	postgres = dialect{name: "postgres", numbered: true, lockMigrations: "SELECT pg_advisory_lock(7265646963)",
+	sqlite   = dialect{name: "sqlite", analyzeIndex: "ANALYZE %s"}
+	postgres = dialect{name: "postgres", numbered: true, includes: true, analyzeIndex: "ANALYZE records /* %s */", lockMigrations: "SELECT pg_advisory_lock(7265646963)",
 		unlockMigrations: "SELECT pg_advisory_unlock(7265646963)"}
 )
 

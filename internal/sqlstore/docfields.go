@@ -91,6 +91,12 @@ func (s *Store) IndexDocumentFields(ctx context.Context) error {
 		if _, err := conn.ExecContext(ctx, want[name]); err != nil {
 			return fmt.Errorf("index document field: %s: %w", want[name], err)
 		}
+		// A new index has no statistics until analysed; without them the
+		// planner misjudges it (see migration 0023), and lists of other
+		// kinds may walk it.
+		if _, err := conn.ExecContext(ctx, fmt.Sprintf(s.d.analyzeIndex, name)); err != nil {
+			return fmt.Errorf("analyze %s: %w", name, err)
+		}
 	}
 	return s.syncSummable(ctx, conn)
 }
