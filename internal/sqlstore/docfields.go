@@ -98,7 +98,10 @@ func (s *Store) IndexDocumentFields(ctx context.Context) error {
 			return fmt.Errorf("analyze %s: %w", name, err)
 		}
 	}
-	return s.syncSummable(ctx, conn)
+	if err := s.syncSummable(ctx, conn); err != nil {
+		return err
+	}
+	return s.syncOwners(ctx, conn)
 }
 
 // docIndexNames lists the document field indexes the database has.
@@ -229,6 +232,9 @@ func (s *Store) syncSummable(ctx context.Context, conn *sql.Conn) error {
 				return err
 			}
 		}
+		if len(added) > 0 { // their owner totals too
+			return s.allOwnerTotalsAfresh(ctx, tx)
+		}
 		return nil
 	})
 }
@@ -245,7 +251,8 @@ func (s *Store) sumAfresh(ctx context.Context, tx *sql.Tx, f summable) error {
 	return err
 }
 
-// recount counts and sums every kind afresh (migration 0020's tables),
+// recount counts and sums every kind afresh (migration 0020's tables, and
+// 0031's per owner),
 // and moves every kind's name version on (SQLite's migration 0028), after
 // a bulk load that ran without their triggers.
 func (s *Store) recount(ctx context.Context) error {
@@ -276,6 +283,6 @@ func (s *Store) recount(ctx context.Context) error {
 				return err
 			}
 		}
-		return nil
+		return s.allOwnerTotalsAfresh(ctx, tx)
 	})
 }

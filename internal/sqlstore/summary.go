@@ -16,7 +16,9 @@ import (
 // count or a sum of every record a request matches.
 //
 //   - A list without filter or text reads its kind's count and sums, which
-//     migration 0020's triggers keep in the transaction of every write.
+//     migration 0020's triggers keep in the transaction of every write; a
+//     list narrowed to one owner's records only (the rule "owner eq $me")
+//     reads that owner's, which 0031's keep (owners.go).
 //   - Otherwise a probe reads at most records.SummaryExact+1 matching rows
 //     (in whatever index order the planner picks): a result no larger is
 //     counted and totalled exactly.
@@ -53,6 +55,12 @@ func (t *Tenant) Summarize(ctx context.Context, q records.SummaryQuery) (records
 	g := t.d.sumGrouping(k, q.Sum)
 	if q.List.Filter.Conditions() == 0 && q.List.Text == "" {
 		kept, ok, err := t.keptSummary(ctx, k, q.Sum, g, out)
+		if ok || err != nil {
+			return kept, err
+		}
+	}
+	if owner, only := ownerOnly(k, q.List); only {
+		kept, ok, err := t.keptOwnerSummary(ctx, k, owner, q.Sum, out)
 		if ok || err != nil {
 			return kept, err
 		}

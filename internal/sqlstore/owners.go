@@ -1,0 +1,223 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+
+	"github.com/portico/portico/internal/records"
+)
+
+// A user's own records are counted and totalled per owner by migration
+// 0031's triggers (owner_totals), so the list a rule "owner eq $me" narrows
+// reads its count and totals, as an unfiltered list reads its kind's
+// (keptSummary), rather than estimating them.
+
+// registryOwners are the JSON paths of the owners' ids, by kind: each kind
+// whose owner (records.Kind.Owner) is a reference in the document.
+func registryOwners() map[string]string {
+	out := map[string]string{}
+	for _, k := range records.All() {
+		if f, ok := docField(k, records.DocColumn(k.Owner)); ok && k.Owner != "" && f.Type == records.TypeRef {
+			out[k.Name] = "$." + f.Name + ".id"
+		}
+	}
+	return out
+}
+
+// ownerSQL is a record's owner as owner_totals keys it, the owner at path:
+// the expression a list's filter on the owner compares (conditionSQL).
+func ownerSQL(path string) string {
+	return "COALESCE(CAST(json_extract(fields, '" + path + "') AS TEXT), '')"
+}
+
+// syncOwners makes owner_fields the registry's owners, on conn (the
+// migrations' lock holder): a kind whose owner leaves loses its totals,
+// one whose owner joins or changes is totalled afresh, in the transaction
+// that records it (on PostgreSQL with the records locked against writes
+// meanwhile, so no write's trigger misses it).
+func (s *Store) syncOwners(ctx context.Context, conn *sql.Conn) error {
+	want := registryOwners()
+	return inConnTx(ctx, conn, func(tx *sql.Tx) error {
+		have, err := storedOwners(ctx, tx)
+		if err != nil {
+			return err
+		}
+		var changed []string
+		for kind, path := range want {
+			if have[kind] != path {
+				changed = append(changed, kind)
+			}
+		}
+		slices.Sort(changed)
+		if len(changed) > 0 && s.d.name == postgres.name {
+			if _, err := tx.ExecContext(ctx, `LOCK TABLE records IN SHARE MODE`); err != nil {
+				return err
+			}
+		}
+		for _, kind := range slices.Sorted(maps.Keys(have)) {
+			if _, ok := want[kind]; ok {
+				continue
+			}
+			for _, st := range []string{`DELETE FROM owner_fields WHERE kind = ?`, `DELETE FROM owner_totals WHERE kind = ?`} {
+				if _, err := tx.ExecContext(ctx, s.d.rebind(st), kind); err != nil {
+					return err
+				}
+			}
+		}
+		for _, kind := range changed {
+			if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM owner_fields WHERE kind = ?`), kind); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO owner_fields (kind, path) VALUES (?, ?)`), kind, want[kind]); err != nil {
+				return err
+			}
+			if err := s.ownerTotalsAfresh(ctx, tx, kind, want[kind]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// storedOwners reads owner_fields: paths by kind.
+func storedOwners(ctx context.Context, tx *sql.Tx) (map[string]string, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT kind, path FROM owner_fields`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var kind, path string
+		if err := rows.Scan(&kind, &path); err != nil {
+			return nil, err
+		}
+		out[kind] = path
+	}
+	return out, rows.Err()
+}
+
+// ownerTotalsAfresh replaces a kind's owner totals by its records' (no
+// other write may run meanwhile: the caller's transaction sees to it): the
+// count and each of the kind's summable_fields, by tenant, owner (at path)
+// and currency.
+func (s *Store) ownerTotalsAfresh(ctx context.Context, tx *sql.Tx, kind, path string) error {
+	if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM owner_totals WHERE kind = ?`), kind); err != nil {
+		return err
+	}
+	owner := ownerSQL(path)
+	if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO owner_totals (tenant_id, kind, owner, currency, field, total)
+		SELECT tenant_id, kind, `+owner+`, currency, '', COUNT(*) FROM records WHERE kind = ? GROUP BY tenant_id, kind, `+owner+`, currency`), kind); err != nil {
+		return err
+	}
+	fields, err := storedSummables(ctx, tx)
+	if err != nil {
+		return err
+	}
+	for _, f := range fields {
+		if f.kind != kind {
+			continue
+		}
+		value := s.d.summableValue(f.field)
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO owner_totals (tenant_id, kind, owner, currency, field, total)
+			SELECT tenant_id, kind, `+owner+`, currency, ?, SUM(`+value+`) FROM records WHERE kind = ?
+			GROUP BY tenant_id, kind, `+owner+`, currency HAVING SUM(`+value+`) <> 0`), string(f.field), kind); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// allOwnerTotalsAfresh totals every kind of owner_fields afresh (after a
+// bulk load, or a summable field joining).
+func (s *Store) allOwnerTotalsAfresh(ctx context.Context, tx *sql.Tx) error {
+	have, err := storedOwners(ctx, tx)
+	if err != nil {
+		return err
+	}
+	for _, kind := range slices.Sorted(maps.Keys(have)) {
+		if err := s.ownerTotalsAfresh(ctx, tx, kind, have[kind]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ownerOnly is the owner a list is narrowed to when that is all it is
+// narrowed to (its filter is "owner eq id" on its kind's owner, with no
+// text): the owner as owner_totals keys it.
+func ownerOnly(k *records.Kind, q records.ListQuery) (string, bool) {
+	if q.Text != "" || k.Owner == "" || len(q.Filter.All) > 0 || len(q.Filter.Any) != 1 || len(q.Filter.Any[0]) != 1 {
+		return "", false
+	}
+	c := q.Filter.Any[0][0]
+	f, doc := docField(k, c.Column)
+	id, isID := c.Value.(int64)
+	if !doc || !isID || c.Op != records.OpEq || f.Name != k.Owner || f.Type != records.TypeRef {
+		return "", false
+	}
+	return strconv.FormatInt(id, 10), true
+}
+
+var keptOwnerTotals = scope(`SELECT currency, field, total FROM owner_totals WHERE tenant_id = :tenant AND kind = ? AND owner = ?`)
+
+// keptOwnerSummary answers a list narrowed to one owner's records
+// (ownerOnly) from owner_totals, exactly, when it can (ok): each summed
+// field is of one unit or in the record's currency (a quantity per a
+// field's unit is not kept by unit).
+func (t *Tenant) keptOwnerSummary(ctx context.Context, k *records.Kind, owner string, sum []records.Field, out records.Summary) (_ records.Summary, ok bool, _ error) {
+	for _, f := range sum {
+		if k.UnitOf(f).Per != nil {
+			return out, false, nil
+		}
+	}
+	rows, err := t.query(ctx, keptOwnerTotals, k.Name, owner)
+	if err != nil {
+		return out, false, fmt.Errorf("summarize %s: %w", k.Name, err)
+	}
+	defer rows.Close()
+	counts := map[string]int64{}          // by currency
+	sums := map[string]map[string]int64{} // by field, then currency
+	for rows.Next() {
+		var currency, field string
+		var total int64
+		if err := rows.Scan(&currency, &field, &total); err != nil {
+			return out, false, fmt.Errorf("summarize %s: %w", k.Name, err)
+		}
+		if field == "" {
+			counts[currency] += total
+			out.Total += total
+			continue
+		}
+		if sums[field] == nil {
+			sums[field] = map[string]int64{}
+		}
+		sums[field][currency] += total
+	}
+	if err := rows.Err(); err != nil {
+		return out, false, fmt.Errorf("summarize %s: %w", k.Name, err)
+	}
+	for _, f := range sum {
+		perCurrency := k.UnitOf(f).Currency
+		by := map[string]float64{}
+		for currency, n := range counts {
+			if n == 0 {
+				continue
+			}
+			unit := ""
+			if perCurrency {
+				unit = currency
+			}
+			by[unit] += float64(sums[string(f.Column)][currency]) / 100
+		}
+		if len(by) == 0 {
+			by[""] = 0 // no record: nothing, in the base unit
+		}
+		out.Totals[f.Name] = records.UnitTotals(by)
+	}
+	return out, true, nil
+}

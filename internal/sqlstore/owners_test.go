@@ -1,0 +1,218 @@
+package sqlstore
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/portico/portico/internal/erpsync"
+	"github.com/portico/portico/internal/records"
+)
+
+// ownedProjects makes projects first..first+n-1 managed by owner(i) (0:
+// no manager), in EUR when foreign(i), with an amount and acres.
+func ownedProjects(first, n int64, owner func(int64) int64, foreign func(int64) bool, at time.Time) []records.Record {
+	var out []records.Record
+	for i := first; i < first+n; i++ {
+		doc := map[string]any{"custentity_res_acres": float64(i%13) + 0.25}
+		if o := owner(i); o != 0 {
+			doc["projectmanager"] = map[string]any{"id": fmt.Sprint(o), "refName": fmt.Sprintf("Manager %d", o)}
+		}
+		r := records.Record{Kind: "project", ID: i, Title: fmt.Sprintf("Project %05d", i), Status: "In progress", ModifiedAt: at}
+		if i%5 != 0 {
+			r.Amount = ptr(i * 1000)
+		}
+		if foreign(i) {
+			r.Currency = "EUR"
+		}
+		r.Fields, _ = json.Marshal(doc)
+		out = append(out, r)
+	}
+	return out
+}
+
+// ownerWant is what a list of owner's projects among rs counts and
+// totals: the count, the amounts by currency ("" the base), the acres.
+func ownerWant(rs map[int64]records.Record, owner int64) (n int64, amounts map[string]float64, acres float64) {
+	amounts = map[string]float64{}
+	for _, r := range rs {
+		var doc struct {
+			Projectmanager struct{ ID string }
+			Acres          float64 `json:"custentity_res_acres"`
+		}
+		json.Unmarshal(r.Fields, &doc)
+		if doc.Projectmanager.ID != fmt.Sprint(owner) {
+			continue
+		}
+		n++
+		if r.Amount != nil {
+			amounts[r.Currency] += float64(*r.Amount) / 100
+		} else {
+			amounts[r.Currency] += 0
+		}
+		acres += doc.Acres
+	}
+	return n, amounts, acres
+}
+
+// everyRecord is a condition every record meets: with it, a list is no
+// longer one owner's records only (ownerOnly), and is counted.
+var everyRecord = records.Filter{Any: [][]records.Cond{{{Column: records.ColID, Op: records.OpGt, Value: int64(0)}}}}
+
+// TestConformanceOwnerTotals: the count and totals of one owner's records
+// (a rule's "owner eq $me") are read from migration 0031's owner_totals,
+// exactly, per currency, through inserts, a sync's changes of owner,
+// amount and currency, deletions, and a bulk load; and they agree with
+// the same list counted record by record.
+func TestConformanceOwnerTotals(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		ten := seedTenant(t, s, "acme")
+		k, _ := records.Lookup("project")
+		amount, _ := k.FieldNamed("projectedtotal")
+		acres, _ := k.FieldNamed("custentity_res_acres")
+		sum := []records.Field{amount, acres}
+		check := func(what string, ten *Tenant, current map[int64]records.Record, owner int64) {
+			t.Helper()
+			f := mustFilter(t, k, fmt.Sprintf("projectmanager eq %d", owner))
+			o, only := ownerOnly(k, records.ListQuery{Kind: "project", Filter: f})
+			if !only {
+				t.Fatalf("%s: projectmanager eq %d is not read as one owner's records", what, owner)
+			}
+			kept, ok, err := ten.keptOwnerSummary(ctx, k, o, sum, records.Summary{Totals: map[string][]records.UnitTotal{}})
+			if err != nil || !ok {
+				t.Fatalf("%s: kept owner summary: %v, %v", what, ok, err)
+			}
+			// The same list, counted: a second condition that holds for
+			// every record takes it off the kept path.
+			counted, err := ten.Summarize(ctx, records.SummaryQuery{List: records.ListQuery{Kind: "project",
+				Filter: f.And(everyRecord)}, Count: true, Sum: sum})
+			if err != nil {
+				t.Fatal(err)
+			}
+			n, amounts, wantAcres := ownerWant(current, owner)
+			if kept.Total != n || kept.TotalEstimated || counted.Total != n {
+				t.Errorf("%s, owner %d: kept %d, counted %d, want %d", what, owner, kept.Total, counted.Total, n)
+			}
+			if got := base(kept, "custentity_res_acres"); math.Abs(got-wantAcres) > 0.001 {
+				t.Errorf("%s, owner %d: acres %.2f, want %.2f", what, owner, got, wantAcres)
+			}
+			got := map[string]float64{}
+			for _, u := range kept.Totals["projectedtotal"] {
+				got[u.Unit] = u.Total
+			}
+			if n > 0 && fmt.Sprint(got) != fmt.Sprint(amounts) {
+				t.Errorf("%s, owner %d: amounts %v, want %v (counted: %v)", what, owner, got, amounts, counted.Totals["projectedtotal"])
+			}
+			if fmt.Sprint(kept.Totals) != fmt.Sprint(counted.Totals) && n > 0 {
+				t.Errorf("%s, owner %d: kept totals %v, counted %v", what, owner, kept.Totals, counted.Totals)
+			}
+		}
+		at := time.UnixMilli(1_700_000_000_000).UTC()
+		rs := ownedProjects(1, 400, func(i int64) int64 { return i % 4 }, func(i int64) bool { return i%7 == 0 }, at)
+		if err := ten.PutRecords(ctx, rs); err != nil {
+			t.Fatal(err)
+		}
+		current := map[int64]records.Record{}
+		for _, r := range rs {
+			current[r.ID] = r
+		}
+		for owner := int64(1); owner <= 4; owner++ {
+			check("inserted", ten, current, owner)
+		}
+		// A sync moves projects to other managers, changes amounts and
+		// currencies, and deletes some.
+		changed := ownedProjects(1, 120, func(i int64) int64 { return 1 + (i+1)%4 }, func(i int64) bool { return i%3 == 0 }, at.Add(time.Minute))
+		deleted := []int64{200, 201, 202, 203, 399}
+		if err := ten.ApplyPull(ctx, "project", changed, deleted, erpsync.State{Kind: "project"}); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range changed {
+			current[r.ID] = r
+		}
+		for _, id := range deleted {
+			delete(current, id)
+		}
+		for owner := int64(1); owner <= 4; owner++ {
+			check("after a sync", ten, current, owner)
+		}
+		// A bulk load (without the triggers) totals afresh.
+		bulk := seedTenant(t, s, "bulk")
+		loaded := ownedProjects(1, 300, func(i int64) int64 { return i % 3 }, func(i int64) bool { return i%11 == 0 }, at)
+		if err := s.BulkLoad(ctx, func() error { return bulk.PutRecords(ctx, loaded) }); err != nil {
+			t.Fatal(err)
+		}
+		bulkNow := map[int64]records.Record{}
+		for _, r := range loaded {
+			bulkNow[r.ID] = r
+		}
+		for owner := int64(1); owner <= 2; owner++ {
+			check("bulk loaded", bulk, bulkNow, owner)
+		}
+		check("the first tenant, after the other's bulk load", ten, current, 1)
+	})
+}
+
+// TestConformanceOwnerTotalsConcurrentWriters: many writers moving the
+// same projects between managers and changing their amounts at once leave
+// every owner's kept count and totals equal to the records'.
+func TestConformanceOwnerTotalsConcurrentWriters(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		ten := seedTenant(t, s, "acme")
+		k, _ := records.Lookup("project")
+		amount, _ := k.FieldNamed("projectedtotal")
+		at := time.UnixMilli(1_700_000_000_000).UTC()
+		if err := ten.PutRecords(ctx, ownedProjects(1, 60, func(i int64) int64 { return i % 3 }, func(int64) bool { return false }, at)); err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		errs := make(chan error, 8)
+		for w := range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				rng := rand.New(rand.NewPCG(uint64(w), 7))
+				for round := range 25 {
+					first := 1 + rng.Int64N(50)
+					batch := ownedProjects(first, 10, func(int64) int64 { return 1 + rng.Int64N(4) },
+						func(int64) bool { return rng.IntN(4) == 0 }, at.Add(time.Duration(round)*time.Second))
+					if err := ten.PutRecords(ctx, batch); err != nil {
+						errs <- err
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Fatal(err)
+		}
+		for owner := int64(1); owner <= 4; owner++ {
+			f := mustFilter(t, k, fmt.Sprintf("projectmanager eq %d", owner))
+			kept, err := ten.Summarize(ctx, records.SummaryQuery{List: records.ListQuery{Kind: "project", Filter: f}, Count: true, Sum: []records.Field{amount}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			counted, err := ten.Summarize(ctx, records.SummaryQuery{List: records.ListQuery{Kind: "project", Filter: f.And(everyRecord)},
+				Count: true, Sum: []records.Field{amount}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if kept.Total != counted.Total || fmt.Sprint(kept.Totals) != fmt.Sprint(counted.Totals) {
+				t.Errorf("owner %d: kept %d %v, counted %d %v", owner, kept.Total, kept.Totals, counted.Total, counted.Totals)
+			}
+		}
+		var all int64
+		if err := s.db.QueryRowContext(ctx, s.d.rebind(`SELECT SUM(total) FROM owner_totals WHERE tenant_id = ? AND kind = 'project' AND field = ''`),
+			"acme").Scan(&all); err != nil || all != 60 {
+			t.Errorf("every owner's counts (those without one too) add up to %d (%v), want 60", all, err)
+		}
+	})
+}
