@@ -133,14 +133,16 @@ func (s guarded) Record(ctx context.Context, kind string, id int64) (records.Rec
 	return s.TenantStore.Record(ctx, kind, id)
 }
 
-// SearchCandidates finds the candidates of the kinds the caller sees
-// whole in the search index, and those of a kind under a rule through
-// the kind's list with the same text, narrowed by the rule: the index's
-// best candidates of such a kind may all lie outside it (a manager's own
-// projects among a million), and cut down afterwards they would leave
-// the search empty.
+// SearchCandidates finds candidates in the search index, of every kind
+// searched, and keeps those of a kind under a rule that the rule lets the
+// caller see (Guard.Seen); and, for each such kind, the first
+// search.Limit of its list with the same text, narrowed by the rule: the
+// index's candidates of such a kind may all lie outside it (a manager's
+// own projects among a million), and cut down they would leave the search
+// without them. The index's walk costs what it does without a rule (a
+// walk that skipped the ruled kinds' entries read more of them).
 func (s guarded) SearchCandidates(ctx context.Context, text string, kinds []string, limit int) ([]search.Entry, error) {
-	var whole, ruled []string
+	var ruled []string
 	for _, kind := range kinds {
 		narrowed, err := s.g.Narrowed(ctx, kind)
 		if err != nil {
@@ -148,19 +150,25 @@ func (s guarded) SearchCandidates(ctx context.Context, text string, kinds []stri
 		}
 		if narrowed {
 			ruled = append(ruled, kind)
-		} else {
-			whole = append(whole, kind)
 		}
 	}
-	var found []search.Entry
-	if len(whole) > 0 {
-		var err error
-		if found, err = s.TenantStore.SearchCandidates(ctx, text, whole, limit); err != nil {
-			return nil, err
+	found, err := s.TenantStore.SearchCandidates(ctx, text, kinds, limit)
+	if err != nil || len(ruled) == 0 {
+		return found, err
+	}
+	byKind := map[string][]int64{}
+	for _, e := range found {
+		if slices.Contains(ruled, e.Kind) {
+			byKind[e.Kind] = append(byKind[e.Kind], e.ID)
 		}
 	}
+	seen, err := s.g.Seen(ctx, byKind)
+	if err != nil {
+		return nil, err
+	}
+	found = slices.DeleteFunc(found, func(e search.Entry) bool { return slices.Contains(ruled, e.Kind) && !seen[e.Kind][e.ID] })
 	for _, kind := range ruled {
-		page, err := s.ListRecords(ctx, records.ListQuery{Kind: kind, Text: text, Limit: limit,
+		page, err := s.ListRecords(ctx, records.ListQuery{Kind: kind, Text: text, Limit: min(limit, search.Limit),
 			Columns: []records.Column{records.ColTitle, records.ColCode, records.ColStatus, records.ColModified}, Fields: []string{}})
 		if err != nil {
 			return nil, err
