@@ -119,11 +119,10 @@ func (d dialect) filterIndexes() map[string]string {
 		if kf.Field.Name == kf.Kind.Owner {
 			// A user's own records in a list's default order (by name), as
 			// a rule "owner eq $me" shows them: one index walk, holding
-			// every promoted column a page shows (records_title, migration
-			// 0026, holds all but the last two), so a page, a search's
-			// candidates (which are by recency) and the rule's count and
-			// totals read the index alone.
-			ddl = fmt.Sprintf("ON records (tenant_id, (%s), title, id%s) WHERE %s", expr, d.carrying(listCovered+", modified_at, currency"), kindIs(kf.Kind))
+			// every promoted column a page shows (records_title's, and the
+			// time of the last change, which a search's candidates are
+			// ranked by), so such a page reads the index alone.
+			ddl = fmt.Sprintf("ON records (tenant_id, (%s), title, id%s) WHERE %s", expr, d.carrying(listCovered+", modified_at"), kindIs(kf.Kind))
 		}
 		sum := sha256.Sum256([]byte(ddl))
 		name := fmt.Sprintf("%s%x", docIndexPrefix, sum[:8])

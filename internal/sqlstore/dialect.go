@@ -26,9 +26,9 @@ type dialect struct {
 }
 
 // listCovered are the promoted columns a list's page shows that its
-// default sort's index carries beside its keys (migration 0026's
+// default sort's index carries beside its keys (migrations 0026 and 0029,
 // records_title): a page read along such an index reads no table row.
-const listCovered = "code, status, parent_id, parent_name, project_id, project_name, amount, occurred_on"
+const listCovered = "code, status, parent_id, parent_name, project_id, project_name, amount, occurred_on, currency"
 
 // carrying is what ends an index's key columns, before their closing
 // parenthesis, to carry cols beside them: ", cols" (more key columns), or
