@@ -103,15 +103,15 @@ func storedOwners(ctx context.Context, tx *sql.Tx) (map[string]string, error) {
 
 // ownerTotalsAfresh replaces a kind's owner totals by its records' (no
 // other write may run meanwhile: the caller's transaction sees to it): the
-// count and each of the kind's summable_fields, by tenant, owner (at path)
-// and currency.
+// count and each of the kind's summable_fields, by tenant, owner (at path),
+// status and currency.
 func (s *Store) ownerTotalsAfresh(ctx context.Context, tx *sql.Tx, kind, path string) error {
 	if _, err := tx.ExecContext(ctx, s.d.rebind(`DELETE FROM owner_totals WHERE kind = ?`), kind); err != nil {
 		return err
 	}
-	owner := ownerSQL(path)
-	if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO owner_totals (tenant_id, kind, owner, currency, field, total)
-		SELECT tenant_id, kind, `+owner+`, currency, '', COUNT(*) FROM records WHERE kind = ? GROUP BY tenant_id, kind, `+owner+`, currency`), kind); err != nil {
+	keys := ownerSQL(path) + ", COALESCE(status, ''), currency"
+	if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO owner_totals (tenant_id, kind, owner, status, currency, field, total)
+		SELECT tenant_id, kind, `+keys+`, '', COUNT(*) FROM records WHERE kind = ? GROUP BY tenant_id, kind, `+keys), kind); err != nil {
 		return err
 	}
 	fields, err := storedSummables(ctx, tx)
@@ -123,9 +123,9 @@ func (s *Store) ownerTotalsAfresh(ctx context.Context, tx *sql.Tx, kind, path st
 			continue
 		}
 		value := s.d.summableValue(f.field)
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO owner_totals (tenant_id, kind, owner, currency, field, total)
-			SELECT tenant_id, kind, `+owner+`, currency, ?, SUM(`+value+`) FROM records WHERE kind = ?
-			GROUP BY tenant_id, kind, `+owner+`, currency HAVING SUM(`+value+`) <> 0`), string(f.field), kind); err != nil {
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO owner_totals (tenant_id, kind, owner, status, currency, field, total)
+			SELECT tenant_id, kind, `+keys+`, ?, SUM(`+value+`) FROM records WHERE kind = ?
+			GROUP BY tenant_id, kind, `+keys+` HAVING SUM(`+value+`) <> 0`), string(f.field), kind); err != nil {
 			return err
 		}
 	}
@@ -147,35 +147,64 @@ func (s *Store) allOwnerTotalsAfresh(ctx context.Context, tx *sql.Tx) error {
 	return nil
 }
 
-// ownerOnly is the owner a list is narrowed to when that is all it is
-// narrowed to (its filter is "owner eq id" on its kind's owner, with no
-// text): the owner as owner_totals keys it.
-func ownerOnly(k *records.Kind, q records.ListQuery) (string, bool) {
-	if q.Text != "" || k.Owner == "" || len(q.Filter.All) > 0 || len(q.Filter.Any) != 1 || len(q.Filter.Any[0]) != 1 {
-		return "", false
-	}
-	c := q.Filter.Any[0][0]
-	f, doc := docField(k, c.Column)
-	id, isID := c.Value.(int64)
-	if !doc || !isID || c.Op != records.OpEq || f.Name != k.Owner || f.Type != records.TypeRef {
-		return "", false
-	}
-	return strconv.FormatInt(id, 10), true
+// ownerScope is what owner_totals keeps of a list narrowed to one owner's
+// records (as a rule "owner eq $me" narrows it), when that is all it is
+// narrowed to, or that and one status (a dashboard's "mine" card): its
+// filter is a conjunction of "owner eq id" on its kind's owner and at most
+// one "status eq s", and it has no text.
+type ownerScope struct {
+	owner     string // as owner_totals keys it
+	status    string
+	hasStatus bool
 }
 
-var keptOwnerTotals = scope(`SELECT currency, field, total FROM owner_totals WHERE tenant_id = :tenant AND kind = ? AND owner = ?`)
+func ownerScopeOf(k *records.Kind, q records.ListQuery) (ownerScope, bool) {
+	var o ownerScope
+	if q.Text != "" || k.Owner == "" {
+		return o, false
+	}
+	var conds []records.Cond
+	for _, p := range q.Filter.Parts() {
+		if len(p.Any) != 1 {
+			return o, false
+		}
+		conds = append(conds, p.Any[0]...)
+	}
+	hasOwner := false
+	for _, c := range conds {
+		if c.Op != records.OpEq {
+			return o, false
+		}
+		if f, doc := docField(k, c.Column); doc && f.Name == k.Owner && f.Type == records.TypeRef && !hasOwner {
+			id, ok := c.Value.(int64)
+			if !ok {
+				return o, false
+			}
+			o.owner, hasOwner = strconv.FormatInt(id, 10), true
+			continue
+		}
+		if s, ok := c.Value.(string); ok && c.Column == records.ColStatus && !o.hasStatus {
+			o.status, o.hasStatus = s, true
+			continue
+		}
+		return o, false
+	}
+	return o, hasOwner
+}
 
-// keptOwnerSummary answers a list narrowed to one owner's records
-// (ownerOnly) from owner_totals, exactly, when it can (ok): each summed
-// field is of one unit or in the record's currency (a quantity per a
-// field's unit is not kept by unit).
-func (t *Tenant) keptOwnerSummary(ctx context.Context, k *records.Kind, owner string, sum []records.Field, out records.Summary) (_ records.Summary, ok bool, _ error) {
+var keptOwnerTotals = scope(`SELECT status, currency, field, total FROM owner_totals WHERE tenant_id = :tenant AND kind = ? AND owner = ?`)
+
+// keptOwnerSummary answers a list narrowed to one owner's records, of a
+// status or all (ownerScopeOf), from owner_totals, exactly, when it can
+// (ok): each summed field is of one unit or in the record's currency (a
+// quantity per a field's unit is not kept by unit).
+func (t *Tenant) keptOwnerSummary(ctx context.Context, k *records.Kind, o ownerScope, sum []records.Field, out records.Summary) (_ records.Summary, ok bool, _ error) {
 	for _, f := range sum {
 		if k.UnitOf(f).Per != nil {
 			return out, false, nil
 		}
 	}
-	rows, err := t.query(ctx, keptOwnerTotals, k.Name, owner)
+	rows, err := t.query(ctx, keptOwnerTotals, k.Name, o.owner)
 	if err != nil {
 		return out, false, fmt.Errorf("summarize %s: %w", k.Name, err)
 	}
@@ -183,10 +212,13 @@ func (t *Tenant) keptOwnerSummary(ctx context.Context, k *records.Kind, owner st
 	counts := map[string]int64{}          // by currency
 	sums := map[string]map[string]int64{} // by field, then currency
 	for rows.Next() {
-		var currency, field string
+		var status, currency, field string
 		var total int64
-		if err := rows.Scan(&currency, &field, &total); err != nil {
+		if err := rows.Scan(&status, &currency, &field, &total); err != nil {
 			return out, false, fmt.Errorf("summarize %s: %w", k.Name, err)
+		}
+		if o.hasStatus && status != o.status {
+			continue
 		}
 		if field == "" {
 			counts[currency] += total

@@ -14,8 +14,11 @@ import (
 	"github.com/portico/portico/internal/records"
 )
 
+var projectStatuses = []string{"Active", "Closed", "Planning"}
+
 // ownedProjects makes projects first..first+n-1 managed by owner(i) (0:
-// no manager), in EUR when foreign(i), with an amount and acres.
+// no manager), in EUR when foreign(i), with an amount and acres, of a
+// status that varies with i and at.
 func ownedProjects(first, n int64, owner func(int64) int64, foreign func(int64) bool, at time.Time) []records.Record {
 	var out []records.Record
 	for i := first; i < first+n; i++ {
@@ -23,7 +26,7 @@ func ownedProjects(first, n int64, owner func(int64) int64, foreign func(int64) 
 		if o := owner(i); o != 0 {
 			doc["projectmanager"] = map[string]any{"id": fmt.Sprint(o), "refName": fmt.Sprintf("Manager %d", o)}
 		}
-		r := records.Record{Kind: "project", ID: i, Title: fmt.Sprintf("Project %05d", i), Status: "In progress", ModifiedAt: at}
+		r := records.Record{Kind: "project", ID: i, Title: fmt.Sprintf("Project %05d", i), Status: projectStatuses[(i+at.Unix())%3], ModifiedAt: at}
 		if i%5 != 0 {
 			r.Amount = ptr(i * 1000)
 		}
@@ -36,11 +39,15 @@ func ownedProjects(first, n int64, owner func(int64) int64, foreign func(int64) 
 	return out
 }
 
-// ownerWant is what a list of owner's projects among rs counts and
-// totals: the count, the amounts by currency ("" the base), the acres.
-func ownerWant(rs map[int64]records.Record, owner int64) (n int64, amounts map[string]float64, acres float64) {
+// ownerWant is what a list of owner's projects among rs (of status, unless
+// "") counts and totals: the count, the amounts by currency ("" the
+// base), the acres.
+func ownerWant(rs map[int64]records.Record, owner int64, status string) (n int64, amounts map[string]float64, acres float64) {
 	amounts = map[string]float64{}
 	for _, r := range rs {
+		if status != "" && r.Status != status {
+			continue
+		}
 		var doc struct {
 			Projectmanager struct{ ID string }
 			Acres          float64 `json:"custentity_res_acres"`
@@ -61,11 +68,12 @@ func ownerWant(rs map[int64]records.Record, owner int64) (n int64, amounts map[s
 }
 
 // everyRecord is a condition every record meets: with it, a list is no
-// longer one owner's records only (ownerOnly), and is counted.
+// longer one owner's records only (ownerScopeOf), and is counted.
 var everyRecord = records.Filter{Any: [][]records.Cond{{{Column: records.ColID, Op: records.OpGt, Value: int64(0)}}}}
 
 // TestConformanceOwnerTotals: the count and totals of one owner's records
-// (a rule's "owner eq $me") are read from migration 0031's owner_totals,
+// (a rule's "owner eq $me"), all or of one status, are read from
+// migration 0031's owner_totals,
 // exactly, per currency, through inserts, a sync's changes of owner,
 // amount and currency, deletions, and a bulk load; and they agree with
 // the same list counted record by record.
@@ -77,10 +85,14 @@ func TestConformanceOwnerTotals(t *testing.T) {
 		amount, _ := k.FieldNamed("projectedtotal")
 		acres, _ := k.FieldNamed("custentity_res_acres")
 		sum := []records.Field{amount, acres}
-		check := func(what string, ten *Tenant, current map[int64]records.Record, owner int64) {
+		checkStatus := func(what string, ten *Tenant, current map[int64]records.Record, owner int64, status string) {
 			t.Helper()
-			f := mustFilter(t, k, fmt.Sprintf("projectmanager eq %d", owner))
-			o, only := ownerOnly(k, records.ListQuery{Kind: "project", Filter: f})
+			expr := fmt.Sprintf("projectmanager eq %d", owner)
+			if status != "" {
+				expr += " and entitystatus eq " + status
+			}
+			f := mustFilter(t, k, expr)
+			o, only := ownerScopeOf(k, records.ListQuery{Kind: "project", Filter: f})
 			if !only {
 				t.Fatalf("%s: projectmanager eq %d is not read as one owner's records", what, owner)
 			}
@@ -95,7 +107,7 @@ func TestConformanceOwnerTotals(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			n, amounts, wantAcres := ownerWant(current, owner)
+			n, amounts, wantAcres := ownerWant(current, owner, status)
 			if kept.Total != n || kept.TotalEstimated || counted.Total != n {
 				t.Errorf("%s, owner %d: kept %d, counted %d, want %d", what, owner, kept.Total, counted.Total, n)
 			}
@@ -111,6 +123,13 @@ func TestConformanceOwnerTotals(t *testing.T) {
 			}
 			if fmt.Sprint(kept.Totals) != fmt.Sprint(counted.Totals) && n > 0 {
 				t.Errorf("%s, owner %d: kept totals %v, counted %v", what, owner, kept.Totals, counted.Totals)
+			}
+		}
+		check := func(what string, ten *Tenant, current map[int64]records.Record, owner int64) {
+			t.Helper()
+			checkStatus(what, ten, current, owner, "")
+			for _, status := range projectStatuses {
+				checkStatus(what+", "+status, ten, current, owner, status)
 			}
 		}
 		at := time.UnixMilli(1_700_000_000_000).UTC()

@@ -17,8 +17,9 @@ import (
 //
 //   - A list without filter or text reads its kind's count and sums, which
 //     migration 0020's triggers keep in the transaction of every write; a
-//     list narrowed to one owner's records only (the rule "owner eq $me")
-//     reads that owner's, which 0031's keep (owners.go).
+//     list narrowed to one owner's records only (the rule "owner eq $me"),
+//     or to those of one status, reads that owner's, which 0031's keep
+//     (owners.go).
 //   - Otherwise a probe reads at most records.SummaryExact+1 matching rows
 //     (in whatever index order the planner picks): a result no larger is
 //     counted and totalled exactly.
@@ -59,8 +60,8 @@ func (t *Tenant) Summarize(ctx context.Context, q records.SummaryQuery) (records
 			return kept, err
 		}
 	}
-	if owner, only := ownerOnly(k, q.List); only {
-		kept, ok, err := t.keptOwnerSummary(ctx, k, owner, q.Sum, out)
+	if o, only := ownerScopeOf(k, q.List); only {
+		kept, ok, err := t.keptOwnerSummary(ctx, k, o, q.Sum, out)
 		if ok || err != nil {
 			return kept, err
 		}
