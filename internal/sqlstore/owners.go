@@ -175,15 +175,18 @@ func ownerScopeOf(k *records.Kind, q records.ListQuery) (ownerScope, bool) {
 		if c.Op != records.OpEq {
 			return o, false
 		}
-		if f, doc := docField(k, c.Column); doc && f.Name == k.Owner && f.Type == records.TypeRef && !hasOwner {
+		// A condition may come twice (a dashboard's card under the rule
+		// that narrows the same way), never with two values.
+		if f, doc := docField(k, c.Column); doc && f.Name == k.Owner && f.Type == records.TypeRef {
 			id, ok := c.Value.(int64)
-			if !ok {
+			owner := strconv.FormatInt(id, 10)
+			if !ok || (hasOwner && owner != o.owner) {
 				return o, false
 			}
-			o.owner, hasOwner = strconv.FormatInt(id, 10), true
+			o.owner, hasOwner = owner, true
 			continue
 		}
-		if s, ok := c.Value.(string); ok && c.Column == records.ColStatus && !o.hasStatus {
+		if s, ok := c.Value.(string); ok && c.Column == records.ColStatus && (!o.hasStatus || s == o.status) {
 			o.status, o.hasStatus = s, true
 			continue
 		}

@@ -235,3 +235,38 @@ func TestConformanceOwnerTotalsConcurrentWriters(t *testing.T) {
 		}
 	})
 }
+
+// An owner's list is read from owner_totals however its conditions come:
+// the rule's and a card's alike, once or twice; never two owners or
+// statuses, nor any other condition or text.
+func TestOwnerScopeOf(t *testing.T) {
+	k, _ := records.Lookup("project")
+	for expr, want := range map[string]bool{
+		"projectmanager eq 7":                                                       true,
+		"projectmanager eq 7 and entitystatus eq Active":                            true,
+		"entitystatus eq Active and projectmanager eq 7":                            true,
+		"projectmanager eq 7 and projectmanager eq 7":                               true,
+		"projectmanager eq 7 and projectmanager eq 8":                               false,
+		"projectmanager eq 7 and entitystatus eq Active and entitystatus eq Closed": false,
+		"projectmanager eq 7 or projectmanager eq 8":                                false,
+		"projectmanager ne 7":                                                       false,
+		"entitystatus eq Active":                                                    false,
+		"projectmanager eq 7 and companyname eq Wetland":                            false,
+	} {
+		f, err := records.ParseFilter(k, expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, got := ownerScopeOf(k, records.ListQuery{Kind: "project", Filter: f}); got != want {
+			t.Errorf("%s: %v, want %v", expr, got, want)
+		}
+	}
+	rule := mustFilter(t, k, "projectmanager eq 7")
+	card := mustFilter(t, k, "projectmanager eq 7 and entitystatus eq Active")
+	if o, ok := ownerScopeOf(k, records.ListQuery{Kind: "project", Filter: card.And(rule)}); !ok || o.owner != "7" || o.status != "Active" {
+		t.Errorf("a card under the rule: %+v, %v", o, ok)
+	}
+	if _, ok := ownerScopeOf(k, records.ListQuery{Kind: "project", Filter: rule, Text: "wet"}); ok {
+		t.Error("a list with text is read as the owner's")
+	}
+}
