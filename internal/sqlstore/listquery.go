@@ -244,7 +244,11 @@ func (t *Tenant) ListRecords(ctx context.Context, q records.ListQuery) (records.
 	if text.byName != nil && sortsByName(q) && q.Filter.Conditions() == 0 {
 		text = text.byName(q.Desc, q.After, q.Limit+1)
 	}
-	p, err := listStatement(t.d, q, text)
+	d, err := t.planFollowed(ctx, q.Filter)
+	if err != nil {
+		return records.Page{}, err
+	}
+	p, err := listStatement(d, q, text)
 	if err != nil {
 		return records.Page{}, err
 	}
@@ -596,6 +600,9 @@ func withinSQL(d dialect, col string, doc bool, w records.Within) (string, []any
 	id := "id"
 	if doc {
 		id = "CAST(id AS TEXT)"
+	}
+	if d.walkFollowed[followedKey(w)] {
+		col = fmt.Sprintf(d.unindexed, col)
 	}
 	return col + " IN (SELECT " + id + " FROM records WHERE " + strings.Join(where, " AND ") + ")", args, nil
 }

@@ -256,3 +256,54 @@ func (t *Tenant) keptOwnerSummary(ctx context.Context, k *records.Kind, o ownerS
 	}
 	return out, true, nil
 }
+
+// walkFollowedOver is how many referenced records make a followed
+// reference's condition one to check along a list's sort (see
+// dialect.walkFollowed): beyond it, reading the records of each of them
+// and sorting costs more than walking the list's own index until a page
+// matches.
+var walkFollowedOver int64 = records.SummaryExact
+
+// followedKey names a followed reference's condition (records.Within)
+// within one statement.
+func followedKey(w records.Within) string { return w.Kind + "\x00" + fmt.Sprint(w.Filter) }
+
+// planFollowed is the dialect a list with filter is written in: the
+// tenant's, with the followed references whose referenced records are
+// one owner's, many of them (owner_totals says how many), marked to be
+// walked (dialect.walkFollowed).
+func (t *Tenant) planFollowed(ctx context.Context, filter records.Filter) (dialect, error) {
+	d := t.d
+	if d.unindexed == "" {
+		return d, nil
+	}
+	for _, part := range filter.Parts() {
+		for _, conj := range part.Any {
+			for _, c := range conj {
+				w, ok := c.Value.(records.Within)
+				if !ok {
+					continue
+				}
+				tk, known := records.Lookup(w.Kind)
+				if !known {
+					continue
+				}
+				o, ok := ownerScopeOf(tk, records.ListQuery{Kind: tk.Name, Filter: w.Filter})
+				if !ok {
+					continue
+				}
+				kept, ok, err := t.keptOwnerSummary(ctx, tk, o, nil, records.Summary{})
+				if err != nil {
+					return d, err
+				}
+				if ok && kept.Total > walkFollowedOver {
+					if d.walkFollowed == nil {
+						d.walkFollowed = map[string]bool{}
+					}
+					d.walkFollowed[followedKey(w)] = true
+				}
+			}
+		}
+	}
+	return d, nil
+}

@@ -270,3 +270,58 @@ func TestOwnerScopeOf(t *testing.T) {
 		t.Error("a list with text is read as the owner's")
 	}
 }
+
+// TestConformanceFollowedWalk: a list narrowed through a reference to one
+// owner's records (an invoice list under "job.projectmanager eq $me")
+// gives the same pages, in the same order, whether the owner's records are
+// few (read first) or many (the list's sort walked: planFollowed).
+func TestConformanceFollowedWalk(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		ten := seedTenant(t, s, "acme")
+		at := time.UnixMilli(1_700_000_000_000).UTC()
+		if err := ten.PutRecords(ctx, ownedProjects(1, 90, func(i int64) int64 { return 1 + i%3 }, func(int64) bool { return false }, at)); err != nil {
+			t.Fatal(err)
+		}
+		var invs []records.Record
+		for i := int64(1); i <= 400; i++ {
+			invs = append(invs, records.Record{Kind: "invoice", ID: 10_000 + i, Title: fmt.Sprintf("Invoice %d", i), ProjectID: 1 + i%95,
+				Date: fmt.Sprintf("2026-%02d-%02d", 1+i%12, 1+i%28), ModifiedAt: at, Fields: json.RawMessage(`{}`)})
+		}
+		if err := ten.PutRecords(ctx, invs); err != nil {
+			t.Fatal(err)
+		}
+		k, _ := records.Lookup("invoice")
+		pk, _ := records.Lookup("project")
+		mine := records.Filter{Any: [][]records.Cond{{{Column: records.ColProject, Type: records.TypeRef, Op: records.OpIn,
+			Value: records.Within{Kind: "project", Filter: mustFilter(t, pk, "projectmanager eq 2")}}}}}
+		pages := func() [][]int64 {
+			t.Helper()
+			var out [][]int64
+			q := records.ListQuery{Kind: k.Name, Filter: mine, Sort: records.ColDate, Desc: true, Limit: 40, Columns: []records.Column{}, Fields: []string{}}
+			for {
+				page, err := ten.ListRecords(ctx, q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var ids []int64
+				for _, r := range page.Records {
+					ids = append(ids, r.ID)
+				}
+				out = append(out, ids)
+				if !page.HasMore {
+					return out
+				}
+				q.After = page.Next
+			}
+		}
+		defer func(n int64) { walkFollowedOver = n }(walkFollowedOver)
+		walkFollowedOver = 1_000_000
+		read := pages()
+		walkFollowedOver = 0
+		walked := pages()
+		if fmt.Sprint(read) != fmt.Sprint(walked) || len(read) < 2 {
+			t.Errorf("pages read first %v, walked %v", read, walked)
+		}
+	})
+}
