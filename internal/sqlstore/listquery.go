@@ -244,7 +244,7 @@ func (t *Tenant) ListRecords(ctx context.Context, q records.ListQuery) (records.
 	if text.byName != nil && sortsByName(q) && q.Filter.Conditions() == 0 {
 		text = text.byName(q.Desc, q.After, q.Limit+1)
 	}
-	d, err := t.planFollowed(ctx, q.Filter)
+	d, err := t.planFollowed(ctx, q)
 	if err != nil {
 		return records.Page{}, err
 	}
@@ -534,6 +534,9 @@ func conditionSQL(d dialect, k *records.Kind, c records.Cond) (string, []any, er
 			col = "COALESCE(CAST(json_extract(fields, " + docPath(f.Name, "id") + ") AS TEXT), '')"
 			id, _ := value.(int64)
 			value = strconv.FormatInt(id, 10)
+			if c.Op == records.OpEq && d.walkFollowed[ownedKey(k, value.(string))] {
+				col = fmt.Sprintf(d.unindexed, col)
+			}
 		case f.Type == records.TypeMoney || f.Type == records.TypeQuantity:
 			col = "ROUND(" + col + " * 100)"
 		case f.Type == records.TypeBoolean:

@@ -274,7 +274,8 @@ func TestOwnerScopeOf(t *testing.T) {
 // TestConformanceFollowedWalk: a list narrowed through a reference to one
 // owner's records (an invoice list under "job.projectmanager eq $me")
 // gives the same pages, in the same order, whether the owner's records are
-// few (read first) or many (the list's sort walked: planFollowed).
+// few (read first) or many (the list's sort walked: planFollowed); and so
+// does the owner's own list sorted by status.
 func TestConformanceFollowedWalk(t *testing.T) {
 	engines(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
@@ -295,10 +296,9 @@ func TestConformanceFollowedWalk(t *testing.T) {
 		pk, _ := records.Lookup("project")
 		mine := records.Filter{Any: [][]records.Cond{{{Column: records.ColProject, Type: records.TypeRef, Op: records.OpIn,
 			Value: records.Within{Kind: "project", Filter: mustFilter(t, pk, "projectmanager eq 2")}}}}}
-		pages := func() [][]int64 {
+		pages := func(q records.ListQuery) [][]int64 {
 			t.Helper()
 			var out [][]int64
-			q := records.ListQuery{Kind: k.Name, Filter: mine, Sort: records.ColDate, Desc: true, Limit: 40, Columns: []records.Column{}, Fields: []string{}}
 			for {
 				page, err := ten.ListRecords(ctx, q)
 				if err != nil {
@@ -315,13 +315,18 @@ func TestConformanceFollowedWalk(t *testing.T) {
 				q.After = page.Next
 			}
 		}
-		defer func(n int64) { walkFollowedOver = n }(walkFollowedOver)
-		walkFollowedOver = 1_000_000
-		read := pages()
-		walkFollowedOver = 0
-		walked := pages()
-		if fmt.Sprint(read) != fmt.Sprint(walked) || len(read) < 2 {
-			t.Errorf("pages read first %v, walked %v", read, walked)
+		invoicesOf2 := records.ListQuery{Kind: k.Name, Filter: mine, Sort: records.ColDate, Desc: true, Limit: 40, Columns: []records.Column{}, Fields: []string{}}
+		projectsOf2 := records.ListQuery{Kind: "project", Filter: mustFilter(t, pk, "projectmanager eq 2"), Sort: records.ColStatus, Limit: 7,
+			Columns: []records.Column{}, Fields: []string{}}
+		defer func(f, o int64) { walkFollowedOver, walkOwnedOver = f, o }(walkFollowedOver, walkOwnedOver)
+		for _, q := range []records.ListQuery{invoicesOf2, projectsOf2} {
+			walkFollowedOver, walkOwnedOver = 1_000_000, 1_000_000
+			read := pages(q)
+			walkFollowedOver, walkOwnedOver = 0, 0
+			walked := pages(q)
+			if fmt.Sprint(read) != fmt.Sprint(walked) || len(read) < 2 {
+				t.Errorf("%s: pages read first %v, walked %v", q.Kind, read, walked)
+			}
 		}
 	})
 }
