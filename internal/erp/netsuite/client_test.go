@@ -31,7 +31,7 @@ const testAccount = "123456_SB1"
 var testClock = netsuitetest.NewClock(time.Date(2026, 11, 22, 7, 0, 0, 0, time.UTC))
 
 // account is a fake account of n records per kind and a TBA client of it.
-func account(t *testing.T, n int, pageSize, concurrency int) (*netsuitetest.Server, *netsuite.Client) {
+func account(t *testing.T, n int, pageSize, concurrency int, opts ...func(*netsuite.Config)) (*netsuitetest.Server, *netsuite.Client) {
 	t.Helper()
 	fake, err := netsuitetest.New(netsuitetest.Config{Concurrency: 50, Now: testClock.Now,
 		TBA: &netsuitetest.TBAVerifier{Realm: netsuite.Realm(testAccount), Lookup: func(ck, tid string) (string, string, bool) {
@@ -47,9 +47,13 @@ func account(t *testing.T, n int, pageSize, concurrency int) (*netsuitetest.Serv
 	}
 	srv := httptest.NewServer(fake)
 	t.Cleanup(srv.Close)
-	c, err := netsuite.New(netsuite.Config{Account: testAccount, BaseURL: srv.URL, PageSize: pageSize,
+	cfg := netsuite.Config{Account: testAccount, BaseURL: srv.URL, PageSize: pageSize,
 		Concurrency: concurrency, Backoff: time.Millisecond,
-		Auth: netsuite.TBA{Account: testAccount, ConsumerKey: "ck", ConsumerSecret: "cs", TokenID: "tid", TokenSecret: "ts", Now: testClock.Now}})
+		Auth: netsuite.TBA{Account: testAccount, ConsumerKey: "ck", ConsumerSecret: "cs", TokenID: "tid", TokenSecret: "ts", Now: testClock.Now}}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	c, err := netsuite.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +120,10 @@ func TestChangesPagesByKeyset(t *testing.T) {
 }
 
 func TestThrottlingIsRetriedAndTheLimitKept(t *testing.T) {
-	fake, c := account(t, 10, 1000, 3)
+	// Each request is throttled with probability 0.4: with the default 6
+	// attempts one of 40 fetches ran out of them in about one run in
+	// six (40 × 0.4⁶); with 20, about one in 2.5 million.
+	fake, c := account(t, 10, 1000, 3, func(cfg *netsuite.Config) { cfg.Attempts = 20 })
 	fake.SetFaults(netsuitetest.Faults{Throttle: 0.4, Slow: 1, Latency: 5 * time.Millisecond})
 	k, _ := records.Lookup("customer")
 	var wg sync.WaitGroup
