@@ -74,7 +74,7 @@ bench-mixed: web/dist ## reads, search, creates and edits at 100 connections on 
 bench-events: web/dist ## live updates: 1,000 event streams and one edit a second on SQLite and on 3 instances on PostgreSQL (127.0.0.1:5432); delivery p50/p99, memory per stream, CPU
 	$(GO) run ./bench/events
 
-bench-drivers: ## the SQLite driver comparison (modernc vs mattn, cgo) behind the README's choice
+bench-drivers: ## the SQLite driver comparison (modernc vs mattn, cgo) behind docs/performance.md's choice
 	$(GO) test -tags 'driverbench sqlite_fts5' -run '^$$' -bench ListPage -count 5 ./internal/sqlstore/
 
 build: $(BIN) ## build the binary with the app embedded

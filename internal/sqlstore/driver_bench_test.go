@@ -1,6 +1,6 @@
 //go:build driverbench
 
-// The SQLite driver comparison behind the README's choice. It needs cgo (for
+// The SQLite driver comparison behind the choice in docs/performance.md. It needs cgo (for
 // mattn/go-sqlite3), so it sits behind a build tag: make bench-drivers.
 
 package sqlstore

@@ -184,8 +184,8 @@ func (s *Store) SetMaxConns(n int) {
 	s.rdb.SetMaxIdleConns(n)
 }
 
-// sqliteDriver is the database/sql driver used for SQLite; the README's
-// "SQLite driver" section says why this one.
+// sqliteDriver is the database/sql driver used for SQLite;
+// docs/performance.md ("SQLite driver") says why this one.
 const sqliteDriver = "sqlite"
 
 // sqliteDSN turns a file path into a DSN for sqliteDriver: WAL so readers
