@@ -170,10 +170,7 @@ func (t *Tenant) ApplyPull(ctx context.Context, kind string, recs []records.Reco
 // its deletions and saves st, in one transaction under lease l.
 func (t *Tenant) applyPull(ctx context.Context, l *erpsync.Lease, kind string, recs []records.Record, deleted []int64, st erpsync.State, rebased bool) error {
 	var logged bool
-	err := t.inTx(ctx, func(tx *Tenant) error {
-		if err := tx.fence(ctx, l); err != nil {
-			return err
-		}
+	err := t.inFencedTx(ctx, l, func(tx *Tenant) error {
 		// What the batch changes, for its live-update event: the overlap's
 		// re-reads and deletions already applied change nothing.
 		changed, err := tx.pullChanges(ctx, kind, recs, deleted)
@@ -298,6 +295,17 @@ func (t *Tenant) ReleaseLease(ctx context.Context, name, owner string) error {
 	return err
 }
 
+// inFencedTx runs fn in a transaction that holds lease l (fence) from its
+// first statement: what every write on behalf of a lease does.
+func (t *Tenant) inFencedTx(ctx context.Context, l *erpsync.Lease, fn func(tx *Tenant) error) error {
+	return t.inTx(ctx, func(tx *Tenant) error {
+		if err := tx.fence(ctx, l); err != nil {
+			return err
+		}
+		return fn(tx)
+	})
+}
+
 // fence fails with erpsync.ErrLeaseLost unless l (when not nil) still
 // holds the lease's token; it must run in the transaction it guards.
 func (t *Tenant) fence(ctx context.Context, l *erpsync.Lease) error {
@@ -324,10 +332,7 @@ type leased struct {
 }
 
 func (w leased) SaveSyncState(ctx context.Context, st erpsync.State) error {
-	return w.t.inTx(ctx, func(tx *Tenant) error {
-		if err := tx.fence(ctx, &w.l); err != nil {
-			return err
-		}
+	return w.t.inFencedTx(ctx, &w.l, func(tx *Tenant) error {
 		return tx.saveSyncState(ctx, st)
 	})
 }
@@ -349,10 +354,7 @@ func (w leased) CompleteAttachment(ctx context.Context, e erpsync.Entry, erpID i
 }
 
 func (w leased) DeferOutbox(ctx context.Context, id int64, attempts int, next time.Time, msg string, now time.Time) error {
-	return w.t.inTx(ctx, func(tx *Tenant) error {
-		if err := tx.fence(ctx, &w.l); err != nil {
-			return err
-		}
+	return w.t.inFencedTx(ctx, &w.l, func(tx *Tenant) error {
 		return tx.DeferOutbox(ctx, id, attempts, next, msg, now)
 	})
 }
@@ -523,10 +525,7 @@ func (t *Tenant) CompleteOutbox(ctx context.Context, e erpsync.Entry, rec record
 
 func (t *Tenant) completeOutbox(ctx context.Context, l *erpsync.Lease, e erpsync.Entry, rec records.Record, now time.Time) error {
 	var logged bool
-	err := t.inTx(ctx, func(tx *Tenant) error {
-		if err := tx.fence(ctx, l); err != nil {
-			return err
-		}
+	err := t.inFencedTx(ctx, l, func(tx *Tenant) error {
 		res, err := tx.exec(ctx, syncedOutbox, rec.ID, now.UnixMilli(), e.ID)
 		if err != nil {
 			return err
@@ -609,10 +608,7 @@ func (t *Tenant) CompleteAttachment(ctx context.Context, e erpsync.Entry, erpID 
 
 func (t *Tenant) completeAttachment(ctx context.Context, l *erpsync.Lease, e erpsync.Entry, erpID int64, now time.Time) error {
 	var logged bool
-	err := t.inTx(ctx, func(tx *Tenant) error {
-		if err := tx.fence(ctx, l); err != nil {
-			return err
-		}
+	err := t.inFencedTx(ctx, l, func(tx *Tenant) error {
 		res, err := tx.exec(ctx, syncedOutbox, erpID, now.UnixMilli(), e.ID)
 		if err != nil {
 			return err
@@ -667,10 +663,7 @@ func (t *Tenant) FailOutbox(ctx context.Context, e erpsync.Entry, msg string, no
 
 func (t *Tenant) failOutbox(ctx context.Context, l *erpsync.Lease, e erpsync.Entry, msg string, now time.Time) error {
 	var logged bool
-	err := t.inTx(ctx, func(tx *Tenant) error {
-		if err := tx.fence(ctx, l); err != nil {
-			return err
-		}
+	err := t.inFencedTx(ctx, l, func(tx *Tenant) error {
 		res, err := tx.exec(ctx, failOutbox, msg, now.UnixMilli(), e.ID)
 		if err != nil {
 			return err
