@@ -1,6 +1,8 @@
 package sqlstore
 
 import (
+	"context"
+	"database/sql"
 	"strconv"
 	"strings"
 )
@@ -16,6 +18,10 @@ type dialect struct {
 	// instances starting against one PostgreSQL) for as long as the
 	// session holds it; unlockMigrations gives it back.
 	lockMigrations, unlockMigrations string
+	// lockRecords, when set, keeps writes of records out of the rest of a
+	// transaction that reads them all to total them afresh (PostgreSQL; a
+	// SQLite write transaction already excludes every other writer).
+	lockRecords string
 	// includes reports whether an index can carry columns outside its
 	// key (INCLUDE: PostgreSQL); without, they go after the key.
 	includes bool
@@ -57,7 +63,7 @@ func (d dialect) carrying(cols string) string {
 
 var (
 	sqlite   = dialect{name: "sqlite", analyzeIndex: "ANALYZE %s", unindexed: "+(%s)"}
-	postgres = dialect{name: "postgres", numbered: true, includes: true, analyzeIndex: "ANALYZE records /* %s */", lockMigrations: "SELECT pg_advisory_lock(7265646963)",
+	postgres = dialect{name: "postgres", numbered: true, lockRecords: "LOCK TABLE records IN SHARE MODE", includes: true, analyzeIndex: "ANALYZE records /* %s */", lockMigrations: "SELECT pg_advisory_lock(7265646963)",
 		unlockMigrations: "SELECT pg_advisory_unlock(7265646963)"}
 )
 
@@ -94,4 +100,13 @@ func (d dialect) like(lhs string) string {
 		return "+(" + lhs + ` LIKE ? ESCAPE '\')`
 	}
 	return lhs + ` LIKE ? ESCAPE '\'`
+}
+
+// holdRecords takes the dialect's lockRecords in tx, if it has one.
+func (d dialect) holdRecords(ctx context.Context, tx *sql.Tx) error {
+	if d.lockRecords == "" {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, d.lockRecords)
+	return err
 }

@@ -209,8 +209,8 @@ func (s *Store) syncSummable(ctx context.Context, conn *sql.Conn) error {
 				added = append(added, f)
 			}
 		}
-		if len(added) > 0 && s.d.name == postgres.name {
-			if _, err := tx.ExecContext(ctx, `LOCK TABLE records IN SHARE MODE`); err != nil {
+		if len(added) > 0 {
+			if err := s.d.holdRecords(ctx, tx); err != nil {
 				return err
 			}
 		}
@@ -257,10 +257,8 @@ func (s *Store) sumAfresh(ctx context.Context, tx *sql.Tx, f summable) error {
 // a bulk load that ran without their triggers.
 func (s *Store) recount(ctx context.Context) error {
 	return s.inTx(ctx, func(tx *sql.Tx) error {
-		if s.d.name == postgres.name {
-			if _, err := tx.ExecContext(ctx, `LOCK TABLE records IN SHARE MODE`); err != nil {
-				return err
-			}
+		if err := s.d.holdRecords(ctx, tx); err != nil {
+			return err
 		}
 		sts := []string{`DELETE FROM record_counts`,
 			`INSERT INTO record_counts (tenant_id, kind, n) SELECT tenant_id, kind, COUNT(*) FROM records GROUP BY tenant_id, kind`}

@@ -53,8 +53,8 @@ func (s *Store) syncOwners(ctx context.Context, conn *sql.Conn) error {
 			}
 		}
 		slices.Sort(changed)
-		if len(changed) > 0 && s.d.name == postgres.name {
-			if _, err := tx.ExecContext(ctx, `LOCK TABLE records IN SHARE MODE`); err != nil {
+		if len(changed) > 0 {
+			if err := s.d.holdRecords(ctx, tx); err != nil {
 				return err
 			}
 		}
