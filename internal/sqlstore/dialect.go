@@ -22,6 +22,12 @@ type dialect struct {
 	// transaction that reads them all to total them afresh (PostgreSQL; a
 	// SQLite write transaction already excludes every other writer).
 	lockRecords string
+	// number is a document member as a number (%s: its JSON path):
+	// SQLite's cast (0 when it is not a number), PostgreSQL's json_number
+	// (NULL when it is not; migration 0020).
+	number string
+	// indexesOfRecords lists the records table's index names.
+	indexesOfRecords string
 	// includes reports whether an index can carry columns outside its
 	// key (INCLUDE: PostgreSQL); without, they go after the key.
 	includes bool
@@ -62,9 +68,24 @@ func (d dialect) carrying(cols string) string {
 }
 
 var (
-	sqlite   = dialect{name: "sqlite", analyzeIndex: "ANALYZE %s", unindexed: "+(%s)"}
-	postgres = dialect{name: "postgres", numbered: true, lockRecords: "LOCK TABLE records IN SHARE MODE", includes: true, analyzeIndex: "ANALYZE records /* %s */", lockMigrations: "SELECT pg_advisory_lock(7265646963)",
-		unlockMigrations: "SELECT pg_advisory_unlock(7265646963)"}
+	sqlite = dialect{
+		name:             "sqlite",
+		analyzeIndex:     "ANALYZE %s",
+		unindexed:        "+(%s)",
+		number:           "CAST(json_extract(fields, %s) AS REAL)",
+		indexesOfRecords: `SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'records'`,
+	}
+	postgres = dialect{
+		name:             "postgres",
+		numbered:         true,
+		lockMigrations:   "SELECT pg_advisory_lock(7265646963)",
+		unlockMigrations: "SELECT pg_advisory_unlock(7265646963)",
+		lockRecords:      "LOCK TABLE records IN SHARE MODE",
+		includes:         true,
+		analyzeIndex:     "ANALYZE records /* %s */",
+		number:           "json_number(fields, %s)",
+		indexesOfRecords: `SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'records'`,
+	}
 )
 
 // rebind rewrites ? placeholders for the engine. Statements never contain a

@@ -106,11 +106,7 @@ func (s *Store) IndexDocumentFields(ctx context.Context) error {
 
 // docIndexNames lists the document field indexes the database has.
 func (s *Store) docIndexNames(ctx context.Context, conn *sql.Conn) ([]string, error) {
-	q := `SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'records'`
-	if s.d.name == postgres.name {
-		q = `SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'records'`
-	}
-	rows, err := conn.QueryContext(ctx, q)
+	rows, err := conn.QueryContext(ctx, s.d.indexesOfRecords)
 	if err != nil {
 		return nil, err
 	}

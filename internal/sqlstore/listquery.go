@@ -129,12 +129,7 @@ func docPath(name, member string) string {
 // docNumber is a document member as a number, NULL when missing (0 on
 // SQLite, NULL on PostgreSQL when it is not a number: both sort, compare
 // and total as 0 behind COALESCE).
-func (d dialect) docNumber(name string) string {
-	if d.name == postgres.name {
-		return "json_number(fields, " + docPath(name, "") + ")"
-	}
-	return "CAST(json_extract(fields, " + docPath(name, "") + ") AS REAL)"
-}
+func (d dialect) docNumber(name string) string { return fmt.Sprintf(d.number, docPath(name, "")) }
 
 // docSortExpr is the SQL a list sorts a document field by, as its index
 // holds it: a list value or reference by its display text, a number as a
