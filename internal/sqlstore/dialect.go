@@ -31,9 +31,10 @@ type dialect struct {
 	// includes reports whether an index can carry columns outside its
 	// key (INCLUDE: PostgreSQL); without, they go after the key.
 	includes bool
-	// analyzeIndex gathers the planner's statistics of a new index (%s:
-	// its name): SQLite keeps them per index, PostgreSQL per table (an
-	// expression index's with it).
+	// analyzeIndex gathers the planner's statistics of a new index
+	// ({index}: its name): SQLite keeps them per index, PostgreSQL per
+	// table (an expression index's with it), so there it is one statement
+	// for any number of new indexes.
 	analyzeIndex string
 	// unindexed is an expression written so that no index serves a
 	// condition on it (%s: the expression): SQLite's unary plus. Empty:
@@ -70,7 +71,7 @@ func (d dialect) carrying(cols string) string {
 var (
 	sqlite = dialect{
 		name:             "sqlite",
-		analyzeIndex:     "ANALYZE %s",
+		analyzeIndex:     "ANALYZE {index}",
 		unindexed:        "+(%s)",
 		number:           "CAST(json_extract(fields, %s) AS REAL)",
 		indexesOfRecords: `SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'records'`,
@@ -82,7 +83,7 @@ var (
 		unlockMigrations: "SELECT pg_advisory_unlock(7265646963)",
 		lockRecords:      "LOCK TABLE records IN SHARE MODE",
 		includes:         true,
-		analyzeIndex:     "ANALYZE records /* %s */",
+		analyzeIndex:     "ANALYZE records",
 		number:           "json_number(fields, %s)",
 		indexesOfRecords: `SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'records'`,
 	}

@@ -84,6 +84,7 @@ func (s *Store) IndexDocumentFields(ctx context.Context) error {
 		names = append(names, name)
 	}
 	slices.Sort(names)
+	var analyze []string
 	for _, name := range names {
 		if slices.Contains(have, name) {
 			continue
@@ -94,8 +95,13 @@ func (s *Store) IndexDocumentFields(ctx context.Context) error {
 		// A new index has no statistics until analysed; without them the
 		// planner misjudges it (see migration 0023), and lists of other
 		// kinds may walk it.
-		if _, err := conn.ExecContext(ctx, fmt.Sprintf(s.d.analyzeIndex, name)); err != nil {
-			return fmt.Errorf("analyze %s: %w", name, err)
+		if st := strings.ReplaceAll(s.d.analyzeIndex, "{index}", name); !slices.Contains(analyze, st) {
+			analyze = append(analyze, st)
+		}
+	}
+	for _, st := range analyze {
+		if _, err := conn.ExecContext(ctx, st); err != nil {
+			return fmt.Errorf("%s: %w", st, err)
 		}
 	}
 	if err := s.syncSummable(ctx, conn); err != nil {

@@ -526,7 +526,7 @@ func conditionSQL(d dialect, k *records.Kind, c records.Cond) (string, []any, er
 			if c.Op != records.OpEq && c.Op != records.OpNe && c.Op != records.OpIn {
 				return "", nil, portal.Errorf(portal.CodeInvalid, "Compare %s with eq or ne.", f.Name)
 			}
-			col = "COALESCE(CAST(json_extract(fields, " + docPath(f.Name, "id") + ") AS TEXT), '')"
+			col = refIDSQL(docPath(f.Name, "id"))
 			id, _ := value.(int64)
 			value = strconv.FormatInt(id, 10)
 			if c.Op == records.OpEq && d.walkFollowed[ownedKey(k, value.(string))] {

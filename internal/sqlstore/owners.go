@@ -28,11 +28,15 @@ func registryOwners() map[string]string {
 	return out
 }
 
-// ownerSQL is a record's owner as owner_totals keys it, the owner at path:
-// the expression a list's filter on the owner compares (conditionSQL).
-func ownerSQL(path string) string {
-	return "COALESCE(CAST(json_extract(fields, '" + path + "') AS TEXT), '')"
+// refIDSQL is a document reference's id as filters compare it (quoted:
+// its JSON path as a SQL literal), as text, ” for none: what a filter on
+// a reference (conditionSQL) and owner_totals' owner both are.
+func refIDSQL(quoted string) string {
+	return "COALESCE(CAST(json_extract(fields, " + quoted + ") AS TEXT), '')"
 }
+
+// ownerSQL is a record's owner as owner_totals keys it, the owner at path.
+func ownerSQL(path string) string { return refIDSQL("'" + path + "'") }
 
 // syncOwners makes owner_fields the registry's owners, on conn (the
 // migrations' lock holder): a kind whose owner leaves loses its totals,
