@@ -67,6 +67,8 @@ func ruleCases(ctx context.Context, store *sqlstore.Store, product string, conns
 		{"project list with the total and totals", list + "&count=true&totals=true", ownProjectsRole},
 		{"project list, text \"wetland\", 10 rows", list[:len(list)-2] + "10&q=wetland", ownProjectsRole},
 		{"global search \"wetland\"", "/api/v1/netsuite/portal?method=search&query=wetland", ownProjectsRole},
+		// Its best answers are other managers' projects: the rule's own list tops it up.
+		{"global search \"cedar\"", "/api/v1/netsuite/portal?method=search&query=cedar", ownProjectsRole},
 		{"dashboard", "/api/v1/dashboard", ownProjectsRole},
 		{"invoice list (rule through the project)", "/api/v1/netsuite/portal-list?type=invoice&pageSize=50", demoPMRole},
 		{"invoice list with the total and totals", "/api/v1/netsuite/portal-list?type=invoice&pageSize=50&count=true&totals=true", demoPMRole},

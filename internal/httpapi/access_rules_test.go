@@ -365,6 +365,21 @@ func TestAccessRulesSearch(t *testing.T) {
 				t.Errorf("grouped search counts %d %s, want %d", counts[kind], kind, len(want))
 			}
 		}
+		// Buried: the index's best answers become newer invoices of Ada's
+		// project, which the rule drops; Pete's still come up.
+		var later []records.Record
+		for i := range 2 * search.Candidates {
+			amount := int64(100)
+			inv := ruleRecord("invoice", int64(1000+i), fmt.Sprintf("Quokka invoice later %d", i), "Open", nil)
+			inv.ProjectID, inv.ProjectName, inv.ParentID, inv.ParentName, inv.Amount = 20, "x", 5, "Acme Water", &amount
+			inv.ModifiedAt = time.Now().UTC()
+			later = append(later, inv)
+		}
+		if err := in.store.Tenant("acme").PutRecords(context.Background(), later); err != nil {
+			t.Fatal(err)
+		}
+		_, buried := in.search(t, pete, rulesPM, "Quokka invoice", "&type=invoice")
+		check("search among newer invoices of another manager", buried, "invoice")
 	})
 }
 

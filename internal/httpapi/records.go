@@ -135,12 +135,14 @@ func (s guarded) Record(ctx context.Context, kind string, id int64) (records.Rec
 
 // SearchCandidates finds candidates in the search index, of every kind
 // searched, and keeps those of a kind under a rule that the rule lets the
-// caller see (Guard.Seen); and, for each such kind, the first
-// search.Limit of its list with the same text, narrowed by the rule: the
-// index's candidates of such a kind may all lie outside it (a manager's
-// own projects among a million), and cut down they would leave the search
-// without them. The index's walk costs what it does without a rule (a
-// walk that skipped the ruled kinds' entries read more of them).
+// caller see (Guard.Seen). When the search's answer among them is one the
+// rule drops nothing of (search.BestKept), that is all: it is what the
+// index answers without the rule. Otherwise it adds, for each such kind,
+// the first search.Limit of its list with the same text, narrowed by the
+// rule: the index's candidates of such a kind may all lie outside it (a
+// manager's own projects among a million), and cut down they would leave
+// the search without them. The index's walk costs what it does without a
+// rule (a walk that skipped the ruled kinds' entries read more of them).
 func (s guarded) SearchCandidates(ctx context.Context, text string, kinds []string, limit int) ([]search.Entry, error) {
 	var ruled []string
 	for _, kind := range kinds {
@@ -166,7 +168,12 @@ func (s guarded) SearchCandidates(ctx context.Context, text string, kinds []stri
 	if err != nil {
 		return nil, err
 	}
-	found = slices.DeleteFunc(found, func(e search.Entry) bool { return slices.Contains(ruled, e.Kind) && !seen[e.Kind][e.ID] })
+	visible := func(e search.Entry) bool { return !slices.Contains(ruled, e.Kind) || seen[e.Kind][e.ID] }
+	answered := search.BestKept(found, text, visible)
+	found = slices.DeleteFunc(found, func(e search.Entry) bool { return !visible(e) })
+	if answered {
+		return found, nil
+	}
 	for _, kind := range ruled {
 		page, err := s.ListRecords(ctx, records.ListQuery{Kind: kind, Text: text, Limit: min(limit, search.Limit),
 			Columns: []records.Column{records.ColTitle, records.ColCode, records.ColStatus, records.ColModified}, Fields: []string{}})

@@ -13,6 +13,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -196,6 +197,18 @@ func Search(ctx context.Context, idx Index, q Query, visible []*records.Kind) ([
 	if err != nil {
 		return nil, err
 	}
+	found = slices.DeleteFunc(found, func(e Entry) bool { return byName[e.Kind] == nil })
+	best := Best(found, q.Text)
+	out := make([]Result, 0, len(best))
+	for _, e := range best {
+		out = append(out, ResultFor(byName[e.Kind], e.ID, e.Name, e.Code, e.Status))
+	}
+	return out, nil
+}
+
+// Best is the answer of a search for text among found: at most Limit
+// distinct entries, best first (by Class, then the most recent).
+func Best(found []Entry, text string) []Entry {
 	type ranked struct {
 		Entry
 		class Class
@@ -204,11 +217,11 @@ func Search(ctx context.Context, idx Index, q Query, visible []*records.Kind) ([
 	all := make([]ranked, 0, len(found))
 	for _, e := range found {
 		key := e.Kind + "/" + strconv.FormatInt(e.ID, 10)
-		if seen[key] || byName[e.Kind] == nil {
+		if seen[key] {
 			continue
 		}
 		seen[key] = true
-		all = append(all, ranked{e, Classify(e, q.Text)})
+		all = append(all, ranked{e, Classify(e, text)})
 	}
 	sort.Slice(all, func(i, j int) bool {
 		if all[i].class != all[j].class {
@@ -216,11 +229,23 @@ func Search(ctx context.Context, idx Index, q Query, visible []*records.Kind) ([
 		}
 		return all[i].Seq > all[j].Seq
 	})
-	out := make([]Result, 0, min(len(all), Limit))
+	out := make([]Entry, 0, min(len(all), Limit))
 	for _, r := range all[:min(len(all), Limit)] {
-		out = append(out, ResultFor(byName[r.Kind], r.ID, r.Name, r.Code, r.Status))
+		out = append(out, r.Entry)
 	}
-	return out, nil
+	return out
+}
+
+// BestKept reports whether the answer for text among found (Best) is all
+// entries that keep accepts. A search narrowed to what a caller may see
+// (keep) then answers what the index answered: an entry the index did not
+// answer ranks below its answer by the index's own bounds, with or without
+// the entries dropped, so nothing looked up elsewhere can rank among it.
+func BestKept(found []Entry, text string, keep func(Entry) bool) bool {
+	if !slices.ContainsFunc(found, func(e Entry) bool { return !keep(e) }) {
+		return true // nothing dropped: no need to rank
+	}
+	return !slices.ContainsFunc(Best(found, text), func(e Entry) bool { return !keep(e) })
 }
 
 // GroupCap bounds the count of a kind's matches in a grouped search: a

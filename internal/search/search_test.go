@@ -244,3 +244,30 @@ func FuzzParse(f *testing.F) {
 		q.Kinds(records.All())
 	})
 }
+
+func TestBestKept(t *testing.T) {
+	// 25 newer name prefixes of one kind, then older substrings of another.
+	var found []Entry
+	for i := range 25 {
+		found = append(found, Entry{Kind: "projectrequest", ID: int64(i), Name: "Wetland delineation", Seq: int64(100 + i)})
+	}
+	for i := range 10 {
+		found = append(found, Entry{Kind: "project", ID: int64(i), Name: "Elk Bog Wetland Restoration", Seq: int64(200 + i)})
+	}
+	dropProjects := func(e Entry) bool { return e.Kind != "project" }
+	if !BestKept(found, "wetland", dropProjects) {
+		t.Error("the best 20 are all prefixes, none dropped: the answer stands")
+	}
+	if !BestKept(found, "wetland", func(Entry) bool { return true }) {
+		t.Error("nothing dropped: the answer stands")
+	}
+	if BestKept(found, "elk bog", dropProjects) {
+		t.Error("the dropped projects are the best answer for elk bog: the answer does not stand")
+	}
+	if BestKept(found[10:], "wetland", dropProjects) {
+		t.Error("15 prefixes and 5 of the 10 projects are the best 20: the answer does not stand")
+	}
+	if got := Best(append(found, found[0]), "wetland"); len(got) != Limit || got[0].Seq != 124 {
+		t.Errorf("Best: %d entries, first %+v; want %d, newest prefix first", len(got), got[0], Limit)
+	}
+}

@@ -288,7 +288,9 @@ func ownedKey(k *records.Kind, owner string) string { return "owner\x00" + k.Nam
 // a followed reference to them (an invoice's project managed by the
 // user), and the owner's own condition when the list is sorted by
 // anything but name (the owner's index is in name order; in any other a
-// page would sort all of the owner's records).
+// page would sort all of the owner's records). In a list of records named
+// by id (namesIDs) both are marked, whatever their size: each is checked
+// on the records read by id.
 func (t *Tenant) planFollowed(ctx context.Context, q records.ListQuery) (dialect, error) {
 	d := t.d
 	if d.unindexed == "" {
@@ -308,8 +310,9 @@ func (t *Tenant) planFollowed(ctx context.Context, q records.ListQuery) (dialect
 		}
 		d.walkFollowed[key] = true
 	}
+	byID := namesIDs(q.Filter)
 	k, known := records.Lookup(q.Kind)
-	if known && k.Owner != "" && !sortsByName(q) {
+	if known && k.Owner != "" && (byID || !sortsByName(q)) {
 		// The owner's condition alone, whatever else the list asks.
 		for _, part := range q.Filter.Parts() {
 			for _, conj := range part.Any {
@@ -317,9 +320,13 @@ func (t *Tenant) planFollowed(ctx context.Context, q records.ListQuery) (dialect
 					if f, doc := docField(k, c.Column); !doc || f.Name != k.Owner || c.Op != records.OpEq {
 						continue
 					}
-					owner, large, err := many(k, records.Filter{Any: [][]records.Cond{{c}}}, walkOwnedOver)
-					if err != nil {
-						return d, err
+					id, _ := c.Value.(int64)
+					owner, large := strconv.FormatInt(id, 10), byID
+					if !byID {
+						var err error
+						if owner, large, err = many(k, records.Filter{Any: [][]records.Cond{{c}}}, walkOwnedOver); err != nil {
+							return d, err
+						}
 					}
 					if large {
 						mark(ownedKey(k, owner))
@@ -339,9 +346,12 @@ func (t *Tenant) planFollowed(ctx context.Context, q records.ListQuery) (dialect
 				if !known {
 					continue
 				}
-				_, large, err := many(tk, w.Filter, walkFollowedOver)
-				if err != nil {
-					return d, err
+				large := byID
+				if !byID {
+					var err error
+					if _, large, err = many(tk, w.Filter, walkFollowedOver); err != nil {
+						return d, err
+					}
 				}
 				if large {
 					mark(followedKey(w))
@@ -350,4 +360,19 @@ func (t *Tenant) planFollowed(ctx context.Context, q records.ListQuery) (dialect
 		}
 	}
 	return d, nil
+}
+
+// namesIDs reports whether every record f selects is named by id (one of
+// its parts is "id in a list"): few (records.Guard.Visible asks for at
+// most 500), read by id. Checking an owner or a followed reference along
+// an index walk instead read every record of the owner for them (a
+// manager's 5,081 projects, to see which of a search's 60 candidates are
+// his: 17% of a search's throughput at 100k projects).
+func namesIDs(f records.Filter) bool {
+	for _, part := range f.Parts() {
+		if len(part.Any) == 1 && slices.ContainsFunc(part.Any[0], func(c records.Cond) bool { return c.Column == records.ColID && c.Op == records.OpIn }) {
+			return true
+		}
+	}
+	return false
 }

@@ -330,3 +330,21 @@ func TestConformanceFollowedWalk(t *testing.T) {
 		}
 	})
 }
+
+func TestNamesIDs(t *testing.T) {
+	ids := records.Cond{Column: records.ColID, Op: records.OpIn, Value: []int64{1, 2}}
+	owner := records.Cond{Column: "projectmanager", Op: records.OpEq, Value: int64(7)}
+	for _, c := range []struct {
+		f    records.Filter
+		want bool
+	}{
+		{records.Filter{Any: [][]records.Cond{{owner, ids}}}, true},
+		{records.Filter{Any: [][]records.Cond{{owner}}}.And(records.Filter{Any: [][]records.Cond{{ids}}}), true},
+		{records.Filter{Any: [][]records.Cond{{owner}, {ids}}}, false}, // or: not only those ids
+		{records.Filter{Any: [][]records.Cond{{owner}}}, false},
+	} {
+		if got := namesIDs(c.f); got != c.want {
+			t.Errorf("namesIDs(%v) = %v, want %v", c.f, got, c.want)
+		}
+	}
+}
