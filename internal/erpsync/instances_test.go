@@ -23,8 +23,10 @@ import (
 // instances on one database: on SQLite, whose file one instance serves,
 // one store and its signals given twice; on PostgreSQL (when
 // PORTICO_TEST_DATABASE_URL is set) two stores on one fresh schema, each
-// with its own signals, as two processes have.
+// with its own signals, as two processes have. It runs in parallel with the
+// package's other tests that do (see stores).
 func sharedDatabase(t *testing.T, fn func(t *testing.T, a, b *sqlstore.Tenant, sa, sb *sqlstore.Signals)) {
+	t.Parallel()
 	t.Run("sqlite", func(t *testing.T) {
 		s, err := sqlstore.Open(context.Background(), "", t.TempDir())
 		if err != nil {

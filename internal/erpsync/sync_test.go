@@ -7,6 +7,7 @@ import (
 	"math"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -103,8 +104,17 @@ func (a *fakeAccount) connector(t testing.TB, pageSize int) *netsuite.Client {
 	return c
 }
 
-// stores runs fn on SQLite, and on PostgreSQL when PORTICO_TEST_DATABASE_URL is set.
+// stores runs fn on SQLite, and on PostgreSQL when PORTICO_TEST_DATABASE_URL is set,
+// in parallel with the package's other such tests (their time is mostly the fake
+// account's and the databases' work, and waits). A test that changes the package's
+// state (the kind registry) runs alone, by storesAlone.
 func stores(t *testing.T, fn func(t *testing.T, ten *sqlstore.Tenant)) {
+	t.Parallel()
+	storesAlone(t, fn)
+}
+
+// storesAlone is stores without the others running beside it.
+func storesAlone(t *testing.T, fn func(t *testing.T, ten *sqlstore.Tenant)) {
 	t.Run("sqlite", func(t *testing.T) {
 		s, err := sqlstore.Open(context.Background(), "", t.TempDir())
 		if err != nil {
@@ -728,9 +738,13 @@ func TestAccountFieldsSyncAndWrite(t *testing.T) {
       - {name: custentity_res_service_area, label: Service area, type: text}
       - {name: custentity_res_acres, label: Acres, type: quantity}
 `, 1)
-	stores(t, func(t *testing.T, ten *sqlstore.Tenant) {
+	storesAlone(t, func(t *testing.T, ten *sqlstore.Tenant) {
 		ctx := context.Background()
 		a := newAccountWith(t, 40, nil, []byte(mapping))
+		// The registry as it was, for the tests after this one.
+		project, _ := records.Lookup("project")
+		fields, doc := slices.Clone(project.Fields), slices.Clone(project.Document)
+		t.Cleanup(func() { project.Fields, project.Document = fields, doc })
 		if err := records.AddAccountFields("project", a.m.AccountFields("project")); err != nil {
 			t.Fatal(err)
 		}

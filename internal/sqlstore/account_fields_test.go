@@ -24,7 +24,7 @@ func TestConformanceAccountFields(t *testing.T) {
 	}
 	k, _ := records.Lookup("budget")
 	field := func(name string) records.Field { f, _ := k.FieldNamed(name); return f }
-	engines(t, func(t *testing.T, s *Store) {
+	enginesAlone(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		ten := seedTenant(t, s, "acme")
 		var rs []records.Record

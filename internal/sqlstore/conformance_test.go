@@ -13,10 +13,20 @@ import (
 )
 
 // engines runs fn as a subtest on SQLite always, and on PostgreSQL when
-// PORTICO_TEST_DATABASE_URL is set. Each SQLite run gets its own copy of a
-// freshly migrated store, each PostgreSQL run a fresh schema, dropped
-// afterwards, so runs never see each other's rows.
+// PORTICO_TEST_DATABASE_URL is set, with the package's other tests that
+// run on engines, in parallel (most of their time is the databases' own
+// work, and waits). A test that changes the package's state (a tuning
+// variable, the kind registry) runs alone, by enginesAlone.
 func engines(t *testing.T, fn func(t *testing.T, s *Store)) {
+	t.Parallel()
+	enginesAlone(t, fn)
+}
+
+// enginesAlone is engines without the others running beside it. Each
+// SQLite run gets its own copy of a freshly migrated store, each
+// PostgreSQL run a fresh schema, dropped afterwards, so runs never see
+// each other's rows.
+func enginesAlone(t *testing.T, fn func(t *testing.T, s *Store)) {
 	t.Run("sqlite", func(t *testing.T) {
 		s, err := Open(context.Background(), "", migratedCopy(t))
 		if err != nil {

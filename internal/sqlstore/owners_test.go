@@ -277,7 +277,7 @@ func TestOwnerScopeOf(t *testing.T) {
 // few (read first) or many (the list's sort walked: planFollowed); and so
 // does the owner's own list sorted by status.
 func TestConformanceFollowedWalk(t *testing.T) {
-	engines(t, func(t *testing.T, s *Store) {
+	enginesAlone(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		ten := seedTenant(t, s, "acme")
 		at := time.UnixMilli(1_700_000_000_000).UTC()

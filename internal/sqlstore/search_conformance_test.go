@@ -43,7 +43,7 @@ func searchPlans(t *testing.T, fn func(t *testing.T, s *Store)) {
 		t.Run(fmt.Sprintf("few-kinds-%d-walk-%d-window-%d", p.few, p.walk, p.window), func(t *testing.T) {
 			defer func(few, walk, window int) { searchFewKinds, searchWalk, searchWindow = few, walk, window }(searchFewKinds, searchWalk, searchWindow)
 			searchFewKinds, searchWalk, searchWindow = p.few, p.walk, p.window
-			engines(t, fn)
+			enginesAlone(t, fn)
 		})
 	}
 }
@@ -282,7 +282,7 @@ func TestConformanceReindexMatchesTriggers(t *testing.T) {
 // lookup (few matches) and the per-record probe (common text), for a text
 // in the name, the number or the id, or across them.
 func TestConformanceListTextSearchPlansAgree(t *testing.T) {
-	engines(t, func(t *testing.T, s *Store) {
+	enginesAlone(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		ten := seedTenant(t, s, "acme")
 		var rs []records.Record
@@ -342,7 +342,7 @@ func TestConformanceListTextSearchPlansAgree(t *testing.T) {
 // that start, is still listed: the hint never hides a record, whichever
 // way the list runs, with or without another filter.
 func TestConformanceListTextStartFollowsWrites(t *testing.T) {
-	engines(t, func(t *testing.T, s *Store) {
+	enginesAlone(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		ten := seedTenant(t, s, "acme")
 		k, _ := records.Lookup("project")
@@ -419,7 +419,7 @@ func TestConformanceListTextStartFollowsWrites(t *testing.T) {
 // each listing right after its own write while others list and write:
 // every writer sees its record, on both engines, hint or none.
 func TestConformanceListTextStartUnderConcurrentWrites(t *testing.T) {
-	engines(t, func(t *testing.T, s *Store) {
+	enginesAlone(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		ten := seedTenant(t, s, "acme")
 		defer func(old int) { listTextCap = old }(listTextCap)
@@ -588,7 +588,7 @@ func TestConformanceListTextPagesInNameOrder(t *testing.T) {
 // answers it: random names and numbers, and texts cut from them anywhere
 // (a word's end too: "ch" of "Birch", "23" of "PRJ-0123"), or made up.
 func TestConformanceListTextIsExact(t *testing.T) {
-	engines(t, func(t *testing.T, s *Store) {
+	enginesAlone(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
 		ten := seedTenant(t, s, "acme")
 		rnd := rand.New(rand.NewPCG(16, 2))
