@@ -1,6 +1,10 @@
 package demo
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/portico/portico/internal/jsonenc"
+)
 
 // doc appends one JSON document by hand. It is the hot loop of the
 // generator: building the document through encoding/json's reflection
@@ -36,7 +40,7 @@ func (d *doc) sep() {
 
 func (d *doc) key(k string) {
 	d.sep()
-	d.b = appendString(d.b, k)
+	d.b = jsonenc.AppendString(d.b, k)
 	d.b = append(d.b, ':')
 }
 
@@ -68,12 +72,12 @@ func (d *doc) end(c byte) {
 
 func (d *doc) str(k, v string) {
 	d.key(k)
-	d.b = appendString(d.b, v)
+	d.b = jsonenc.AppendString(d.b, v)
 }
 
 func (d *doc) bytes(k string, v []byte) {
 	d.key(k)
-	d.b = appendString(d.b, v)
+	d.b = jsonenc.AppendString(d.b, v)
 }
 
 func (d *doc) int(k string, v int64) {
@@ -99,7 +103,7 @@ func (d *doc) ref(k string, id int64, name []byte) {
 	d.b = append(d.b, `{"id":"`...)
 	d.b = strconv.AppendInt(d.b, id, 10)
 	d.b = append(d.b, `","refName":`...)
-	d.b = appendString(d.b, name)
+	d.b = jsonenc.AppendString(d.b, name)
 	d.b = append(d.b, '}')
 }
 
@@ -109,7 +113,7 @@ func (d *doc) sel(k string, id int, name string) {
 	d.b = append(d.b, `{"id":"`...)
 	d.b = strconv.AppendInt(d.b, int64(id), 10)
 	d.b = append(d.b, `","refName":`...)
-	d.b = appendString(d.b, name)
+	d.b = jsonenc.AppendString(d.b, name)
 	d.b = append(d.b, '}')
 }
 
@@ -121,36 +125,4 @@ func appendHundredths(b []byte, h int64) []byte {
 	b = strconv.AppendInt(b, h/100, 10)
 	c := h % 100
 	return append(b, '.', byte('0'+c/10), byte('0'+c%10))
-}
-
-// appendString appends s as a JSON string, escaping what JSON requires
-// (quote, backslash, control characters). Bytes from 0x80 up pass through:
-// every string written comes from the word lists, which a test checks are
-// valid UTF-8, so re-validating here would be wasted work in the hot loop.
-func appendString[S string | []byte](b []byte, s S) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		b = append(b, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\t':
-			b = append(b, '\\', 't')
-		case '\r':
-			b = append(b, '\\', 'r')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-		}
-		start = i + 1
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }

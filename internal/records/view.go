@@ -2,6 +2,7 @@ package records
 
 import (
 	"encoding/json"
+	"github.com/portico/portico/internal/jsonenc"
 	"sort"
 	"strconv"
 	"strings"
@@ -133,7 +134,7 @@ func (v cellValue) any() any {
 func (v cellValue) appendJSON(b []byte) ([]byte, error) {
 	switch v.kind {
 	case cellText:
-		return appendJSONString(b, v.text), nil
+		return jsonenc.AppendString(b, v.text), nil
 	case cellNumber:
 		return appendJSONFloat(b, v.number)
 	case cellRef:

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/portico/portico/internal/records"
+
+	"github.com/portico/portico/internal/jsonenc"
 )
 
 // Record is one record of the fake account as the test-facing API shows
@@ -140,7 +142,7 @@ func (ts *typeStore) storeDoc(doc []byte, strict bool) (out []byte, created int6
 		if len(out) > 1 {
 			out = append(out, ',')
 		}
-		out = appendString(out, id)
+		out = jsonenc.AppendString(out, id)
 		out = append(out, ':')
 		out = append(out, v...)
 		return true

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/portico/portico/internal/jsonenc"
 )
 
 // SuiteQL's paging limits.
@@ -535,7 +537,7 @@ func appendPageLinks(b []byte, self string, limit, offset, total int, hasMore bo
 		b = append(b, `{"rel":"`...)
 		b = append(b, rel...)
 		b = append(b, `","href":`...)
-		b = appendString(b, self+"?limit="+strconv.Itoa(limit)+"&offset="+strconv.Itoa(off))
+		b = jsonenc.AppendString(b, self+"?limit="+strconv.Itoa(limit)+"&offset="+strconv.Itoa(off))
 		return append(b, `},`...)
 	}
 	b = append(b, `{"links":[`...)
@@ -582,9 +584,9 @@ func (s *Server) appendItem(b []byte, e *eval) ([]byte, *apiError) {
 			continue
 		}
 		b = append(b, ',')
-		b = appendString(b, it.name)
+		b = jsonenc.AppendString(b, it.name)
 		b = append(b, ':')
-		b = appendString(b, text)
+		b = jsonenc.AppendString(b, text)
 	}
 	return append(b, '}'), nil
 }
