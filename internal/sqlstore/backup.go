@@ -56,7 +56,7 @@ func OpenExisting(ctx context.Context, url, dataDir string) (*Store, error) {
 // the name dest+".partial", synced to disk, and only then named dest, so
 // an interrupted backup never leaves a file that looks whole.
 func (s *Store) Backup(ctx context.Context, dest string) (BackupInfo, error) {
-	if s.d.name != sqlite.name {
+	if !s.d.embedded {
 		return BackupInfo{}, ErrPostgresBackup
 	}
 	if err := noFile(dest, "backup"); err != nil {

@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -11,6 +12,15 @@ import (
 // in portable SQL with ? placeholders; the dialect rewrites what differs.
 type dialect struct {
 	name string
+	// embedded reports whether the database is a file this process opens
+	// (SQLite): one writer connection and a pool of readers, a write-ahead
+	// log the store's own upkeep checkpoints and reports, file backups.
+	// Otherwise it is a server (PostgreSQL), reached within connectTimeout.
+	embedded bool
+	// notifies reports whether the database carries wake-ups between the
+	// processes sharing it (PostgreSQL's NOTIFY); an embedded database has
+	// one process, whose signals are in memory.
+	notifies bool
 	// numbered reports whether placeholders are $1, $2, ... (PostgreSQL)
 	// rather than ?.
 	numbered bool
@@ -71,6 +81,7 @@ func (d dialect) carrying(cols string) string {
 var (
 	sqlite = dialect{
 		name:             "sqlite",
+		embedded:         true,
 		analyzeIndex:     "ANALYZE {index}",
 		unindexed:        "+(%s)",
 		number:           "CAST(json_extract(fields, %s) AS REAL)",
@@ -79,6 +90,7 @@ var (
 	postgres = dialect{
 		name:             "postgres",
 		numbered:         true,
+		notifies:         true,
 		lockMigrations:   "SELECT pg_advisory_lock(7265646963)",
 		unlockMigrations: "SELECT pg_advisory_unlock(7265646963)",
 		lockRecords:      "LOCK TABLE records IN SHARE MODE",
@@ -115,13 +127,15 @@ func (d dialect) rebind(q string) string {
 // every run when a WHERE term is a LIKE with a bound pattern (the LIKE
 // optimization tries the pattern's prefix as an index range), so a
 // prepared statement would be compiled anew per run, and no index here
-// serves a LIKE (what lists compare is folded or concatenated). PostgreSQL
-// gets the plain LIKE, which its trigram indexes answer.
+// serves a LIKE (what lists compare is folded or concatenated): the term is
+// unindexed. PostgreSQL gets the plain LIKE, which its trigram indexes
+// answer.
 func (d dialect) like(lhs string) string {
-	if d.name == sqlite.name {
-		return "+(" + lhs + ` LIKE ? ESCAPE '\')`
+	term := lhs + ` LIKE ? ESCAPE '\'`
+	if d.unindexed == "" {
+		return term
 	}
-	return lhs + ` LIKE ? ESCAPE '\'`
+	return fmt.Sprintf(d.unindexed, term)
 }
 
 // holdRecords takes the dialect's lockRecords in tx, if it has one.

@@ -69,7 +69,7 @@ func (t *Tenant) logSessionChange(ctx context.Context, user int64, at time.Time)
 	if _, err := t.logEvents(ctx, events.SessionChange(user, at)); err != nil {
 		return false, err
 	}
-	if t.d.name != postgres.name {
+	if !t.d.notifies {
 		return true, nil
 	}
 	_, err = t.q.ExecContext(ctx, `SELECT pg_notify(`+pgChannel+`, $2)`, events.Channel(t.id), events.Wake)

@@ -15,7 +15,7 @@ import (
 // when there is none): what PORTICO_SQLITE_WAL_LIMIT bounds, and what a
 // long read lets grow. PostgreSQL has nothing here.
 func (s *Store) WritePrometheus(w io.Writer, instance string) error {
-	if s.d.name != sqlite.name {
+	if !s.d.embedded {
 		return nil
 	}
 	var size int64

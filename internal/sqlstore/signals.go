@@ -86,7 +86,7 @@ func NewSignals(s *Store, log *slog.Logger) *Signals {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Signals{s: s, log: log, pg: s.d.name == postgres.name, subs: map[string]map[*subscriber]struct{}{}}
+	return &Signals{s: s, log: log, pg: s.d.notifies, subs: map[string]map[*subscriber]struct{}{}}
 }
 
 // channelName is what a channel may be called: the caller scopes it to a

@@ -80,7 +80,7 @@ func Open(ctx context.Context, url, dataDir string, opts ...Option) (*Store, err
 		s.Close()
 		return nil, err
 	}
-	if s.d.name == sqlite.name {
+	if s.d.embedded {
 		if err := s.startUpkeep(sqliteUpkeepDSN(s.dsn), s.walLimit); err != nil {
 			s.Close()
 			return nil, err
@@ -132,7 +132,7 @@ func open(ctx context.Context, url, dataDir string, opts ...Option) (*Store, err
 	// load: 13 GB after seeding the benchmark's million projects outlasted
 	// 10 s), work that a deadline would abandon for the next start to redo.
 	pingCtx := ctx
-	if d.name == postgres.name {
+	if !d.embedded {
 		var cancel context.CancelFunc
 		pingCtx, cancel = context.WithTimeout(ctx, connectTimeout)
 		defer cancel()
@@ -142,7 +142,7 @@ func open(ctx context.Context, url, dataDir string, opts ...Option) (*Store, err
 		return nil, err
 	}
 	s.db, s.rdb, s.d, s.dsn = db, db, d, dsn
-	if d.name == sqlite.name {
+	if d.embedded {
 		db.SetMaxOpenConns(1)
 		db.SetMaxIdleConns(1)
 		db.SetConnMaxIdleTime(0)
