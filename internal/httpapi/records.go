@@ -176,12 +176,15 @@ func (s guarded) SearchCandidates(ctx context.Context, text string, kinds []stri
 	}
 	for _, kind := range ruled {
 		page, err := s.ListRecords(ctx, records.ListQuery{Kind: kind, Text: text, Limit: min(limit, search.Limit),
-			Columns: []records.Column{records.ColTitle, records.ColCode, records.ColStatus, records.ColModified}, Fields: []string{}})
+			Columns: []records.Column{records.ColTitle, records.ColCode, records.ColStatus}, Fields: []string{}})
 		if err != nil {
 			return nil, err
 		}
-		for _, r := range page.Records {
-			found = append(found, search.Entry{Kind: kind, ID: r.ID, Name: r.Title, Code: r.Code, Status: r.Status, Seq: r.ModifiedAt.UnixMilli()})
+		// The index answers the newest matches of each class it looks up: a
+		// record it left out is older than those of its class it answered,
+		// so it ranks after them (and after its list's records before it).
+		for i, r := range page.Records {
+			found = append(found, search.Entry{Kind: kind, ID: r.ID, Name: r.Title, Code: r.Code, Status: r.Status, Seq: -int64(i) - 1})
 		}
 	}
 	return found, nil

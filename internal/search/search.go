@@ -105,7 +105,9 @@ type Entry struct {
 	Name   string
 	Code   string
 	Status string
-	// Seq grows with every write of a record: larger is more recent.
+	// Seq grows with every write of a record: larger is more recent. An
+	// entry found other than through the index, older than every match of
+	// its class the index answered, has one below them all (0 or less).
 	Seq int64
 }
 
