@@ -296,13 +296,19 @@ func (t *Tenant) planFollowed(ctx context.Context, q records.ListQuery) (dialect
 	if d.unindexed == "" {
 		return d, nil
 	}
-	many := func(k *records.Kind, f records.Filter, over int64) (string, bool, error) {
+	// many: the records f selects of kind k are to be walked (more than
+	// over of one owner's, or any in a list of records named by id).
+	byID := namesIDs(q.Filter)
+	many := func(k *records.Kind, f records.Filter, over int64) (bool, error) {
+		if byID {
+			return true, nil
+		}
 		o, ok := ownerScopeOf(k, records.ListQuery{Kind: k.Name, Filter: f})
 		if !ok {
-			return "", false, nil
+			return false, nil
 		}
 		kept, ok, err := t.keptOwnerSummary(ctx, k, o, nil, records.Summary{})
-		return o.owner, ok && kept.Total > over, err
+		return ok && kept.Total > over, err
 	}
 	mark := func(key string) {
 		if d.walkFollowed == nil {
@@ -310,7 +316,6 @@ func (t *Tenant) planFollowed(ctx context.Context, q records.ListQuery) (dialect
 		}
 		d.walkFollowed[key] = true
 	}
-	byID := namesIDs(q.Filter)
 	k, known := records.Lookup(q.Kind)
 	if known && k.Owner != "" && (byID || !sortsByName(q)) {
 		// The owner's condition alone, whatever else the list asks.
@@ -320,16 +325,13 @@ func (t *Tenant) planFollowed(ctx context.Context, q records.ListQuery) (dialect
 					if f, doc := docField(k, c.Column); !doc || f.Name != k.Owner || c.Op != records.OpEq {
 						continue
 					}
-					id, _ := c.Value.(int64)
-					owner, large := strconv.FormatInt(id, 10), byID
-					if !byID {
-						var err error
-						if owner, large, err = many(k, records.Filter{Any: [][]records.Cond{{c}}}, walkOwnedOver); err != nil {
-							return d, err
-						}
+					large, err := many(k, records.Filter{Any: [][]records.Cond{{c}}}, walkOwnedOver)
+					if err != nil {
+						return d, err
 					}
 					if large {
-						mark(ownedKey(k, owner))
+						id, _ := c.Value.(int64) // as conditionSQL compares it
+						mark(ownedKey(k, strconv.FormatInt(id, 10)))
 					}
 				}
 			}
@@ -346,12 +348,9 @@ func (t *Tenant) planFollowed(ctx context.Context, q records.ListQuery) (dialect
 				if !known {
 					continue
 				}
-				large := byID
-				if !byID {
-					var err error
-					if _, large, err = many(tk, w.Filter, walkFollowedOver); err != nil {
-						return d, err
-					}
+				large, err := many(tk, w.Filter, walkFollowedOver)
+				if err != nil {
+					return d, err
 				}
 				if large {
 					mark(followedKey(w))
