@@ -135,7 +135,7 @@ func (s guarded) Record(ctx context.Context, kind string, id int64) (records.Rec
 
 // SearchCandidates finds candidates in the search index, of every kind
 // searched, and keeps those of a kind under a rule that the rule lets the
-// caller see (Guard.Seen). When the search's answer among them is one the
+// caller see (Guard.SeenOwned, on the owners the entries carry). When the search's answer among them is one the
 // rule drops nothing of (search.BestKept), that is all: it is what the
 // index answers without the rule. Otherwise it adds, for each such kind,
 // the first search.Limit of its list with the same text, narrowed by the
@@ -159,12 +159,17 @@ func (s guarded) SearchCandidates(ctx context.Context, text string, kinds []stri
 		return found, err
 	}
 	byKind := map[string][]int64{}
+	owners := map[string]map[int64]string{}
 	for _, e := range found {
 		if slices.Contains(ruled, e.Kind) {
 			byKind[e.Kind] = append(byKind[e.Kind], e.ID)
+			if owners[e.Kind] == nil {
+				owners[e.Kind] = map[int64]string{}
+			}
+			owners[e.Kind][e.ID] = e.Owner
 		}
 	}
-	seen, err := s.g.Seen(ctx, byKind)
+	seen, err := s.g.SeenOwned(ctx, byKind, func(kind string, id int64) string { return owners[kind][id] })
 	if err != nil {
 		return nil, err
 	}

@@ -284,23 +284,75 @@ func (g *Guard) Visible(ctx context.Context, k *Kind, ids []int64, action string
 // may see, as a set per kind: what a search's candidates or an event's
 // records are cut down to.
 func (g *Guard) Seen(ctx context.Context, byKind map[string][]int64) (map[string]map[int64]bool, error) {
+	return g.SeenOwned(ctx, byKind, nil)
+}
+
+// SeenOwned is Seen of records whose owners the caller read with them
+// (nil: none): owner(kind, id) is the record's owner (Kind.Owner) as the
+// search index keeps it, the reference's id as text, "" for none or not
+// known. Of a kind the caller sees exactly one owner's records of (a
+// rule "owner eq $me" alone), a record of known owner is decided on it,
+// without reading the record; every other is read, as Seen reads it.
+func (g *Guard) SeenOwned(ctx context.Context, byKind map[string][]int64, owner func(kind string, id int64) string) (map[string]map[int64]bool, error) {
 	out := make(map[string]map[int64]bool, len(byKind))
 	for kind, ids := range byKind {
 		k, ok := Lookup(kind)
 		if !ok {
 			continue
 		}
+		set := make(map[int64]bool, len(ids))
+		out[kind] = set
+		if !g.May(k, ActView) {
+			continue
+		}
+		if owner != nil {
+			mine, only, err := g.owned(ctx, k)
+			if err != nil {
+				return nil, err
+			}
+			if only {
+				var unknown []int64
+				for _, id := range ids {
+					switch o := owner(kind, id); o {
+					case "":
+						unknown = append(unknown, id)
+					case mine:
+						set[id] = true
+					}
+				}
+				ids = unknown
+			}
+		}
 		visible, err := g.Visible(ctx, k, ids, ActView)
 		if err != nil {
 			return nil, err
 		}
-		set := make(map[int64]bool, len(visible))
 		for _, id := range visible {
 			set[id] = true
 		}
-		out[kind] = set
 	}
 	return out, nil
+}
+
+// owned reports whether the records of k the caller sees are exactly
+// those of one owner (Kind.Owner, a reference), and that owner's id as
+// text, as SeenOwned compares owners.
+func (g *Guard) owned(ctx context.Context, k *Kind) (string, bool, error) {
+	f, err := g.Scope(ctx, k, ActView)
+	of, ok := k.FieldNamed(k.Owner)
+	if err != nil || !ok || k.Owner == "" || of.Type != TypeRef {
+		return "", false, err
+	}
+	parts := f.Parts()
+	if len(parts) != 1 || len(parts[0].Any) != 1 || len(parts[0].Any[0]) != 1 {
+		return "", false, nil
+	}
+	c := parts[0].Any[0][0]
+	id, isID := c.Value.(int64)
+	if c.Column != of.Column || c.Op != OpEq || !isID {
+		return "", false, nil
+	}
+	return strconv.FormatInt(id, 10), true, nil
 }
 
 // followedRef is k's reference field named ref and the kind it refers

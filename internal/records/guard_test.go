@@ -1,6 +1,9 @@
 package records
 
 import (
+	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -57,5 +60,75 @@ func TestGuardMay(t *testing.T) {
 	kinds := g.Kinds()
 	if len(kinds) != 2 || kinds[0].CanEdit {
 		t.Errorf("kinds: %d", len(kinds))
+	}
+}
+
+// readsByID is a store whose user is employee 7 and whose projects
+// visible under any rule are those of visible; it notes which project ids
+// were read.
+type readsByID struct {
+	visible map[int64]bool
+	read    []int64
+}
+
+func (s *readsByID) ListRecords(_ context.Context, q ListQuery) (Page, error) {
+	if q.Kind == "employee" {
+		return Page{Records: []Record{{Kind: "employee", ID: 7, Title: "Pete"}}}, nil
+	}
+	var out Page
+	for _, p := range q.Filter.Parts() {
+		for _, c := range p.Any[0] {
+			if ids, ok := c.Value.([]int64); ok && c.Column == ColID {
+				for _, id := range ids {
+					s.read = append(s.read, id)
+					if s.visible[id] {
+						out.Records = append(out.Records, Record{Kind: q.Kind, ID: id})
+					}
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// SeenOwned decides a record of known owner on its owner when the rule
+// is the owner's alone, and reads every other record.
+func TestGuardSeenOwned(t *testing.T) {
+	owners := map[int64]string{1: "7", 2: "8", 3: "", 4: ""}
+	owner := func(kind string, id int64) string { return owners[id] }
+	ids := map[string][]int64{"project": {1, 2, 3, 4}}
+	for _, c := range []struct {
+		rule  string
+		owner func(string, int64) string
+		seen  []int64
+		read  []int64
+	}{
+		{"projectmanager eq $me", owner, []int64{1, 3}, []int64{3, 4}},
+		{"projectmanager eq $me", nil, []int64{1, 3}, []int64{1, 2, 3, 4}},
+		{"projectmanager eq $me and entitystatus eq Active", owner, []int64{1, 3}, []int64{1, 2, 3, 4}},
+		{"projectmanager eq 8", owner, []int64{2, 3}, []int64{3, 4}},
+	} {
+		st := &readsByID{visible: map[int64]bool{1: c.seen[0] == 1, 2: c.seen[0] == 2, 3: true}}
+		g := NewGuard(st, access.Role{Permissions: []string{"project.view"}, Rules: map[string]string{"project.view": c.rule}}, "pete@example.com")
+		got, err := g.SeenOwned(context.Background(), ids, c.owner)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var seen []int64
+		for _, id := range ids["project"] {
+			if got["project"][id] {
+				seen = append(seen, id)
+			}
+		}
+		slices.Sort(st.read)
+		if fmt.Sprint(seen) != fmt.Sprint(c.seen) || fmt.Sprint(st.read) != fmt.Sprint(c.read) {
+			t.Errorf("%q (owners known %v): seen %v, read %v; want %v, %v", c.rule, c.owner != nil, seen, st.read, c.seen, c.read)
+		}
+	}
+	// A role without the permission sees none, and nothing is read.
+	st := &readsByID{}
+	got, err := NewGuard(st, access.Role{}, "pete@example.com").SeenOwned(context.Background(), ids, owner)
+	if err != nil || len(got["project"]) != 0 || len(st.read) != 0 {
+		t.Errorf("no permission: %v, read %v, %v", got, st.read, err)
 	}
 }

@@ -109,6 +109,9 @@ type Entry struct {
 	// entry found other than through the index, older than every match of
 	// its class the index answered, has one below them all (0 or less).
 	Seq int64
+	// Owner is the record's owner (records.Kind.Owner) as the index keeps
+	// it, the reference's id as text: "" for none, or not known.
+	Owner string
 }
 
 // Index finds candidate entries of the given kinds: those whose name is

@@ -108,6 +108,8 @@ func TestExpandStepsOnlyAdd(t *testing.T) {
 		"ALTER TABLE records RENAME COLUMN title TO name;":                                           "renames",
 		"ALTER TABLE records ALTER COLUMN title SET NOT NULL;":                                       "alters a column",
 		"-- DROP TABLE x is only mentioned\nCREATE TABLE y (a TEXT);":                                "",
+		"DROP TRIGGER t_ai;\nCREATE TRIGGER t_ai AFTER INSERT ON records BEGIN SELECT 1; END;":       "",
+		"DROP TRIGGER t_ai;\nCREATE TRIGGER t_ai2 AFTER INSERT ON records BEGIN SELECT 1; END;":      "drops a trigger",
 	} {
 		if got := strings.Join(expandProblems(sql), "; "); (want == "") != (got == "") || !strings.Contains(got, want) {
 			t.Errorf("%q: %q, want %q", sql, got, want)
@@ -117,9 +119,10 @@ func TestExpandStepsOnlyAdd(t *testing.T) {
 
 var (
 	sqlComment     = regexp.MustCompile(`--[^\n]*`)
+	droppedTrigger = regexp.MustCompile(`(?i)\bDROP\s+TRIGGER\s+(?:IF\s+EXISTS\s+)?(\w+)`)
 	addedNotNull   = regexp.MustCompile(`(?is)ADD\s+COLUMN\s+[^,;]*?\bNOT\s+NULL\b[^,;]*`)
 	expandRefusals = map[string]*regexp.Regexp{
-		"drops":           regexp.MustCompile(`(?i)\bDROP\s+(TABLE|COLUMN|INDEX|TRIGGER|VIEW)\b`),
+		"drops":           regexp.MustCompile(`(?i)\bDROP\s+(TABLE|COLUMN|INDEX|VIEW)\b`),
 		"renames":         regexp.MustCompile(`(?i)\bRENAME\b`),
 		"alters a column": regexp.MustCompile(`(?i)\bALTER\s+COLUMN\b`),
 	}
@@ -134,6 +137,13 @@ func expandProblems(sql string) []string {
 	for what, re := range expandRefusals {
 		if re.MatchString(sql) {
 			out = append(out, what)
+		}
+	}
+	// A trigger is replaced by dropping it and making it again (SQLite
+	// has no other way); no binary names one.
+	for _, m := range droppedTrigger.FindAllStringSubmatch(sql, -1) {
+		if !regexp.MustCompile(`(?i)\bCREATE\s+TRIGGER\s+` + regexp.QuoteMeta(m[1]) + `\b`).MatchString(sql) {
+			out = append(out, "drops a trigger it does not make again")
 		}
 	}
 	for _, col := range addedNotNull.FindAllString(sql, -1) {

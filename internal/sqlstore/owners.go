@@ -39,10 +39,11 @@ func refIDSQL(quoted string) string {
 func ownerSQL(path string) string { return refIDSQL("'" + path + "'") }
 
 // syncOwners makes owner_fields the registry's owners, on conn (the
-// migrations' lock holder): a kind whose owner leaves loses its totals,
-// one whose owner joins or changes is totalled afresh, in the transaction
-// that records it (on PostgreSQL with the records locked against writes
-// meanwhile, so no write's trigger misses it).
+// migrations' lock holder): a kind whose owner leaves loses its totals
+// and its search entries' owners, one whose owner joins or changes is
+// totalled afresh and its entries given their records' owners, in the
+// transaction that records it (on PostgreSQL with the records locked
+// against writes meanwhile, so no write's trigger misses it).
 func (s *Store) syncOwners(ctx context.Context, conn *sql.Conn) error {
 	want := registryOwners()
 	return inConnTx(ctx, conn, func(tx *sql.Tx) error {
@@ -66,7 +67,8 @@ func (s *Store) syncOwners(ctx context.Context, conn *sql.Conn) error {
 			if _, ok := want[kind]; ok {
 				continue
 			}
-			for _, st := range []string{`DELETE FROM owner_fields WHERE kind = ?`, `DELETE FROM owner_totals WHERE kind = ?`} {
+			for _, st := range []string{`DELETE FROM owner_fields WHERE kind = ?`, `DELETE FROM owner_totals WHERE kind = ?`,
+				`UPDATE search_entries SET owner = '' WHERE kind = ?`} {
 				if _, err := tx.ExecContext(ctx, s.d.rebind(st), kind); err != nil {
 					return err
 				}
@@ -80,6 +82,11 @@ func (s *Store) syncOwners(ctx context.Context, conn *sql.Conn) error {
 				return err
 			}
 			if err := s.ownerTotalsAfresh(ctx, tx, kind, want[kind]); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE search_entries SET owner = COALESCE((SELECT `+ownerSQL(want[kind])+`
+				FROM records r WHERE r.tenant_id = search_entries.tenant_id AND r.kind = search_entries.kind AND r.id = search_entries.record_id), '')
+				WHERE kind = ?`), kind); err != nil {
 				return err
 			}
 		}

@@ -348,3 +348,109 @@ func TestNamesIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestConformanceSearchEntriesCarryOwners holds every search entry's
+// owner (migration 0032) to its record's manager through inserts, a
+// sync that moves projects with their names and dates, one that changes
+// the manager alone, deletions, a bulk load, a rebuild of the index and
+// the kind's owner joining afresh.
+func TestConformanceSearchEntriesCarryOwners(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		ten := seedTenant(t, s, "acme")
+		check := func(what string, tenant string, current map[int64]records.Record) {
+			t.Helper()
+			rows, err := s.db.QueryContext(ctx, s.d.rebind(`SELECT record_id, owner FROM search_entries WHERE tenant_id = ? AND kind = 'project'`), tenant)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rows.Close()
+			got := map[int64]string{}
+			for rows.Next() {
+				var id int64
+				var owner string
+				if err := rows.Scan(&id, &owner); err != nil {
+					t.Fatal(err)
+				}
+				got[id] = owner
+			}
+			want := map[int64]string{}
+			for id, r := range current {
+				var doc struct {
+					Manager *struct{ ID string } `json:"projectmanager"`
+				}
+				if err := json.Unmarshal(r.Fields, &doc); err != nil {
+					t.Fatal(err)
+				}
+				want[id] = ""
+				if doc.Manager != nil {
+					want[id] = doc.Manager.ID
+				}
+			}
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("%s: entries' owners %v, want %v", what, got, want)
+			}
+		}
+		at := time.UnixMilli(1_700_000_000_000).UTC()
+		current := map[int64]records.Record{}
+		put := func(rs []records.Record) {
+			for _, r := range rs {
+				current[r.ID] = r
+			}
+		}
+		rs := ownedProjects(1, 60, func(i int64) int64 { return i % 4 }, func(int64) bool { return false }, at)
+		if err := ten.PutRecords(ctx, rs); err != nil {
+			t.Fatal(err)
+		}
+		put(rs)
+		check("inserted", "acme", current)
+		// Moved with a new modification time: the entries are rewritten.
+		moved := ownedProjects(1, 20, func(i int64) int64 { return 1 + (i+1)%4 }, func(int64) bool { return false }, at.Add(time.Minute))
+		if err := ten.ApplyPull(ctx, "project", moved, []int64{59, 60}, erpsync.State{Kind: "project"}); err != nil {
+			t.Fatal(err)
+		}
+		put(moved)
+		delete(current, 59)
+		delete(current, 60)
+		check("moved", "acme", current)
+		// The manager alone changes: name, status and date stay.
+		managerOnly := ownedProjects(21, 20, func(i int64) int64 { return 7 + i%2 }, func(int64) bool { return false }, at)
+		if err := ten.ApplyPull(ctx, "project", managerOnly, nil, erpsync.State{Kind: "project"}); err != nil {
+			t.Fatal(err)
+		}
+		put(managerOnly)
+		check("manager changed alone", "acme", current)
+
+		bulk := seedTenant(t, s, "bulk")
+		loaded := ownedProjects(1, 30, func(i int64) int64 { return i % 3 }, func(int64) bool { return false }, at)
+		if err := s.BulkLoad(ctx, func() error { return bulk.PutRecords(ctx, loaded) }); err != nil {
+			t.Fatal(err)
+		}
+		bulkNow := map[int64]records.Record{}
+		for _, r := range loaded {
+			bulkNow[r.ID] = r
+		}
+		check("bulk loaded", "bulk", bulkNow)
+
+		if _, err := s.db.ExecContext(ctx, `UPDATE search_entries SET owner = ''`); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.ReindexSearch(ctx); err != nil {
+			t.Fatal(err)
+		}
+		check("rebuilt", "acme", current)
+
+		// The kind's owner joins afresh (as a new release's registry
+		// names it): its entries are given their owners.
+		if _, err := s.db.ExecContext(ctx, `UPDATE search_entries SET owner = ''`); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.db.ExecContext(ctx, `DELETE FROM owner_fields WHERE kind = 'project'`); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.IndexDocumentFields(ctx); err != nil {
+			t.Fatal(err)
+		}
+		check("owner joined", "acme", current)
+	})
+}

@@ -61,7 +61,12 @@ var engineSearches = map[string]engineSearch{sqlite.name: sqliteSearch{}, postgr
 // the recency index); more are walked among all the tenant's entries.
 var searchFewKinds = 3
 
-const searchColumns = `e.kind, e.record_id, e.name, e.code, e.status, e.seq`
+// entryOwner is a record's owner as its search entry keeps it (migration
+// 0032: the id of the reference owner_fields names, as text, empty for
+// none), in a statement over records.
+const entryOwner = `COALESCE((SELECT CAST(json_extract(records.fields, o.path) AS TEXT) FROM owner_fields o WHERE o.kind = records.kind), '')`
+
+const searchColumns = `e.kind, e.record_id, e.name, e.code, e.status, e.seq, e.owner`
 
 // SearchCandidates implements search.Index through the engine's search:
 // the entries of kinds whose name is text (at most limit), then, in
@@ -115,7 +120,7 @@ func (t *Tenant) searchQueryWith(ctx context.Context, st scoped, extra func(*sql
 		if extra != nil {
 			err = extra(rows, &e)
 		} else {
-			err = rows.Scan(&e.Kind, &e.ID, &e.Name, &e.Code, &e.Status, &e.Seq)
+			err = rows.Scan(&e.Kind, &e.ID, &e.Name, &e.Code, &e.Status, &e.Seq, &e.Owner)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("search: %w", err)

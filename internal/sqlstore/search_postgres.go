@@ -153,7 +153,7 @@ func (t *Tenant) pgWalk(ctx context.Context, text string, kinds []string, limit,
 	w := pgWalked{size: int64(size)}
 	var stage int
 	found, err := t.searchQueryWith(ctx, pgWalkStatement(len(kinds), limit, size), func(rows *sql.Rows, e *search.Entry) error {
-		if err := rows.Scan(&e.Kind, &e.ID, &e.Name, &e.Code, &e.Status, &e.Seq, &stage); err != nil {
+		if err := rows.Scan(&e.Kind, &e.ID, &e.Name, &e.Code, &e.Status, &e.Seq, &e.Owner, &stage); err != nil {
 			return err
 		}
 		switch {
@@ -194,7 +194,7 @@ func pgWalkStatement(n, limit, size int) scoped {
 	}
 	return scope(fmt.Sprintf(`WITH w AS (%s)
 		SELECT %s, CASE WHEN %s THEN 1 WHEN %s THEN 2 ELSE 3 END FROM w e WHERE e.wanted AND %s
-		UNION ALL SELECT '', 0, '', '', '', count(*), 0 FROM w
+		UNION ALL SELECT '', 0, '', '', '', count(*), '', 0 FROM w
 		UNION ALL (%s)`,
 		walk, searchColumns, pgStages[0].sql, pgStages[1].sql, pgStages[2].sql, exactSQL(n, limit, ", 4")))
 }
@@ -314,9 +314,9 @@ func (postgresSearch) reindexSession() (set, reset string) {
 // numbering them by recency: a walk of a kind's newest entries then reads
 // a few adjacent pages of the table, not one page an entry.
 func (postgresSearch) fillStatement() string {
-	return `INSERT INTO search_entries (seq, tenant_id, kind, record_id, name, code, status, norm, hay)
+	return `INSERT INTO search_entries (seq, tenant_id, kind, record_id, name, code, status, norm, hay, owner)
 		SELECT row_number() OVER (ORDER BY modified_at, id), tenant_id, kind, id, title, code, status, lower(title),
-			lower(title || ' ' || code || ' ' || id)
+			lower(title || ' ' || code || ' ' || id), ` + entryOwner + `
 		FROM records ORDER BY tenant_id, kind, modified_at, id`
 }
 

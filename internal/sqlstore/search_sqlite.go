@@ -138,7 +138,7 @@ func (t *Tenant) searchStage(ctx context.Context, match string, keep func(search
 // a row with no kind: the walk's length tells whether it saw every match.
 func searchWalkRead(kindPartition bool, n int) scoped {
 	return scope(fmt.Sprintf(`SELECT COALESCE(e.kind, ''), COALESCE(e.record_id, 0), COALESCE(e.name, ''),
-		COALESCE(e.code, ''), COALESCE(e.status, ''), w.seq
+		COALESCE(e.code, ''), COALESCE(e.status, ''), w.seq, COALESCE(e.owner, '')
 		FROM (%s) w LEFT JOIN search_entries e ON e.seq = w.seq AND e.tenant_id = :tenant AND e.kind IN (%s)
 		ORDER BY w.seq DESC`, searchWalkSQL(kindPartition), placeholders(n)))
 }
@@ -313,8 +313,8 @@ func (sqliteSearch) reindexSession() (set, reset string) {
 
 // fillStatement: hay as typed (the word parts fold it).
 func (sqliteSearch) fillStatement() string {
-	return `INSERT INTO search_entries (tenant_id, kind, record_id, name, code, status, norm, hay)
-		SELECT tenant_id, kind, id, title, code, status, lower(title), title || ' ' || code || ' ' || id
+	return `INSERT INTO search_entries (tenant_id, kind, record_id, name, code, status, norm, hay, owner)
+		SELECT tenant_id, kind, id, title, code, status, lower(title), title || ' ' || code || ' ' || id, ` + entryOwner + `
 		FROM records ORDER BY modified_at, id`
 }
 
