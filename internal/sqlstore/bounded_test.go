@@ -48,7 +48,7 @@ func TestConformanceBoundedStatementsEndInTime(t *testing.T) {
 			})
 		})
 		var name string
-		if err := bounded.queryRow(ctx, tenantName).Scan(&name); err != nil || name != "acme" {
+		if err := ten.Bounded(10*time.Second).queryRow(ctx, tenantName).Scan(&name); err != nil || name != "acme" {
 			t.Errorf("a quick statement: %q, %v", name, err)
 		}
 	})

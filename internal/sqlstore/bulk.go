@@ -24,22 +24,12 @@ func (d dialect) recordIndexesQuery() string {
 // derivedObjectsQuery lists a table's secondary indexes (but those whose
 // name starts with keep, when set) and triggers.
 func (d dialect) derivedObjectsQuery(table, pkey, keep string) string {
-	kept := func(column string) string {
+	return d.derivedObjects(table, pkey, func(column string) string {
 		if keep == "" {
 			return ""
 		}
 		return ` AND ` + column + ` NOT LIKE '` + strings.ReplaceAll(keep, "_", `\_`) + `%' ESCAPE '\'`
-	}
-	if d.name == "postgres" {
-		return `SELECT indexname, indexdef, 'DROP INDEX ' || indexname FROM pg_indexes
-			WHERE schemaname = current_schema() AND tablename = '` + table + `' AND indexname <> '` + pkey + `'` + kept("indexname") + `
-			UNION ALL
-			SELECT t.tgname, pg_get_triggerdef(t.oid), 'DROP TRIGGER ' || t.tgname || ' ON ` + table + `'
-			FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
-			WHERE c.relname = '` + table + `' AND c.relnamespace = current_schema()::regnamespace AND NOT t.tgisinternal`
-	}
-	return `SELECT name, sql, 'DROP ' || upper(type) || ' ' || name FROM sqlite_master
-		WHERE type IN ('index', 'trigger') AND tbl_name = '` + table + `' AND sql IS NOT NULL` + kept("name")
+	})
 }
 
 // dropDerived drops what query (a derivedObjectsQuery) lists, inside tx,

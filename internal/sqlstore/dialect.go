@@ -61,6 +61,23 @@ type dialect struct {
 	// lookup of the referenced record per record checked cost 2.6 times
 	// as much (100k projects). Set per statement by Tenant.planFollowed.
 	walkFollowed map[string]bool
+
+	// statement is a scoped statement's text as the engine runs it.
+	statement func(scoped) string
+	// engineSearch reads and rebuilds the search index the engine's way.
+	engineSearch engineSearch
+	// derivedObjects lists a table's indexes and triggers, as
+	// derivedObjectsQuery says (kept: the condition that keeps an index
+	// named in column out).
+	derivedObjects func(table, pkey string, kept func(column string) string) string
+	// nameVersions reports whether the engine keeps name_versions (SQLite's
+	// migration 0028: where a list's text search may start in name order).
+	nameVersions bool
+	// appendNote adds an entry (the argument before the kind and the id) at
+	// the end of a record's notes sublist, making one when the document
+	// has none, in a single statement (so concurrent notes never lose one
+	// another).
+	appendNote scoped
 }
 
 // listCovered are the promoted columns a list's page shows that its
@@ -78,35 +95,17 @@ func (d dialect) carrying(cols string) string {
 	return ", " + cols
 }
 
-var (
-	sqlite = dialect{
-		name:             "sqlite",
-		embedded:         true,
-		analyzeIndex:     "ANALYZE {index}",
-		unindexed:        "+(%s)",
-		number:           "CAST(json_extract(fields, %s) AS REAL)",
-		indexesOfRecords: `SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'records'`,
-	}
-	postgres = dialect{
-		name:             "postgres",
-		numbered:         true,
-		notifies:         true,
-		lockMigrations:   "SELECT pg_advisory_lock(7265646963)",
-		unlockMigrations: "SELECT pg_advisory_unlock(7265646963)",
-		lockRecords:      "LOCK TABLE records IN SHARE MODE",
-		includes:         true,
-		analyzeIndex:     "ANALYZE records",
-		number:           "json_number(fields, %s)",
-		indexesOfRecords: `SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'records'`,
-	}
-)
-
 // rebind rewrites ? placeholders for the engine. Statements never contain a
 // literal question mark, so a plain scan is exact.
 func (d dialect) rebind(q string) string {
 	if !d.numbered {
 		return q
 	}
+	return numbered(q)
+}
+
+// numbered is q with its ? placeholders numbered $1, $2, ...
+func numbered(q string) string {
 	var b strings.Builder
 	b.Grow(len(q) + 16)
 	n := 0

@@ -264,7 +264,7 @@ func (s *Store) recount(ctx context.Context) error {
 		}
 		sts := []string{`DELETE FROM record_counts`,
 			`INSERT INTO record_counts (tenant_id, kind, n) SELECT tenant_id, kind, COUNT(*) FROM records GROUP BY tenant_id, kind`}
-		if s.d.name == sqlite.name {
+		if s.d.nameVersions {
 			// Any kind's names may have changed (migration 0028).
 			sts = append(sts, `INSERT INTO name_versions (tenant_id, kind, version) SELECT tenant_id, kind, 1 FROM record_counts WHERE true
 				ON CONFLICT (tenant_id, kind) DO UPDATE SET version = version + 1`)

@@ -101,10 +101,7 @@ func scope(q string) scoped {
 
 // text is the statement as engine d runs it.
 func (s scoped) text(d dialect) string {
-	if d.name == sqlite.name {
-		return s.sqlite
-	}
-	return d.rebind(s.sql)
+	return d.statement(s)
 }
 
 // bind interleaves the tenant id with the caller's arguments.

@@ -52,9 +52,7 @@ type engineSearch interface {
 }
 
 // search is the dialect's engineSearch.
-func (d dialect) search() engineSearch { return engineSearches[d.name] }
-
-var engineSearches = map[string]engineSearch{sqlite.name: sqliteSearch{}, postgres.name: postgresSearch{}}
+func (d dialect) search() engineSearch { return d.engineSearch }
 
 // searchFewKinds is the most kinds whose entries a walk reads kind by
 // kind (SQLite: each kind's partition; PostgreSQL: each kind's range of

@@ -34,7 +34,10 @@ import (
 type Signals struct {
 	s   *Store
 	log *slog.Logger
-	pg  bool
+	// shared: messages go through the database (dialect.notifies) to
+	// every process sharing it, this one's own included; otherwise they
+	// are delivered here, in memory.
+	shared bool
 
 	mu     sync.Mutex
 	subs   map[string]map[*subscriber]struct{} // by channel
@@ -86,7 +89,7 @@ func NewSignals(s *Store, log *slog.Logger) *Signals {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Signals{s: s, log: log, pg: s.d.notifies, subs: map[string]map[*subscriber]struct{}{}}
+	return &Signals{s: s, log: log, shared: s.d.notifies, subs: map[string]map[*subscriber]struct{}{}}
 }
 
 // channelName is what a channel may be called: the caller scopes it to a
@@ -122,14 +125,14 @@ func (g *Signals) Publish(ctx context.Context, channel, payload string) error {
 	}
 	g.mu.Lock()
 	closed := g.closed
-	if !closed && !g.pg {
+	if !closed && !g.shared {
 		g.deliverLocked(channel, payload)
 	}
 	g.mu.Unlock()
 	if closed {
 		return ErrSignalsClosed
 	}
-	if g.pg {
+	if g.shared {
 		if _, err := g.s.db.ExecContext(ctx, `SELECT pg_notify(`+pgChannel+`, $2)`, channel, payload); err != nil {
 			return fmt.Errorf("signals: publish: %w", err)
 		}
@@ -158,7 +161,7 @@ func (g *Signals) Subscribe(ctx context.Context, channel string) (<-chan string,
 	}
 	subs[sub] = struct{}{}
 	var wait chan struct{}
-	if g.pg {
+	if g.shared {
 		if !g.started {
 			g.started = true
 			lctx, stop := context.WithCancel(context.Background())

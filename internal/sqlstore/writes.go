@@ -245,22 +245,7 @@ func (t *Tenant) numberLike(ctx context.Context, r *records.Record) error {
 	return err
 }
 
-var (
-	// appendNote adds an entry at the end of a record's notes sublist,
-	// making one when the document has none, in a single statement (so
-	// concurrent notes never lose one another).
-	appendNote = map[string]scoped{
-		sqlite.name: scope(`UPDATE records SET fields = CASE json_type(fields, '$.notes')
-			WHEN 'array' THEN jsonb_insert(fields, '$.notes[#]', json(?))
-			ELSE jsonb_set(fields, '$.notes', json_array(json(?))) END
-			WHERE tenant_id = :tenant AND kind = ? AND id = ?`),
-		postgres.name: scope(`UPDATE records SET fields = jsonb_set(fields, '{notes}',
-			(CASE jsonb_typeof(fields -> 'notes') WHEN 'array' THEN fields -> 'notes' ELSE '[]'::jsonb END)
-			|| jsonb_build_array(CAST(? AS jsonb)))
-			WHERE tenant_id = :tenant AND kind = ? AND id = ?`),
-	}
-	recordExists = scope(`SELECT 1 FROM records WHERE tenant_id = :tenant AND kind = ? AND id = ?`)
-)
+var recordExists = scope(`SELECT 1 FROM records WHERE tenant_id = :tenant AND kind = ? AND id = ?`)
 
 // AddNote implements records.AttachmentStore.
 func (t *Tenant) AddNote(ctx context.Context, w records.NoteWrite) error {
@@ -278,11 +263,7 @@ func (t *Tenant) AddNote(ctx context.Context, w records.NoteWrite) error {
 				return err
 			}
 		}
-		args := []any{string(entry), string(entry), w.Kind, w.RecordID}
-		if tx.d.name == postgres.name {
-			args = args[1:]
-		}
-		res, err := tx.exec(ctx, appendNote[tx.d.name], args...)
+		res, err := tx.exec(ctx, tx.d.appendNote, string(entry), w.Kind, w.RecordID)
 		if err != nil {
 			return fmt.Errorf("add note: %w", err)
 		}
