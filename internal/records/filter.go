@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -193,17 +194,45 @@ func (k *Kind) cond(field, op, value string) (Cond, error) {
 	if !ops[o] {
 		return Cond{}, badFilter("Unknown operator %q after %s; use eq, ne, lt, le, gt, ge, contains or startswith.", op, field)
 	}
-	if (o == OpContains || o == OpStartsWith) && !f.Type.Textual() {
-		return Cond{}, badFilter("%s works on text fields only, not on %s.", o, field)
-	}
-	if f.Type == TypeBoolean && o != OpEq && o != OpNe {
-		return Cond{}, badFilter("%s is true or false: compare it with eq or ne.", field)
+	if !slices.Contains(f.Type.Operators(), o) {
+		switch {
+		case o == OpContains || o == OpStartsWith:
+			return Cond{}, badFilter("%s works on text fields only, not on %s.", o, field)
+		case f.Type == TypeBoolean:
+			return Cond{}, badFilter("%s is true or false: compare it with eq or ne.", field)
+		}
+		return Cond{}, badFilter("%s is compared with %s, not %s.", field, joinOps(f.Type.Operators()), o)
 	}
 	v, err := f.ParseValue(value)
 	if err != nil {
 		return Cond{}, badFilter("%s: %s", field, err.Error())
 	}
 	return Cond{Column: f.Column, Type: f.Type, Op: o, Value: v}, nil
+}
+
+// Operators are the comparisons a filter may make on a field of type t,
+// in the order a filter builder offers them (the first is its default):
+// text is matched (contains, startswith) or compared whole; a status, a
+// reference and a yes/no are or are not a value; numbers, amounts and
+// dates are ordered too. /api/v1/kinds serves them with each filterable
+// field (Field.MarshalJSON): the app's filter builder offers those.
+func (t FieldType) Operators() []Op {
+	switch {
+	case t.Textual():
+		return []Op{OpContains, OpEq, OpNe, OpStartsWith}
+	case t.Numeric() || t == TypeDate:
+		return []Op{OpEq, OpNe, OpLt, OpLe, OpGt, OpGe}
+	}
+	return []Op{OpEq, OpNe}
+}
+
+// joinOps is ops as a filter's text names them: "eq, ne or lt".
+func joinOps(ops []Op) string {
+	names := make([]string, len(ops))
+	for i, o := range ops {
+		names[i] = string(o)
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // ParseValue converts text to the field's typed value (see Cond).

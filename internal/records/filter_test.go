@@ -1,8 +1,10 @@
 package records
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -102,5 +104,55 @@ func assertTooMany(t *testing.T, err error, want string) {
 	if !errors.Is(err, ErrTooManyConditions) || !errors.As(err, &pe) || pe.Code != portal.CodeInvalid ||
 		len(pe.Fields) != 1 || pe.Fields[0].Field != "filter" || !strings.Contains(pe.Message, want) {
 		t.Errorf("err = %v, want an invalid filter saying %q", err, want)
+	}
+}
+
+// A filter compares a field only as its type's Operators allow, and
+// /api/v1/kinds serves those with each filterable field, so the app's
+// builder offers what the server accepts and nothing else.
+func TestOperatorsAreTheGrammarsPerType(t *testing.T) {
+	k, _ := Lookup("project")
+	for _, f := range k.AllFields() {
+		if !f.Filterable {
+			continue
+		}
+		for _, o := range []Op{OpEq, OpNe, OpLt, OpLe, OpGt, OpGe, OpContains, OpStartsWith} {
+			value := map[FieldType]string{TypeStatus: "Active", TypeRef: "7", TypeDate: "2024-01-31", TypeBoolean: "true"}[f.Type]
+			if f.Type.Numeric() {
+				value = "12.5"
+			} else if value == "" {
+				value = "x"
+			}
+			_, err := ParseFilter(k, f.Name+" "+string(o)+" "+value)
+			if allowed := slices.Contains(f.Type.Operators(), o); (err == nil) != allowed {
+				t.Errorf("%s %s: %v (allowed %v)", f.Name, o, err, allowed)
+			}
+		}
+	}
+	if _, err := ParseFilter(k, "entitystatus lt Active"); err == nil || !strings.Contains(err.Error(), "entitystatus is compared with eq or ne, not lt") {
+		t.Errorf("an order on a status: %v", err)
+	}
+	b, err := json.Marshal(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var served struct {
+		Fields []struct {
+			Name       string `json:"name"`
+			Filterable bool   `json:"filterable"`
+			Operators  []Op   `json:"operators"`
+		} `json:"fields"`
+	}
+	if err := json.Unmarshal(b, &served); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range served.Fields {
+		want := []Op(nil)
+		if kf, _ := k.FieldNamed(f.Name); f.Filterable {
+			want = kf.Type.Operators()
+		}
+		if !slices.Equal(f.Operators, want) {
+			t.Errorf("%s served with %v, want %v", f.Name, f.Operators, want)
+		}
 	}
 }

@@ -60,6 +60,22 @@ func (t FieldType) Numeric() bool {
 	return t == TypeMoney || t == TypeQuantity || t == TypePercent || t == TypeNumber
 }
 
+// fieldJSON is a Field without its own MarshalJSON.
+type fieldJSON Field
+
+// MarshalJSON serves the field with "operators", those a list filter
+// may compare it with (FieldType.Operators), when it is filterable.
+func (f Field) MarshalJSON() ([]byte, error) {
+	var ops []Op
+	if f.Filterable {
+		ops = f.Type.Operators()
+	}
+	return json.Marshal(struct {
+		fieldJSON
+		Operators []Op `json:"operators,omitempty"`
+	}{fieldJSON(f), ops})
+}
+
 // Field is one field of a kind. Name is the ERP's field id (entityid,
 // companyname, custrecord_...), so the sync and the portal agree. A field
 // is either promoted to a column of the records table (Column is one of

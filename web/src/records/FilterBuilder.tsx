@@ -118,7 +118,7 @@ export function FilterBuilder({ fields, draft, onChange, check, id }: FilterBuil
     const fresh = newClause(field, draft.clauses[index]?.join);
     const old = draft.clauses[index];
     // Keep the operator when the new field has it too.
-    if (old && field && operatorsFor(field.type).includes(old.op)) fresh.op = old.op;
+    if (old && field && operatorsFor(field).includes(old.op)) fresh.op = old.op;
     update(index, fresh);
   }
 
@@ -169,7 +169,7 @@ export function FilterBuilder({ fields, draft, onChange, check, id }: FilterBuil
       )}
       {draft.clauses.map((clause, index) => {
         const field = fields.find((f) => f.name === clause.field);
-        const ops = operatorsFor(field?.type);
+        const ops = operatorsFor(field);
         const n = index + 1;
         return (
           <div key={index} className={classes.filterRow} data-testid="filter-row">

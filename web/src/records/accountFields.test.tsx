@@ -16,11 +16,11 @@ import RecordFormPage from './RecordFormPage';
 import RecordListPage from './RecordListPage';
 import RecordViewPage from './RecordViewPage';
 import { fieldError, formValues, recordValues, saveFields } from './form/schema';
-import { customerKind, fakeApi, json, projectKind, renderRoutes, signIn, type FakeApi } from './testing';
+import { customerKind, fakeApi, json, ORDER_OPS, projectKind, renderRoutes, signIn, TEXT_OPS, type FakeApi } from './testing';
 import type { Kind, ListConfig, ListPage, RecordDetail } from './types';
 
-const serviceArea = { name: 'custentity_res_service_area', label: 'Service area', column: 'fields.custentity_res_service_area', type: 'text', sortable: true, account: true } as const;
-const acres = { name: 'custentity_res_acres', label: 'Acres', column: 'fields.custentity_res_acres', type: 'quantity', sortable: true, account: true } as const;
+const serviceArea = { name: 'custentity_res_service_area', label: 'Service area', column: 'fields.custentity_res_service_area', type: 'text', sortable: true, account: true, operators: TEXT_OPS } as const;
+const acres = { name: 'custentity_res_acres', label: 'Acres', column: 'fields.custentity_res_acres', type: 'quantity', sortable: true, account: true, operators: ORDER_OPS } as const;
 
 /** Projects as a mapping with two account fields makes them. */
 const project: Kind = {

@@ -11,10 +11,9 @@
  * builder and the text box are two views of the same thing, and the round trip
  * `serialize(parse(x))` only normalises spacing, case and quoting.
  */
-import type { FieldType, KindField } from './types';
+import { OPERATORS, type FieldType, type KindField, type Operator } from './types';
 
-export const OPERATORS = ['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'contains', 'startswith'] as const;
-export type Operator = (typeof OPERATORS)[number];
+export { OPERATORS, type Operator };
 export type Join = 'and' | 'or';
 
 /** One row of the builder: a condition, and how it joins the row before it. */
@@ -26,28 +25,9 @@ export interface Clause {
   value: string;
 }
 
-const TEXT_OPS = ['contains', 'eq', 'ne', 'startswith'] as const;
-const ORDER_OPS = ['eq', 'ne', 'lt', 'le', 'gt', 'ge'] as const;
-
-/** Operators offered per field type. */
-export const OPERATORS_BY_TYPE: Record<FieldType, readonly Operator[]> = {
-  text: TEXT_OPS,
-  email: TEXT_OPS,
-  phone: TEXT_OPS,
-  url: TEXT_OPS,
-  status: ['eq', 'ne'],
-  reference: ['eq', 'ne'],
-  boolean: ['eq', 'ne'],
-  money: ORDER_OPS,
-  quantity: ORDER_OPS,
-  number: ORDER_OPS,
-  percent: ORDER_OPS,
-  date: ORDER_OPS,
-};
-
-/** The operators of a field type (a type this app does not know yet compares as text). */
-export function operatorsFor(type: FieldType | undefined): readonly Operator[] {
-  return (type && OPERATORS_BY_TYPE[type]) || TEXT_OPS;
+/** The operators a field offers: those the server gives it (none when it is not filterable). */
+export function operatorsFor(field: KindField | undefined): readonly Operator[] {
+  return field?.operators ?? [];
 }
 
 /** The fields a list may filter on: those the registry does not mark unfilterable. */
@@ -207,7 +187,7 @@ export function normalizeFilter(input: string): string {
 export function clauseProblem(clause: Clause, fields: readonly KindField[]): string | null {
   const field = fields.find((f) => f.name === clause.field);
   if (!field) return 'Choose a field.';
-  if (!operatorsFor(field.type).includes(clause.op)) return `"${operatorLabel(clause.op, field.type)}" does not apply to ${field.label}.`;
+  if (!operatorsFor(field).includes(clause.op)) return `"${operatorLabel(clause.op, field.type)}" does not apply to ${field.label}.`;
   const value = clause.value.trim();
   if (value === '') return `Enter a value for ${field.label}.`;
   switch (field.type) {
@@ -237,5 +217,5 @@ export function clauseProblem(clause: Clause, fields: readonly KindField[]): str
 export function newClause(field: KindField | undefined, join: Join = 'and'): Clause {
   if (!field) return { join, field: '', op: 'eq', value: '' };
   const value = field.type === 'status' ? (field.choices?.[0] ?? '') : field.type === 'boolean' ? 'true' : '';
-  return { join, field: field.name, op: operatorsFor(field.type)[0]!, value };
+  return { join, field: field.name, op: operatorsFor(field)[0] ?? 'eq', value };
 }

@@ -11,7 +11,7 @@ import { vi } from 'vitest';
 import { theme } from '../app/theme';
 import { useSessionStore } from '../session/store';
 import type { Role } from '../session/types';
-import type { Kind } from './types';
+import type { Kind, Operator } from './types';
 
 export const role: Role = { _id: 'role-admin', id: 1001, name: 'Administrator', type: 'admin', layout: 'admin', permissions: ['lists.edit'] };
 
@@ -25,6 +25,11 @@ export function signIn(): void {
   });
 }
 
+/** A filterable field's operators as the server gives them, by type (records.FieldType.Operators). */
+export const TEXT_OPS: Operator[] = ['contains', 'eq', 'ne', 'startswith'];
+const VALUE_OPS: Operator[] = ['eq', 'ne'];
+export const ORDER_OPS: Operator[] = ['eq', 'ne', 'lt', 'le', 'gt', 'ge'];
+
 export const projectKind: Kind = {
   name: 'project',
   route: 'project',
@@ -33,12 +38,12 @@ export const projectKind: Kind = {
   erpType: 'job',
   defaultList: 'customsearch_res_project_list',
   fields: [
-    { name: 'companyname', label: 'Project name', column: 'title', type: 'text' },
-    { name: 'entityid', label: 'Project ID', column: 'code', type: 'text' },
-    { name: 'entitystatus', label: 'Status', column: 'status', type: 'status', choices: ['Proposed', 'Planning', 'Active', 'Monitoring', 'Closed'] },
-    { name: 'customer', label: 'Client', column: 'parent_id', type: 'reference', ref: 'customer' },
-    { name: 'projectedtotal', label: 'Contract value', column: 'amount', type: 'money', currency: 'USD' },
-    { name: 'startdate', label: 'Start date', column: 'occurred_on', type: 'date' },
+    { name: 'companyname', label: 'Project name', column: 'title', type: 'text', operators: TEXT_OPS },
+    { name: 'entityid', label: 'Project ID', column: 'code', type: 'text', operators: TEXT_OPS },
+    { name: 'entitystatus', label: 'Status', column: 'status', type: 'status', choices: ['Proposed', 'Planning', 'Active', 'Monitoring', 'Closed'], operators: VALUE_OPS },
+    { name: 'customer', label: 'Client', column: 'parent_id', type: 'reference', ref: 'customer', operators: VALUE_OPS },
+    { name: 'projectedtotal', label: 'Contract value', column: 'amount', type: 'money', currency: 'USD', operators: ORDER_OPS },
+    { name: 'startdate', label: 'Start date', column: 'occurred_on', type: 'date', operators: ORDER_OPS },
   ],
   tabs: [
     { name: 'billing', label: 'Billing', source: 'custom', kind: 'billing' },
@@ -58,8 +63,8 @@ export const customerKind: Kind = {
   erpType: 'customer',
   defaultList: 'customsearch_res_customer_list',
   fields: [
-    { name: 'companyname', label: 'Client name', column: 'title', type: 'text' },
-    { name: 'entityid', label: 'Client ID', column: 'code', type: 'text' },
+    { name: 'companyname', label: 'Client name', column: 'title', type: 'text', operators: TEXT_OPS },
+    { name: 'entityid', label: 'Client ID', column: 'code', type: 'text', operators: TEXT_OPS },
   ],
   tabs: [{ name: 'files', label: 'Files', source: 'files' }],
   canCreate: true,
@@ -74,8 +79,8 @@ export const billingKind: Kind = {
   erpType: 'customrecord_res_billing',
   defaultList: 'customsearch_res_billing_list',
   fields: [
-    { name: 'name', label: 'Milestone', column: 'title', type: 'text' },
-    { name: 'custrecord_res_bil_amount', label: 'Amount', column: 'amount', type: 'money', currency: 'USD' },
+    { name: 'name', label: 'Milestone', column: 'title', type: 'text', operators: TEXT_OPS },
+    { name: 'custrecord_res_bil_amount', label: 'Amount', column: 'amount', type: 'money', currency: 'USD', operators: ORDER_OPS },
   ],
   tabs: [],
   canCreate: false,

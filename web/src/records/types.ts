@@ -24,6 +24,10 @@ export type FieldType =
   | 'boolean'
   | 'number';
 
+/** The comparisons of the list filter grammar (see filter.ts). */
+export const OPERATORS = ['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'contains', 'startswith'] as const;
+export type Operator = (typeof OPERATORS)[number];
+
 /**
  * A field of the kind: what lists show, sort and filter on, record pages show and forms
  * edit. Most live in a promoted column; an account field (`account`) is one the ERP
@@ -49,6 +53,11 @@ export interface KindField {
   sortable?: boolean;
   /** Lists may filter on it. */
   filterable?: boolean;
+  /**
+   * A filterable field's comparisons, as the server decides them for its type, in the
+   * order a filter builder offers them (the first is its default).
+   */
+  operators?: readonly Operator[];
   /** Create and edit forms must give it a value. */
   required?: boolean;
   /**
