@@ -1,6 +1,8 @@
 import { createBrowserRouter } from 'react-router';
+import { publishRouteTable } from './routeTable';
 import { routes } from './routes';
 
 export function createAppRouter() {
+  publishRouteTable(routes);
   return createBrowserRouter(routes);
 }

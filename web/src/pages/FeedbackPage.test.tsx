@@ -4,11 +4,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { billingKind, fakeApi, json, problem, projectKind, renderRoutes, role, type FakeApi } from '../records/testing';
 import { resetAppStore, useAppStore } from '../shell/appState';
 import { useSessionStore } from '../session/store';
+import { publishRouteTable } from '../app/routeTable';
 import { routes as appRoutes } from '../app/routes';
 import { attachmentProblem, MAX_ATTACHMENT, pageCameFrom, pageTitle, recheckFeedback, sentText, validateFeedback } from './feedback';
 import FeedbackPage from './FeedbackPage';
 
 const routes = [{ path: '/feedback', Component: FeedbackPage }];
+// As the app's router does when it is made.
+publishRouteTable(appRoutes);
 
 function signInWith(permissions: string[]) {
   const withPerms = { ...role, permissions };

@@ -10,7 +10,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '../app/paths';
-import { routes } from '../app/routes';
+import { routeTable } from '../app/routeTable';
 import { formatBytes, formatCount } from '../records/format';
 import { recordName } from '../records/KindPages';
 import { kindsQuery, recordQuery } from '../records/queries';
@@ -112,7 +112,7 @@ function FeedbackFormPage() {
 
   if (sent) {
     const back = form.page.trim() || paths.home;
-    const backTitle = pageTitle(back, routes, kinds.data, (kind, id) => recordName(queryClient.getQueryData(recordQuery(kind, id).queryKey))) ?? back;
+    const backTitle = pageTitle(back, routeTable(), kinds.data, (kind, id) => recordName(queryClient.getQueryData(recordQuery(kind, id).queryKey))) ?? back;
     return (
       <Stack gap="md" maw={720}>
         <Title order={1}>Feedback</Title>
