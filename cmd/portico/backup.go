@@ -12,8 +12,8 @@ import (
 )
 
 // postgresBackupRecipe is what `portico backup` and `portico restore`
-// print on PostgreSQL, whose own tools do both (see the README's
-// "Operations").
+// print on PostgreSQL, whose own tools do both (see docs/operations.md,
+// "Backups and restores").
 const postgresBackupRecipe = `On PostgreSQL, back up and restore with the server's tools.
 
 A consistent copy while the instances run (one snapshot; writes go on):

@@ -84,7 +84,7 @@ func TestBackupAndRestoreCommands(t *testing.T) {
 	}
 }
 
-// The README's PostgreSQL recipe, as printed: pg_dump of a database
+// The PostgreSQL recipe (docs/operations.md), as printed: pg_dump of a database
 // instances use, pg_restore into a new one, which opens with the same
 // records.
 func TestPostgresBackupRecipe(t *testing.T) {

@@ -123,7 +123,7 @@ func syncCommand(ctx context.Context, cfg config.Config, store *sqlstore.Store, 
 		return err
 	}
 	if eng == nil {
-		return errors.New("sync: no ERP is configured (set PORTICO_NETSUITE_ACCOUNT; see README)")
+		return errors.New("sync: no ERP is configured (set PORTICO_NETSUITE_ACCOUNT; see docs/netsuite.md)")
 	}
 	var kinds []*records.Kind
 	if kind != "" {

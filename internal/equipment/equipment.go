@@ -3,7 +3,7 @@
 // show on a project's cost-details tab.
 //
 // The spec does not show the service's payload, so this package fixes the
-// contract (the README repeats it):
+// contract (docs/api.md repeats it):
 //
 //	GET {base}/field-equipment-charge-data/list?projectId=<project record id>
 //	Authorization: Bearer <JWT>
