@@ -224,7 +224,7 @@ func serve(ctx context.Context, store *sqlstore.Store) (base, token string, err 
 	verifier, _ := identity.NewVerifier(ctx, identity.Config{ProjectID: "demo-bench", EmulatorHost: "unused"}, log)
 	h, err := httpapi.NewServer(httpapi.Options{
 		Logger: log, Store: store, Identity: verifier, Sessions: sessions,
-		Tenants: func(t portal.TenantID) httpapi.TenantStore { return store.Tenant(t).Bounded(httpapi.DefaultDBTimeout) },
+		Tenants: func(t portal.TenantID) httpapi.TenantStore { return store.Tenant(t) },
 		ERP:     "netsuite", Product: "portal", ERPBaseURL: "https://system.netsuite.com",
 		LoginPerMinuteIP: 60, LoginPerMinuteAccount: 60, SessionCacheTTL: time.Second, // the default
 	})

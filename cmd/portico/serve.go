@@ -92,7 +92,7 @@ func serve(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *s
 		CSP:                   identityCSP(cfg.Identity),
 		Identity:              verifier,
 		Sessions:              sessions,
-		Tenants:               func(t portal.TenantID) httpapi.TenantStore { return store.Tenant(t).Bounded(cfg.DBTimeout) },
+		Tenants:               func(t portal.TenantID) httpapi.TenantStore { return store.Tenant(t) },
 		ERP:                   cfg.ERP,
 		Product:               cfg.Product,
 		ERPBaseURL:            cfg.ERPUIURL,

@@ -63,9 +63,8 @@ type Config struct {
 	// scraper that sends it as a bearer token.
 	MetricsToken string // PORTICO_METRICS_TOKEN
 
-	// DBTimeout bounds each statement and transaction of a request's
-	// database work: one still running after it is interrupted and the
-	// request answers 503.
+	// DBTimeout bounds each piece of a request's database work: a call
+	// still running after it is interrupted and the request answers 503.
 	DBTimeout time.Duration // PORTICO_DB_TIMEOUT
 	// PublicURL is the origin users reach the portal at (behind a proxy
 	// that ends TLS, say); https turns on Strict-Transport-Security. Empty

@@ -46,8 +46,8 @@ var statusOf = map[portal.Code]int{
 // error" and the request id, while the cause goes to the request's one log
 // line under the same id (withAccessLog). A request whose client has gone
 // is answered with nothing: it is neither a failure nor an error (the log
-// says 499). Work that ran out of its database time (sqlstore's
-// Tenant.Bounded) or any other deadline is a 503, never a 500.
+// says 499). Work that ran out of its database time (boundedStore) or any
+// other deadline is a 503, never a 500.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	id := requestID(r.Context())
 	var pe *portal.Error

@@ -345,7 +345,7 @@ func (p *listPlan) newScan() *rowScan {
 
 // scan reads the current row: the record, with its document fields'
 // values in Extra, and the values of the sort keys the query selected.
-func (s *rowScan) scan(rows *boundedRows) (records.Record, []string, error) {
+func (s *rowScan) scan(rows *sql.Rows) (records.Record, []string, error) {
 	if err := rows.Scan(s.dest...); err != nil {
 		return records.Record{}, nil, err
 	}

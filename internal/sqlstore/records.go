@@ -147,7 +147,7 @@ func (t *Tenant) record(ctx context.Context, st scoped, kind string, id int64, w
 	return r, err
 }
 
-// rowScanner is a row or rows of a query.
+// rowScanner is *sql.Row or *sql.Rows.
 type rowScanner interface{ Scan(dest ...any) error }
 
 // scanRecord reads summaryColumns, and the document too when withFields.

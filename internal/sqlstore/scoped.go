@@ -3,10 +3,8 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/portico/portico/internal/portal"
 )
@@ -137,8 +135,6 @@ type Tenant struct {
 	r  querier // reads: the store's readers, or the transaction
 	d  dialect
 	s  *Store
-	// timeout bounds each statement and transaction (Bounded); 0: none.
-	timeout time.Duration
 }
 
 // Tenant returns the handle for tenant id.
@@ -146,106 +142,31 @@ func (s *Store) Tenant(id portal.TenantID) *Tenant {
 	return &Tenant{id: id, q: s.db, r: s.rdb, d: s.d, s: s}
 }
 
-// Bounded returns the handle with each of its statements, and each of its
-// transactions, given at most timeout of database time: none holds a
-// connection longer, on either engine (both drivers interrupt a
-// statement when its context ends). Work cut short by it fails with an
-// error that wraps context.DeadlineExceeded, whatever the driver said (a
-// driver may say only that the statement was interrupted). A request's
-// store is bounded; the sync engine's and the command line's are not.
-func (t *Tenant) Bounded(timeout time.Duration) *Tenant {
-	b := *t
-	b.timeout = timeout
-	return &b
-}
-
 // ID is the tenant this handle is bound to.
 func (t *Tenant) ID() portal.TenantID { return t.id }
 
-// bound is the context of one statement or transaction under ctx, and
-// outOfTime the error it ends with: err, said to be the deadline's when
-// the bound, not ctx, ran out.
-func (t *Tenant) bound(ctx context.Context) (context.Context, context.CancelFunc) {
-	if t.timeout <= 0 {
-		return ctx, func() {}
-	}
-	return context.WithTimeout(ctx, t.timeout)
-}
-
-func outOfTime(ctx, bounded context.Context, err error) error {
-	if err == nil || ctx.Err() != nil || !errors.Is(bounded.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return fmt.Errorf("%w (%w)", err, context.DeadlineExceeded)
-}
-
 func (t *Tenant) exec(ctx context.Context, st scoped, args ...any) (sql.Result, error) {
-	c, cancel := t.bound(ctx)
-	defer cancel()
-	res, err := t.q.ExecContext(c, st.text(t.d), st.bind(t.id, args)...)
-	return res, outOfTime(ctx, c, err)
+	return t.q.ExecContext(ctx, st.text(t.d), st.bind(t.id, args)...)
 }
 
 // query and queryRow run reads: outside transactions on the store's
 // readers, through its prepared statements; inside one, on the
 // transaction. A statement that writes (INSERT ... RETURNING) must run in
-// a transaction: SQLite's readers refuse it. The statement's bound ends
-// when its rows are closed or its row scanned.
-func (t *Tenant) query(ctx context.Context, st scoped, args ...any) (*boundedRows, error) {
-	c, cancel := t.bound(ctx)
+// a transaction: SQLite's readers refuse it.
+func (t *Tenant) query(ctx context.Context, st scoped, args ...any) (*sql.Rows, error) {
 	q := st.text(t.d)
-	var r *sql.Rows
-	var err error
-	if p := t.prepared(c, q); p != nil {
-		r, err = p.QueryContext(c, st.bind(t.id, args)...)
-	} else {
-		r, err = t.r.QueryContext(c, q, st.bind(t.id, args)...)
+	if p := t.prepared(ctx, q); p != nil {
+		return p.QueryContext(ctx, st.bind(t.id, args)...)
 	}
-	if err != nil {
-		cancel()
-		return nil, outOfTime(ctx, c, err)
-	}
-	return &boundedRows{Rows: r, ctx: ctx, bounded: c, cancel: cancel}, nil
+	return t.r.QueryContext(ctx, q, st.bind(t.id, args)...)
 }
 
-func (t *Tenant) queryRow(ctx context.Context, st scoped, args ...any) *boundedRow {
-	c, cancel := t.bound(ctx)
+func (t *Tenant) queryRow(ctx context.Context, st scoped, args ...any) *sql.Row {
 	q := st.text(t.d)
-	if p := t.prepared(c, q); p != nil {
-		return &boundedRow{p.QueryRowContext(c, st.bind(t.id, args)...), ctx, c, cancel}
+	if p := t.prepared(ctx, q); p != nil {
+		return p.QueryRowContext(ctx, st.bind(t.id, args)...)
 	}
-	return &boundedRow{t.r.QueryRowContext(c, q, st.bind(t.id, args)...), ctx, c, cancel}
-}
-
-// boundedRows are a query's rows under its bound (Tenant.query).
-type boundedRows struct {
-	*sql.Rows
-	ctx, bounded context.Context
-	cancel       context.CancelFunc
-}
-
-// Close closes the rows and ends their bound.
-func (r *boundedRows) Close() error {
-	err := r.Rows.Close()
-	r.cancel()
-	return err
-}
-
-// Err is the error that ended the rows, the deadline's when the bound ran
-// out.
-func (r *boundedRows) Err() error { return outOfTime(r.ctx, r.bounded, r.Rows.Err()) }
-
-// boundedRow is a one-row query's row under its bound (Tenant.queryRow).
-type boundedRow struct {
-	*sql.Row
-	ctx, bounded context.Context
-	cancel       context.CancelFunc
-}
-
-// Scan scans the row and ends its bound.
-func (r *boundedRow) Scan(dest ...any) error {
-	defer r.cancel()
-	return outOfTime(r.ctx, r.bounded, r.Row.Scan(dest...))
+	return t.r.QueryRowContext(ctx, q, st.bind(t.id, args)...)
 }
 
 // queryIDs runs a statement whose one column is an id and returns the
@@ -276,9 +197,7 @@ func (t *Tenant) prepared(ctx context.Context, q string) *sql.Stmt {
 
 // inTx runs fn with a Tenant whose statements share one transaction.
 func (t *Tenant) inTx(ctx context.Context, fn func(*Tenant) error) error {
-	c, cancel := t.bound(ctx)
-	defer cancel()
-	return outOfTime(ctx, c, t.s.inTx(c, func(tx *sql.Tx) error {
-		return fn(&Tenant{id: t.id, q: tx, r: tx, d: t.d, s: t.s, timeout: t.timeout})
-	}))
+	return t.s.inTx(ctx, func(tx *sql.Tx) error {
+		return fn(&Tenant{id: t.id, q: tx, r: tx, d: t.d, s: t.s})
+	})
 }

@@ -106,7 +106,7 @@ func (t *Tenant) searchQuery(ctx context.Context, st scoped, args ...any) ([]sea
 
 // searchQueryWith is searchQuery for a statement with one more column
 // after searchColumns, scanned by extra (nil: none).
-func (t *Tenant) searchQueryWith(ctx context.Context, st scoped, extra func(*boundedRows, *search.Entry) error, args ...any) ([]search.Entry, error) {
+func (t *Tenant) searchQueryWith(ctx context.Context, st scoped, extra func(*sql.Rows, *search.Entry) error, args ...any) ([]search.Entry, error) {
 	rows, err := t.query(ctx, st, args...)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)

@@ -152,7 +152,7 @@ func (t *Tenant) pgWalk(ctx context.Context, text string, kinds []string, limit,
 	args = append(append(args, kindArgs(kinds)...), text)
 	w := pgWalked{size: int64(size)}
 	var stage int
-	found, err := t.searchQueryWith(ctx, pgWalkStatement(len(kinds), limit, size), func(rows *boundedRows, e *search.Entry) error {
+	found, err := t.searchQueryWith(ctx, pgWalkStatement(len(kinds), limit, size), func(rows *sql.Rows, e *search.Entry) error {
 		if err := rows.Scan(&e.Kind, &e.ID, &e.Name, &e.Code, &e.Status, &e.Seq, &e.Owner, &stage); err != nil {
 			return err
 		}
