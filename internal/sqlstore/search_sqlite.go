@@ -216,11 +216,23 @@ func (t *Tenant) fromFirstMatch(ctx context.Context, key commonText, q records.L
 	}
 	h, known := t.s.commonTexts.hint(key, q.Desc)
 	if !known {
-		var err error
-		if h, err = t.firstMatch(ctx, q.Kind, probe, q.Desc); err != nil {
-			return probe, err
+		looked, err, _ := t.s.commonTexts.lookups.Do(fmt.Sprint(key, q.Desc), func() (any, error) {
+			if h, known := t.s.commonTexts.hint(key, q.Desc); known { // looked up meanwhile
+				return h, nil
+			}
+			h, err := t.firstMatch(ctx, q.Kind, probe, q.Desc)
+			if err == nil {
+				t.s.commonTexts.setHint(key, q.Desc, h)
+			}
+			return h, err
+		})
+		if err != nil {
+			// The lookup this request waited for may have been another's,
+			// ended by that request's end: without a hint the walk starts
+			// at the beginning, with the same rows.
+			return probe, ctx.Err()
 		}
-		t.s.commonTexts.setHint(key, q.Desc, h)
+		h = looked.(nameHint)
 	}
 	if !h.found {
 		return probe, nil
