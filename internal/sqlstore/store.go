@@ -19,7 +19,8 @@ import (
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
-	_ "modernc.org/sqlite"             // registers the "sqlite" driver
+	"github.com/portico/portico/internal/sqlstore/groupcommit"
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
 // Store is an open database with Portico's schema.
@@ -35,9 +36,9 @@ type Store struct {
 	// upkeep checkpoints SQLite's log and merges its search index off the
 	// write path (see upkeep.go); nil on PostgreSQL.
 	upkeep *upkeep
-	// group runs SQLite's write transactions (see groupcommit.go); nil
+	// group runs SQLite's write transactions (package groupcommit); nil
 	// on PostgreSQL.
-	group *groupWriter
+	group *groupcommit.Writer
 	d     dialect
 	stmts stmtCache
 	// commonTexts are the texts a list's text search found common (see
@@ -150,7 +151,7 @@ func open(ctx context.Context, url, dataDir string, opts ...Option) (*Store, err
 			db.Close()
 			return nil, err
 		}
-		s.group = newGroupWriter(db)
+		s.group = groupcommit.New(db)
 	}
 	s.SetMaxConns(0)
 	return s, nil
@@ -240,7 +241,7 @@ func (s *Store) Close() error {
 		s.upkeep.close()
 	}
 	if s.group != nil {
-		s.group.close()
+		s.group.Close()
 	}
 	s.stmts.close()
 	if s.rdb != s.db {
@@ -250,10 +251,10 @@ func (s *Store) Close() error {
 }
 
 // inTx runs fn in a transaction, committing when it returns nil. On
-// SQLite, transactions are committed in groups (see groupcommit.go).
+// SQLite, transactions are committed in groups (package groupcommit).
 func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
 	if s.group != nil {
-		return s.group.do(ctx, fn)
+		return s.group.Do(ctx, fn)
 	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {

@@ -34,7 +34,7 @@ import (
 // tens of megabytes a second and kept its size after. So each pass also
 // looks at the log's file, and when it is past the store's walLimit runs
 // a TRUNCATE checkpoint between two of the group writer's transactions
-// (groupWriter.pause: the writes wait meanwhile). It takes the log's
+// (groupcommit.Writer.Pause: the writes wait meanwhile). It takes the log's
 // write lock, copies the few frames the PASSIVE one left, waits for the
 // reads still reading the log to finish (new ones read the database), and
 // truncates the file: 50-150 ms under the mixed-load benchmark. Run from
@@ -164,7 +164,7 @@ func (s *Store) boundWAL(ctx context.Context) error {
 	}
 	var busy, logged, copied int
 	var err error
-	if perr := s.group.pause(ctx, func() {
+	if perr := s.group.Pause(ctx, func() {
 		err = u.conn.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logged, &copied)
 	}); perr != nil {
 		return perr

@@ -1,4 +1,6 @@
-package sqlstore
+// Package groupcommit runs a database's write transactions in groups, for
+// an engine with one writer (SQLite's): see Writer.
+package groupcommit
 
 import (
 	"context"
@@ -7,7 +9,7 @@ import (
 	"time"
 )
 
-// Group commit for SQLite's one writer. Handing the writer connection from
+// Group commit for an engine's one writer (SQLite's). Handing the writer connection from
 // one request to the next left it idle while the next was scheduled, and
 // every transaction paid its own BEGIN and COMMIT; on a busy machine the
 // writes queued behind those gaps. Instead, one goroutine runs the
@@ -28,8 +30,8 @@ const (
 	groupBudget = 20 * time.Millisecond
 )
 
-// groupWriter runs one store's write transactions.
-type groupWriter struct {
+// Writer runs one database's write transactions (New).
+type Writer struct {
 	db     *sql.DB
 	reqs   chan *txRequest
 	paused chan func() // run between two groups (pause)
@@ -43,16 +45,18 @@ type txRequest struct {
 	result chan error
 }
 
-func newGroupWriter(db *sql.DB) *groupWriter {
-	g := &groupWriter{db: db, reqs: make(chan *txRequest), paused: make(chan func()),
+// New starts the writer of db, whose one connection it uses for every
+// write until Close.
+func New(db *sql.DB) *Writer {
+	g := &Writer{db: db, reqs: make(chan *txRequest), paused: make(chan func()),
 		stop: make(chan struct{}), done: make(chan struct{})}
 	go g.loop()
 	return g
 }
 
-// do runs fn in a transaction and returns once it is committed (nil) or
+// Do runs fn in a transaction and returns once it is committed (nil) or
 // failed. It gives up waiting for its turn when ctx ends.
-func (g *groupWriter) do(ctx context.Context, fn func(*sql.Tx) error) error {
+func (g *Writer) Do(ctx context.Context, fn func(*sql.Tx) error) error {
 	r := &txRequest{ctx: ctx, fn: fn, result: make(chan error, 1)}
 	select {
 	case g.reqs <- r:
@@ -64,7 +68,7 @@ func (g *groupWriter) do(ctx context.Context, fn func(*sql.Tx) error) error {
 	return <-r.result
 }
 
-func (g *groupWriter) loop() {
+func (g *Writer) loop() {
 	defer close(g.done)
 	for {
 		select {
@@ -78,11 +82,11 @@ func (g *groupWriter) loop() {
 	}
 }
 
-// pause runs fn between two groups, the writes waiting meanwhile: the
+// Pause runs fn between two groups, the writes waiting meanwhile: the
 // upkeep's restart of the log, which needs the log's write lock, does not
 // have to catch it free between two groups (under a steady stream of
 // writes it never did). It gives up waiting for its turn when ctx ends.
-func (g *groupWriter) pause(ctx context.Context, fn func()) error {
+func (g *Writer) Pause(ctx context.Context, fn func()) error {
 	done := make(chan struct{})
 	select {
 	case g.paused <- func() { defer close(done); fn() }:
@@ -96,7 +100,7 @@ func (g *groupWriter) pause(ctx context.Context, fn func()) error {
 }
 
 // group runs first and whatever else is waiting in one transaction.
-func (g *groupWriter) group(first *txRequest) {
+func (g *Writer) group(first *txRequest) {
 	if first.ctx.Err() != nil {
 		first.result <- first.ctx.Err()
 		return
@@ -135,7 +139,7 @@ func (g *groupWriter) group(first *txRequest) {
 
 // next returns a request already waiting when the group has room and
 // time left, else nil.
-func (g *groupWriter) next(n int, deadline time.Time) *txRequest {
+func (g *Writer) next(n int, deadline time.Time) *txRequest {
 	if n+1 >= groupMax || time.Now().After(deadline) {
 		return nil
 	}
@@ -174,8 +178,8 @@ func isTxGone(tx *sql.Tx) error {
 	return nil
 }
 
-// close stops the loop once the group running is done.
-func (g *groupWriter) close() {
+// Close stops the loop once the group running is done.
+func (g *Writer) Close() {
 	close(g.stop)
 	<-g.done
 }

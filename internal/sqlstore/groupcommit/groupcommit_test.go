@@ -1,27 +1,38 @@
-package sqlstore
+package groupcommit
 
 import (
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sync"
 	"testing"
+
+	_ "modernc.org/sqlite"
 )
 
+// Many writes at once, some failing their own way, each keep their own
+// outcome; a write whose context ended is not run; none runs after Close.
 func TestGroupCommitKeepsEachWritesOutcome(t *testing.T) {
 	ctx := context.Background()
-	s := openSQLite(t)
-	if _, err := s.db.ExecContext(ctx, `CREATE TABLE g (n INTEGER PRIMARY KEY)`); err != nil {
+	db, err := sql.Open("sqlite", filepath.Join(t.TempDir(), "g.db"))
+	if err != nil {
 		t.Fatal(err)
 	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	if _, err := db.ExecContext(ctx, `CREATE TABLE g (n INTEGER PRIMARY KEY)`); err != nil {
+		t.Fatal(err)
+	}
+	w := New(db)
 	refused := errors.New("refused")
 	const n = 200
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Go(func() {
-			errs[i] = s.inTx(ctx, func(tx *sql.Tx) error {
+			errs[i] = w.Do(ctx, func(tx *sql.Tx) error {
 				if _, err := tx.ExecContext(ctx, `INSERT INTO g (n) VALUES (?)`, i); err != nil {
 					return err
 				}
@@ -55,16 +66,10 @@ func TestGroupCommitKeepsEachWritesOutcome(t *testing.T) {
 			want[i] = true
 		}
 	}
-	rows, err := s.rdb.QueryContext(ctx, `SELECT n FROM g`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	got := map[int]bool{}
-	for rows.Next() {
-		var v int
-		rows.Scan(&v)
-		got[v] = true
+	var got map[int]bool
+	var readErr error
+	if err := w.Pause(ctx, func() { got, readErr = stored(ctx, db) }); err != nil || readErr != nil {
+		t.Fatal(err, readErr)
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("stored %d rows, want the %d that succeeded", len(got), len(want))
@@ -72,7 +77,29 @@ func TestGroupCommitKeepsEachWritesOutcome(t *testing.T) {
 	// A write whose context ended while it waited is not run.
 	done, cancel := context.WithCancel(ctx)
 	cancel()
-	if err := s.inTx(done, func(*sql.Tx) error { t.Fatal("ran"); return nil }); !errors.Is(err, context.Canceled) {
+	if err := w.Do(done, func(*sql.Tx) error { t.Fatal("ran"); return nil }); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled: %v", err)
 	}
+	w.Close()
+	if err := w.Do(ctx, func(*sql.Tx) error { return nil }); !errors.Is(err, sql.ErrConnDone) {
+		t.Fatalf("after Close: %v", err)
+	}
+}
+
+// stored is the numbers in table g.
+func stored(ctx context.Context, db *sql.DB) (map[int]bool, error) {
+	rows, err := db.QueryContext(ctx, `SELECT n FROM g`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	got := map[int]bool{}
+	for rows.Next() {
+		var v int
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		got[v] = true
+	}
+	return got, rows.Err()
 }
