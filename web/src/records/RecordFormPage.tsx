@@ -9,7 +9,7 @@
  *   through the child route (RecordTabPage); the form stays as typed while they change.
  *   On a create page there is no record yet, so a tab says it needs one instead of loading.
  */
-import { Alert, Anchor, Button, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation, useOutlet, useSearchParams } from 'react-router';
 import { ApiError } from '../api';
@@ -21,7 +21,7 @@ import { listPath } from './links';
 import { KindCrumb } from './KindCrumb';
 import { recordQuery } from './queries';
 import { recordIdOf } from './recordId';
-import { EmptyBlock, ErrorBlock, LoadingBlock, RecordErrorBoundary } from './States';
+import { EmptyBlock, ErrorBlock, LoadingBlock, NoRecordId, RecordErrorBoundary } from './States';
 import type { Kind, RecordDetail } from './types';
 import classes from './records.module.css';
 
@@ -52,15 +52,7 @@ export default function RecordFormPage() {
     );
   }
   if (page === 'create') return <FormLayout key={kind.name} kind={kind} />;
-  if (id === null) {
-    return (
-      <ErrorBlock error={new ApiError('404', 'The address names no record: it needs ?id=<record id>.', 404)} what={`this ${kind.label.toLowerCase()}`}>
-        <Button component={Link} to={listPath(kind)} size="compact-sm" variant="light">
-          Go to {kind.plural.toLowerCase()}
-        </Button>
-      </ErrorBlock>
-    );
-  }
+  if (id === null) return <NoRecordId kind={kind} />;
   return <EditPage key={`${kind.name}:${id}`} kind={kind} id={id} />;
 }
 

@@ -8,19 +8,18 @@
 import { Button, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useSearchParams, type LoaderFunctionArgs } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { useRouteTab } from '../app/meta';
-import { appQueryClient } from '../app/queryClient';
-import { isAuthenticated } from '../session/store';
 import { downloadFile, saveDownload } from './api';
 import { FileWriteState } from './attachments/FileWriteState';
 import { TabAdditions } from './attachments/TabAdditions';
 import { DataTable } from './DataTable';
 import { EquipmentCharges } from './EquipmentCharges';
 import { formatBytes, formatDateTime } from './format';
-import { baseCurrency, kindByName, kindOfPath, useRouteKind } from './kinds';
-import { kindsQuery, recordFilesQuery, recordQuery, recordTabQuery } from './queries';
+import { baseCurrency, kindByName, useRouteKind } from './kinds';
+import { recordFilesQuery, recordQuery, recordTabQuery } from './queries';
 import { recordIdOf } from './recordId';
+import { recordLoader } from './recordLoader';
 import { EmptyBlock, ErrorBlock, LoadingBlock, RecordErrorBoundary } from './States';
 import { StatusTotalsTable } from './StatusTotals';
 import type { FileInfo, Kind, KindTab } from './types';
@@ -40,21 +39,12 @@ function tabOf(kind: Kind, name: string | undefined, recordTabs?: KindTab[]): Ki
 }
 
 /** Starts fetching the tab's rows (or files) together with the record. */
-export async function loader({ request }: LoaderFunctionArgs): Promise<null> {
-  const queryClient = appQueryClient();
-  // Runs beside the guard: without a session there is nothing to fetch yet.
-  if (!queryClient || !isAuthenticated()) return null;
-  const url = new URL(request.url);
-  const id = recordIdOf(url.searchParams);
-  const kinds = await queryClient.ensureQueryData(kindsQuery()).catch(() => undefined);
-  const kind = kindOfPath(kinds, url.pathname);
+export const loader = recordLoader((queryClient, kind, id, url) => {
   const name = tabFromPath(url.pathname);
-  if (!kind || !id || !name) return null;
-  const tab = tabOf(kind, name);
-  if (tab?.source === 'files') void queryClient.prefetchQuery(recordFilesQuery(kind.name, id));
+  if (!name) return;
+  if (tabOf(kind, name)?.source === 'files') void queryClient.prefetchQuery(recordFilesQuery(kind.name, id));
   else void queryClient.prefetchQuery(recordTabQuery(kind.name, id, name));
-  return null;
-}
+});
 
 export const ErrorBoundary = RecordErrorBoundary;
 

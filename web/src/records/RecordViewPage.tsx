@@ -8,15 +8,13 @@
 import { useEffect, useRef } from 'react';
 import { Button, Group, Stack, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useLocation, useOutlet, useSearchParams, type LoaderFunctionArgs } from 'react-router';
+import { Link, useLocation, useOutlet, useSearchParams } from 'react-router';
 import { ApiError } from '../api';
-import { appQueryClient } from '../app/queryClient';
 import { EditingNotice } from '../events/EditingNotice';
 import { useEventsConnected } from '../events/hooks';
-import { isAuthenticated } from '../session/store';
 import { BadgeList, type BadgeItem } from '../components/ui/BadgeList';
 import { DeclaredValue } from './FieldValue';
-import { fieldOnColumn, kindOfPath, recordTabs, useRouteKind } from './kinds';
+import { fieldOnColumn, recordTabs, useRouteKind } from './kinds';
 import { FieldGroups, keyFacts } from './FieldGroups';
 import { editPathOf } from './form/links';
 import { WriteStateNotice } from './form/WriteStateNotice';
@@ -24,26 +22,17 @@ import { LineSections } from './lineitems/LineItems';
 import { lineItemTabs, sectionTabs } from './lineitems/lineItems';
 import { RecordShortlist } from '../shortlist/RecordShortlist';
 import { recordIdOf } from './recordId';
+import { recordLoader } from './recordLoader';
 import { listPath, printPath, viewPath } from './links';
 import { KindCrumb } from './KindCrumb';
-import { kindsQuery, recordKey, recordQuery } from './queries';
-import { ErrorBlock, LoadingBlock, RecordErrorBoundary } from './States';
+import { recordKey, recordQuery } from './queries';
+import { ErrorBlock, LoadingBlock, NoRecordId, RecordErrorBoundary } from './States';
 import { statusColor } from './status';
 import type { Kind, KindTab, RecordDetail } from './types';
 import classes from './records.module.css';
 
 /** Starts fetching the record while the page renders. */
-export async function loader({ request }: LoaderFunctionArgs): Promise<null> {
-  const queryClient = appQueryClient();
-  // Runs beside the guard: without a session there is nothing to fetch yet.
-  if (!queryClient || !isAuthenticated()) return null;
-  const url = new URL(request.url);
-  const id = recordIdOf(url.searchParams);
-  const kinds = await queryClient.ensureQueryData(kindsQuery()).catch(() => undefined);
-  const kind = kindOfPath(kinds, url.pathname);
-  if (kind && id) void queryClient.prefetchQuery(recordQuery(kind.name, id));
-  return null;
-}
+export const loader = recordLoader((queryClient, kind, id) => void queryClient.prefetchQuery(recordQuery(kind.name, id)));
 
 /** The sub-tabs of the view page: the record's tabs but its line items, which show on the page itself. */
 export function visibleTabs(kind: Kind, record: RecordDetail | undefined): KindTab[] {
@@ -76,15 +65,7 @@ export default function RecordViewPage() {
   if (error) return <ErrorBlock error={error} what="the record kinds" onRetry={refetch} />;
   if (isPending) return <LoadingBlock label="Loading…" rows={4} />;
   if (!kind || !kinds) return <ErrorBlock error={new ApiError('404', `There is no record type "${model ?? ''}".`, 404)} what="this record type" />;
-  if (id === null) {
-    return (
-      <ErrorBlock error={new ApiError('404', 'The address names no record: it needs ?id=<record id>.', 404)} what={`this ${kind.label.toLowerCase()}`}>
-        <Button component={Link} to={listPath(kind)} size="compact-sm" variant="light">
-          Go to {kind.plural.toLowerCase()}
-        </Button>
-      </ErrorBlock>
-    );
-  }
+  if (id === null) return <NoRecordId kind={kind} />;
   return <RecordView key={`${kind.name}:${id}`} kind={kind} kinds={kinds} id={id} />;
 }
 

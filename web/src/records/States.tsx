@@ -1,8 +1,10 @@
 /** Loading, error and empty states shared by the record pages. */
 import { Alert, Button, Group, Skeleton, Stack, Text, VisuallyHidden } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { isRouteErrorResponse, useRouteError } from 'react-router';
+import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
 import { ApiError } from '../api';
+import { listPath } from './links';
+import type { Kind } from './types';
 
 export function LoadingBlock({ label, rows = 8 }: { label: string; rows?: number }) {
   return (
@@ -46,6 +48,17 @@ export function ErrorBlock({ error, what, onRetry, children }: { error: unknown;
         </Group>
       </Stack>
     </Alert>
+  );
+}
+
+/** A record page whose address names no record (no valid `?id=`), with the way to the kind's list. */
+export function NoRecordId({ kind }: { kind: Kind }) {
+  return (
+    <ErrorBlock error={new ApiError('404', 'The address names no record: it needs ?id=<record id>.', 404)} what={`this ${kind.label.toLowerCase()}`}>
+      <Button component={Link} to={listPath(kind)} size="compact-sm" variant="light">
+        Go to {kind.plural.toLowerCase()}
+      </Button>
+    </ErrorBlock>
   );
 }
 

@@ -8,36 +8,25 @@
 import { Button, Group, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
-import { Link, useSearchParams, type LoaderFunctionArgs } from 'react-router';
-import { ApiError } from '../../api';
-import { appQueryClient } from '../../app/queryClient';
-import { isAuthenticated } from '../../session/store';
+import { Link, useSearchParams } from 'react-router';
 import { DeclaredValue } from '../FieldValue';
 import { recordValues, type FieldEntry } from '../FieldGroups';
-import { kindOfPath, recordTabs, useRouteKind } from '../kinds';
+import { recordTabs, useRouteKind } from '../kinds';
 import { LineSections } from '../lineitems/LineItems';
 import { lineItemTabs } from '../lineitems/lineItems';
-import { listPath, viewPath } from '../links';
-import { kindsQuery, recordQuery, recordTabQuery } from '../queries';
+import { viewPath } from '../links';
+import { recordQuery, recordTabQuery } from '../queries';
 import { recordIdOf } from '../recordId';
-import { ErrorBlock, LoadingBlock, RecordErrorBoundary } from '../States';
+import { recordLoader } from '../recordLoader';
+import { ErrorBlock, LoadingBlock, NoRecordId, RecordErrorBoundary } from '../States';
 import type { Kind, RecordDetail } from '../types';
 import classes from './RecordPrintPage.module.css';
 
 /** Starts fetching the record and its lines while the page renders. */
-export async function loader({ request }: LoaderFunctionArgs): Promise<null> {
-  const queryClient = appQueryClient();
-  // Runs beside the guard: without a session there is nothing to fetch yet.
-  if (!queryClient || !isAuthenticated()) return null;
-  const url = new URL(request.url);
-  const id = recordIdOf(url.searchParams);
-  const kinds = await queryClient.ensureQueryData(kindsQuery()).catch(() => undefined);
-  const kind = kindOfPath(kinds, url.pathname);
-  if (!kind || !id) return null;
+export const loader = recordLoader((queryClient, kind, id) => {
   void queryClient.prefetchQuery(recordQuery(kind.name, id));
   for (const tab of lineItemTabs(kind.tabs)) void queryClient.prefetchQuery(recordTabQuery(kind.name, id, tab.name));
-  return null;
-}
+});
 
 export const ErrorBoundary = RecordErrorBoundary;
 
@@ -73,15 +62,7 @@ export default function RecordPrintPage() {
   const id = recordIdOf(searchParams);
   // The parent route (KindPages) shows loading and errors of the kinds.
   if (!kind || !kinds) return null;
-  if (id === null) {
-    return (
-      <ErrorBlock error={new ApiError('404', 'The address names no record: it needs ?id=<record id>.', 404)} what={`this ${kind.label.toLowerCase()}`}>
-        <Button component={Link} to={listPath(kind)} size="compact-sm" variant="light">
-          Go to {kind.plural.toLowerCase()}
-        </Button>
-      </ErrorBlock>
-    );
-  }
+  if (id === null) return <NoRecordId kind={kind} />;
   return <PrintDocument kind={kind} kinds={kinds} id={id} />;
 }
 
