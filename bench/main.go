@@ -8,7 +8,9 @@
 //	go run ./bench [-projects 1000000] [-duration 5s] [-conns 50] [-only mixed]
 //	go run ./bench -database postgres://127.0.0.1/bench [-search-projects 200000] [-search-conns 1,10] [-rounds 3]
 //
-// -only mixed runs only the mixed load beside hostile filter clients (issue 17).
+// -only mixed runs only the mixed load beside hostile filter clients (issue 17);
+// -only rules the access-rule cases, -only "rules global search" those of them
+// whose name starts so.
 // -database runs only the global search cases, on SQLite and on that
 // PostgreSQL database side by side at the same size (issue 15; the database
 // is the bench's own: seeded once, kept for later runs).

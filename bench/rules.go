@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/portico/portico/internal/access"
@@ -81,6 +82,10 @@ func ruleCases(ctx context.Context, store *sqlstore.Store, product string, conns
 	fmt.Println("| case | no rule req/s | under the rule req/s | rule / no rule | p50 no rule | p50 rule |")
 	fmt.Println("|---|---|---|---|---|---|")
 	for _, c := range cases {
+		// -only "rules <case>" runs the cases whose name starts with <case>.
+		if name := rulesName + " " + c.name; len(only) > len(rulesName) && !strings.HasPrefix(name, only) {
+			continue
+		}
 		without := loadMix([]string{product + c.path}, token, noRulesRole, conns, duration)
 		stop := startProfile(profileDir, rulesName+" "+c.name)
 		with := loadMix([]string{product + c.path}, token, c.rule, conns, duration)
