@@ -340,7 +340,7 @@ func (g *Guard) SeenOwned(ctx context.Context, byKind map[string][]int64, owner 
 func (g *Guard) owned(ctx context.Context, k *Kind) (string, bool, error) {
 	f, err := g.Scope(ctx, k, ActView)
 	of, ok := k.FieldNamed(k.Owner)
-	if err != nil || !ok || k.Owner == "" || of.Type != TypeRef {
+	if err != nil || !ok || of.Type != TypeRef {
 		return "", false, err
 	}
 	parts := f.Parts()

@@ -28,11 +28,12 @@ func registryOwners() map[string]string {
 	return out
 }
 
-// refIDSQL is a document reference's id as filters compare it (quoted:
-// its JSON path as a SQL literal), as text, ” for none: what a filter on
-// a reference (conditionSQL) and owner_totals' owner both are.
-func refIDSQL(quoted string) string {
-	return "COALESCE(CAST(json_extract(fields, " + quoted + ") AS TEXT), '')"
+// refIDSQL is a document reference's id as filters compare it (path: its
+// JSON path as a SQL expression, a literal or a column), as text, empty for
+// none: what a filter on a reference (conditionSQL), owner_totals' owner
+// and a search entry's owner (entryOwner) all are.
+func refIDSQL(path string) string {
+	return "COALESCE(CAST(json_extract(fields, " + path + ") AS TEXT), '')"
 }
 
 // ownerSQL is a record's owner as owner_totals keys it, the owner at path.

@@ -179,7 +179,8 @@ func TestConformanceOwnerTotals(t *testing.T) {
 
 // TestConformanceOwnerTotalsConcurrentWriters: many writers moving the
 // same projects between managers and changing their amounts at once leave
-// every owner's kept count and totals equal to the records'.
+// every owner's kept count and totals equal to the records', and every
+// search entry's owner its record's.
 func TestConformanceOwnerTotalsConcurrentWriters(t *testing.T) {
 	engines(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
@@ -232,6 +233,14 @@ func TestConformanceOwnerTotalsConcurrentWriters(t *testing.T) {
 		if err := s.db.QueryRowContext(ctx, s.d.rebind(`SELECT SUM(total) FROM owner_totals WHERE tenant_id = ? AND kind = 'project' AND field = ''`),
 			"acme").Scan(&all); err != nil || all != 60 {
 			t.Errorf("every owner's counts (those without one too) add up to %d (%v), want 60", all, err)
+		}
+		// Every search entry carries its record's owner (migration 0032),
+		// however the writes interleaved.
+		var entries, wrong int64
+		if err := s.db.QueryRowContext(ctx, s.d.rebind(`SELECT COUNT(*), COALESCE(SUM(CASE WHEN e.owner = `+ownerSQL("$.projectmanager.id")+` THEN 0 ELSE 1 END), 0)
+			FROM records r JOIN search_entries e ON e.tenant_id = r.tenant_id AND e.kind = r.kind AND e.record_id = r.id
+			WHERE r.tenant_id = ? AND r.kind = 'project'`), "acme").Scan(&entries, &wrong); err != nil || entries != 60 || wrong != 0 {
+			t.Errorf("search entries: %d, %d of them with another owner than their record's (%v); want 60, none", entries, wrong, err)
 		}
 	})
 }

@@ -61,9 +61,9 @@ func (d dialect) search() engineSearch { return d.engineSearch }
 var searchFewKinds = 3
 
 // entryOwner is a record's owner as its search entry keeps it (migration
-// 0032: the id of the reference owner_fields names, as text, empty for
-// none), in a statement over records.
-const entryOwner = `COALESCE((SELECT CAST(json_extract(records.fields, o.path) AS TEXT) FROM owner_fields o WHERE o.kind = records.kind), '')`
+// 0032): the id of the reference owner_fields names, as filters compare it
+// (refIDSQL), empty for none; in a statement over records.
+var entryOwner = `COALESCE((SELECT ` + refIDSQL("o.path") + ` FROM owner_fields o WHERE o.kind = records.kind), '')`
 
 const searchColumns = `e.kind, e.record_id, e.name, e.code, e.status, e.seq, e.owner`
 
