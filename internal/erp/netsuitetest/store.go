@@ -12,9 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/portico/portico/internal/records"
-
 	"github.com/portico/portico/internal/jsonenc"
+	"github.com/portico/portico/internal/records"
 )
 
 // Record is one record of the fake account as the test-facing API shows
