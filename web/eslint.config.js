@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import globals from 'globals';
@@ -5,6 +6,31 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 import { importX } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+
+const features = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+function boundaryZones() {
+  const shared = ['./src/components', './src/lib', './src/assets'].map((target) => ({
+    target,
+    from: ['./src/features', './src/app'],
+    message: 'Shared code imports no feature and not the app; pass what it needs in, or move it into a feature.',
+  }));
+  const perFeature = features.map((feature) => ({
+    target: `./src/features/${feature}`,
+    from: './src/features',
+    except: [
+      `./${feature}`,
+      ...features
+        .filter((other) => other !== feature)
+        .flatMap((other) => [`./${other}/index.ts`, `./${other}/testing.ts`, `./${other}/testing.tsx`]),
+    ],
+    message: "A feature imports another feature only through its public entry (its index.ts; a test also its testing module).",
+  }));
+  const app = { target: './src/features', from: './src/app', message: 'Features do not import the app; the app composes them.' };
+  return [...shared, ...perFeature, app];
+}
 
 export default defineConfig(
   { ignores: ['dist', 'test-results', 'playwright-report', 'blob-report', 'node_modules'] },
@@ -31,20 +57,10 @@ export default defineConfig(
     rules: {
       // No module imports itself back, however far round.
       'import-x/no-cycle': 'error',
-      // Shared components are the app's building blocks: they import no feature and not the app.
-      'import-x/no-restricted-paths': [
-        'error',
-        {
-          zones: [
-            {
-              target: './src/components',
-              from: './src',
-              except: ['./components', './assets', './test'],
-              message: 'Shared components import no feature or app code; pass what they need in as props.',
-            },
-          ],
-        },
-      ],
+      // The app's boundaries (docs/architecture.md, "The app"): shared code imports no feature and not the
+      // app; a feature imports another only through its public entry (index.ts; tests also
+      // its testing module) and never the app, which composes them.
+      'import-x/no-restricted-paths': ['error', { zones: boundaryZones() }],
     },
   },
   {

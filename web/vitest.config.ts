@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { defineConfig, mergeConfig } from 'vitest/config';
 import viteConfig from './vite.config.ts';
 
-// The app formats numbers and dates in the user's locale (src/records/format.ts); tests read
+// The app formats numbers and dates in the user's locale (src/features/records/format.ts); tests read
 // them in en-US ("1,234.50", "Mar 7, 2024") whatever the machine's language. The test
 // workers are child processes: they take their ICU default locale from this environment.
 process.env.LC_ALL = 'en_US.UTF-8';

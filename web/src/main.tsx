@@ -6,7 +6,7 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { installChunkReload } from './app/chunkReload';
 import { AppProviders } from './app/providers';
-import { createQueryClient, setAppQueryClient } from './app/queryClient';
+import { createQueryClient, setAppQueryClient } from './lib/queryClient';
 import { createAppRouter } from './app/router';
 import { connectSession } from './app/startup';
 

@@ -2,10 +2,10 @@ import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import { useSessionStore } from '../session/store';
-import { resetAppStore, useAppStore } from '../shell/appState';
+import { useSessionStore } from '../lib/session/store';
+import { resetAppStore, useAppStore } from '../lib/appState';
 import { renderWithProviders } from '../test/render';
-import { meta } from './meta';
+import { meta } from '../lib/meta';
 import { MAIN_CONTENT_ID, RootLayout } from './RootLayout';
 
 const role = { _id: 'r', id: 1, name: 'Staff', type: 'staff', layout: 'x', permissions: [] };

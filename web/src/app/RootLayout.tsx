@@ -1,20 +1,20 @@
 import { lazy, Suspense, type MouseEvent } from 'react';
 import { Button, Container, Stack, Text, Title } from '@mantine/core';
 import { Outlet, isRouteErrorResponse, useRouteError } from 'react-router';
-import { useIsAuthenticated } from '../session';
-import { AlertArea } from '../shell/AlertArea';
-import { LoadingOverlay } from '../shell/LoadingOverlay';
-import { NavbarPlaceholder } from '../shell/NavbarPlaceholder';
-import { useRouteMeta } from './meta';
-import { useDocumentTitle } from './title';
+import { useIsAuthenticated } from '../lib/session';
+import { AlertArea } from '../features/shell/AlertArea';
+import { LoadingOverlay } from '../features/shell/LoadingOverlay';
+import { NavbarPlaceholder } from '../features/shell/NavbarPlaceholder';
+import { useRouteMeta } from '../lib/meta';
+import { useDocumentTitle } from '../lib/title';
 import classes from './RootLayout.module.css';
 
 // The navbar (menus, popovers) is its own chunk: the sign-in page never needs it.
-const Navbar = lazy(() => import('../shell/Navbar').then((m) => ({ default: m.Navbar })));
+const Navbar = lazy(() => import('../features/shell/Navbar').then((m) => ({ default: m.Navbar })));
 // The live event stream (and the record queries it refreshes) loads once signed in.
-const LiveEvents = lazy(() => import('../events/LiveEvents').then((m) => ({ default: m.LiveEvents })));
+const LiveEvents = lazy(() => import('../features/events/LiveEvents').then((m) => ({ default: m.LiveEvents })));
 // Keyboard shortcuts (their letters come from the kind registry) load once signed in.
-const Shortcuts = lazy(() => import('../shortcuts/Shortcuts').then((m) => ({ default: m.Shortcuts })));
+const Shortcuts = lazy(() => import('../features/shortcuts/Shortcuts').then((m) => ({ default: m.Shortcuts })));
 
 /** Id of the routed view: the skip link's target. */
 export const MAIN_CONTENT_ID = 'main-content';

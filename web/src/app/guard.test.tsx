@@ -1,9 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import * as authModule from '../session/auth';
-import { useSessionStore } from '../session/store';
-import { resetAppStore, useAppStore } from '../shell/appState';
+import * as authModule from '../lib/session/auth';
+import { useSessionStore } from '../lib/session/store';
+import { resetAppStore, useAppStore } from '../lib/appState';
 import { renderWithProviders } from '../test/render';
 import { hideAlertOnNavigation, requireAuth } from './guard';
 import { routes } from './routes';

@@ -1,7 +1,7 @@
 import { redirect, type LoaderFunctionArgs, type ShouldRevalidateFunctionArgs } from 'react-router';
-import { isAuthenticated, trySilentLogin } from '../session';
-import { useAppStore } from '../shell/appState';
-import { loginPath } from './paths';
+import { isAuthenticated, trySilentLogin } from '../lib/session';
+import { useAppStore } from '../lib/appState';
+import { loginPath } from '../lib/paths';
 
 /**
  * The route guard (SPEC §2), as loaders in the route tree.

@@ -1,8 +1,8 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { useSessionStore } from '../session/store';
+import { useSessionStore } from '../lib/session/store';
 import { prefetchDashboard } from './prefetch';
-import { setAppQueryClient } from './queryClient';
+import { setAppQueryClient } from '../lib/queryClient';
 
 const role = { _id: 'r', id: 1002, name: 'PM', type: 'staff', layout: 'x', permissions: ['project.view'] };
 

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { isAuthenticated } from '../session/store';
-import { appQueryClient } from './queryClient';
+import { isAuthenticated } from '../lib/session/store';
+import { appQueryClient } from '../lib/queryClient';
 
 /**
  * Dashboard route loader: starts fetching the dashboard's data while its chunk loads
@@ -19,7 +19,7 @@ async function prefetch(queryClient: QueryClient): Promise<void> {
   // The import stands alone: Vite treats a rejection of an `import(...).then(...)` chain
   // as a failed chunk load (vite:preloadError, which reloads the page), and a prefetch
   // cancelled because the session ended is no such thing.
-  const { prefetchDashboardData } = await import('../pages/DashboardPage.queries');
+  const { prefetchDashboardData } = await import('../features/dashboard/DashboardPage.queries');
   try {
     await prefetchDashboardData(queryClient);
   } catch {

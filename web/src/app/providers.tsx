@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { readStyleNonce } from './config';
-import { cssVariablesResolver, theme } from './theme';
+import { readStyleNonce } from '../lib/config';
+import { cssVariablesResolver, theme } from '../lib/theme';
 
 /**
  * Mantine injects <style> elements (CSS variables, responsive style props); under the

@@ -1,5 +1,5 @@
 import { createBrowserRouter } from 'react-router';
-import { publishRouteTable } from './routeTable';
+import { publishRouteTable } from '../lib/routeTable';
 import { routes } from './routes';
 
 export function createAppRouter() {

@@ -1,9 +1,9 @@
 import { matchRoutes } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { actionPath, namedActions, resolveAction, resolveHref, type KindRoutes } from './actions';
+import { actionPath, namedActions, resolveAction, resolveHref, type KindRoutes } from '../features/menu/actions';
 import { requireAuth } from './guard';
-import { mergeRouteMeta, type RouteMeta } from './meta';
-import { createPath, editPath, listPath, loginPath, paths, printPath, reportPath, viewPath } from './paths';
+import { mergeRouteMeta, type RouteMeta } from '../lib/meta';
+import { createPath, editPath, listPath, loginPath, paths, printPath, reportPath, viewPath } from '../lib/paths';
 import { routes } from './routes';
 
 /** The matched routes of a path (pathname only; `?id=` is not part of matching). */

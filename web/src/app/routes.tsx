@@ -1,73 +1,16 @@
-import { Navigate, redirect, type LoaderFunction, type RouteObject } from 'react-router';
-import type { ComponentType } from 'react';
-import { PageSpinner } from '../shell/LoadingOverlay';
+import { Navigate, type RouteObject } from 'react-router';
+import { PageSpinner } from '../features/shell/LoadingOverlay';
 import { hideAlertOnNavigation, requireAuth, revalidateGuard, revalidateOnNavigation } from './guard';
-import { meta, TAB_PARAM, type RouteMeta } from './meta';
-import { KIND_PARAM, paths, PRINT_SEGMENT } from './paths';
+import { meta } from '../lib/meta';
+import { paths } from '../lib/paths';
+import { page, toNotFound } from '../lib/routePage';
+import { recordRoutes } from '../features/records/routes';
 import { prefetchDashboard } from './prefetch';
 import { RootErrorBoundary, RootLayout } from './RootLayout';
 
-/**
- * A lazy route module: the default export is the page; a module may also export the
- * route's `loader` and `ErrorBoundary`.
- */
-interface PageModule {
-  default: ComponentType;
-  loader?: LoaderFunction;
-  ErrorBoundary?: ComponentType;
-}
-
-function page(load: () => Promise<PageModule>): RouteObject['lazy'] {
-  return async () => {
-    const module = await load();
-    const route: Pick<RouteObject, 'Component' | 'loader' | 'ErrorBoundary'> = { Component: module.default };
-    if (module.loader) route.loader = module.loader;
-    if (module.ErrorBoundary) route.ErrorBoundary = module.ErrorBoundary;
-    return route;
-  };
-}
-
-// The record pages are generic, driven by the kind registry (GET /api/v1/kinds): one
-// parameterised route serves every kind, its `:kind` the kind's route segment. The
-// parent (records/KindPages) resolves it against the cached registry: an unknown kind is
-// the not-found page; it also names the page in the document title. The route's meta
-// says which page it is (isList/isView/isCreate/isEdit).
-const kindPages = page(() => import('../records/KindPages'));
-const recordList = page(() => import('../records/RecordListPage'));
-const recordView = page(() => import('../records/RecordViewPage'));
-const recordTab = page(() => import('../records/RecordTabPage'));
-const recordForm = page(() => import('../records/RecordFormPage'));
-const recordPrint = page(() => import('../records/print/RecordPrintPage'));
-const reports = page(() => import('../pages/ReportsPage'));
-// Users, roles and menus: one module (see pages/AdminPage).
-const admin = page(() => import('../pages/AdminPage'));
-
-/** Redirects to /404: for paths that only exist as parents (/project alone). */
-const toNotFound = () => redirect(paths.notFound);
-
-/** A record page with its sub-tabs (/project/view/billing): any tab the record has. */
-function tabbedPage(path: string, flags: RouteMeta, lazy: RouteObject['lazy']): RouteObject {
-  return { path, handle: meta(flags), lazy, children: [{ path: `:${TAB_PARAM}`, lazy: recordTab }] };
-}
-
-/**
- * Every record kind's pages (SPEC §2 route shapes): /<route>/list, /<route>/view?id=,
- * /<route>/view/<tab>?id=, /<route>/create[/<tab>], /<route>/edit[/<tab>]?id=, and the
- * printable document /<route>/view/print?id= (no navbar).
- */
-export const recordRoutes: RouteObject = {
-  id: 'records',
-  path: `:${KIND_PARAM}`,
-  lazy: kindPages,
-  children: [
-    { index: true, loader: toNotFound },
-    { path: 'list', handle: meta({ isList: true }), lazy: recordList },
-    tabbedPage('view', { isView: true }, recordView),
-    { path: `view/${PRINT_SEGMENT}`, handle: meta({ isView: true, showNavbar: false }), lazy: recordPrint },
-    tabbedPage('create', { isCreate: true }, recordForm),
-    tabbedPage('edit', { isEdit: true }, recordForm),
-  ],
-};
+const reports = page(() => import('../features/reports/ReportsPage'));
+// Users, roles and menus: one module (see features/admin/AdminPage).
+const admin = page(() => import('../features/admin/AdminPage'));
 
 /**
  * The route table (SPEC §2): every path of the app, its meta flags and its guard.
@@ -93,12 +36,12 @@ export const routes: RouteObject[] = [
       {
         path: paths.login,
         handle: meta({ requiresAuth: false, showNavbar: false, title: 'Sign in' }),
-        lazy: page(() => import('../pages/LoginPage')),
+        lazy: page(() => import('../features/auth/LoginPage')),
       },
       {
         path: paths.notFound,
         handle: meta({ requiresAuth: false, showNavbar: false, title: 'Page not found' }),
-        lazy: page(() => import('../pages/NotFoundPage')),
+        lazy: page(() => import('./NotFoundPage')),
       },
       {
         id: 'authenticated',
@@ -114,29 +57,29 @@ export const routes: RouteObject[] = [
                 index: true,
                 handle: meta({ title: 'Dashboard' }),
                 loader: prefetchDashboard,
-                lazy: page(() => import('../pages/DashboardPage')),
+                lazy: page(() => import('../features/dashboard/DashboardPage')),
               },
             ],
           },
           {
             path: paths.listEdit,
             handle: meta({ title: 'List editor' }),
-            lazy: page(() => import('../pages/ListEditorPage')),
+            lazy: page(() => import('../features/records/ListEditorPage')),
           },
           {
             path: paths.feedback,
             handle: meta({ title: 'Feedback' }),
-            lazy: page(() => import('../pages/FeedbackPage')),
+            lazy: page(() => import('../features/feedback/FeedbackPage')),
           },
           {
             path: paths.feedbackSubmissions,
             handle: meta({ isList: true, title: 'Feedback received' }),
-            lazy: page(() => import('../pages/FeedbackSubmissionsPage')),
+            lazy: page(() => import('../features/admin/FeedbackSubmissionsPage')),
           },
           {
             path: paths.audit,
             handle: meta({ isList: true, title: 'Audit log' }),
-            lazy: page(() => import('../pages/AuditPage')),
+            lazy: page(() => import('../features/admin/AuditPage')),
           },
           {
             path: paths.adminUsers,
@@ -156,7 +99,7 @@ export const routes: RouteObject[] = [
           {
             path: paths.sync,
             handle: meta({ title: 'ERP sync' }),
-            lazy: page(() => import('../pages/SyncStatusPage')),
+            lazy: page(() => import('../features/admin/SyncStatusPage')),
           },
           {
             path: '/reports',

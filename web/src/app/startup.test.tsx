@@ -1,11 +1,11 @@
 import { screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../api/errors';
-import { expireSession, keepAlive } from '../session/auth';
-import { saveCurrentRole, saveDefaultLists, saveTokens, saveUser } from '../session/persist';
-import { useSessionStore } from '../session/store';
-import { resetAppStore, useAppStore } from '../shell/appState';
+import { ApiError } from '../lib/api/errors';
+import { expireSession, keepAlive } from '../lib/session/auth';
+import { saveCurrentRole, saveDefaultLists, saveTokens, saveUser } from '../lib/session/persist';
+import { useSessionStore } from '../lib/session/store';
+import { resetAppStore, useAppStore } from '../lib/appState';
 import { renderWithProviders } from '../test/render';
 import { routes } from './routes';
 import { connectSession, whenNavigationSettles } from './startup';

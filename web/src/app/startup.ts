@@ -1,9 +1,9 @@
 import type { DataRouter, RouterState } from 'react-router';
-import { startSession } from '../session';
-import { useAppStore } from '../shell/appState';
-import { announceMenuError } from '../shell/menuAlert';
-import { loginPath, paths } from './paths';
-import { appQueryClient } from './queryClient';
+import { startSession } from '../lib/session';
+import { useAppStore } from '../lib/appState';
+import { announceMenuError } from '../lib/session/menuAlert';
+import { loginPath, paths } from '../lib/paths';
+import { appQueryClient } from '../lib/queryClient';
 
 function settled(state: RouterState): boolean {
   return state.initialized && state.navigation.state === 'idle';

@@ -1,5 +1,5 @@
 import { vi } from 'vitest';
-import type { IdentityClient } from '../session/identity';
+import type { IdentityClient } from '../lib/session/identity';
 
 /** A stand-in for the firebase-backed identity client; every method is a vi.fn. */
 export function fakeIdentity(overrides: Partial<IdentityClient> = {}) {

@@ -2,7 +2,7 @@ import type { ReactElement, ReactNode } from 'react';
 import { render, type RenderOptions } from '@testing-library/react';
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { theme } from '../app/theme';
+import { theme } from '../lib/theme';
 
 // Router tests import RouterProvider from 'react-router', not 'react-router/dom': under
 // Vitest the /dom entry resolves to the package's CJS build, whose router context is a

@@ -1,8 +1,8 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
-import { setSessionHooks } from '../api/client';
-import { setIdentityForTests } from '../session/identity';
+import { setSessionHooks } from '../lib/api/client';
+import { setIdentityForTests } from '../lib/session/identity';
 import { fakeIdentity } from './fakeIdentity';
 
 // Unit tests never load the firebase SDK: a fake identity client stands in (tests that

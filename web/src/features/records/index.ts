@@ -1,0 +1,25 @@
+/** The records feature's public entry: what other features may use of it. */
+export { DataTable } from './DataTable';
+export { FilterBuilder, draftFor } from './FilterBuilder';
+export type { DraftCheck, FilterDraft } from './FilterBuilder';
+export { recordName, recordPageTitle } from './KindPages';
+export { EmptyBlock, ErrorBlock, LoadingBlock, RecordErrorBoundary } from './States';
+export { UnitList } from './UnitList';
+export { VisibilityChoice } from './VisibilityChoice';
+export { download, saveDownload } from './api';
+export type { Download } from './api';
+export { editPathOf } from './form/links';
+export { currencyName, currencyOf, formatBytes, formatCompact, formatCount, formatDateTime, formatRecordCount, formatUnitTotals, formatValue, joinTotals } from './format';
+export { baseCurrency, fieldOf, kindByName, kindByRoute, kindOfPath, totalsFormatOf } from './kinds';
+export { listPath, viewPath } from './links';
+export { sortableFields, validateListForm } from './listEditor';
+export { listSearchString, withQuery } from './listState';
+export { kindsQuery, recordNameQuery, recordQuery } from './queries';
+export { recordIdOf } from './recordId';
+export { default as recordClasses } from './records.module.css';
+export { searchGrouped, searchPath } from './searchApi';
+export type { GroupedSearch, SearchGroup, SearchResult } from './searchApi';
+export { openResult, resultOptions } from './searchResults';
+export type { ResultOption } from './searchResults';
+export { statusColor } from './status';
+export type { CellValue, Envelope, FieldType, Kind, KindField, ListColumn, ListConfig, ListConfigInput, RefValue, Row, SortDir, UnitTotal, Visibility, WriteState } from './types';
