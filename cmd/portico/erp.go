@@ -15,6 +15,7 @@ import (
 	"github.com/portico/portico/internal/erpsync"
 	"github.com/portico/portico/internal/httpapi"
 	"github.com/portico/portico/internal/records"
+	"github.com/portico/portico/internal/signals"
 	"github.com/portico/portico/internal/sqlstore"
 )
 
@@ -70,7 +71,7 @@ func connectNetSuite(cfg config.NetSuite, log *slog.Logger) (*netsuite.Client, e
 // is configured. The tenant must exist (for `serve` too): its replica,
 // checkpoints and outbox belong to it. sig, when not nil, carries its
 // wake-ups to and from the other instances on the database.
-func syncEngine(cfg config.Config, store *sqlstore.Store, sig *sqlstore.Signals, log *slog.Logger) (*erpsync.Engine, error) {
+func syncEngine(cfg config.Config, store *sqlstore.Store, sig *signals.Signals, log *slog.Logger) (*erpsync.Engine, error) {
 	if !cfg.NetSuite.Enabled() {
 		return nil, nil
 	}
@@ -113,7 +114,7 @@ func requireTenant(ctx context.Context, cfg config.Config, store *sqlstore.Store
 // sync loop until interrupted.
 func syncCommand(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *slog.Logger, kind string, full, once bool, stdout io.Writer) error {
 	// The loop hears the serving instances' wake-ups; -once needs none.
-	var sig *sqlstore.Signals
+	var sig *signals.Signals
 	if !once {
 		sig = sqlstore.NewSignals(store, log.With("component", "signals"))
 		defer sig.Close()

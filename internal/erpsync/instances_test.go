@@ -16,6 +16,7 @@ import (
 	"github.com/portico/portico/internal/erp/netsuitetest"
 	"github.com/portico/portico/internal/erpsync"
 	"github.com/portico/portico/internal/records"
+	"github.com/portico/portico/internal/signals"
 	"github.com/portico/portico/internal/sqlstore"
 )
 
@@ -25,7 +26,7 @@ import (
 // PORTICO_TEST_DATABASE_URL is set) two stores on one fresh schema, each
 // with its own signals, as two processes have. It runs in parallel with the
 // package's other tests that do (see stores).
-func sharedDatabase(t *testing.T, fn func(t *testing.T, a, b *sqlstore.Tenant, sa, sb *sqlstore.Signals)) {
+func sharedDatabase(t *testing.T, fn func(t *testing.T, a, b *sqlstore.Tenant, sa, sb *signals.Signals)) {
 	t.Parallel()
 	t.Run("sqlite", func(t *testing.T) {
 		s, err := sqlstore.Open(context.Background(), "", t.TempDir())
@@ -44,7 +45,7 @@ func sharedDatabase(t *testing.T, fn func(t *testing.T, a, b *sqlstore.Tenant, s
 		}
 		u := scratchSchema(t, base)
 		var tens [2]*sqlstore.Tenant
-		var sigs [2]*sqlstore.Signals
+		var sigs [2]*signals.Signals
 		for i := range 2 {
 			s, err := sqlstore.Open(context.Background(), u, "")
 			if err != nil {
@@ -138,7 +139,7 @@ func inNetSuite(a *fakeAccount, id int64, title string) bool {
 }
 
 func TestWakeUpsReachTheHolderFromAnyInstance(t *testing.T) {
-	sharedDatabase(t, func(t *testing.T, tenA, tenB *sqlstore.Tenant, sigA, sigB *sqlstore.Signals) {
+	sharedDatabase(t, func(t *testing.T, tenA, tenB *sqlstore.Tenant, sigA, sigB *signals.Signals) {
 		ctx := context.Background()
 		acc := newAccount(t, 5)
 		a := erpsync.New(acc.connector(t, 1000), tenA, erpsync.Options{Interval: time.Hour, Signals: sigA, Instance: "a"})
@@ -184,7 +185,7 @@ func TestLeaseTakeoverAfterTheHolderIsKilled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits for a lease to lapse")
 	}
-	sharedDatabase(t, func(t *testing.T, tenA, tenB *sqlstore.Tenant, sigA, sigB *sqlstore.Signals) {
+	sharedDatabase(t, func(t *testing.T, tenA, tenB *sqlstore.Tenant, sigA, sigB *signals.Signals) {
 		ctx := context.Background()
 		acc := newAccount(t, 5)
 		// The default lease: the takeover is timed as in production.

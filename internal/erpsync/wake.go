@@ -9,7 +9,7 @@ import (
 )
 
 // Signals carries small messages between the instances sharing the
-// store's database: *sqlstore.Signals (PostgreSQL LISTEN/NOTIFY, in the
+// store's database: *signals.Signals (PostgreSQL LISTEN/NOTIFY, in the
 // process on SQLite). A subscriber gets what is published from then on,
 // at most once; the empty message says messages may have been missed.
 type Signals interface {

@@ -170,7 +170,7 @@ type Log interface {
 	EventBounds(ctx context.Context) (oldest, last int64, err error)
 }
 
-// Signals carries wake-ups between instances (sqlstore.Signals).
+// Signals carries wake-ups between instances (signals.Signals).
 type Signals interface {
 	Publish(ctx context.Context, channel, payload string) error
 	Subscribe(ctx context.Context, channel string) (<-chan string, error)

@@ -3,9 +3,11 @@ package sqlstore
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"time"
 
 	"github.com/portico/portico/internal/events"
+	"github.com/portico/portico/internal/signals"
 )
 
 // The live-update event log (migration 0019; see package events). A
@@ -32,9 +34,16 @@ var (
 // pruneEvery is how often (in event ids) a writer prunes the log.
 const pruneEvery = 16
 
+// NewSignals returns the signals of the processes sharing the store's
+// database (NOTIFY on PostgreSQL, in-process on SQLite). Make one per Store
+// and share it; Close it before the store.
+func NewSignals(s *Store, log *slog.Logger) *signals.Signals {
+	return signals.New(s.db, s.d.notifies, log)
+}
+
 // AnnounceEvents makes every write that logs an event publish
 // events.Wake on the tenant's events.Channel through g after its commit.
-func (s *Store) AnnounceEvents(g *Signals) { s.events.Store(g) }
+func (s *Store) AnnounceEvents(g *signals.Signals) { s.events.Store(g) }
 
 // logEvents writes changes to the log, in the caller's transaction, and
 // returns whether it did any (for announce after the commit).
@@ -72,7 +81,7 @@ func (t *Tenant) logSessionChange(ctx context.Context, user int64, at time.Time)
 	if !t.d.notifies {
 		return true, nil
 	}
-	_, err = t.q.ExecContext(ctx, `SELECT pg_notify(`+pgChannel+`, $2)`, events.Channel(t.id), events.Wake)
+	_, err = t.q.ExecContext(ctx, signals.Notify, events.Channel(t.id), events.Wake)
 	return false, err
 }
 

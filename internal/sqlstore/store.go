@@ -19,6 +19,7 @@ import (
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
+	"github.com/portico/portico/internal/signals"
 	"github.com/portico/portico/internal/sqlstore/groupcommit"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
@@ -50,7 +51,7 @@ type Store struct {
 	walLimit int64
 	// events is where the commit of a live-update event is announced
 	// (see events.go); nil announces nothing.
-	events atomic.Pointer[Signals]
+	events atomic.Pointer[signals.Signals]
 }
 
 // Open connects to the database named by url and applies pending

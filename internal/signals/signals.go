@@ -1,7 +1,13 @@
-package sqlstore
+// Package signals is a small publish/subscribe service between the
+// instances sharing one database: wake-ups ("a write was queued", "sync
+// now") and change events, never data. On PostgreSQL a message is a
+// NOTIFY; on SQLite, whose file one instance serves, it is fanned out in
+// the process. sqlstore.NewSignals makes the one of a store.
+package signals
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -14,13 +20,13 @@ import (
 )
 
 // Signals is a small publish/subscribe service between the instances
-// sharing the store's database: wake-ups ("a write was queued", "sync
+// sharing a database: wake-ups ("a write was queued", "sync
 // now") and change events, never data. The data stays in the database;
 // a signal only tells a subscriber to look at it again.
 //
 // On PostgreSQL a message is a NOTIFY, heard by every instance (the
 // publisher's own included) through one dedicated listening connection
-// per Signals, outside the store's pool, opened at the first Subscribe.
+// per Signals, outside the pool, opened at the first Subscribe.
 // On SQLite, whose file one instance serves, messages are fanned out in
 // the process.
 //
@@ -32,11 +38,11 @@ import (
 // missed: re-read the state". A subscriber that only needs waking (any
 // message means "look again") may treat every message alike.
 type Signals struct {
-	s   *Store
+	db  *sql.DB // the pool: NOTIFY, and the settings of the listening connection
 	log *slog.Logger
-	// shared: messages go through the database (dialect.notifies) to
-	// every process sharing it, this one's own included; otherwise they
-	// are delivered here, in memory.
+	// shared: messages go through the database to every process sharing
+	// it, this one's own included; otherwise they are delivered here, in
+	// memory.
 	shared bool
 
 	mu     sync.Mutex
@@ -82,22 +88,24 @@ type subscriber struct {
 	lost bool
 }
 
-// NewSignals returns the store's signals. Make one per Store and share it
-// (on PostgreSQL each holds a connection while anyone subscribes); Close
-// it before the store.
-func NewSignals(s *Store, log *slog.Logger) *Signals {
+// New returns the signals of the processes sharing db. shared says that
+// db is PostgreSQL, whose NOTIFY carries messages to every process on it;
+// otherwise messages stay in this process (db is not used, and may be
+// nil). Make one per database pool and share it (on PostgreSQL each holds
+// a connection while anyone subscribes); Close it before the pool.
+func New(db *sql.DB, shared bool, log *slog.Logger) *Signals {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Signals{s: s, log: log, shared: s.d.notifies, subs: map[string]map[*subscriber]struct{}{}}
+	return &Signals{db: db, log: log, shared: shared, subs: map[string]map[*subscriber]struct{}{}}
 }
 
 // channelName is what a channel may be called: the caller scopes it to a
 // tenant ("erpsync:acme").
 var channelName = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,200}$`)
 
-// ErrSignalsClosed is returned by a Signals that was closed.
-var ErrSignalsClosed = errors.New("sqlstore: signals closed")
+// ErrClosed is returned by a Signals that was closed.
+var ErrClosed = errors.New("signals: closed")
 
 func checkChannel(channel string) error {
 	if !channelName.MatchString(channel) {
@@ -107,11 +115,17 @@ func checkChannel(channel string) error {
 }
 
 // pgChannel is the PostgreSQL channel of a channel: a digest of the
-// store's schema and the channel's name, so that two deployments in two
+// connection's schema and the channel's name, so that two deployments in two
 // schemas of one database do not hear each other, and any name fits
 // PostgreSQL's 63-byte identifiers. Publisher and listener compute it
 // alike, in SQL.
 const pgChannel = `'portico_' || md5(current_schema() || '/' || $1)`
+
+// Notify is the PostgreSQL statement that publishes payload $2 on channel
+// $1, for a publisher that must publish in its own transaction: the
+// database delivers it when the transaction commits, and never if it
+// rolls back. The channel is checked by the caller (a constant's name).
+const Notify = `SELECT pg_notify(` + pgChannel + `, $2)`
 
 // Publish sends payload to every subscriber of channel, in every instance.
 // On PostgreSQL it is a NOTIFY sent at once (not part of any
@@ -130,10 +144,10 @@ func (g *Signals) Publish(ctx context.Context, channel, payload string) error {
 	}
 	g.mu.Unlock()
 	if closed {
-		return ErrSignalsClosed
+		return ErrClosed
 	}
 	if g.shared {
-		if _, err := g.s.db.ExecContext(ctx, `SELECT pg_notify(`+pgChannel+`, $2)`, channel, payload); err != nil {
+		if _, err := g.db.ExecContext(ctx, Notify, channel, payload); err != nil {
 			return fmt.Errorf("signals: publish: %w", err)
 		}
 	}
@@ -152,7 +166,7 @@ func (g *Signals) Subscribe(ctx context.Context, channel string) (<-chan string,
 	g.mu.Lock()
 	if g.closed {
 		g.mu.Unlock()
-		return nil, ErrSignalsClosed
+		return nil, ErrClosed
 	}
 	subs := g.subs[channel]
 	if subs == nil {
@@ -390,11 +404,11 @@ func (g *Signals) follow(ctx context.Context, conn *pgx.Conn, want []string, lis
 }
 
 // connect opens the listening connection with the settings of the
-// store's own connections (address, credentials, search_path), outside
-// the store's pool, which it would otherwise hold one connection of for
+// pool's own connections (address, credentials, search_path), outside
+// the pool, which it would otherwise hold one connection of for
 // good.
 func (g *Signals) connect(ctx context.Context) (*pgx.Conn, error) {
-	c, err := g.s.db.Conn(ctx)
+	c, err := g.db.Conn(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -1,49 +1,56 @@
-package sqlstore
+package signals
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"net/url"
 	"os"
 	"strings"
 	"testing"
 	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
 )
 
 // signalInstances runs fn with the signals of two instances on one
 // database: on PostgreSQL (when PORTICO_TEST_DATABASE_URL is set) two
-// stores on one schema, each with its Signals; on SQLite, whose file one
-// instance serves, one store's Signals given twice.
+// pools on one scratch schema, each with its Signals; in-process (as on
+// SQLite, whose file one instance serves) one Signals given twice.
 func signalInstances(t *testing.T, fn func(t *testing.T, a, b *Signals)) {
-	t.Run("sqlite", func(t *testing.T) {
-		s, err := Open(context.Background(), "", t.TempDir())
-		if err != nil {
-			t.Fatal(err)
-		}
-		sig := NewSignals(s, nil)
-		t.Cleanup(func() { sig.Close(); s.Close() })
+	t.Run("in-process", func(t *testing.T) {
+		sig := New(nil, false, nil)
+		t.Cleanup(func() { sig.Close() })
 		fn(t, sig, sig)
 	})
 	t.Run("postgres", func(t *testing.T) {
-		base := os.Getenv("PORTICO_TEST_DATABASE_URL")
-		if base == "" {
-			t.Skip("PORTICO_TEST_DATABASE_URL is not set")
-		}
-		a := openPostgresSchema(t, base)
-		b := sigSameSchema(t, a, base)
-		sa, sb := NewSignals(a, nil), NewSignals(b, nil)
+		a, b := scratchPools(t)
+		sa, sb := New(a, true, nil), New(b, true, nil)
 		t.Cleanup(func() { sa.Close(); sb.Close() })
 		fn(t, sa, sb)
 	})
 }
 
-// sigSameSchema opens a second store on the schema of s.
-func sigSameSchema(t *testing.T, s *Store, base string) *Store {
+// scratchPools returns two pools whose connections work in one new schema
+// of the PostgreSQL database PORTICO_TEST_DATABASE_URL names, dropped at
+// the end of the test; it skips the test without that variable. The
+// schema keeps the test's channels apart from every other test's.
+func scratchPools(t *testing.T) (*sql.DB, *sql.DB) {
 	t.Helper()
-	var schema string
-	if err := s.db.QueryRow(`SELECT current_schema()`).Scan(&schema); err != nil {
+	base := os.Getenv("PORTICO_TEST_DATABASE_URL")
+	if base == "" {
+		t.Skip("PORTICO_TEST_DATABASE_URL is not set")
+	}
+	admin, err := sql.Open("pgx", base)
+	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { admin.Close() })
+	schema := fmt.Sprintf("signals_test_%d", time.Now().UnixNano())
+	if _, err := admin.Exec(`CREATE SCHEMA ` + schema); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { admin.Exec(`DROP SCHEMA ` + schema + ` CASCADE`) })
 	u, err := url.Parse(base)
 	if err != nil {
 		t.Fatal(err)
@@ -51,12 +58,15 @@ func sigSameSchema(t *testing.T, s *Store, base string) *Store {
 	q := u.Query()
 	q.Set("search_path", schema)
 	u.RawQuery = q.Encode()
-	b, err := Open(context.Background(), u.String(), "")
-	if err != nil {
-		t.Fatal(err)
+	var pools [2]*sql.DB
+	for i := range pools {
+		if pools[i], err = sql.Open("pgx", u.String()); err != nil {
+			t.Fatal(err)
+		}
+		db := pools[i]
+		t.Cleanup(func() { db.Close() })
 	}
-	t.Cleanup(func() { b.Close() })
-	return b
+	return pools[0], pools[1]
 }
 
 // receive waits for one message.
@@ -133,7 +143,7 @@ func TestSignalsReachEveryInstance(t *testing.T) {
 		if _, ok := sigReceive(t, onA, time.Second); ok {
 			t.Fatal("channel open after Close")
 		}
-		if err := sa.Publish(ctx, "erpsync:acme", "x"); err != ErrSignalsClosed {
+		if err := sa.Publish(ctx, "erpsync:acme", "x"); err != ErrClosed {
 			t.Fatalf("publish after close: %v", err)
 		}
 	})
@@ -179,13 +189,9 @@ func TestSignalsSlowSubscriberGetsResync(t *testing.T) {
 }
 
 func TestSignalsResyncAfterTheListeningConnectionIsLost(t *testing.T) {
-	base := os.Getenv("PORTICO_TEST_DATABASE_URL")
-	if base == "" {
-		t.Skip("PORTICO_TEST_DATABASE_URL is not set")
-	}
+	db, _ := scratchPools(t)
 	ctx := context.Background()
-	s := openPostgresSchema(t, base)
-	sig := NewSignals(s, nil)
+	sig := New(db, true, nil)
 	defer sig.Close()
 	ch, err := sig.Subscribe(ctx, "erpsync:acme")
 	if err != nil {
@@ -194,10 +200,10 @@ func TestSignalsResyncAfterTheListeningConnectionIsLost(t *testing.T) {
 	// The database ends the listening connection (a restart, a failover,
 	// an idle timeout would too).
 	var name string
-	if err := s.db.QueryRow(`SELECT `+pgChannel, "erpsync:acme").Scan(&name); err != nil {
+	if err := db.QueryRow(`SELECT `+pgChannel, "erpsync:acme").Scan(&name); err != nil {
 		t.Fatal(err)
 	}
-	res, err := s.db.Exec(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = $1`, "LISTEN "+name)
+	res, err := db.Exec(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = $1`, "LISTEN "+name)
 	if n, _ := res.RowsAffected(); err != nil || n != 1 {
 		t.Fatalf("terminate the listening connection: %v (%d found)", err, n)
 	}
