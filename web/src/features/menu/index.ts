@@ -1,4 +1,5 @@
 /** The menu feature's public entry: what other features may use of it. */
+export { CategoryMenu } from './CategoryMenu';
 export { isExternalHref, resolveHref } from './actions';
 export type { HrefTarget } from './actions';
 export { useMenuItems } from './menu';

@@ -3,9 +3,8 @@ import { Link } from 'react-router';
 import logoUrl from '../../assets/logo.svg';
 import { config, PRODUCTION } from '../../lib/config';
 import { paths } from '../../lib/paths';
-import { CategoryMenu } from './CategoryMenu';
 import { GlobalSearch } from './GlobalSearch';
-import { useMenuItems } from '../menu';
+import { CategoryMenu, useMenuItems } from '../menu';
 import { UserMenu } from './UserMenu';
 import classes from './Navbar.module.css';
 
@@ -30,7 +29,7 @@ export function Navbar() {
             </Badge>
           )}
         </div>
-        <CategoryMenu items={categories} />
+        <CategoryMenu items={categories} className={classes.categoryNav} />
         <GlobalSearch />
         <div className={classes.end}>
           <UserMenu />

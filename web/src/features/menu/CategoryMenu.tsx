@@ -1,10 +1,10 @@
 import { Button, Menu } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
-import { isExternalHref, resolveHref, type HrefTarget } from '../menu';
+import { isExternalHref, resolveHref, type HrefTarget } from './actions';
 import type { MenuItem } from '../../lib/session';
 import { ChevronDownIcon, ExternalIcon, MenuIconFor, MenuIcon, hasMenuIcon } from '../../components/icons';
-import classes from './Navbar.module.css';
+import classes from './CategoryMenu.module.css';
 
 /**
  * The category menu (SPEC §1/§2), built from the current role's layout: top-level items
@@ -179,11 +179,11 @@ function CompactMenu({ items, currentPath }: { items: MenuItem[]; currentPath: s
   );
 }
 
-export function CategoryMenu({ items }: { items: MenuItem[] }) {
+export function CategoryMenu({ items, className }: { items: MenuItem[]; /** Where the navbar places it. */ className?: string }) {
   const { pathname } = useLocation();
   if (items.length === 0) return null;
   return (
-    <nav aria-label="Main menu" className={classes.categoryNav}>
+    <nav aria-label="Main menu" className={className ? `${classes.nav} ${className}` : classes.nav}>
       <div className={classes.wideMenu}>
         {items.map((item, index) =>
           item.separator ? (
