@@ -10,7 +10,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { saveDownload, formatBytes, formatDateTime, EmptyBlock, ErrorBlock, LoadingBlock, RecordErrorBoundary, recordClasses } from '../records';
 import { failureMessage } from '../reports';
-import { downloadAttachment, fetchSubmissions, FEEDBACK_CATEGORIES, type Submission } from '../feedback';
+import { categoryLabel, downloadAttachment, fetchSubmissions, FEEDBACK_CATEGORIES, type Submission } from '../feedback';
 import { RequirePermission } from '../../components/RequirePermission';
 import classes from './AdminPages.module.css';
 import { recordsKey } from '../../lib/queryKeys';
@@ -97,7 +97,7 @@ function Submissions() {
               <Table.Tr key={s.id} data-testid="submission-row">
                 <Table.Td className={classes.nowrap}>{formatDateTime(s.at)}</Table.Td>
                 <Table.Td>{s.user}</Table.Td>
-                <Table.Td>{FEEDBACK_CATEGORIES.find((c) => c.value === s.category)?.label ?? s.category}</Table.Td>
+                <Table.Td>{categoryLabel(s.category) ?? s.category}</Table.Td>
                 <Table.Td>{s.page.startsWith('/') ? <Link to={s.page}>{s.page}</Link> : s.page}</Table.Td>
                 <Table.Td className={classes.long}>{s.message}</Table.Td>
                 <Table.Td>
