@@ -194,18 +194,21 @@ func (k *Kind) cond(field, op, value string) (Cond, error) {
 	if !ops[o] {
 		return Cond{}, badFilter("Unknown operator %q after %s; use eq, ne, lt, le, gt, ge, contains or startswith.", op, field)
 	}
+	// Past here the field is known: it is named as the filter builder
+	// and the list's column show it (its label), not by its ERP name.
+	name := f.Label
 	if !slices.Contains(f.Type.Operators(), o) {
 		switch {
 		case o == OpContains || o == OpStartsWith:
-			return Cond{}, badFilter("%s works on text fields only, not on %s.", o, field)
+			return Cond{}, badFilter("%s works on text fields only, not on %s.", o, name)
 		case f.Type == TypeBoolean:
-			return Cond{}, badFilter("%s is true or false: compare it with eq or ne.", field)
+			return Cond{}, badFilter("%s is true or false: compare it with eq or ne.", name)
 		}
-		return Cond{}, badFilter("%s is compared with %s, not %s.", field, joinOps(f.Type.Operators()), o)
+		return Cond{}, badFilter("%s is compared with %s, not %s.", name, joinOps(f.Type.Operators()), o)
 	}
 	v, err := f.ParseValue(value)
 	if err != nil {
-		return Cond{}, badFilter("%s: %s", field, err.Error())
+		return Cond{}, badFilter("%s: %s.", name, err.Error())
 	}
 	return Cond{Column: f.Column, Type: f.Type, Op: o, Value: v}, nil
 }

@@ -129,8 +129,12 @@ func TestOperatorsAreTheGrammarsPerType(t *testing.T) {
 			}
 		}
 	}
-	if _, err := ParseFilter(k, "entitystatus lt Active"); err == nil || !strings.Contains(err.Error(), "entitystatus is compared with eq or ne, not lt") {
+	if _, err := ParseFilter(k, "entitystatus lt Active"); err == nil || !strings.Contains(err.Error(), "Status is compared with eq or ne, not lt") {
 		t.Errorf("an order on a status: %v", err)
+	}
+	// A value the field's type refuses is named by the field's label, as the list shows it.
+	if _, err := ParseFilter(k, "projectedtotal gt lots"); err == nil || err.Error() != `invalid: Contract value: "lots" is not a number like 1250.50.` {
+		t.Errorf("a number that is not one: %v", err)
 	}
 	b, err := json.Marshal(k)
 	if err != nil {
