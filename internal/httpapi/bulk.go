@@ -93,7 +93,7 @@ func (s *Server) bulkExport(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	s.writeRowsCSV(w, r, cfg.Name, cols, rows)
+	s.writeRowsCSV(w, r, exportName(k, cfg, "selected"), cols, rows)
 }
 
 // parseIDs reads a comma-separated list of record ids.

@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -215,10 +214,7 @@ func TestBulkExportIsTheSelectionAsCSV(t *testing.T) {
 	if w.Code != 200 || !strings.HasPrefix(w.Header().Get("Content-Type"), "text/csv") || !strings.Contains(w.Header().Get("Content-Disposition"), "attachment") {
 		t.Fatalf("export: %d %v", w.Code, w.Header())
 	}
-	rows, err := csv.NewReader(strings.NewReader(w.Body.String())).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := csvFile(t, w, "projects-selected")
 	var p1, p3 viewAnswer
 	e.getJSON(t, tok, 10, "/api/v1/netsuite/portal-record?type=project&id=1", &p1)
 	e.getJSON(t, tok, 10, "/api/v1/netsuite/portal-record?type=project&id=3", &p3)
@@ -227,7 +223,7 @@ func TestBulkExportIsTheSelectionAsCSV(t *testing.T) {
 	}
 	// A record that is gone is left out; bad selections are refused.
 	w = e.call("GET", bulkPath+"?type=project&ids=2,99999", tok, 10, "")
-	if rows, _ := csv.NewReader(strings.NewReader(w.Body.String())).ReadAll(); w.Code != 200 || len(rows) != 2 {
+	if rows := csvFile(t, w, "projects-selected"); w.Code != 200 || len(rows) != 2 {
 		t.Fatalf("gone record: %d %q", w.Code, rows)
 	}
 	long := strings.TrimSuffix(strings.Repeat("1,", records.MaxBulk+1), ",")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
+	"io"
 	"mime"
 	"net/http"
 	"net/url"
@@ -349,12 +350,15 @@ type csvTable struct {
 }
 
 // startCSV sends the headers of a CSV download named after name (and
-// today's date) and its header line, the columns' labels.
+// today's date) and its header line, the columns' labels. The file starts
+// with a UTF-8 byte-order mark: without one, Excel reads it in the
+// machine's legacy code page and garbles every accented name.
 func startCSV(w http.ResponseWriter, name string, cols []records.ColumnInfo, base string) *csvTable {
-	file := strings.ToLower(strings.ReplaceAll(name, " ", "-")) + "-" + time.Now().UTC().Format("2006-01-02") + ".csv"
+	file := fileSlug(name) + "-" + time.Now().UTC().Format("2006-01-02") + ".csv"
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": file}))
 	w.Header().Set("Cache-Control", "no-store")
+	io.WriteString(w, "\ufeff")
 	t := &csvTable{out: csv.NewWriter(w), cols: cols, base: base}
 	if slices.ContainsFunc(cols, func(c records.ColumnInfo) bool { return c.Type == records.TypeMoney }) {
 		t.cols = append(slices.Clone(cols), records.ColumnInfo{Name: records.RowCurrency, Label: "Currency", Type: records.TypeText})
@@ -365,6 +369,30 @@ func startCSV(w http.ResponseWriter, name string, cols []records.ColumnInfo, bas
 	}
 	t.out.Write(t.line)
 	return t
+}
+
+// fileSlug is name as a file name: lower case, each run of anything but
+// letters and digits one hyphen ("Open invoices (EU)" → open-invoices-eu).
+func fileSlug(name string) string {
+	words := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	if len(words) == 0 {
+		return "export"
+	}
+	return strings.Join(words, "-")
+}
+
+// exportName is what a CSV download of a list is called: the kind's
+// plural, then the saved list's name unless it is the built-in list, then
+// how the rows were narrowed ("filtered", "selected") when they were.
+func exportName(k *records.Kind, cfg records.ListConfig, narrowed string) string {
+	name := k.Plural
+	if !cfg.BuiltIn {
+		name += " " + cfg.Name
+	}
+	if narrowed != "" {
+		name += " " + narrowed
+	}
+	return name
 }
 
 // row writes one row as a CSV line, one cell per column.
@@ -389,7 +417,11 @@ func (s *Server) writeCSV(w http.ResponseWriter, r *http.Request, st RecordStore
 	}
 	var out *csvTable
 	err = k.Export(r.Context(), st, cfg, req, scope, func(cfg records.ListConfig, c []records.ColumnInfo) {
-		out = startCSV(w, cfg.Name, c, base)
+		narrowed := ""
+		if req.Filter != "" || req.Text != "" {
+			narrowed = "filtered"
+		}
+		out = startCSV(w, exportName(k, cfg, narrowed), c, base)
 	}, func(row records.Row) { out.row(row) })
 	switch {
 	case out == nil:

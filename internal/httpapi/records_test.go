@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"mime"
+	"net/http/httptest"
 	"net/url"
 	"slices"
 	"sort"
@@ -346,13 +348,35 @@ func TestCSVExportIsTheWholeFilteredList(t *testing.T) {
 	var all listPage
 	e.getJSON(t, tok, 10, "/api/v1/netsuite/portal-list?type=project&pageSize=500&filter="+filter, &all)
 	w := e.call("GET", "/api/v1/netsuite/portal-list?type=project&format=csv&pageSize=2&filter="+filter, tok, 10, "")
-	rows, err := csv.NewReader(w.Body).ReadAll()
-	if err != nil || w.Code != 200 || !strings.HasPrefix(w.Header().Get("Content-Type"), "text/csv") {
-		t.Fatalf("csv: %d %v", w.Code, err)
+	if w.Code != 200 || !strings.HasPrefix(w.Header().Get("Content-Type"), "text/csv") {
+		t.Fatalf("csv: %d %s", w.Code, w.Body)
 	}
+	rows := csvFile(t, w, "projects-filtered")
 	if len(rows) != len(all.Data.Rows)+1 || rows[0][0] != "Project name" {
 		t.Errorf("csv has %d lines for %d records; header %v", len(rows), len(all.Data.Rows), rows[0])
 	}
+	// The whole list is named after the kind alone.
+	csvFile(t, e.call("GET", "/api/v1/netsuite/portal-list?type=project&format=csv", tok, 10, ""), "projects")
+}
+
+// csvFile checks that a CSV download is named name and today's date and
+// starts with a UTF-8 byte-order mark (Excel reads it as UTF-8 then), and
+// returns its rows.
+func csvFile(t *testing.T, w *httptest.ResponseRecorder, name string) [][]string {
+	t.Helper()
+	want := name + "-" + time.Now().UTC().Format("2006-01-02") + ".csv"
+	if _, params, err := mime.ParseMediaType(w.Header().Get("Content-Disposition")); err != nil || params["filename"] != want {
+		t.Errorf("file name %q, want %s (%v)", w.Header().Get("Content-Disposition"), want, err)
+	}
+	body, ok := strings.CutPrefix(w.Body.String(), "\ufeff")
+	if !ok {
+		t.Errorf("no byte-order mark: %.40q", w.Body.String())
+	}
+	rows, err := csv.NewReader(strings.NewReader(body)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
 }
 
 func TestSavedLists(t *testing.T) {

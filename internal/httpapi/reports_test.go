@@ -68,7 +68,7 @@ func TestReportsGroupAndAggregateOverEveryRecord(t *testing.T) {
 	}
 	// The CSV has a line per group.
 	w := e.call("GET", "/api/v1/reports/run?format=csv&id="+saved.Data.ID, tok, 10, "")
-	if w.Code != 200 || strings.Count(w.Body.String(), "\n") != len(count)+1 || !strings.HasPrefix(w.Body.String(), "Status,Count,Sum of Contract value") {
+	if w.Code != 200 || strings.Count(w.Body.String(), "\n") != len(count)+1 || !strings.HasPrefix(w.Body.String(), "\ufeffStatus,Count,Sum of Contract value") {
 		t.Fatalf("csv: %d %q", w.Code, w.Body)
 	}
 	// It is listed for the role, not for another role.

@@ -148,8 +148,10 @@ test.describe('lists', () => {
 
     const downloading = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export selected' }).click();
-    const csv = await readFile((await (await downloading).path())!, 'utf8');
-    const lines = csv.trim().split(/\r?\n/);
+    const selected = await downloading;
+    expect(selected.suggestedFilename()).toMatch(/^projects-selected-\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = await readFile((await selected.path())!, 'utf8');
+    const lines = csv.replace(/^\ufeff/, '').trim().split(/\r?\n/);
     expect(lines[0]).toMatch(/^Project name,/);
     expect(lines).toHaveLength(3);
     expect(lines.slice(1).map((l) => l.replace(/^"((?:[^"]|"")*)".*$|^([^,]*).*$/, (_m, q: string, b: string) => (q ?? b).replace(/""/g, '"')))).toEqual(picked);

@@ -157,9 +157,11 @@ test.describe('records', () => {
     const downloading = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export CSV' }).click();
     const download = await downloading;
-    expect(download.suggestedFilename()).toMatch(/^all-projects-\d{4}-\d{2}-\d{2}\.csv$/);
+    // Named after what it holds; a byte-order mark makes Excel read it as UTF-8.
+    expect(download.suggestedFilename()).toMatch(/^projects-filtered-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = await readFile((await download.path())!, 'utf8');
-    const lines = csv.trim().split(/\r?\n/);
+    expect(csv.startsWith('\ufeff')).toBe(true);
+    const lines = csv.slice(1).trim().split(/\r?\n/);
     // Amounts alone do not say their currency: a column does (the demo's projects are in its base, USD).
     expect(lines[0]).toBe('Project name,Project ID,Status,Client,Contract value,Start date,Currency');
     expect(lines).toHaveLength(shown + 1);

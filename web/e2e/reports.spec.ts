@@ -47,7 +47,7 @@ test.describe('reports', () => {
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     const csv = await readFile((await download.path())!, 'utf8');
-    expect(csv.split(/\r?\n/)[0]).toBe('Status,Count,Sum of Contract value,Currency');
+    expect(csv.split(/\r?\n/)[0]).toBe('\ufeffStatus,Count,Sum of Contract value,Currency');
     expect(download.suggestedFilename()).toMatch(/\.csv$/);
 
     // Reopen it from the list.
