@@ -1,61 +1,20 @@
-import { Alert, Button, Group, List, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
-import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Link, useNavigate, type Location } from 'react-router';
-import type { ApiError } from '../../../lib/api';
-import { EditingNotice, useEditingPresence, recordMarkKey, useEventsStore } from '../../events';
-import { useAppStore } from '../../../lib/appState';
-import { currencyOf, formatValue, isRef } from '../format';
+import { Alert, Button, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Link } from 'react-router';
+import { EditingNotice, useEditingPresence } from '../../events';
+import { formatValue } from '../format';
 import { listPath, viewPath } from '../links';
-import { kindsQuery, recordNameQuery } from '../queries';
-import { recordIdOf } from '../recordId';
-import { errorSentence } from '../States';
-import type { CellValue, CurrentValues, Kind, KindField, RecordDetail } from '../types';
+import type { Kind, RecordDetail } from '../types';
 import { FieldInput } from './FieldInput';
 import { LeaveGuard } from './LeaveGuard';
 import { NewerVersionNotice } from './NewerVersionNotice';
-import { formBasePath } from './links';
-import {
-  changedFields,
-  fieldError,
-  formFields,
-  formValueOf,
-  formValues,
-  isDirty,
-  recordValues,
-  sameValue,
-  saveFields,
-  validate,
-  type FieldErrors,
-  type FormValue,
-  type FormValues,
-} from './schema';
-import { useSaveRecord } from './useSaveRecord';
+import { ConflictAlert, ProblemAlert } from './RecordFormAlerts';
+import { formFields } from './schema';
+import { useRecordForm } from './useRecordForm';
 
 export interface RecordFormProps {
   kind: Kind;
   /** The record edited; none on a create form. */
   record?: RecordDetail;
-}
-
-/** A 409 answer: the server's sentence and the record's values now. */
-interface Conflict {
-  detail: string;
-  current: Record<string, CellValue>;
-}
-
-/** A problem of the whole form (not of one field). */
-interface FormProblem {
-  title: string;
-  messages: string[];
-}
-
-/** Puts the names of the references in `values` into the lookups' name cache. */
-function seedNames(queryClient: QueryClient, kind: Kind, values: Record<string, CellValue>): void {
-  for (const field of kind.fields) {
-    const value = values[field.name];
-    if (field.type === 'reference' && field.ref && isRef(value)) queryClient.setQueryData(recordNameQuery(field.ref, value.id).queryKey, value.refName);
-  }
 }
 
 /**
@@ -83,195 +42,29 @@ function seedNames(queryClient: QueryClient, kind: Kind, values: Record<string, 
  * - Leaving with unsaved changes asks first (LeaveGuard); the form's sub-tabs do not.
  */
 export function RecordForm({ kind, record }: RecordFormProps) {
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  const raiseAlert = useAppStore((s) => s.raiseAlert);
-  const save = useSaveRecord();
-  const page = record ? 'edit' : 'create';
-  const [baseline, setBaseline] = useState<FormValues>(() => {
-    if (!record) return formValues(kind);
-    const current = recordValues(record);
-    seedNames(queryClient, kind, current);
-    return formValues(kind, current);
-  });
-  const [values, setValues] = useState<FormValues>(baseline);
-  // The record's values as its page shows them, for the read-only (system) fields.
-  const [shownValues, setShownValues] = useState<Record<string, CellValue>>(() => (record ? recordValues(record) : {}));
-  // The server found nothing to change (the form's values were the record's already).
-  const [nothingSaved, setNothingSaved] = useState(false);
-  const [version, setVersion] = useState(record?.version);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [problem, setProblem] = useState<FormProblem | null>(null);
-  const [conflict, setConflict] = useState<Conflict | null>(null);
-  const [focusTick, setFocusTick] = useState(0);
-  const formRef = useRef<HTMLFormElement>(null);
-  // Set once saved: the navigation to the saved record goes through unasked.
-  const saved = useRef(false);
-  // A create's Idempotency-Key, kept while the fields sent stay the same: submitting
-  // again after a failure the server may not have seen (a lost answer) cannot create twice.
-  const submission = useRef<{ fields: string; key: string } | null>(null);
-
-  const dirty = isDirty(kind, values, baseline);
-  // A reference to a kind the role may not see cannot be chosen (the lookup searches that
-  // kind): it is shown, as a system field is, and kept as it is.
-  const visibleKinds = useQuery(kindsQuery()).data;
-  const choosable = (field: KindField) => field.type !== 'reference' || !visibleKinds || visibleKinds.some((k) => k.name === field.ref);
-  const base = formBasePath(kind, page);
-  // Money is in the record's currency, else (and on a create) the field's base currency.
-  const moneyCurrency = (field: KindField) => (field.type === 'money' ? currencyOf(record?.currency, field.currency) : undefined);
-  const label = kind.label.toLowerCase();
-
+  const {
+    formRef,
+    label,
+    values,
+    shownValues,
+    errors,
+    problem,
+    conflict,
+    newer,
+    nothingSaved,
+    dirty,
+    saving,
+    choosable,
+    moneyCurrency,
+    savedMeanwhile,
+    change,
+    blur,
+    submit,
+    reviewNewer,
+    loadCurrent,
+    allows,
+  } = useRecordForm(kind, record);
   useEditingPresence(kind.name, record?.id);
-  // Who saved the newer version the page refetched, when it came while the input was touched.
-  const [newer, setNewer] = useState<{ by: string | undefined } | null>(null);
-  const [seenVersion, setSeenVersion] = useState(record?.version);
-  if (record && record.version !== seenVersion) {
-    setSeenVersion(record.version);
-    // The form's own save changes the version too; it leaves the form.
-    if (record.version !== version && !save.isPending && !save.isSuccess) {
-      if (dirty || conflict) {
-        setNewer({ by: useEventsStore.getState().marks[recordMarkKey(kind.name, record.id)]?.by });
-      } else {
-        const current = formValues(kind, recordValues(record));
-        setBaseline(current);
-        setValues(current);
-        setShownValues(recordValues(record));
-        setVersion(record.version);
-      }
-    }
-  }
-
-  useEffect(() => {
-    if (focusTick > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  }, [focusTick]);
-
-  function allows(next: Location): boolean {
-    if (saved.current) return true;
-    const onForm = base !== undefined && (next.pathname === base || next.pathname.startsWith(`${base}/`));
-    return onForm && (!record || recordIdOf(new URLSearchParams(next.search)) === record.id);
-  }
-
-  function change(name: string, value: FormValue) {
-    setNothingSaved(false);
-    setValues((v) => ({ ...v, [name]: value }));
-    // A field in error is checked again as it is corrected.
-    if (errors[name]) recheck(name, value);
-  }
-
-  function recheck(name: string, value: FormValue) {
-    const field = kind.fields.find((f) => f.name === name);
-    const found = field ? fieldError(field, value) : null;
-    setErrors(({ [name]: _old, ...rest }) => (found ? { ...rest, [name]: found } : rest));
-  }
-
-  function blur(name: string, to: EventTarget | null) {
-    // Left for a button that submits this form: the submit checks every field. A message
-    // appearing now would move the button from under the pointer before the click lands.
-    if (to instanceof HTMLButtonElement && to.type === 'submit' && to.form === formRef.current) return;
-    const field = kind.fields.find((f) => f.name === name);
-    if (field && (errors[name] || !sameValue(field, values[name] ?? null, baseline[name] ?? null))) recheck(name, values[name] ?? null);
-  }
-
-  function showErrors(found: FieldErrors) {
-    setErrors(found);
-    setFocusTick((n) => n + 1);
-  }
-
-  function failed(error: ApiError) {
-    const body = error.problem ?? {};
-    if (error.status === 422) {
-      const found: FieldErrors = {};
-      const other: string[] = [];
-      for (const e of Array.isArray(body.errors) ? (body.errors as { field: string; message: string }[]) : []) {
-        if (kind.fields.some((f) => f.name === e.field)) found[e.field] = e.message;
-        else other.push(e.message);
-      }
-      setProblem({ title: error.message, messages: other });
-      showErrors(found);
-    } else if (error.status === 409 && body.current && typeof body.current === 'object') {
-      const current = body.current as CurrentValues;
-      setConflict({ detail: error.message, current });
-      // Saving again puts the input over what is saved now.
-      setVersion(current.version);
-    } else {
-      const title = error.status === 403 ? 'Not allowed' : `Could not save the ${label}`;
-      setProblem({ title, messages: [errorSentence(error, `the ${label}`)] });
-    }
-  }
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    setProblem(null);
-    // Nothing changed: nothing to send (the button is off; Enter in a field lands here).
-    if (record && !dirty && !conflict) return;
-    // An edit is compared with the values it opened with, or after a 409 with the
-    // record's values now ("use my values"): it sends, and checks, what differs.
-    const reference = record ? (conflict ? formValues(kind, conflict.current) : baseline) : undefined;
-    const found = validate(kind, values, reference);
-    if (Object.keys(found).length > 0) {
-      showErrors(found);
-      return;
-    }
-    setErrors({});
-    const fields = reference ? changedFields(kind, values, reference) : saveFields(kind, values);
-    let idempotencyKey: string | undefined;
-    if (!record) {
-      const sent = JSON.stringify(fields);
-      if (submission.current?.fields !== sent) submission.current = { fields: sent, key: crypto.randomUUID() };
-      idempotencyKey = submission.current.key;
-    }
-    save.mutate(
-      { type: kind.name, id: record?.id ?? null, input: { fields, version: record ? version : undefined, idempotencyKey } },
-      {
-        onSuccess: async (result) => {
-          if (result.unchanged) {
-            // The record had these values already: nothing was written.
-            setNothingSaved(true);
-            setBaseline(values);
-            setConflict(null);
-            return;
-          }
-          saved.current = true;
-          await navigate(viewPath(kind, result.id) ?? listPath(kind));
-          raiseAlert({
-            title: record ? `${kind.label} saved` : `${kind.label} created`,
-            message: `“${result.title}” is ${record ? 'saved' : 'created'}.`,
-            type: 'alert-success',
-          });
-        },
-        onError: failed,
-      },
-    );
-  }
-
-  /** Shows the newer version beside the input, as after a 409 (the page holds the record refetched). */
-  function reviewNewer() {
-    if (!record || !newer) return;
-    setConflict({ detail: `${newer.by ?? 'Someone'} saved this ${label} while you were editing. Under each field: their value where it differs from yours.`, current: recordValues(record) });
-    setVersion(record.version);
-    setNewer(null);
-  }
-
-  /** Drops the input for the values saved now (after a 409). */
-  function loadCurrent() {
-    if (!conflict) return;
-    seedNames(queryClient, kind, conflict.current);
-    const current = formValues(kind, conflict.current);
-    setBaseline(current);
-    setValues(current);
-    setShownValues(conflict.current);
-    setErrors({});
-    setConflict(null);
-  }
-
-  /** Under a field after a 409: the value saved now, where it differs from the input. */
-  function savedMeanwhile(name: string): string | undefined {
-    const field = kind.fields.find((f) => f.name === name);
-    if (!conflict || !field) return undefined;
-    const now = conflict.current[name];
-    if (sameValue(field, values[name] ?? null, formValueOf(field, now))) return undefined;
-    return `Saved meanwhile: ${formatValue(now, field.type, { currency: moneyCurrency(field) }) || '(empty)'}`;
-  }
 
   const cancelTo = record ? (viewPath(kind, record.id) ?? listPath(kind)) : listPath(kind);
   return (
@@ -290,7 +83,7 @@ export function RecordForm({ kind, record }: RecordFormProps) {
                 onBlur={(event) => blur(field.name, event.relatedTarget)}
                 error={errors[field.name]}
                 description={savedMeanwhile(field.name) ?? (choosable(field) ? undefined : 'Your role cannot look these records up')}
-                disabled={save.isPending}
+                disabled={saving}
                 shown={field.readOnly || !choosable(field) ? formatValue(shownValues[field.name], field.type, { currency: moneyCurrency(field) }) : undefined}
                 currency={moneyCurrency(field)}
               />
@@ -298,35 +91,9 @@ export function RecordForm({ kind, record }: RecordFormProps) {
           </SimpleGrid>
         </Paper>
 
-        {conflict && (
-          <Alert color="yellow" variant="light" title="Changed since you opened it" role="alert">
-            <Stack gap="xs">
-              <Text size="sm">{conflict.detail}</Text>
-              <Group gap="xs">
-                <Button type="submit" size="compact-sm" loading={save.isPending}>
-                  Use my values and save again
-                </Button>
-                <Button size="compact-sm" variant="default" onClick={loadCurrent} disabled={save.isPending}>
-                  Load the current values
-                </Button>
-              </Group>
-            </Stack>
-          </Alert>
-        )}
+        {conflict && <ConflictAlert conflict={conflict} saving={saving} onLoadCurrent={loadCurrent} />}
 
-        {problem && (
-          <Alert color={problem.title === 'Not allowed' ? 'yellow' : 'red'} variant="light" title={problem.title} role="alert">
-            {problem.messages.length === 1 ? (
-              <Text size="sm">{problem.messages[0]}</Text>
-            ) : problem.messages.length > 1 ? (
-              <List size="sm">
-                {problem.messages.map((m) => (
-                  <List.Item key={m}>{m}</List.Item>
-                ))}
-              </List>
-            ) : null}
-          </Alert>
-        )}
+        {problem && <ProblemAlert problem={problem} />}
 
         {nothingSaved && (
           <Alert color="blue" variant="light" title="No changes to save" role="status">
@@ -335,7 +102,7 @@ export function RecordForm({ kind, record }: RecordFormProps) {
         )}
 
         <Group gap="sm">
-          <Button type="submit" loading={save.isPending} disabled={!!record && !dirty && !conflict}>
+          <Button type="submit" loading={saving} disabled={!!record && !dirty && !conflict}>
             {record ? 'Save changes' : `Create ${label}`}
           </Button>
           <Button component={Link} to={cancelTo} variant="default">
