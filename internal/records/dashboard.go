@@ -22,7 +22,11 @@ import (
 // filter grammar, ParseFilter), and when Amount is set the total of that
 // field over them.
 type Card struct {
-	Label  string `json:"label"`
+	Label string `json:"label"`
+	// One is what Label says of a single record, for a count of one
+	// ("Milestone to bill" beside "Milestones to bill"); empty when
+	// Label reads the same for any count (a status, "Overdue").
+	One    string `json:"one,omitempty"`
 	Kind   string `json:"kind"`
 	Filter string `json:"filter"`
 	Count  int64  `json:"count"`
@@ -175,12 +179,12 @@ const myProjectsKind, activeStatus = "project", "Active"
 // openItems are, per kind that belongs to a project, the statuses of its
 // records that still need work, and what the dashboard calls them.
 var openItems = []struct {
-	kind, label string
-	statuses    []string
+	kind, label, one string
+	statuses         []string
 }{
-	{"invoice", "Open invoices", []string{"Open", "Overdue"}},
-	{"billing", "Milestones to bill", []string{"Scheduled", "Ready to bill", "On hold"}},
-	{"vendorbill", "Bills to pay", []string{"Pending approval", "Open"}},
+	{"invoice", "Open invoices", "Open invoice", []string{"Open", "Overdue"}},
+	{"billing", "Milestones to bill", "Milestone to bill", []string{"Scheduled", "Ready to bill", "On hold"}},
+	{"vendorbill", "Bills to pay", "Bill to pay", []string{"Pending approval", "Open"}},
 }
 
 // creditsKind is the kind whose amounts are the credits available.
@@ -330,7 +334,7 @@ func projectsOf(ctx context.Context, st DashboardStore, v Viewer, k *Kind, emplo
 			for _, s := range item.statuses {
 				terms = append(terms, filterAnd(filterCond(proj.Name, OpEq, id), filterCond(ist.Name, OpEq, s)))
 			}
-			cards = append(cards, Card{Label: item.label, Filter: strings.Join(terms, " or ")})
+			cards = append(cards, Card{Label: item.label, One: item.one, Filter: strings.Join(terms, " or ")})
 		}
 		// One query for every listed project: their records of the kind
 		// (an index on the project), split by project.

@@ -161,6 +161,7 @@ func TestConformanceDashboardMine(t *testing.T) {
 		}
 		sameAsList(t, ten, p.All)
 		if len(p.Rows[0].Open) != 0 || len(p.Rows[1].Open) != 1 || p.Rows[1].Open[0].Count != 2 || p.Rows[1].Open[0].Kind != "billing" ||
+			p.Rows[1].Open[0].Label != "Milestones to bill" || p.Rows[1].Open[0].One != "Milestone to bill" ||
 			p.Rows[1].Client == nil || p.Rows[1].Client.RefName != "Acme Water" {
 			t.Fatalf("open items: %+v", p.Rows)
 		}

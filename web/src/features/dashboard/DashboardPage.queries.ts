@@ -15,6 +15,8 @@ import { recordsKey } from '../../lib/queryKeys';
 /** One figure: how many records of `kind` match `filter`, and the totals of `amount` over them. */
 export interface DashboardCard {
   label: string;
+  /** What `label` says of a single record ("Milestone to bill"), when it differs. */
+  one?: string;
   kind: string;
   /** A list filter expression; "" for every record of the kind. */
   filter: string;

@@ -94,7 +94,10 @@ const pete: Dashboard = {
         id: 42,
         name: 'Willow Creek restoration',
         client: { id: 3, refName: 'Acme & Co' },
-        open: [card({ label: 'Milestones to bill', kind: 'billing', filter: 'custrecord_res_bil_project eq 42 and custrecord_res_bil_status eq Scheduled', count: 4 })],
+        open: [
+          card({ label: 'Milestones to bill', one: 'Milestone to bill', kind: 'billing', filter: 'custrecord_res_bil_project eq 42 and custrecord_res_bil_status eq Scheduled', count: 4 }),
+          card({ label: 'Open invoices', one: 'Open invoice', kind: 'invoice', filter: 'job eq 42 and status eq Open', count: 1 }),
+        ],
       },
       { id: 43, name: 'Heron Marsh', open: [] },
     ],
@@ -166,7 +169,7 @@ afterEach(() => {
   useSessionStore.getState().clearSession();
 });
 
-const pm: Role = { _id: 'pm', id: 1002, name: 'Project Manager', type: 'staff', layout: 'pm', permissions: ['project.view', 'billing.view'] };
+const pm: Role = { _id: 'pm', id: 1002, name: 'Project Manager', type: 'staff', layout: 'pm', permissions: ['project.view', 'billing.view', 'invoice.view'] };
 
 function renderAs(role: Role, fullName = 'Pete Manager') {
   useSessionStore.getState().setSession({
@@ -208,6 +211,8 @@ describe('DashboardPage', () => {
     const items = within(rows[0]!).getByRole('link', { name: '4 milestones to bill' });
     expect(items.getAttribute('href')).toMatch(/^\/billing\/list\?/);
     expect(searchOf(items.getAttribute('href')).filter).toBe('custrecord_res_bil_project eq 42 and custrecord_res_bil_status eq Scheduled');
+    // One of them is named in the singular.
+    expect(within(rows[0]!).getByRole('link', { name: '1 open invoice' })).toBeVisible();
     expect(rows[1]).toHaveTextContent('Nothing open');
     expect(searchOf(within(table).getByRole('link', { name: 'View all 2' }).getAttribute('href')).filter).toBe('projectmanager eq 2 and entitystatus eq Active');
 

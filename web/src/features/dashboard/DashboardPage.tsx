@@ -250,7 +250,7 @@ function ProjectRow({ project, kinds, projectKind }: { project: MyProject; kinds
   const href = projectKind ? viewPath(projectKind, project.id) : undefined;
   const badges: BadgeItem[] = project.open.flatMap((c) => {
     const kind = kindByName(kinds, c.kind);
-    return kind ? [{ key: c.kind, text: `${formatCount(c.count)} ${c.label.toLowerCase()}`, color: 'orange', to: cardPath(kind, c) }] : [];
+    return kind ? [{ key: c.kind, text: `${formatCount(c.count)} ${(c.count === 1 && c.one ? c.one : c.label).toLowerCase()}`, color: 'orange', to: cardPath(kind, c) }] : [];
   });
   return (
     <li className={classes.projectRow} data-testid="my-project">
