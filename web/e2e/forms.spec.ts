@@ -202,6 +202,11 @@ test.describe('create and edit forms', () => {
     await expect(box).toHaveValue('');
     const row = page.getByTestId('record-tab').getByRole('table').locator('tbody tr').filter({ hasText: 'Walked the north reach' });
     await expect(row).toContainText(users.ada.fullName);
+    // Its line break shows as one.
+    expect(await row.getByText('Culverts clear').evaluate((el) => [getComputedStyle(el).whiteSpace, (el as HTMLElement).innerText])).toEqual([
+      'pre-line',
+      note,
+    ]);
     await page.screenshot({ path: `${ARTIFACTS}/record-notes-1280.png`, fullPage: true });
 
     // A file of a type that cannot be attached is refused before it is sent, and kept.

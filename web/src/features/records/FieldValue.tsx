@@ -64,6 +64,8 @@ export function FieldValue({ value, type, refKind, choices, currency, compact = 
       </Badge>
     );
   }
+  // Text written on several lines (a note) keeps its line breaks.
+  if (text.includes('\n')) return <span className={classes.lines}>{text}</span>;
   return <>{text}</>;
 }
 
