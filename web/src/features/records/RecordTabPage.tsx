@@ -15,7 +15,7 @@ import { FileWriteState } from './attachments/FileWriteState';
 import { TabAdditions } from './attachments/TabAdditions';
 import { DataTable } from './DataTable';
 import { EquipmentCharges } from './EquipmentCharges';
-import { formatBytes, formatDateTime } from './format';
+import { fileTypeName, formatBytes, formatDateTime } from './format';
 import { baseCurrency, kindByName, useRouteKind } from './kinds';
 import { recordFilesQuery, recordQuery, recordTabQuery } from './queries';
 import { recordIdOf } from './recordId';
@@ -158,8 +158,8 @@ function FilesTab({ kind, id }: { kind: Kind; id: number }) {
                   <FileWriteState file={file} />
                 </Table.Td>
                 <Table.Td>
-                  <Text size="sm" c="dimmed">
-                    {file.contentType}
+                  <Text size="sm" c="dimmed" title={file.contentType}>
+                    {fileTypeName(file.contentType, file.name)}
                   </Text>
                 </Table.Td>
                 <Table.Td className={classes.numeric}>{formatBytes(file.size)}</Table.Td>

@@ -4,6 +4,7 @@ import {
   currencyName,
   currencyOf,
   formatBoolean,
+  fileTypeName,
   formatBytes,
   formatCompact,
   formatCount,
@@ -136,6 +137,14 @@ describe('counts and sizes', () => {
     expect(formatBytes(1536)).toBe('1.5 KB');
     expect(formatBytes(2 * 1024 * 1024)).toBe('2.0 MB');
     expect(formatBytes(-1)).toBe('');
+  });
+
+  it('names a file type as people do, never as a media type with parameters', () => {
+    expect(fileTypeName('text/plain; charset=utf-8', 'notes.txt')).toBe('Text file');
+    expect(fileTypeName('application/pdf', 'plan.pdf')).toBe('PDF document');
+    expect(fileTypeName('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'budget.xlsx')).toBe('Excel workbook');
+    expect(fileTypeName('application/zip', 'photos.zip')).toBe('ZIP file');
+    expect(fileTypeName('application/octet-stream', 'README')).toBe('File');
   });
 
   // The one place numbers are formatted: a page that writes its own formatter (a locale

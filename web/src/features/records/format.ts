@@ -233,6 +233,31 @@ export function formatBytes(size: number): string {
   return `${sizeFormat.format(size / (1024 * 1024))} MB`;
 }
 
+/** What people call the file types the portal takes (writes.ts FILE_EXTENSIONS), by media type. */
+const FILE_TYPE_NAMES: Readonly<Record<string, string>> = {
+  'application/pdf': 'PDF document',
+  'image/png': 'PNG image',
+  'image/jpeg': 'JPEG image',
+  'image/gif': 'GIF image',
+  'text/plain': 'Text file',
+  'text/csv': 'CSV file',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'Word document',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'Excel workbook',
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation': 'PowerPoint presentation',
+};
+
+/**
+ * A file's type as people name it: "PDF document", "Word document"; for a media type not
+ * listed, the file name's extension ("ZIP file"), else "File". Parameters such as
+ * "; charset=utf-8" never show.
+ */
+export function fileTypeName(contentType: string, fileName: string): string {
+  const known = FILE_TYPE_NAMES[contentType.split(';')[0]!.trim().toLowerCase()];
+  if (known) return known;
+  const extension = /\.([a-z0-9]{1,8})$/i.exec(fileName)?.[1];
+  return extension ? `${extension.toUpperCase()} file` : 'File';
+}
+
 /** The text of a value of `type`, as a table cell or a field shows it ("" for none). */
 export function formatValue(value: CellValue, type: FieldType | string | undefined, options: FormatOptions = {}): string {
   if (value === null || value === undefined) return '';
