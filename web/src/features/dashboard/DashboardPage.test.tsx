@@ -320,6 +320,15 @@ describe('DashboardPage', () => {
     expect(await screen.findByTestId('dashboard-empty')).toHaveTextContent('The Visitor role sees no projects, balances or credits.');
   });
 
+  it('says, for as long as it lasts, that the role has no menu, and does not point to one', async () => {
+    answer = { asOf: '2026-11-25', employee: null, mine: [], aging: [] };
+    renderAs({ ...pm, name: 'Visitor', permissions: [] });
+    useSessionStore.getState().setMenu([], 'Missing layout configuration.');
+    expect(await screen.findByTestId('no-menu')).toHaveTextContent('Missing layout configuration. Until your portal administrator gives the Visitor role a menu');
+    expect(await screen.findByTestId('dashboard-empty')).toHaveTextContent('Search (the box at the top) finds the records it may see.');
+    expect(screen.getByTestId('dashboard-empty')).not.toHaveTextContent('Use the menu');
+  });
+
   it('shows a failure with a way to try again', async () => {
     answer = 'fail';
     renderAs(pm);

@@ -281,7 +281,7 @@ function ProjectRow({ project, kinds, projectKind }: { project: MyProject; kinds
   );
 }
 
-function DashboardBody({ data, kinds, roleName }: { data: Dashboard; kinds: Kind[]; roleName: string | undefined }) {
+function DashboardBody({ data, kinds, roleName, hasMenu }: { data: Dashboard; kinds: Kind[]; roleName: string | undefined; hasMenu: boolean }) {
   // The lists "mine" opens filter on the user's employee record: its name is known here,
   // so their filter shows it (a role may not see employees' pages).
   const queryClient = useQueryClient();
@@ -352,7 +352,8 @@ function DashboardBody({ data, kinds, roleName }: { data: Dashboard; kinds: Kind
         <Paper withBorder radius="md" p="xl" className={classes.empty} data-testid="dashboard-empty">
           <Text fw={600}>Nothing to show for this role yet.</Text>
           <Text size="sm" c="dimmed">
-            {roleName ? `The ${roleName} role sees no projects, balances or credits.` : 'Choose a role in the user menu.'} Use the menu to open what it may see.
+            {roleName ? `The ${roleName} role sees no projects, balances or credits.` : 'Choose a role in the user menu.'}
+            {hasMenu ? ' Use the menu to open what it may see.' : ' Search (the box at the top) finds the records it may see.'}
           </Text>
         </Paper>
       )}
@@ -369,6 +370,9 @@ function DashboardBody({ data, kinds, roleName }: { data: Dashboard; kinds: Kind
 export default function DashboardPage() {
   const fullName = useSessionStore((s) => s.user?.fullName);
   const role = useSessionStore((s) => s.currentRole);
+  // The role's menu could not be built (no layout): said here for as long as it lasts,
+  // not only in the alert that announced it.
+  const menuError = useSessionStore((s) => s.menuError);
   const kinds = useQuery(kindsQuery());
   const dashboard = useQuery(dashboardQuery());
   const name = firstName(fullName);
@@ -385,6 +389,15 @@ export default function DashboardPage() {
           </Text>
         )}
       </div>
+      {role && menuError && (
+        <Paper withBorder radius="md" p="md" data-testid="no-menu">
+          <Text fw={600}>This role has no menu</Text>
+          <Text size="sm">
+            {menuError} Until your portal administrator gives the {role.name} role a menu, open records from the search box at the top,
+            or switch to another role in the user menu.
+          </Text>
+        </Paper>
+      )}
       {failed ? (
         <ErrorBlock
           error={failed}
@@ -395,7 +408,7 @@ export default function DashboardPage() {
           }}
         />
       ) : kinds.data && dashboard.data ? (
-        <DashboardBody data={dashboard.data} kinds={kinds.data} roleName={role?.name} />
+        <DashboardBody data={dashboard.data} kinds={kinds.data} roleName={role?.name} hasMenu={!menuError} />
       ) : (
         <Stack gap="md" aria-busy="true" data-testid="dashboard-loading">
           <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
