@@ -210,8 +210,8 @@ func NewServer(o Options) (*Server, error) {
 		}
 	}
 	s.routes()
-	s.chain = s.withRequestID(s.withClientIP(s.withAccessLog(s.withRecover(s.withSecurityHeaders(
-		s.withProblemDocuments(s.withInputPolicy(withRoutePattern(s.mux))))))))
+	s.chain = s.withRequestID(s.withClientIP(s.withAccessLog(s.withRecover(s.withSecurityHeaders(s.withCompression(
+		s.withProblemDocuments(s.withInputPolicy(withRoutePattern(s.mux)))))))))
 	return s, nil
 }
 

@@ -16,7 +16,6 @@ import (
 	"path"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -291,9 +290,6 @@ func qValue(params string) (float64, bool) {
 	}
 	return 1, true
 }
-
-// gzipWriters are reused across index.html answers.
-var gzipWriters = sync.Pool{New: func() any { return gzip.NewWriter(io.Discard) }}
 
 // writeIndex answers index.html with a fresh nonce and the client
 // configuration, gzip-compressed when the browser accepts it (it differs on
