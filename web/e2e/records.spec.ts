@@ -268,7 +268,7 @@ test.describe('records', () => {
     await page.getByRole('button', { name: 'Edit as text' }).click();
     await page.getByLabel('Filter expression').fill('projectedtotal gt lots');
     await page.getByRole('button', { name: 'Apply filter' }).click();
-    await expect(page.getByTestId('filter-error')).toContainText('projectedtotal: "lots" is not a number');
+    await expect(page.getByTestId('filter-error')).toContainText('Contract value: "lots" is not a number');
     await expect(page.getByLabel('Condition 1 value')).toHaveValue('lots');
     await expect(page).toHaveURL(/filter=projectedtotal\+gt\+lots/);
   });
