@@ -13,6 +13,7 @@ export { currencyName, currencyOf, formatBytes, formatCompact, formatCount, form
 export { baseCurrency, fieldOf, kindByName, kindByRoute, kindOfPath, totalsFormatOf } from './kinds';
 export { listPath, viewPath } from './links';
 export { sortableFields, validateListForm } from './listEditor';
+export type { ListForm } from './listEditor';
 export { listSearchString, withQuery } from './listState';
 export { kindsQuery, recordNameQuery, recordQuery } from './queries';
 export { recordIdOf } from './recordId';

@@ -8,7 +8,7 @@
  * grouped, one to five aggregates — a count (no field) or sum/avg/min/max of a money or
  * quantity field; when not grouped, no aggregates and the chart is a table.
  */
-import { draftFor, type DraftCheck, type FilterDraft, validateListForm, type Kind, type KindField, type SortDir, type Visibility } from '../records';
+import { draftFor, type DraftCheck, validateListForm, type Kind, type KindField, type ListForm } from '../records';
 import { fieldProblems } from './http';
 import type { Aggregate, AggregateFn, ChartType, GroupOrder, Report, ReportInput } from './types';
 
@@ -29,14 +29,9 @@ export const AGGREGATE_FNS: { value: AggregateFn; label: string }[] = [
   { value: 'max', label: 'Maximum of' },
 ];
 
-export interface ReportForm {
+/** A report is a saved list (name, columns, filter, order, who sees it) with its grouping and chart. */
+export interface ReportForm extends ListForm {
   type: string;
-  name: string;
-  columns: string[];
-  filter: FilterDraft;
-  sortField: string;
-  sortDir: SortDir;
-  visibility: Visibility;
   groupBy: string;
   aggregates: Aggregate[];
   order: GroupOrder;
