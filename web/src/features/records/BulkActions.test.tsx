@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderWithProviders } from '../../test/render';
-import { BulkEditDialog, bulkMoney } from './BulkActions';
+import { BulkEditDialog, bulkEditableFields, bulkMoney } from './BulkActions';
 import type { Kind } from './types';
 
 const milestones: Kind = {
@@ -42,8 +42,26 @@ describe('amounts set in bulk', () => {
   });
 
   it('a kind whose only editable field is an amount says why nothing can be edited', () => {
-    renderWithProviders(<BulkEditDialog kind={milestones} rows={[{ id: 1, amount: 5 }, { id: 2, _currency: 'CAD', amount: 7 }]} opened onClose={() => {}} onDone={() => {}} />);
+    renderWithProviders(<BulkEditDialog kind={milestones} kinds={[milestones]} rows={[{ id: 1, amount: 5 }, { id: 2, _currency: 'CAD', amount: 7 }]} opened onClose={() => {}} onDone={() => {}} />);
     expect(screen.getByText('Milestones have no field that can be edited here.')).toBeInTheDocument();
     expect(screen.getByText('Amounts can be set in bulk only on records in one currency (these are in USD and CAD).')).toBeInTheDocument();
+  });
+});
+
+describe('fields set in bulk', () => {
+  it('are those the role can choose a value for: a reference only to a kind it sees', () => {
+    const projects: Kind = {
+      ...milestones,
+      name: 'project',
+      fields: [
+        { name: 'companyname', label: 'Project name', column: 'title', type: 'text' },
+        { name: 'projectmanager', label: 'Project manager', column: 'projectmanager', type: 'reference', ref: 'employee' },
+        { name: 'customer', label: 'Client', column: 'customer', type: 'reference', ref: 'customer' },
+        { name: 'memo', label: 'Memo', column: 'memo', type: 'text' },
+        { name: 'created', label: 'Created', column: 'created', type: 'date', readOnly: true },
+      ],
+    };
+    const customers: Kind = { ...milestones, name: 'customer' };
+    expect(bulkEditableFields(projects, [projects, customers]).map((f) => f.name)).toEqual(['customer', 'memo']);
   });
 });

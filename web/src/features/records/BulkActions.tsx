@@ -7,26 +7,33 @@
  * records' one currency, which its input shows; when they are in several, or the list did not
  * show their currency, amounts are not offered (bulkMoney).
  */
-import { Alert, Button, Group, List, Modal, NativeSelect, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, List, Modal, NativeSelect, Radio, Stack, Text } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../lib/api';
-import { currencyOf, joinTotals } from './format';
+import { currencyOf, formatCount, joinTotals } from './format';
 import { FieldInput } from './form/FieldInput';
 import { fieldError, saveValueOf, type FormValue } from './form/schema';
-import { baseCurrency } from './kinds';
+import { baseCurrency, isChoosable } from './kinds';
 import { useBulkEdit } from './queries';
-import type { BulkResult, Kind, KindField, Row } from './types';
+import type { BulkResult, Kind, KindField, ListCount, Row } from './types';
 import classes from './list.module.css';
 
 /** The most records one bulk edit or export takes (the server's limit too). */
 export const MAX_SELECTION = 200;
 
 /**
- * The fields a bulk edit may set: those a form may edit (not read-only), less the title —
- * one name for many records is never what anyone wants.
+ * The fields a bulk edit may set: those a form may edit (not read-only) and the role can
+ * pick a value for (a reference to a kind it may see: `kinds`, the kinds it sees), less
+ * the title — one name for many records is never what anyone wants.
  */
-export function bulkEditableFields(kind: Kind): KindField[] {
-  return kind.fields.filter((f) => !f.readOnly && f.column !== 'title');
+export function bulkEditableFields(kind: Kind, kinds: readonly Kind[]): KindField[] {
+  return kind.fields.filter((f) => !f.readOnly && f.column !== 'title' && isChoosable(f, kinds));
+}
+
+/** Whether an input holds no value to set (a yes/no field always holds one). */
+function holdsNoValue(field: KindField, value: FormValue): boolean {
+  const saved = saveValueOf(field, value);
+  return saved === null || saved === '';
 }
 
 /** Whether amounts may be set in bulk on the selected rows, and in what currency. */
@@ -67,6 +74,11 @@ function newKey(): string {
 export interface SelectionBarProps {
   kind: Kind;
   count: number;
+  /** How many records the list matches (over every page), when counted. */
+  matching?: ListCount | null;
+  /** Selects every matching record: offered while they are more than the selection and at most MAX_SELECTION. */
+  onSelectAll: () => void;
+  selectingAll: boolean;
   /** Bulk edit is offered (the role may edit the kind and it has an editable field). */
   canEdit: boolean;
   exporting: boolean;
@@ -75,13 +87,25 @@ export interface SelectionBarProps {
   onClear: () => void;
 }
 
-export function SelectionBar({ kind, count, canEdit, exporting, onExport, onEdit, onClear }: SelectionBarProps) {
+export function SelectionBar({ kind, count, matching, onSelectAll, selectingAll, canEdit, exporting, onExport, onEdit, onClear }: SelectionBarProps) {
   const noun = count === 1 ? kind.label.toLowerCase() : kind.plural.toLowerCase();
+  const more = matching && matching.total > count ? matching : null;
   return (
     <div className={classes.selectionBar} role="region" aria-label="Selected records">
       <Text size="sm" fw={600} aria-live="polite" data-testid="selection-count">
         {count} {noun} selected
       </Text>
+      {more &&
+        (!more.estimated && more.total <= MAX_SELECTION ? (
+          <Button size="compact-sm" variant="light" loading={selectingAll} onClick={onSelectAll}>
+            Select all {formatCount(more.total)} matching
+          </Button>
+        ) : (
+          <Text size="sm" c="dimmed" data-testid="selection-bound">
+            {more.estimated ? 'About ' : ''}
+            {formatCount(more.total)} match; at most {MAX_SELECTION} can be selected at a time.
+          </Text>
+        ))}
       <Group gap="xs" ml="auto" wrap="wrap">
         <Button size="compact-sm" variant="default" loading={exporting} onClick={onExport}>
           Export selected
@@ -101,6 +125,8 @@ export function SelectionBar({ kind, count, canEdit, exporting, onExport, onEdit
 
 export interface BulkEditDialogProps {
   kind: Kind;
+  /** The kinds the role sees: a reference field is offered only when its kind is one. */
+  kinds: readonly Kind[];
   /** The selected rows, as the list showed them (their `_currency` says what amounts are in). */
   rows: Row[];
   opened: boolean;
@@ -110,16 +136,19 @@ export interface BulkEditDialogProps {
 }
 
 /** Mount it only while open (a fresh form each time). */
-export function BulkEditDialog({ kind, rows, opened, onClose, onDone }: BulkEditDialogProps) {
+export function BulkEditDialog({ kind, kinds, rows, opened, onClose, onDone }: BulkEditDialogProps) {
   // The records selected as it opened: saving them unselects them, and the dialog still
   // speaks of them ("Edit 3 project requests", not 0) until it closes.
   const [{ ids, money }] = useState(() => ({ ids: rows.map((r) => r.id), money: bulkMoney(kind, rows) }));
-  const editable = bulkEditableFields(kind);
+  const editable = bulkEditableFields(kind, kinds);
   const fields = money.allowed ? editable : editable.filter((f) => f.type !== 'money');
   // Said when it keeps an amount field from being offered.
   const moneyNote = fields.length < editable.length ? money.why : undefined;
   const [fieldName, setFieldName] = useState(fields[0]?.name ?? '');
   const [value, setValue] = useState<FormValue>('');
+  // Emptying a field on every selected record is asked for in so many words, never
+  // inferred from an empty input.
+  const [clearing, setClearing] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   // One key per field and value: a retry of the same edit (after a lost answer) reuses it.
   const [key, setKey] = useState(newKey);
@@ -129,8 +158,9 @@ export function BulkEditDialog({ kind, rows, opened, onClose, onDone }: BulkEdit
   const plural = kind.plural.toLowerCase();
   const noun = ids.length === 1 ? kind.label.toLowerCase() : plural;
 
-  function change(next: Partial<{ field: string; value: FormValue }>) {
+  function change(next: Partial<{ field: string; value: FormValue; clearing: boolean }>) {
     if (next.field !== undefined) setFieldName(next.field);
+    if (next.field !== undefined || next.clearing !== undefined) setClearing(next.clearing ?? false);
     setValue(next.value !== undefined ? next.value : next.field !== undefined ? '' : value);
     setProblem(null);
     setKey(newKey());
@@ -139,13 +169,17 @@ export function BulkEditDialog({ kind, rows, opened, onClose, onDone }: BulkEdit
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (!field) return;
-    const wrong = fieldError(field, value);
+    const wrong = clearing
+      ? undefined
+      : holdsNoValue(field, value)
+        ? `Enter the new ${field.label.toLowerCase()}${field.required ? '' : ', or choose to clear it'}.`
+        : fieldError(field, value);
     if (wrong) {
       setProblem(wrong);
       return;
     }
     try {
-      const answer = await edit.mutateAsync({ type: kind.name, input: { ids, field: field.name, value: saveValueOf(field, value) }, key });
+      const answer = await edit.mutateAsync({ type: kind.name, input: { ids, field: field.name, value: clearing ? null : saveValueOf(field, value) }, key });
       setResult(answer);
       onDone(answer.results.filter((r) => !r.saved).map((r) => r.id));
     } catch (error) {
@@ -202,23 +236,45 @@ export function BulkEditDialog({ kind, rows, opened, onClose, onDone }: BulkEdit
               description={moneyNote}
               data-autofocus
             />
-            {field && (
+            {field && !field.required && (
+              <Radio.Group
+                label="Change"
+                value={clearing ? 'clear' : 'set'}
+                onChange={(choice) => change({ clearing: choice === 'clear' })}
+              >
+                <Group gap="md" mt={4}>
+                  <Radio value="set" label="Set a new value" />
+                  <Radio value="clear" label="Clear the field" />
+                </Group>
+              </Radio.Group>
+            )}
+            {field && !clearing && (
               <FieldInput
                 key={field.name}
                 field={{ ...field, required: false }}
                 value={value}
                 onChange={(v) => change({ value: v })}
                 error={problem ?? undefined}
-                description={field.required ? `${field.label} cannot be emptied.` : 'Leave it empty to clear it.'}
+                description={field.required ? `${field.label} cannot be emptied.` : undefined}
                 currency={field.type === 'money' ? money.currency : undefined}
               />
+            )}
+            {field && clearing && (
+              <Text size="sm" role="status">
+                {field.label} will be emptied on each of the {ids.length} selected {noun}.
+              </Text>
+            )}
+            {clearing && problem && (
+              <Text size="sm" c="red" role="alert">
+                {problem}
+              </Text>
             )}
             <Group justify="flex-end" gap="sm">
               <Button variant="default" onClick={onClose}>
                 Cancel
               </Button>
-              <Button type="submit" loading={edit.isPending}>
-                Apply to {ids.length} {noun}
+              <Button type="submit" loading={edit.isPending} color={clearing ? 'red' : undefined}>
+                {clearing ? `Clear on ${ids.length} ${noun}` : `Apply to ${ids.length} ${noun}`}
               </Button>
             </Group>
           </Stack>

@@ -238,6 +238,35 @@ describe('page jump', () => {
 });
 
 describe('selection', () => {
+  it('selects every matching record across pages when they are few enough, and says the bound when not', async () => {
+    const user = userEvent.setup();
+    api.on('GET /netsuite/portal-list', (url) => {
+      if (url.searchParams.get('count') === 'true') return json({ data: { ...pageAt(url), total: 5, totalEstimated: false } });
+      // Asked for every match at once: five rows, on one page.
+      if (url.searchParams.get('pageSize') === '200') return json({ data: { ...pageAt(url), rows: rowsOf(10, 5), hasMore: false, nextCursor: null } });
+      return json({ data: pageAt(url) });
+    });
+    renderRoutes(routes, '/invoice/list?filter=status+eq+Open');
+    const table = await screen.findByRole('table');
+    await user.click(within(table).getByRole('checkbox', { name: 'Select all rows on this page' }));
+    expect(screen.getByTestId('selection-count')).toHaveTextContent('2 invoices selected');
+    await user.click(await screen.findByRole('button', { name: 'Select all 5 matching' }));
+    await waitFor(() => expect(screen.getByTestId('selection-count')).toHaveTextContent('5 invoices selected'));
+    expect(screen.queryByRole('button', { name: /Select all \d+ matching/ })).toBeNull();
+    // The same list, filter and order, read at once.
+    const all = api.calls.find((c) => c.params.get('pageSize') === '200')!;
+    expect([all.params.get('filter'), all.params.get('cursor')]).toEqual(['status eq Open', null]);
+  });
+
+  it('never offers to select more than it may: the count of matches and the bound instead', async () => {
+    const user = userEvent.setup();
+    renderRoutes(routes, '/invoice/list');
+    const table = await screen.findByRole('table');
+    await user.click(within(table).getByRole('checkbox', { name: 'Select all rows on this page' }));
+    expect(await screen.findByTestId('selection-bound')).toHaveTextContent('About 1,234,567 match; at most 200 can be selected at a time.');
+    expect(screen.queryByRole('button', { name: /matching/ })).toBeNull();
+  });
+
   it('selects rows (by checkbox, the page at once, or x on a row) across pages, and exports them', async () => {
     const user = userEvent.setup();
     api.on('GET /netsuite/portal-bulk', () => new Response('Description\nInvoice 11\n', { headers: { 'Content-Type': 'text/csv' } }));
@@ -303,9 +332,10 @@ describe('bulk edit', () => {
     // Read-only fields and the title are not offered.
     const options = within(within(dialog).getByLabelText('Field')).getAllByRole('option').map((o) => o.textContent);
     expect(options).toEqual(['Status', 'Amount', 'Invoice date', 'Due date', 'PO/reference']);
-    // A required field cannot be emptied: said before anything is sent.
+    // A required field cannot be emptied, and offers no choice to: said before anything is sent.
+    expect(within(dialog).queryByRole('radio')).toBeNull();
     await user.click(within(dialog).getByRole('button', { name: 'Apply to 2 invoices' }));
-    expect(await within(dialog).findByText('Status is required.')).toBeInTheDocument();
+    expect(await within(dialog).findByText('Enter the new status.')).toBeInTheDocument();
     expect(sent).toBeUndefined();
     await user.selectOptions(within(dialog).getByLabelText('Status'), 'Overdue');
     await user.click(within(dialog).getByRole('button', { name: 'Apply to 2 invoices' }));
@@ -323,6 +353,30 @@ describe('bulk edit', () => {
     // The one not saved stays selected; the list was asked again.
     expect(screen.getByTestId('selection-count')).toHaveTextContent('1 invoice selected');
     await waitFor(() => expect(lists().filter((c) => !c.params.has('count') && !c.params.has('totals')).length).toBeGreaterThan(1));
+  });
+
+  it('empties a field only when asked to in so many words', async () => {
+    const user = userEvent.setup();
+    let sent: { ids: number[]; field: string; value: unknown } | undefined;
+    api.on('POST /netsuite/portal-bulk', (_url, init) => {
+      sent = JSON.parse(String(init?.body));
+      return json({ data: { field: 'otherrefnum', saved: 2, failed: 0, results: [{ id: 10, saved: true }, { id: 11, saved: true }] } satisfies BulkResult });
+    });
+    renderRoutes(routes, '/invoice/list');
+    const table = await screen.findByRole('table');
+    await user.click(within(table).getByRole('checkbox', { name: 'Select all rows on this page' }));
+    await user.click(screen.getByRole('button', { name: 'Edit a field…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit 2 invoices' });
+    await user.selectOptions(within(dialog).getByLabelText('Field'), 'PO/reference');
+    // An empty input is not a request to clear.
+    await user.click(within(dialog).getByRole('button', { name: 'Apply to 2 invoices' }));
+    expect(await within(dialog).findByText('Enter the new po/reference, or choose to clear it.')).toBeInTheDocument();
+    expect(sent).toBeUndefined();
+    await user.click(within(dialog).getByRole('radio', { name: 'Clear the field' }));
+    expect(within(dialog).getByText('PO/reference will be emptied on each of the 2 selected invoices.')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Clear on 2 invoices' }));
+    await within(dialog).findByTestId('bulk-result');
+    expect(sent).toEqual({ ids: [10, 11], field: 'otherrefnum', value: null });
   });
 
   it('shows the server’s refusal of the whole request in the dialog', async () => {

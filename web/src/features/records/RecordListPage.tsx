@@ -19,7 +19,7 @@ import { DataTable } from './DataTable';
 import { createPathOf } from './form/links';
 import { kindOfPath, useRouteKind } from './kinds';
 import { listEditorPath } from './links';
-import { downloadSelectedCsv, saveDownload } from './api';
+import { downloadSelectedCsv, fetchListPage, saveDownload } from './api';
 import { BulkEditDialog, bulkEditableFields, MAX_SELECTION, SelectionBar } from './BulkActions';
 import { filterableFields } from './filter';
 import { fieldOf } from './kinds';
@@ -149,7 +149,8 @@ function KindList({ kind, kinds }: { kind: Kind; kinds: Kind[] }) {
   const [selectionNote, setSelectionNote] = useState<string | null>(null);
   const [editing, setEditing] = useState(false);
   const [exporting, setExporting] = useState(false);
-  const canBulkEdit = kind.canEdit && bulkEditableFields(kind).length > 0;
+  const [selectingAll, setSelectingAll] = useState(false);
+  const canBulkEdit = kind.canEdit && bulkEditableFields(kind, kinds).length > 0;
 
   function select(changed: Row[], on: boolean) {
     const next = new Map(selectedRows);
@@ -161,6 +162,19 @@ function KindList({ kind, kinds }: { kind: Kind; kinds: Kind[] }) {
     }
     setSelectionNote(refused ? `At most ${MAX_SELECTION} records can be selected at a time.` : null);
     setSelection({ scope, rows: next });
+  }
+
+  /** Selects every record the list matches, read at once (they are at most MAX_SELECTION). */
+  async function selectAllMatching() {
+    setSelectingAll(true);
+    try {
+      const all = await fetchListPage({ ...params, cursor: undefined, pageSize: MAX_SELECTION });
+      select(all.rows, true);
+    } catch (error) {
+      setSelectionNote(`The matching records could not be selected: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      setSelectingAll(false);
+    }
   }
 
   function keepSelected(ids: number[]) {
@@ -290,6 +304,9 @@ function KindList({ kind, kinds }: { kind: Kind; kinds: Kind[] }) {
         <SelectionBar
           kind={kind}
           count={selectedRows.size}
+          matching={count.data}
+          onSelectAll={() => void selectAllMatching()}
+          selectingAll={selectingAll}
           canEdit={canBulkEdit}
           exporting={exporting}
           onExport={() => void exportSelected()}
@@ -380,7 +397,7 @@ function KindList({ kind, kinds }: { kind: Kind; kinds: Kind[] }) {
         </>
       )}
       {editing && (
-        <BulkEditDialog kind={kind} rows={[...selectedRows.values()]} opened onClose={() => setEditing(false)} onDone={keepSelected} />
+        <BulkEditDialog kind={kind} kinds={kinds} rows={[...selectedRows.values()]} opened onClose={() => setEditing(false)} onDone={keepSelected} />
       )}
       {current && !current.builtIn && (
         <Text size="xs" c="dimmed">

@@ -10,6 +10,15 @@ import type { TotalsFormat } from './format';
 import { kindsQuery } from './queries';
 import type { FieldType, Kind, KindField, KindTab, RecordDetail } from './types';
 
+/**
+ * Whether the role can pick a value for a field: a reference only when it may see the kind
+ * referred to (its values are looked up there); any other field always. `visible` is the
+ * kinds the role sees (GET /api/v1/kinds); unknown yet, every field counts as choosable.
+ */
+export function isChoosable(field: KindField, visible: readonly Kind[] | undefined): boolean {
+  return field.type !== 'reference' || !visible || visible.some((k) => k.name === field.ref);
+}
+
 export function kindByName(kinds: readonly Kind[] | undefined, name: string | undefined): Kind | undefined {
   return name ? kinds?.find((k) => k.name === name) : undefined;
 }

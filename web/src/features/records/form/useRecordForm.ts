@@ -7,6 +7,7 @@ import { useAppStore } from '../../../lib/appState';
 import { currencyOf, formatValue, isRef } from '../format';
 import { listPath, viewPath } from '../links';
 import { kindsQuery, recordNameQuery } from '../queries';
+import { isChoosable } from '../kinds';
 import { recordIdOf } from '../recordId';
 import { errorSentence } from '../States';
 import type { CellValue, CurrentValues, Kind, KindField, RecordDetail } from '../types';
@@ -85,7 +86,7 @@ export function useRecordForm(kind: Kind, record: RecordDetail | undefined) {
   // A reference to a kind the role may not see cannot be chosen (the lookup searches that
   // kind): it is shown, as a system field is, and kept as it is.
   const visibleKinds = useQuery(kindsQuery()).data;
-  const choosable = (field: KindField) => field.type !== 'reference' || !visibleKinds || visibleKinds.some((k) => k.name === field.ref);
+  const choosable = (field: KindField) => isChoosable(field, visibleKinds);
   const base = formBasePath(kind, page);
   // Money is in the record's currency, else (and on a create) the field's base currency.
   const moneyCurrency = (field: KindField) => (field.type === 'money' ? currencyOf(record?.currency, field.currency) : undefined);
