@@ -302,18 +302,35 @@ func SearchGrouped(ctx context.Context, idx Index, lists Lister, q Query, visibl
 			rank[r.Type] = len(rank)
 		}
 	}
+	var unshown []Entry // matches of the kinds with none among the results
 	for _, k := range kinds {
 		page, err := lists.ListRecords(ctx, records.ListQuery{Kind: k.Name, Text: q.Text, Limit: GroupCap})
 		if err != nil {
 			return Grouped{}, err
 		}
+		_, shown := rank[k.Name]
 		if n := len(page.Records); n > 0 {
 			out.Groups = append(out.Groups, Group{Type: k.Name, Count: n, More: page.HasMore})
-		} else if _, shown := rank[k.Name]; shown {
+			if !shown {
+				unshown = append(unshown, bestOfGroup(k.Name, page.Records, q.Text)...)
+			}
+		} else if shown {
 			// Found by the search, not by the list's filter (which
 			// compares text more strictly): a group still, of no count.
 			out.Groups = append(out.Groups, Group{Type: k.Name})
 		}
+	}
+	// A group never says "100+" over no result: each kind counted but not
+	// among the results shows its best few, in place of the lowest
+	// results, so that one kind that ranks first throughout ("wetland":
+	// twenty project requests) does not hide the others.
+	if len(unshown) > 0 {
+		unshown = unshown[:min(len(unshown), Limit/2)]
+		results := slices.Clip(out.Results[:min(len(out.Results), Limit-len(unshown))])
+		for _, e := range unshown {
+			results = append(results, ResultFor(kindNamed(kinds, e.Kind), e.ID, e.Name, e.Code, e.Status))
+		}
+		out.Results = results
 	}
 	sort.SliceStable(out.Groups, func(i, j int) bool {
 		ri, iShown := rank[out.Groups[i].Type]
@@ -324,6 +341,30 @@ func SearchGrouped(ctx context.Context, idx Index, lists Lister, q Query, visibl
 		return iShown && ri < rj
 	})
 	return out, nil
+}
+
+// PerGroup is how many results a grouped search shows of a kind whose
+// matches all rank below the results (see SearchGrouped).
+const PerGroup = 3
+
+// bestOfGroup is the best PerGroup of a kind's listed matches, ranked as
+// the search ranks (Best).
+func bestOfGroup(kind string, matches []records.Record, text string) []Entry {
+	found := make([]Entry, len(matches))
+	for i, r := range matches {
+		found[i] = Entry{Kind: kind, ID: r.ID, Name: r.Title, Code: r.Code, Status: r.Status}
+	}
+	best := Best(found, text)
+	return best[:min(len(best), PerGroup)]
+}
+
+func kindNamed(kinds []*records.Kind, name string) *records.Kind {
+	for _, k := range kinds {
+		if k.Name == name {
+			return k
+		}
+	}
+	return nil
 }
 
 // ResultFor is the link to record id of kind k, as search answers it:

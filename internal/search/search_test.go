@@ -172,7 +172,11 @@ func (f *fakeLister) ListRecords(_ context.Context, q records.ListQuery) (record
 		return records.Page{}, fmt.Errorf("asked %+v", q)
 	}
 	n := f.counts[q.Kind]
-	return records.Page{Records: make([]records.Record, min(n, q.Limit)), HasMore: n > q.Limit}, f.err
+	page := records.Page{Records: make([]records.Record, min(n, q.Limit)), HasMore: n > q.Limit}
+	for i := range page.Records {
+		page.Records[i] = records.Record{Kind: q.Kind, ID: int64(1000 + i), Title: fmt.Sprintf("%s pond %d", q.Kind, i)}
+	}
+	return page, f.err
 }
 
 func TestSearchGroupedCountsEachKind(t *testing.T) {
@@ -190,7 +194,9 @@ func TestSearchGroupedCountsEachKind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Text != "pond" || len(got.Results) != 3 || got.Results[0].Type != "customer" {
+	// Invoices match, none among the results: their best few (PerGroup) are shown after them.
+	if got.Text != "pond" || len(got.Results) != 3+PerGroup || got.Results[0].Type != "customer" ||
+		!slices.ContainsFunc(got.Results[3:], func(r Result) bool { return r.Type == "invoice" && strings.HasPrefix(r.Name, "invoice pond ") }) {
 		t.Fatalf("text %q, results %+v", got.Text, got.Results)
 	}
 	want := []Group{{"customer", 3, false}, {"project", GroupCap, true}, {"vendor", 0, false}, {"invoice", 4, false}}
@@ -218,6 +224,28 @@ func TestSearchGroupedCountsEachKind(t *testing.T) {
 	q, _ = Parse("pond")
 	if _, err := SearchGrouped(context.Background(), idx, lists, q, records.All()); err == nil {
 		t.Fatal("list error swallowed")
+	}
+}
+
+// A kind that ranks first throughout does not hide the others: every
+// kind counted shows some of its matches, within Limit.
+func TestSearchGroupedShowsEveryCountedKind(t *testing.T) {
+	idx := &fakeIndex{}
+	for i := range 40 {
+		idx.entries = append(idx.entries, Entry{Kind: "projectrequest", ID: int64(i + 1), Name: fmt.Sprint("Pond request ", i), Seq: int64(i)})
+	}
+	lists := &fakeLister{counts: map[string]int{"projectrequest": 40, "project": 250}}
+	q, _ := Parse("pond")
+	got, err := SearchGrouped(context.Background(), idx, lists, q, records.All())
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]int{}
+	for _, r := range got.Results {
+		kinds[r.Type]++
+	}
+	if len(got.Results) != Limit || kinds["projectrequest"] != Limit-PerGroup || kinds["project"] != PerGroup {
+		t.Fatalf("%d results by kind %v", len(got.Results), kinds)
 	}
 }
 
