@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { billingKind, fakeApi, json, problem, projectKind, renderRoutes, role, type FakeApi } from '../features/records/testing';
@@ -106,6 +106,23 @@ describe('feedback rules', () => {
 });
 
 describe('feedback form', () => {
+  it('offers the page it came from by its title, then the pages of the menu by name: no path to type', async () => {
+    const leaf = (text: string, href: string) => ({ text, iconCss: '', href, separator: false, items: [] });
+    useSessionStore.getState().setMenu([leaf('Dashboard', '/'), { ...leaf('Reports', ''), items: [leaf('Saved reports', '/reports/list')] }]);
+    renderRoutes(routes, '/feedback?from=/audit');
+    const select = screen.getByLabelText(/^Page/);
+    expect(select).toHaveValue('/audit');
+    const options = within(select)
+      .getAllByRole('option')
+      .map((o) => [o.getAttribute('value'), o.textContent]);
+    expect(options).toEqual([
+      ['', 'No page in particular'],
+      ['/audit', 'Audit log (where you came from)'],
+      ['/', 'Dashboard'],
+      ['/reports/list', 'Saved reports (Reports)'],
+    ]);
+  });
+
   it('shows inline errors, keeps the input, and sends once fixed', async () => {
     // The chooser offers the accepted types only, but a user can pick any file.
     const user = userEvent.setup({ applyAccept: false });

@@ -1,15 +1,16 @@
 /**
  * /feedback: the feedback form (SPEC §2). Category, message, the page it is about
- * (prefilled with where the user came from, editable) and an optional attachment (a
+ * (where the user came from, or any page of their menu) and an optional attachment (a
  * screenshot, PDF or text file up to 5 MB). Problems show next to their fields, from the
  * client's checks or the server's 422, and the input stays; once sent, a success alert
  * and a thank-you replace the form.
  */
-import { Alert, Button, Group, Input, NativeSelect, Paper, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Input, NativeSelect, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '../../lib/paths';
+import type { MenuItem } from '../../lib/session';
 import { routeTable } from '../../lib/routeTable';
 import { formatBytes, formatCount, recordName, kindsQuery, recordQuery, RecordErrorBoundary } from '../records';
 import { useAppStore } from '../../lib/appState';
@@ -31,10 +32,23 @@ import {
   type Submission,
 } from './feedback';
 import { RequirePermission } from '../../components/RequirePermission';
+import { goToOptions, useMenuItems } from '../menu';
 
 export const ErrorBoundary = RecordErrorBoundary;
 
 const FIELD_ORDER = ['category', 'message', 'page', 'attachment'] as const;
+
+/**
+ * What the Page field offers: no page in particular, the page the form was opened from
+ * (named by its title), then every page of the role's menu, named as the menu names them.
+ */
+function pageChoices(current: string, menu: readonly MenuItem[], titleOf: (path: string) => string | undefined) {
+  const pages = goToOptions(menu).flatMap((o) => (o.target.kind === 'internal' ? [{ value: o.target.to, label: o.detail ? `${o.name} (${o.detail})` : o.name }] : []));
+  const unique = pages.filter((p, i) => pages.findIndex((q) => q.value === p.value) === i);
+  const choices = [{ value: '', label: 'No page in particular' }];
+  if (current && !unique.some((p) => p.value === current)) choices.push({ value: current, label: `${titleOf(current) ?? current} (where you came from)` });
+  return [...choices, ...unique];
+}
 
 export default function FeedbackPage() {
   return (
@@ -55,6 +69,7 @@ function FeedbackFormPage() {
   const fileRef = useRef<HTMLInputElement>(null);
   const queryClient = useQueryClient();
   const kinds = useQuery(kindsQuery());
+  const menu = useMenuItems();
   /** Applies an edit; a problem shown on the form goes as soon as it is fixed. */
   const set = (patch: Partial<FeedbackForm>) => {
     const next = { ...form, ...patch };
@@ -166,15 +181,14 @@ function FeedbackFormPage() {
             error={errors.message}
             description={`${formatCount(messageLength)} of ${formatCount(MAX_MESSAGE)} characters`}
           />
-          <TextInput
+          <NativeSelect
             id="feedback-page"
             label="Page"
-            description="The portal page your feedback is about, such as /project/list."
+            description="The portal page your feedback is about."
             value={form.page}
+            data={pageChoices(form.page, menu, (path) => pageTitle(path, routeTable(), kinds.data))}
             onChange={(e) => set({ page: e.currentTarget.value })}
             error={errors.page}
-            autoComplete="off"
-            spellCheck={false}
           />
           <Input.Wrapper
             id="feedback-attachment"
