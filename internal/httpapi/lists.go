@@ -45,9 +45,9 @@ func (s *Server) lists(w http.ResponseWriter, r *http.Request) {
 }
 
 // lists is the caller as records' saved-list rules see them: the user in
-// the role they work in.
+// the role they work in, among the roles they hold.
 func (p principal) lists() records.ListActor {
-	return records.ListActor{UserID: p.User.ID, Role: p.Role}
+	return records.ListActor{UserID: p.User.ID, Role: p.Role, Roles: p.User.Roles}
 }
 
 // saveList creates (POST) or replaces (PUT ?id=) a saved list.
@@ -92,7 +92,7 @@ func (s *Server) saveConfig(w http.ResponseWriter, r *http.Request, asReport boo
 			l.ID = "report-" + hex.EncodeToString(b[:])
 		}
 	}
-	if err := p.lists().Publish(&l, in.Visibility); err != nil {
+	if err := p.lists().Publish(&l, in.Visibility, in.RoleID); err != nil {
 		s.writeError(w, r, err)
 		return
 	}

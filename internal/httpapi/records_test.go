@@ -471,6 +471,41 @@ func TestPublishingNeedsListsEdit(t *testing.T) {
 	}
 }
 
+// A list is shared with any role the user holds that may share lists,
+// whichever role they work in; never with a role they do not hold.
+func TestSharingWithAnotherHeldRole(t *testing.T) {
+	e, ada := recordsEnv(t) // holds 10 (Project Manager, lists.edit) and 11 (Accountant, invoices only)
+	const target = "/api/v1/netsuite/listConfiguration?type=invoice"
+	share := func(role int64) string {
+		return fmt.Sprintf(`{"name":"Open invoices","columns":["tranid"],"visibility":"role","roleId":%d}`, role)
+	}
+	w := e.call("POST", target, ada, 11, share(10))
+	var created struct{ Data records.ListConfig }
+	json.Unmarshal(w.Body.Bytes(), &created)
+	if w.Code != 201 || created.Data.RoleID != 10 {
+		t.Fatalf("working as Accountant, shared with Project Manager: %d %s", w.Code, w.Body)
+	}
+	names := func(role int64) (out []string) {
+		var lists struct {
+			Data struct{ Lists []records.ListConfig }
+		}
+		e.getJSON(t, ada, role, target, &lists)
+		for _, l := range lists.Data.Lists {
+			out = append(out, l.Name)
+		}
+		return out
+	}
+	if in10, in11 := names(10), names(11); !slices.Contains(in10, "Open invoices") || slices.Contains(in11, "Open invoices") {
+		t.Errorf("seen in the role shared with only: 10 %v, 11 %v", in10, in11)
+	}
+	if w := e.call("POST", target, ada, 10, share(11)); w.Code != 403 || !strings.Contains(w.Body.String(), "may not share") {
+		t.Errorf("shared with a held role that may not share: %d %s", w.Code, w.Body)
+	}
+	if w := e.call("POST", target, ada, 10, share(14)); w.Code != 403 || !strings.Contains(w.Body.String(), "only with a role you hold") {
+		t.Errorf("shared with a role not held: %d %s", w.Code, w.Body)
+	}
+}
+
 func TestPermissionsGateKindsEverywhere(t *testing.T) {
 	e, tok := recordsEnv(t)
 	var kinds struct{ Data []records.Kind }

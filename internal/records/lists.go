@@ -2,6 +2,7 @@ package records
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -55,12 +56,18 @@ const PermEditLists = "lists.edit"
 var ErrPublishForbidden = portal.Errorf(portal.CodeForbidden,
 	"Your role may not share lists or reports with everyone in it; keep it private (only you) instead.")
 
+// ErrShareRoleNotHeld refuses sharing a list with a role the user does
+// not hold.
+var ErrShareRoleNotHeld = portal.Errorf(portal.CodeForbidden, "You can share only with a role you hold.")
+
 // ListActor is who reads or changes saved lists: a user working in one of
-// their roles. Every rule about who sees, changes or shares a saved list
-// (or report) is a method of ListActor, so handlers only ask.
+// their roles (Role), among all they hold (Roles). Every rule about who
+// sees, changes or shares a saved list (or report) is a method of
+// ListActor, so handlers only ask.
 type ListActor struct {
 	UserID int64
 	Role   access.Role
+	Roles  []access.Role
 }
 
 // Sees reports whether a saved list is visible to the actor: a private
@@ -84,19 +91,30 @@ func (a ListActor) MayEdit(l ListConfig) bool {
 }
 
 // Publish sets who sees l to v on the actor's behalf: Private clears its
-// role, SharedRole shares it with the role the actor works in, which
-// needs PermEditLists (else ErrPublishForbidden, and l is unchanged). It
-// applies to new lists and to every change of an existing one, so a list
-// stays shared only while someone allowed to share it saves it. v must
-// already be valid (ListInput.Validate).
-func (a ListActor) Publish(l *ListConfig, v Visibility) error {
-	if v == SharedRole && !a.Role.Can(PermEditLists) {
+// role; SharedRole shares it with everyone working in role roleID, one
+// the actor holds (0: the role they work in; another is refused with
+// ErrShareRoleNotHeld), and that role must carry PermEditLists (else
+// ErrPublishForbidden). On an error l is unchanged. It applies to new
+// lists and to every change of an existing one, so a list stays shared
+// only while someone allowed to share it saves it. v must already be
+// valid (ListInput.Validate).
+func (a ListActor) Publish(l *ListConfig, v Visibility, roleID int64) error {
+	if v != SharedRole {
+		l.Visibility, l.RoleID = v, 0
+		return nil
+	}
+	target := a.Role
+	if roleID != 0 && roleID != a.Role.ID {
+		i := slices.IndexFunc(a.Roles, func(r access.Role) bool { return r.ID == roleID })
+		if i < 0 {
+			return ErrShareRoleNotHeld
+		}
+		target = a.Roles[i]
+	}
+	if !target.Can(PermEditLists) {
 		return ErrPublishForbidden
 	}
-	l.Visibility, l.RoleID = v, 0
-	if v == SharedRole {
-		l.RoleID = a.Role.ID
-	}
+	l.Visibility, l.RoleID = v, target.ID
 	return nil
 }
 
@@ -109,12 +127,15 @@ func (k *Kind) BuiltInList() ListConfig {
 
 // ListInput is what a user submits to create or change a saved list.
 type ListInput struct {
-	Name       string      `json:"name"`
-	Columns    []string    `json:"columns"`
-	Filter     string      `json:"filter"`
-	Sort       SortSpec    `json:"sort"`
-	Visibility Visibility  `json:"visibility"`
-	Report     *ReportSpec `json:"report,omitempty"`
+	Name       string     `json:"name"`
+	Columns    []string   `json:"columns"`
+	Filter     string     `json:"filter"`
+	Sort       SortSpec   `json:"sort"`
+	Visibility Visibility `json:"visibility"`
+	// RoleID is, when Visibility is SharedRole, the role it is shared
+	// with: one the user holds; 0 for the role they work in.
+	RoleID int64       `json:"roleId,omitempty"`
+	Report *ReportSpec `json:"report,omitempty"`
 }
 
 // Validate checks a saved list against the kind and returns every problem

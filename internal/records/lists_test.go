@@ -11,17 +11,17 @@ func TestListActorRules(t *testing.T) {
 	editor := ListActor{UserID: 1, Role: access.Role{ID: 10, Permissions: []string{PermEditLists}}}
 	viewer := ListActor{UserID: 2, Role: access.Role{ID: 10}}
 	var l ListConfig
-	if err := viewer.Publish(&l, SharedRole); !errors.Is(err, ErrPublishForbidden) || l.Visibility != "" {
+	if err := viewer.Publish(&l, SharedRole, 0); !errors.Is(err, ErrPublishForbidden) || l.Visibility != "" {
 		t.Errorf("viewer shares: %v, %+v", err, l)
 	}
-	if err := viewer.Publish(&l, Private); err != nil || l.Visibility != Private || l.RoleID != 0 {
+	if err := viewer.Publish(&l, Private, 0); err != nil || l.Visibility != Private || l.RoleID != 0 {
 		t.Errorf("viewer keeps private: %v, %+v", err, l)
 	}
 	l.OwnerID = 2
 	if !viewer.Sees(l) || !viewer.MayEdit(l) || editor.Sees(l) || editor.MayEdit(l) {
 		t.Error("a private list is its owner's alone")
 	}
-	if err := editor.Publish(&l, SharedRole); err != nil || l.RoleID != 10 {
+	if err := editor.Publish(&l, SharedRole, 0); err != nil || l.RoleID != 10 {
 		t.Errorf("editor shares: %v, %+v", err, l)
 	}
 	other := ListActor{UserID: 2, Role: access.Role{ID: 11, Permissions: []string{PermEditLists}}}
@@ -30,5 +30,30 @@ func TestListActorRules(t *testing.T) {
 	}
 	if editor.MayEdit(ListConfig{BuiltIn: true, Visibility: SharedRole, RoleID: 10}) {
 		t.Error("the built-in list is nobody's to change")
+	}
+}
+
+// A list may be shared with another role the user holds, when that role
+// may share lists; never with a role they do not hold.
+func TestListActorSharesWithAnotherHeldRole(t *testing.T) {
+	admin := access.Role{ID: 10, Permissions: []string{PermEditLists}}
+	pm := access.Role{ID: 11, Permissions: []string{PermEditLists}}
+	visitor := access.Role{ID: 12}
+	ada := ListActor{UserID: 1, Role: admin, Roles: []access.Role{admin, pm, visitor}}
+	var l ListConfig
+	if err := ada.Publish(&l, SharedRole, pm.ID); err != nil || l.Visibility != SharedRole || l.RoleID != pm.ID {
+		t.Fatalf("share with a held role: %v %+v", err, l)
+	}
+	if ada.Sees(l) || !(ListActor{UserID: 2, Role: pm}).Sees(l) {
+		t.Error("a list shared with another role is seen working in that role")
+	}
+	if err := ada.Publish(&l, SharedRole, visitor.ID); !errors.Is(err, ErrPublishForbidden) || l.RoleID != pm.ID {
+		t.Errorf("share with a held role that may not share: %v %+v", err, l)
+	}
+	if err := ada.Publish(&l, SharedRole, 99); !errors.Is(err, ErrShareRoleNotHeld) || l.RoleID != pm.ID {
+		t.Errorf("share with a role not held: %v %+v", err, l)
+	}
+	if err := ada.Publish(&l, SharedRole, 0); err != nil || l.RoleID != admin.ID {
+		t.Errorf("0 is the role worked in: %v %+v", err, l)
 	}
 }
