@@ -5,7 +5,7 @@ import { ApiError } from '../../lib/api';
 import { resetAppStore, useAppStore } from '../../lib/appState';
 import { useSessionStore } from '../../lib/session/store';
 import { move, newListForm, serverErrors, validateListForm } from './listEditor';
-import { fakeApi, json, problem, projectKind, renderRoutes, signIn, type FakeApi } from './testing';
+import { fakeApi, json, problem, projectKind, renderRoutes, role, signIn, type FakeApi } from './testing';
 import type { ListConfig } from './types';
 import ListEditorPage from './ListEditorPage';
 
@@ -148,6 +148,23 @@ describe('ListEditorPage', () => {
       visibility: 'role',
     });
     expect(useAppStore.getState().defaultLists).toEqual({ project: 'list-new' });
+  });
+
+  it('shares a list with another role the user holds, then says where it went', async () => {
+    const user = userEvent.setup();
+    const pm = { ...role, _id: 'role-pm', id: 1002, name: 'Project Manager' };
+    useSessionStore.getState().hydrate({ user: { ...useSessionStore.getState().user!, roles: [role, pm] } });
+    api.on('POST /netsuite/listConfiguration', (_url, init) => json({ data: { ...mine, ...JSON.parse(String(init?.body)), id: 'list-pm', editable: true } }, 201));
+    const { location } = renderRoutes(routes, '/list/edit?type=project');
+    await screen.findByRole('heading', { name: 'New list of projects' });
+    await user.type(screen.getByLabelText(/^Name/), 'For the managers');
+    await user.click(screen.getByRole('radio', { name: 'Everyone working as Project Manager' }));
+    await user.click(screen.getByRole('button', { name: 'Save list' }));
+    // This role does not see it: the kind's list opens, and the alert says where the list is.
+    await waitFor(() => expect(location()).toBe('/project/list'));
+    expect(saves()[0]!.body).toMatchObject({ visibility: 'role', roleId: 1002 });
+    expect(useAppStore.getState().alert?.message).toBe('“For the managers” is shared with everyone working as Project Manager: it shows when you work as Project Manager.');
+    expect(useAppStore.getState().defaultLists).toEqual({});
   });
 
   it('edits an existing list and shows the server’s field errors', async () => {

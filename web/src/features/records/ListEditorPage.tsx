@@ -21,7 +21,7 @@ import { kindsQuery, listConfigsQuery, useDeleteListConfig, useSaveListConfig } 
 import { ErrorBlock, LoadingBlock, RecordErrorBoundary } from './States';
 import type { Kind, ListConfig } from './types';
 import classes from './records.module.css';
-import { VisibilityChoice } from './VisibilityChoice';
+import { useSharedElsewhere, VisibilityChoice } from './VisibilityChoice';
 
 export const ErrorBoundary = RecordErrorBoundary;
 
@@ -93,6 +93,7 @@ function ListEditorForm({ kind, list, lists, defaultId, template, from }: Editor
   const setDefaultList = useAppStore((s) => s.setDefaultList);
   const save = useSaveListConfig();
   const remove = useDeleteListConfig();
+  const sharedElsewhere = useSharedElsewhere();
 
   const readOnly = !!list && !list.editable;
   // A read-only list can be saved as a new copy.
@@ -123,6 +124,10 @@ function ListEditorForm({ kind, list, lists, defaultId, template, from }: Editor
     }
     try {
       const saved = await save.mutateAsync({ type: kind.name, id: creating ? undefined : list?.id, input: result.input });
+      if (sharedElsewhere(saved, 'list')) {
+        await navigate(listPath(kind));
+        return;
+      }
       setDefaultList(kind.name, saved.id);
       await navigate(listPath(kind, `?${new URLSearchParams({ list: saved.id })}`));
     } catch (error) {
@@ -249,7 +254,7 @@ function ListEditorForm({ kind, list, lists, defaultId, template, from }: Editor
           </Group>
         </Paper>
 
-        <VisibilityChoice noun="list" value={form.visibility} onChange={(visibility) => set({ visibility })} roleName={role?.name} error={errors.visibility} />
+        <VisibilityChoice noun="list" value={form.visibility} roleId={form.roleId} onChange={(visibility, roleId) => set({ visibility, roleId })} error={errors.visibility} />
 
         <Group gap="sm">
           <Button type="submit" loading={save.isPending}>

@@ -5,7 +5,7 @@ export type { DraftCheck, FilterDraft } from './FilterBuilder';
 export { recordName, recordPageTitle } from './KindPages';
 export { EmptyBlock, ErrorBlock, LoadingBlock, RecordErrorBoundary } from './States';
 export { UnitList } from './UnitList';
-export { VisibilityChoice } from './VisibilityChoice';
+export { useSharedElsewhere, VisibilityChoice } from './VisibilityChoice';
 export { download, saveDownload } from './api';
 export type { Download } from './api';
 export { editPathOf } from './form/links';

@@ -25,6 +25,8 @@ export interface ListForm {
   sortField: string;
   sortDir: SortDir;
   visibility: Visibility;
+  /** With visibility "role": the role shared with (none: the role worked in). */
+  roleId?: number;
 }
 
 export type FormErrors = Partial<Record<'name' | 'columns' | 'filter' | 'sort' | 'visibility' | 'form', string>>;
@@ -91,6 +93,7 @@ export function formOf(kind: Kind, list: ListConfig): ListForm {
     sortField: list.sort.field,
     sortDir: list.sort.dir,
     visibility: list.visibility,
+    roleId: list.roleId,
   };
 }
 
@@ -142,6 +145,7 @@ export function validateListForm(form: ListForm, kind: Kind, others: readonly Li
       filter: filterCheck.expression ?? '',
       sort: { field: form.sortField, dir: form.sortDir },
       visibility: form.visibility,
+      ...(form.visibility === 'role' && form.roleId ? { roleId: form.roleId } : {}),
     },
   };
 }

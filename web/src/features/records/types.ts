@@ -275,6 +275,8 @@ export interface ListConfigInput {
   filter: string;
   sort: { field: string; dir: SortDir };
   visibility: Visibility;
+  /** With visibility "role": the role shared with, one the user holds; none for the role worked in. */
+  roleId?: number;
 }
 
 export interface RecordField {

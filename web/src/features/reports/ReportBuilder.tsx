@@ -11,7 +11,6 @@ import { useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react
 import { Link } from 'react-router';
 import { paths } from '../../lib/paths';
 import { FilterBuilder, sortableFields, ErrorBlock, type Kind, recordClasses, VisibilityChoice } from '../records';
-import { useSessionStore } from '../../lib/session/store';
 import {
   AGGREGATE_FNS,
   CHARTS,
@@ -70,7 +69,6 @@ function FieldError({ children }: { children?: string }) {
 }
 
 export function ReportBuilder({ kinds, initial, report, onKindChange, onSaved }: ReportBuilderProps) {
-  const role = useSessionStore((s) => s.currentRole);
   const kind = kinds.find((k) => k.name === initial.type)!;
   const [form, setForm] = useState<ReportForm>(initial);
   const [errors, setErrors] = useState<ReportErrors>({});
@@ -269,7 +267,7 @@ export function ReportBuilder({ kinds, initial, report, onKindChange, onSaved }:
               </Fieldset>
             )}
 
-            <VisibilityChoice noun="report" value={form.visibility} onChange={(visibility) => set({ visibility })} roleName={role?.name} error={shown.visibility} />
+            <VisibilityChoice noun="report" value={form.visibility} roleId={form.roleId} onChange={(visibility, roleId) => set({ visibility, roleId })} error={shown.visibility} />
 
             <Group gap="sm">
               <Button type="submit" loading={save.isPending}>

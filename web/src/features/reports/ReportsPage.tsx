@@ -7,8 +7,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { useRouteMeta } from '../../lib/meta';
-import { reportPath } from '../../lib/paths';
-import { kindsQuery, ErrorBlock, LoadingBlock, RecordErrorBoundary, type Kind } from '../records';
+import { paths, reportPath } from '../../lib/paths';
+import { kindsQuery, ErrorBlock, LoadingBlock, RecordErrorBoundary, useSharedElsewhere, type Kind } from '../records';
 import { formOfReport, newReportForm } from './builder';
 import { reportsQuery } from './queries';
 import { ReportBuilder } from './ReportBuilder';
@@ -47,9 +47,11 @@ function WithKinds({ children }: { children: (kinds: Kind[]) => ReactNode }) {
   return <>{children(visible)}</>;
 }
 
+/** Opens a saved report, or the reports list when it went to a role other than the one worked in. */
 function useOpenSaved() {
   const navigate = useNavigate();
-  return (saved: Report) => void navigate(reportPath(saved.id));
+  const sharedElsewhere = useSharedElsewhere();
+  return (saved: Report) => void navigate(sharedElsewhere(saved, 'report') ? paths.reportList : reportPath(saved.id));
 }
 
 function CreateReport({ kinds }: { kinds: Kind[] }) {

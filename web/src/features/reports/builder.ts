@@ -91,6 +91,7 @@ export function formOfReport(kind: Kind, report: Report): ReportForm {
     sortField: report.sort.field,
     sortDir: report.sort.dir,
     visibility: report.visibility,
+    roleId: report.roleId,
     groupBy: report.report.groupBy,
     aggregates: report.report.aggregates.map((a) => ({ ...a })),
     order: report.report.order || 'key',
