@@ -43,7 +43,7 @@ const FIELD_ORDER = ['category', 'message', 'page', 'attachment'] as const;
  * (named by its title), then every page of the role's menu, named as the menu names them.
  */
 function pageChoices(current: string, menu: readonly MenuItem[], titleOf: (path: string) => string | undefined) {
-  const pages = goToOptions(menu).flatMap((o) => (o.target.kind === 'internal' ? [{ value: o.target.to, label: o.detail ? `${o.name} (${o.detail})` : o.name }] : []));
+  const pages = goToOptions(menu).flatMap((o) => (o.target.kind === 'internal' ? [{ value: o.target.to, label: o.detail && o.detail !== o.name ? `${o.name} (${o.detail})` : o.name }] : []));
   const unique = pages.filter((p, i) => pages.findIndex((q) => q.value === p.value) === i);
   const choices = [{ value: '', label: 'No page in particular' }];
   if (current && !unique.some((p) => p.value === current)) choices.push({ value: current, label: `${titleOf(current) ?? current} (where you came from)` });
