@@ -157,6 +157,11 @@ export function SignInView({ flow, emailRef, passwordRef }: ViewProps & { passwo
   );
 }
 
+/** The email field of a form that needs only the email: checked once the form was sent. */
+function FlowEmail({ flow, emailRef }: ViewProps) {
+  return <EmailInput ref={emailRef} value={flow.email} onChange={flow.setEmail} error={flow.submitted ? validateEmail(flow.email) : undefined} />;
+}
+
 /** "Forgot password?": asks for the account's email to send a reset link to. */
 export function ForgotView({ flow, emailRef }: ViewProps) {
   return (
@@ -166,12 +171,7 @@ export function ForgotView({ flow, emailRef }: ViewProps) {
           Enter the email address of your account. We will email you a link to choose a new password.
         </FormHeading>
         <ErrorAlert error={flow.formError} />
-        <EmailInput
-          ref={emailRef}
-          value={flow.email}
-          onChange={flow.setEmail}
-          error={flow.submitted ? validateEmail(flow.email) : undefined}
-        />
+        <FlowEmail flow={flow} emailRef={emailRef} />
         <Button type="submit" size="md" fullWidth loading={flow.pending === 'forgot'} disabled={flow.busy}>
           Send reset link
         </Button>
@@ -241,12 +241,7 @@ export function CompleteLinkView({ flow, view, emailRef }: ViewProps & { view: E
       <Stack gap="md">
         <FormHeading title="Confirm your email">To finish signing in, enter the email address the link was sent to.</FormHeading>
         <ErrorAlert error={flow.formError} />
-        <EmailInput
-          ref={emailRef}
-          value={flow.email}
-          onChange={flow.setEmail}
-          error={flow.submitted ? validateEmail(flow.email) : undefined}
-        />
+        <FlowEmail flow={flow} emailRef={emailRef} />
         <Button type="submit" size="md" fullWidth loading={flow.pending === 'completeLink'} disabled={flow.busy}>
           Sign in
         </Button>
