@@ -141,6 +141,8 @@ test.describe('the app driven by the kind registry', () => {
     const sheet = page.getByTestId('print-sheet');
     await expect(sheet.getByRole('heading', { level: 1, name: 'Invoice' })).toBeVisible();
     await expect(sheet.getByText(invoice, { exact: true })).toBeVisible();
+    // The client it bills, with the address its record keeps, on two lines.
+    await expect(sheet.locator('address')).toHaveText(/^\d+ .+\n.+, [A-Z]{2} \d{5}$/);
     await expect(page.getByRole('banner')).toHaveCount(0);
     await expect(page).toHaveTitle(`${invoice} · Invoice · Portico`);
     await expect(sheet.getByRole('table', { name: lineItems().label }).getByRole('rowheader', { name: 'Total' })).toBeVisible();

@@ -6,8 +6,8 @@ import { recordRoutes } from '../routes';
 import { mergeRouteMeta } from '../../../lib/meta';
 import { useDocumentTitle } from '../../../lib/title';
 import { useSessionStore } from '../../../lib/session/store';
-import { invoiceKind, invoiceLines, invoiceRecord, registry } from '../kinds.fixture';
-import { fakeApi, json, problem, renderRoutes, signIn } from '../testing';
+import { customerKind, invoiceKind, invoiceLines, invoiceRecord, registry } from '../kinds.fixture';
+import { fakeApi, json, problem, renderRoutes, signIn, type FakeApi } from '../testing';
 import { printLayout } from './RecordPrintPage';
 
 function TitleRoot() {
@@ -21,9 +21,11 @@ beforeAll(async () => {
   await Promise.all([import('../KindPages'), import('./RecordPrintPage')]);
 });
 
+let api: FakeApi;
+
 beforeEach(() => {
   signIn();
-  const api = fakeApi();
+  api = fakeApi();
   api.on('GET /kinds', () => json({ data: registry }));
   api.on('GET /netsuite/portal-record', (url) => {
     if (url.searchParams.get('id') !== '77') return problem(404, 'No such record.');
@@ -53,6 +55,34 @@ describe('the printable invoice', () => {
     const lines = await within(sheet).findByRole('table', { name: 'Line items' });
     expect(within(lines).getByRole('rowheader', { name: 'Total' }).nextElementSibling).toHaveTextContent(/^€1,250\.50$/);
     await waitFor(() => expect(document.title).toBe('Monitoring, Wetland restoration · Invoice · Portico'));
+  });
+
+  it('puts the client’s address under its name, read from the client’s record', async () => {
+    const clients = { ...customerKind, fields: [...customerKind.fields, { name: 'defaultaddress', label: 'Address', column: 'fields.defaultaddress', type: 'text' as const, readOnly: true }] };
+    api.on('GET /kinds', () => json({ data: registry.map((k) => (k.name === 'customer' ? clients : k)) }));
+    api.on('GET /netsuite/portal-record', (url) => {
+      if (url.searchParams.get('type') === 'customer' && url.searchParams.get('id') === '7') {
+        return json({
+          data: {
+            id: 7,
+            type: 'customer',
+            title: 'Acme Water',
+            code: 'C-7',
+            status: '',
+            erpUrl: null,
+            groups: [{ label: 'Summary', fields: [{ name: 'defaultaddress', label: 'Address', type: 'text', value: '1 River Road\nSpringfield, OR 97477' }] }],
+          },
+        });
+      }
+      if (url.searchParams.get('id') !== '77') return problem(404, 'No such record.');
+      return json({ data: url.searchParams.get('tab') === 'item' ? invoiceLines : invoiceRecord });
+    });
+    renderRoutes(routes, '/invoice/view/print?id=77');
+    const sheet = await screen.findByTestId('print-sheet');
+    const client = within(sheet).getByText('Client', { selector: 'dt' }).nextElementSibling as HTMLElement;
+    const address = await within(client).findByText(/1 River Road/);
+    expect(address.tagName).toBe('ADDRESS');
+    expect(address.textContent).toBe('1 River Road\nSpringfield, OR 97477');
   });
 
   it('prints from its button and leads back to the invoice', async () => {

@@ -1,17 +1,18 @@
 /**
  * A record as a printable document (`/<route>/view/print?id=42`, no navbar): an invoice
  * or a bill as it goes on paper — the kind and number, its dates and terms, who it is
- * for, what it is for, its line items with their total, and its amounts. Built from the
+ * for (with the party's address, when its record keeps one), what it is for, its line items with their total, and its amounts. Built from the
  * registry's fields like every record page, so any kind with line items prints. On
  * screen it is a white sheet with "Back" and "Print" above it; printed, only the sheet.
  */
 import { Button, Group, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { DeclaredValue } from '../FieldValue';
 import { recordValues, type FieldEntry } from '../FieldGroups';
-import { recordTabs, useRouteKind } from '../kinds';
+import { isRef } from '../format';
+import { kindByName, recordTabs, useRouteKind } from '../kinds';
 import { LineSections } from '../lineitems/LineItems';
 import { lineItemTabs } from '../lineitems/lineItems';
 import { viewPath } from '../links';
@@ -101,7 +102,15 @@ function PrintDocument({ kind, kinds, id }: { kind: Kind; kinds: Kind[]; id: num
           </div>
           {facts.length > 0 && <Facts entries={facts} kinds={kinds} currency={data.currency} className={classes.facts} />}
         </header>
-        {parties.length > 0 && <Facts entries={parties} kinds={kinds} currency={data.currency} className={classes.parties} />}
+        {parties.length > 0 && (
+          <Facts
+            entries={parties}
+            kinds={kinds}
+            currency={data.currency}
+            className={classes.parties}
+            below={(entry) => <PartyAddress entry={entry} kinds={kinds} />}
+          />
+        )}
         {data.title && data.title !== data.code && (
           <Text className={classes.subject} fw={600}>
             {data.title}
@@ -114,18 +123,51 @@ function PrintDocument({ kind, kinds, id }: { kind: Kind; kinds: Kind[]; id: num
   );
 }
 
-/** Fields of the record as a definition list; `currency` is the record's own (RecordDetail.currency). */
-function Facts({ entries, kinds, currency, className }: { entries: FieldEntry[]; kinds: Kind[]; currency?: string; className?: string }) {
+/**
+ * Fields of the record as a definition list; `currency` is the record's own
+ * (RecordDetail.currency); `below` adds to a value (a party's address).
+ */
+function Facts({
+  entries,
+  kinds,
+  currency,
+  className,
+  below,
+}: {
+  entries: FieldEntry[];
+  kinds: Kind[];
+  currency?: string;
+  className?: string;
+  below?: (entry: FieldEntry) => ReactNode;
+}) {
   return (
     <dl className={className}>
-      {entries.map(({ field, value }) => (
-        <div key={field.name} className={classes.fact}>
-          <dt>{field.label}</dt>
+      {entries.map((entry) => (
+        <div key={entry.field.name} className={classes.fact}>
+          <dt>{entry.field.label}</dt>
           <dd>
-            <DeclaredValue value={value} field={field} kinds={kinds} recordCurrency={currency} compact />
+            <DeclaredValue value={entry.value} field={entry.field} kinds={kinds} recordCurrency={currency} compact />
+            {below?.(entry)}
           </dd>
         </div>
       ))}
     </dl>
   );
+}
+
+/** NetSuite's field of an entity's default address (a client's, a vendor's). */
+const ADDRESS_FIELD = 'defaultaddress';
+
+/**
+ * The address of a party the document names (the client an invoice bills, the vendor of a
+ * bill), read from its record: when its kind keeps an address and the role may see it.
+ */
+function PartyAddress({ entry, kinds }: { entry: FieldEntry; kinds: Kind[] }) {
+  const partyKind = entry.field.type === 'reference' ? kindByName(kinds, entry.field.ref) : undefined;
+  const id = isRef(entry.value) ? entry.value.id : 0;
+  const keepsAddress = !!partyKind?.fields.some((f) => f.name === ADDRESS_FIELD);
+  const party = useQuery({ ...recordQuery(partyKind?.name ?? '', id), enabled: keepsAddress && id > 0 });
+  const address = party.data && recordValues(party.data).get(ADDRESS_FIELD)?.value;
+  if (typeof address !== 'string' || address.trim() === '') return null;
+  return <address className={classes.address}>{address}</address>;
 }
