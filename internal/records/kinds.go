@@ -227,6 +227,10 @@ type Kind struct {
 	// manages or owns a record (a project's manager): "my" records are
 	// those whose Owner is the user's employee record (UserEmployeeField).
 	Owner string `json:"owner,omitempty"`
+	// Address, when set, names the kind's text field holding a record's
+	// postal address (a client's, a vendor's): a document that names such
+	// a record (a printed invoice or bill) shows it.
+	Address string `json:"address,omitempty"`
 	// DefaultSort is the order of a list that asks for none:
 	// transactions newest first by their date, the others by name.
 	DefaultSort SortSpec `json:"defaultSort"`
@@ -389,6 +393,9 @@ func init() {
 		}
 		if f, ok := k.FieldNamed(k.Owner); k.Owner != "" && (!ok || f.Type != TypeRef || f.Ref != "employee") {
 			panic(fmt.Sprintf("records: %s's owner %q is not a reference to an employee", k.Name, k.Owner))
+		}
+		if f, ok := k.FieldNamed(k.Address); k.Address != "" && (!ok || f.Type != TypeText) {
+			panic(fmt.Sprintf("records: %s's address %q is not a text field", k.Name, k.Address))
 		}
 		if f, ok := k.FieldNamed(k.DefaultSort.Field); !ok || !f.Sortable {
 			panic(fmt.Sprintf("records: %s sorts by default by %q, not a sortable field", k.Name, k.DefaultSort.Field))

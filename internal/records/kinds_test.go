@@ -117,6 +117,13 @@ func TestEveryFieldIsDescribed(t *testing.T) {
 	if f, _ := p.FieldNamed("projectmanager"); f.Type != TypeRef || f.Ref != "employee" || p.Owner != "projectmanager" {
 		t.Errorf("project manager: %+v, owner %q", f, p.Owner)
 	}
+	// The parties a document names keep their postal address in a field the registry names.
+	for _, name := range []string{"customer", "vendor"} {
+		k, _ := Lookup(name)
+		if f, ok := k.FieldNamed(k.Address); !ok || f.Name != "defaultaddress" || f.Type != TypeText {
+			t.Errorf("%s's address: %q %+v", name, k.Address, f)
+		}
+	}
 }
 
 // Transactions list newest first by their date; the others by name.

@@ -182,7 +182,7 @@ var registry = []*Kind{
 			emailField, phoneField, doc("url", "Website", TypeURL), docRef("salesrep", "Sales rep", "employee"),
 			list("custentity_res_client_type", "Client type"), termsField, addressField, inactiveField, currencyField,
 		},
-		Owner: "salesrep",
+		Owner: "salesrep", Address: addressField.Name,
 		Tabs: []Tab{
 			filesTab, related("projects", "Projects", "project"), related("invoices", "Invoices", "invoice"),
 			related("opportunities", "Opportunities", "customrecord_res_opportunity"), notesTab, historyTab,
@@ -203,6 +203,7 @@ var registry = []*Kind{
 			doc("custentity_res_prequalified", "Prequalified", TypeBoolean),
 			doc("custentity_res_insurance_expiry", "Insurance expires", TypeDate), currencyField,
 		},
+		Address: addressField.Name,
 		Tabs: []Tab{
 			filesTab, related("bills", "Bills", "vendorbill"),
 			related("questionnaires", "Questionnaires", "customrecord_res_vendor_questions"), notesTab,

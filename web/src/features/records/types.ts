@@ -126,6 +126,8 @@ export interface Kind {
   defaultSort?: { field: string; dir: SortDir };
   /** Its reference to the employee who manages or owns a record (a project's manager), if any. */
   owner?: string;
+  /** Its text field holding a record's postal address (a client's, a vendor's), if any. */
+  address?: string;
   tabs: KindTab[];
   erpLink?: string;
   canCreate: boolean;

@@ -58,7 +58,7 @@ describe('the printable invoice', () => {
   });
 
   it('puts the client’s address under its name, read from the client’s record', async () => {
-    const clients = { ...customerKind, fields: [...customerKind.fields, { name: 'defaultaddress', label: 'Address', column: 'fields.defaultaddress', type: 'text' as const, readOnly: true }] };
+    const clients = { ...customerKind, address: 'defaultaddress', fields: [...customerKind.fields, { name: 'defaultaddress', label: 'Address', column: 'fields.defaultaddress', type: 'text' as const, readOnly: true }] };
     api.on('GET /kinds', () => json({ data: registry.map((k) => (k.name === 'customer' ? clients : k)) }));
     api.on('GET /netsuite/portal-record', (url) => {
       if (url.searchParams.get('type') === 'customer' && url.searchParams.get('id') === '7') {

@@ -155,19 +155,16 @@ function Facts({
   );
 }
 
-/** NetSuite's field of an entity's default address (a client's, a vendor's). */
-const ADDRESS_FIELD = 'defaultaddress';
-
 /**
  * The address of a party the document names (the client an invoice bills, the vendor of a
- * bill), read from its record: when its kind keeps an address and the role may see it.
+ * bill), read from its record: when its kind keeps one (Kind.address) and the role may see it.
  */
 function PartyAddress({ entry, kinds }: { entry: FieldEntry; kinds: Kind[] }) {
   const partyKind = entry.field.type === 'reference' ? kindByName(kinds, entry.field.ref) : undefined;
   const id = isRef(entry.value) ? entry.value.id : 0;
-  const keepsAddress = !!partyKind?.fields.some((f) => f.name === ADDRESS_FIELD);
-  const party = useQuery({ ...recordQuery(partyKind?.name ?? '', id), enabled: keepsAddress && id > 0 });
-  const address = party.data && recordValues(party.data).get(ADDRESS_FIELD)?.value;
+  const field = partyKind?.address;
+  const party = useQuery({ ...recordQuery(partyKind?.name ?? '', id), enabled: !!field && id > 0 });
+  const address = field && party.data ? recordValues(party.data).get(field)?.value : undefined;
   if (typeof address !== 'string' || address.trim() === '') return null;
   return <address className={classes.address}>{address}</address>;
 }
