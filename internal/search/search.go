@@ -302,7 +302,7 @@ func SearchGrouped(ctx context.Context, idx Index, lists Lister, q Query, visibl
 			rank[r.Type] = len(rank)
 		}
 	}
-	var unshown []Entry // matches of the kinds with none among the results
+	var unshown []Result // the best matches of the kinds with none among the results
 	for _, k := range kinds {
 		page, err := lists.ListRecords(ctx, records.ListQuery{Kind: k.Name, Text: q.Text, Limit: GroupCap})
 		if err != nil {
@@ -312,7 +312,9 @@ func SearchGrouped(ctx context.Context, idx Index, lists Lister, q Query, visibl
 		if n := len(page.Records); n > 0 {
 			out.Groups = append(out.Groups, Group{Type: k.Name, Count: n, More: page.HasMore})
 			if !shown {
-				unshown = append(unshown, bestOfGroup(k.Name, page.Records, q.Text)...)
+				for _, e := range bestOfGroup(k.Name, page.Records, q.Text) {
+					unshown = append(unshown, ResultFor(k, e.ID, e.Name, e.Code, e.Status))
+				}
 			}
 		} else if shown {
 			// Found by the search, not by the list's filter (which
@@ -326,11 +328,7 @@ func SearchGrouped(ctx context.Context, idx Index, lists Lister, q Query, visibl
 	// twenty project requests) does not hide the others.
 	if len(unshown) > 0 {
 		unshown = unshown[:min(len(unshown), Limit/2)]
-		results := slices.Clip(out.Results[:min(len(out.Results), Limit-len(unshown))])
-		for _, e := range unshown {
-			results = append(results, ResultFor(kindNamed(kinds, e.Kind), e.ID, e.Name, e.Code, e.Status))
-		}
-		out.Results = results
+		out.Results = append(slices.Clip(out.Results[:min(len(out.Results), Limit-len(unshown))]), unshown...)
 	}
 	sort.SliceStable(out.Groups, func(i, j int) bool {
 		ri, iShown := rank[out.Groups[i].Type]
@@ -356,15 +354,6 @@ func bestOfGroup(kind string, matches []records.Record, text string) []Entry {
 	}
 	best := Best(found, text)
 	return best[:min(len(best), PerGroup)]
-}
-
-func kindNamed(kinds []*records.Kind, name string) *records.Kind {
-	for _, k := range kinds {
-		if k.Name == name {
-			return k
-		}
-	}
-	return nil
 }
 
 // ResultFor is the link to record id of kind k, as search answers it:
