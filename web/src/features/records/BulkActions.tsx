@@ -172,7 +172,7 @@ export function BulkEditDialog({ kind, kinds, rows, opened, onClose, onDone }: B
     const wrong = clearing
       ? undefined
       : holdsNoValue(field, value)
-        ? `Enter the new ${field.label.toLowerCase()}${field.required ? '' : ', or choose to clear it'}.`
+        ? `Enter a value for ${field.label}${field.required ? '' : ', or choose to clear the field'}.`
         : fieldError(field, value);
     if (wrong) {
       setProblem(wrong);

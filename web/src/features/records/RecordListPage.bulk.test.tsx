@@ -335,7 +335,7 @@ describe('bulk edit', () => {
     // A required field cannot be emptied, and offers no choice to: said before anything is sent.
     expect(within(dialog).queryByRole('radio')).toBeNull();
     await user.click(within(dialog).getByRole('button', { name: 'Apply to 2 invoices' }));
-    expect(await within(dialog).findByText('Enter the new status.')).toBeInTheDocument();
+    expect(await within(dialog).findByText('Enter a value for Status.')).toBeInTheDocument();
     expect(sent).toBeUndefined();
     await user.selectOptions(within(dialog).getByLabelText('Status'), 'Overdue');
     await user.click(within(dialog).getByRole('button', { name: 'Apply to 2 invoices' }));
@@ -370,7 +370,7 @@ describe('bulk edit', () => {
     await user.selectOptions(within(dialog).getByLabelText('Field'), 'PO/reference');
     // An empty input is not a request to clear.
     await user.click(within(dialog).getByRole('button', { name: 'Apply to 2 invoices' }));
-    expect(await within(dialog).findByText('Enter the new po/reference, or choose to clear it.')).toBeInTheDocument();
+    expect(await within(dialog).findByText('Enter a value for PO/reference, or choose to clear the field.')).toBeInTheDocument();
     expect(sent).toBeUndefined();
     await user.click(within(dialog).getByRole('radio', { name: 'Clear the field' }));
     expect(within(dialog).getByText('PO/reference will be emptied on each of the 2 selected invoices.')).toBeInTheDocument();

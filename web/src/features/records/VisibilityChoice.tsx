@@ -37,9 +37,9 @@ export function VisibilityChoice({ noun, value, roleId, onChange, error }: Visib
       label={`Who sees this ${noun}`}
       value={chosen}
       onChange={(v) => {
+        if (!v.startsWith('role:')) return onChange('private');
         const id = Number(v.slice('role:'.length));
-        if (!v.startsWith('role:')) onChange('private');
-        else onChange('role', id === current?.id ? undefined : id);
+        onChange('role', id === current?.id ? undefined : id);
       }}
       error={error}
     >
