@@ -90,6 +90,7 @@ type generator struct {
 	vendorCat                               []uint8 // index into the vendor status Choices
 	projCustomer                            []int32
 	projStart                               []int32 // day
+	projManager                             []int32 // employee id
 
 	nextFileID int64
 	png        *png.Encoder // BestSpeed: flat colours compress well anyway
@@ -222,6 +223,7 @@ func (g *generator) prepare(ki *kindInfo) {
 		g.projects = newNames(ki.n, 44)
 		g.projCustomer = make([]int32, 0, ki.n)
 		g.projStart = make([]int32, 0, ki.n)
+		g.projManager = make([]int32, 0, ki.n)
 	}
 }
 

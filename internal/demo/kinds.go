@@ -45,7 +45,7 @@ var (
 	invoiceSettled = []weighted{{"Paid in full", 88}, {"Overdue", 7}, {"Voided", 5}}
 
 	billNew  = []weighted{{"Pending approval", 60}, {"Open", 40}}
-	billMid  = []weighted{{"Open", 45}, {"Paid in full", 50}, {"Rejected", 5}}
+	billMid  = []weighted{{"Pending approval", 10}, {"Open", 40}, {"Paid in full", 45}, {"Rejected", 5}}
 	billOld  = []weighted{{"Paid in full", 93}, {"Open", 3}, {"Rejected", 4}}
 	milePlan = []weighted{{"Scheduled", 85}, {"On hold", 15}}
 	mileNow  = []weighted{{"Ready to bill", 60}, {"Billed", 30}, {"On hold", 10}}
@@ -466,6 +466,7 @@ func (g *generator) project(r *rand.Rand, rw *row) {
 	d := g.head(rw)
 	d.sel("custentity_res_project_type", typ+1, projectTypes[typ])
 	pm := g.projectManager(r)
+	g.projManager = append(g.projManager, int32(pm))
 	d.ref("projectmanager", pm, g.employees.get(pm))
 	end := start + int32(between(r, 180, 1500))
 	d.str("projectedenddate", g.cal.date(end))
@@ -940,6 +941,9 @@ func (g *generator) vendorBill(r *rand.Rand, rw *row) {
 	switch rw.status {
 	case "Pending approval":
 		d.sel("approvalstatus", 1, "Pending Approval")
+		// The approval workflow routes a bill to its project's manager.
+		pm := int64(g.projManager[p-1])
+		d.ref("nextapprover", pm, g.employees.get(pm))
 	case "Rejected":
 		d.sel("approvalstatus", 3, "Rejected")
 	default:

@@ -27,16 +27,19 @@ func (s *Server) accessSetup(w http.ResponseWriter, r *http.Request) {
 		Plural    string `json:"plural"`
 		CanCreate bool   `json:"canCreate"`
 		CanEdit   bool   `json:"canEdit"`
+		// CanApprove: its records go through approval (route.approve).
+		CanApprove bool `json:"canApprove"`
 	}
 	kinds := []kind{}
 	for _, k := range records.All() {
-		kinds = append(kinds, kind{k.Route, k.Plural, k.CanCreate, k.CanEdit})
+		kinds = append(kinds, kind{k.Route, k.Plural, k.CanCreate, k.CanEdit, k.Approval != nil})
 	}
 	w.Header().Set("ETag", strconv.Quote(setup.Version))
 	writeData(w, http.StatusOK, struct {
 		access.Setup
 		// What a role can be given: each kind's view, create (when the
-		// kind has it) and edit, and the other permissions.
+		// kind has it), edit and approve (likewise), and the other
+		// permissions.
 		Kinds       []kind              `json:"kinds"`
 		Permissions []access.Permission `json:"permissions"`
 	}{setup, kinds, access.OtherPermissions})

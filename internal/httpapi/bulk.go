@@ -53,19 +53,25 @@ func (s *Server) bulkEdit(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	logCauses(r, res.Results)
+	if sy != nil && res.Saved > 0 {
+		sy.Notify()
+	}
+	writeData(w, http.StatusOK, res)
+}
+
+// logCauses puts on the request's log line the causes of the outcomes
+// that failed for a reason not the user's to fix.
+func logCauses(r *http.Request, outcomes []records.BulkOutcome) {
 	var causes []error
-	for _, o := range res.Results {
+	for _, o := range outcomes {
 		if o.Err != nil {
 			causes = append(causes, o.Err)
 		}
 	}
 	if len(causes) > 0 {
-		streamFailed(r, errors.Join(causes...)) // on the request's log line
+		streamFailed(r, errors.Join(causes...))
 	}
-	if sy != nil && res.Saved > 0 {
-		sy.Notify()
-	}
-	writeData(w, http.StatusOK, res)
 }
 
 // bulkExport answers the selected records of ?type= (GET {product}-bulk

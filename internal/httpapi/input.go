@@ -57,8 +57,9 @@ var (
 	queryDefault = textRule{max: 200}
 
 	bodyRules = map[string]textRule{
-		"filter": {max: 16 << 10},
-		"note":   {max: records.MaxNote, multiline: true},
+		"filter":  {max: 16 << 10},
+		"note":    {max: records.MaxNote, multiline: true},
+		"comment": {max: records.MaxNote, multiline: true}, // an approval decision's, which becomes a note
 	}
 	bodyDefault = textRule{max: 1000}
 

@@ -116,6 +116,12 @@ func (s guarded) Tally(ctx context.Context, q records.TallyQuery) (records.Tally
 	if q.Filter, err = s.g.Narrow(ctx, q.Kind, q.Filter); err != nil {
 		return records.Tally{}, err
 	}
+	q.Buckets = slices.Clone(q.Buckets)
+	for i := range q.Buckets {
+		if q.Buckets[i], err = s.g.Resolve(ctx, q.Buckets[i]); err != nil {
+			return records.Tally{}, err
+		}
+	}
 	return s.TenantStore.Tally(ctx, q)
 }
 
@@ -515,6 +521,10 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request, kind string
 		return
 	}
 	v := k.ViewWithDetails(rec, s.erpBase, s.details.of(caller(r).Tenant, k, rec))
+	if v.CanApprove, err = caller(r).Guard.MayDecide(r.Context(), k, rec); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
 	if sy := s.syncer(r); sy != nil {
 		v.Completing = sy.Enrich(k.Name, rec.ID, rec.ModifiedAt)
 	}

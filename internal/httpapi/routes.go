@@ -41,6 +41,8 @@ func (s *Server) routes() {
 	// A selection of records: its CSV (GET), one field set on all (POST).
 	s.handle("GET "+erp+"/"+s.product+"-bulk", s.bulkExport)
 	s.handle("POST "+erp+"/"+s.product+"-bulk", s.bulkEdit)
+	// Approve or reject records waiting for the caller's decision.
+	s.handle("POST "+erp+"/"+s.product+"-approval", s.decide)
 	s.handle("GET "+erp+"/"+s.product, s.searchRecords)
 	s.handle("GET "+erp+"/listConfiguration", s.lists)
 	s.handle("POST "+erp+"/listConfiguration", s.saveList)

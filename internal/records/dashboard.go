@@ -53,6 +53,9 @@ type Dashboard struct {
 	// Employee is the user's employee record, found by e-mail address
 	// (UserEmployeeField); nil when there is none. "Mine" needs it.
 	Employee *Ref `json:"employee"`
+	// Approvals are, per kind whose records the role may decide, those
+	// waiting for the user's decision (Approval.Awaiting).
+	Approvals []Card `json:"approvals"`
 	// Mine is, per kind with an owner the role may see, the records the
 	// user's employee manages or owns: all of them, and by status.
 	Mine []Mine `json:"mine"`
@@ -195,7 +198,7 @@ const creditsKind = "creditavailability"
 // the user's own records (an index on the owner), open balances (an
 // index on the amount remaining) and the credit pools.
 func BuildDashboard(ctx context.Context, st DashboardStore, v Viewer, asOf time.Time) (Dashboard, error) {
-	d := Dashboard{AsOf: asOf.UTC().Format(time.DateOnly), Mine: []Mine{}, Aging: []Aging{}}
+	d := Dashboard{AsOf: asOf.UTC().Format(time.DateOnly), Approvals: []Card{}, Mine: []Mine{}, Aging: []Aging{}}
 	var err error
 	lookup := lister(st)
 	if v.guard != nil {
@@ -205,6 +208,17 @@ func BuildDashboard(ctx context.Context, st DashboardStore, v Viewer, asOf time.
 		return d, err
 	}
 	if d.Employee != nil {
+		for _, k := range All() {
+			if k.Approval == nil || v.guard == nil || !v.guard.May(k, ActApprove) {
+				continue
+			}
+			amt, _ := k.Field(ColAmount)
+			cards, err := tally(ctx, st, k, "", amt, Card{Label: k.Plural + " awaiting my approval", One: k.Label + " awaiting my approval", Filter: k.Approval.Awaiting})
+			if err != nil {
+				return d, err
+			}
+			d.Approvals = append(d.Approvals, cards[0])
+		}
 		for _, k := range All() {
 			if k.Owner == "" || !v.sees(k) {
 				continue

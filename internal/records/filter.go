@@ -44,6 +44,44 @@ type Cond struct {
 	Value  any
 }
 
+// meRef is the value of a condition on a reference to an employee
+// compared with Me in a list's filter ("nextapprover eq $me"): the
+// signed-in user's employee record, which only the caller's Guard knows.
+// Guard.Narrow, which every list, count, total and tally of a kind goes
+// through, replaces it (Filter.resolveMe); the store refuses a condition
+// still holding it.
+type meRef struct{}
+
+// resolveMe returns f with every Me value replaced by id (the user's
+// employee record, 0 for none: no record is id 0, so "eq" then matches
+// nothing and "ne" everything), sharing nothing it changes with f.
+func (f Filter) resolveMe(id int64) Filter {
+	var out Filter
+	for _, conj := range f.Any {
+		if slices.ContainsFunc(conj, isMe) {
+			conj = slices.Clone(conj)
+			for i := range conj {
+				if isMe(conj[i]) {
+					conj[i].Value = id
+				}
+			}
+		}
+		out.Any = append(out.Any, conj)
+	}
+	for _, g := range f.All {
+		out.All = append(out.All, g.resolveMe(id))
+	}
+	return out
+}
+
+// mentionsMe reports whether a condition of f compares with Me.
+func (f Filter) mentionsMe() bool {
+	return slices.ContainsFunc(f.Any, func(conj []Cond) bool { return slices.ContainsFunc(conj, isMe) }) ||
+		slices.ContainsFunc(f.All, Filter.mentionsMe)
+}
+
+func isMe(c Cond) bool { _, ok := c.Value.(meRef); return ok }
+
 // Filter is a disjunction of conjunctions: Any[i] holds when all of its
 // conditions hold ("and" binds tighter than "or"), and so must each filter
 // of All. All is how filters are combined (a saved list's, the request's, a
@@ -254,6 +292,9 @@ func (f Field) ParseValue(s string) (any, error) {
 		}
 		return s, nil
 	case TypeRef:
+		if s == Me && f.Ref == "employee" {
+			return meRef{}, nil
+		}
 		id, err := strconv.ParseInt(s, 10, 64)
 		if err != nil || id <= 0 {
 			return nil, fmt.Errorf("%q is not a record id", s)

@@ -104,6 +104,10 @@ func (g *Guard) May(k *Kind, action string) bool {
 		if !k.CanEdit {
 			return false
 		}
+	case ActApprove:
+		if k.Approval == nil {
+			return false
+		}
 	}
 	return g.role.Can(k.Route + "." + action)
 }
@@ -139,7 +143,7 @@ func (g *Guard) Kinds() []*Kind {
 	for _, k := range All() {
 		if g.May(k, ActView) {
 			mine := *k
-			mine.CanCreate, mine.CanEdit = g.May(k, ActCreate), g.May(k, ActEdit)
+			mine.CanCreate, mine.CanEdit, mine.CanApprove = g.May(k, ActCreate), g.May(k, ActEdit), g.May(k, ActApprove)
 			out = append(out, &mine)
 		}
 	}
@@ -397,8 +401,8 @@ func CheckRules(roles []access.Role) error {
 func checkRule(perm, text string) error {
 	route, action, _ := strings.Cut(perm, ".")
 	k, ok := LookupRoute(route)
-	if !ok || (action != ActView && action != ActEdit) {
-		return badFilter("a rule narrows a view or edit permission on a record kind (invoice.view, project.edit)")
+	if !ok || (action != ActView && action != ActEdit && action != ActApprove) {
+		return badFilter("a rule narrows a view, edit or approve permission on a record kind (invoice.view, project.edit, vendorbill.approve)")
 	}
 	if strings.TrimSpace(text) == "" {
 		return badFilter("the rule is empty")
@@ -420,7 +424,9 @@ func checkRule(perm, text string) error {
 			value = "1"
 		}
 		c, err := on.cond(name, op, value)
-		if err == nil && !indexedCond(on, c) {
+		// A view or edit rule narrows lists; an approve rule is only
+		// ever checked on the records a decision names, by id.
+		if err == nil && action != ActApprove && !indexedCond(on, c) {
 			err = badFilter("%s %s cannot be looked up by an index: the rule would read every %s for each list. "+
 				"A rule compares a record's name, number, status, date, amount, client or project, its owner (%s), or a sortable field; "+
 				"contains and startswith are for lists, not rules", field, op, strings.ToLower(on.Label), cmp.Or(on.Owner, "none"))
@@ -451,14 +457,35 @@ func indexedCond(k *Kind, c Cond) bool {
 }
 
 // Narrow adds the caller's view scope of kind to f: what a list, count,
-// total, tally or grouping of kind's records reads under the guard.
+// total, tally or grouping of kind's records reads under the guard. A
+// condition of f that compares with Me is made the caller's own employee
+// record here.
 func (g *Guard) Narrow(ctx context.Context, kind string, f Filter) (Filter, error) {
 	k, ok := Lookup(kind)
 	if !ok {
 		return f, portal.Errorf(portal.CodeInvalid, "Unknown record type %q.", kind)
 	}
+	f, err := g.Resolve(ctx, f)
+	if err != nil {
+		return f, err
+	}
 	scope, err := g.Scope(ctx, k, ActView)
 	return f.And(scope), err
+}
+
+// Resolve returns f with its conditions that compare with Me made the
+// caller's own employee record: a filter the caller wrote ("nextapprover
+// eq $me") as it applies to them. Narrow does it for a query's filter;
+// a tally's buckets need it too.
+func (g *Guard) Resolve(ctx context.Context, f Filter) (Filter, error) {
+	if !f.mentionsMe() {
+		return f, nil
+	}
+	id, err := g.employee(ctx)
+	if err != nil {
+		return f, err
+	}
+	return f.resolveMe(id), nil
 }
 
 // Narrowed reports whether the caller sees only some records of kind

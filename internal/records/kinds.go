@@ -233,11 +233,17 @@ type Kind struct {
 	Address string `json:"address,omitempty"`
 	// DefaultSort is the order of a list that asks for none:
 	// transactions newest first by their date, the others by name.
-	DefaultSort SortSpec `json:"defaultSort"`
-	Tabs        []Tab    `json:"tabs"`              // view sub-tabs, in display order
-	ERPLink     string   `json:"erpLink,omitempty"` // path template into the ERP UI; {id} is replaced
-	CanCreate   bool     `json:"canCreate"`
-	CanEdit     bool     `json:"canEdit"`
+	// Approval, when set, is how the kind's records go through approval
+	// (see Decide).
+	Approval    *Approval `json:"approval,omitempty"`
+	DefaultSort SortSpec  `json:"defaultSort"`
+	Tabs        []Tab     `json:"tabs"`              // view sub-tabs, in display order
+	ERPLink     string    `json:"erpLink,omitempty"` // path template into the ERP UI; {id} is replaced
+	CanCreate   bool      `json:"canCreate"`
+	CanEdit     bool      `json:"canEdit"`
+	// CanApprove says the caller may decide some records' approval
+	// (Guard.Kinds; false in the registry itself).
+	CanApprove bool `json:"canApprove"`
 }
 
 // kindJSON is a Kind as /api/v1/kinds serves it: every field in one
@@ -396,6 +402,10 @@ func init() {
 		}
 		if f, ok := k.FieldNamed(k.Address); k.Address != "" && (!ok || f.Type != TypeText) {
 			panic(fmt.Sprintf("records: %s's address %q is not a text field", k.Name, k.Address))
+		}
+		if k.Approval != nil {
+			k.Approval.check(k)
+			k.Approval.complete()
 		}
 		if f, ok := k.FieldNamed(k.DefaultSort.Field); !ok || !f.Sortable {
 			panic(fmt.Sprintf("records: %s sorts by default by %q, not a sortable field", k.Name, k.DefaultSort.Field))

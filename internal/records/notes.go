@@ -72,13 +72,18 @@ type NoteWrite struct {
 	Idempotency *Idempotency
 }
 
-// AttachmentStore is what adding a note or a file needs from the store.
-type AttachmentStore interface {
+// NoteStore is what adding a note needs from the store.
+type NoteStore interface {
 	// AddNote appends w.Entry to the record's notes sublist, with its
 	// audit entry, live-update event and outbox entry, in one
 	// transaction; a not-found error when the record is not there, and
 	// like SaveRecord *Replayed or ErrKeyReused for a repeated key.
 	AddNote(ctx context.Context, w NoteWrite) error
+}
+
+// AttachmentStore is what adding a note or a file needs from the store.
+type AttachmentStore interface {
+	NoteStore
 	// AddFile stores w.File (with a new id) as an attachment of its
 	// record, likewise, and returns it (without its content).
 	AddFile(ctx context.Context, w FileWrite) (File, error)
@@ -150,7 +155,7 @@ func formatInt(n int) string {
 // record does not exist. The note is dated today (UTC) and signed with
 // a.AuthorName. It reports whether it added the note (false: the
 // Idempotency-Key says this very note was added already).
-func (k *Kind) AddNote(ctx context.Context, st AttachmentStore, a Addition, text string, now time.Time, mode Mode) (bool, error) {
+func (k *Kind) AddNote(ctx context.Context, st NoteStore, a Addition, text string, now time.Time, mode Mode) (bool, error) {
 	if !k.HasNotes() {
 		return false, portal.Errorf(portal.CodeNotFound, "%s have no notes.", k.Plural)
 	}

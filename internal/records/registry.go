@@ -224,10 +224,16 @@ var registry = []*Kind{
 			termsField, doc("otherrefnum", "PO/reference", TypeText),
 			doc("custbody_res_vendor_invoice", "Vendor invoice number", TypeText),
 			docStatus("approvalstatus", "Approval status", "Pending Approval", "Approved", "Rejected"),
+			docRef("nextapprover", "Next approver", "employee"),
 			list("account", "A/P account"), currencyField,
 		},
+		// NetSuite's vendor bill approval: the approval status drives the
+		// bill's status (Bill:Pending Approval, Bill:Open, Bill:Rejected).
+		Approval: &Approval{Status: "approvalstatus", NextApprover: "nextapprover",
+			Pending: "Pending Approval", Approved: "Approved", Rejected: "Rejected",
+			Then: map[string]string{"Approved": "Open", "Rejected": "Rejected"}},
 		DefaultSort: newestFirst("trandate"),
-		Tabs:        []Tab{lineItems, billExpenses, filesTab},
+		Tabs:        []Tab{lineItems, billExpenses, filesTab, notesTab},
 		ERPLink:     "/app/accounting/transactions/vendbill.nl?id={id}",
 	},
 	{

@@ -187,6 +187,9 @@ type View struct {
 	// Completing says the whole document is being fetched from the ERP
 	// (sublists a pull does not read): the page asks again shortly.
 	Completing bool `json:"completing,omitempty"`
+	// CanApprove says the record waits for a decision the caller may
+	// make (Guard.MayDecide).
+	CanApprove bool `json:"canApprove,omitempty"`
 }
 
 // View renders a record page: the promoted fields as "Summary", the

@@ -277,7 +277,7 @@ func (s *Server) applyWrite(ts *typeStore, idPart string, body map[string]any, i
 			return "", duplicateExternalID(newExt)
 		}
 		if err := s.patch(ts, old, fields, newExt); err != nil {
-			return "", newAPIError(http.StatusBadRequest, "INVALID_CONTENT", err.Error())
+			return "", asAPIError(err)
 		}
 		id = old.id
 	}
@@ -297,7 +297,8 @@ func duplicateExternalID(ext string) *apiError {
 	return e
 }
 
-// create stores a new record; the caller holds the write lock.
+// create stores a new record, under the record type's approval rules
+// (approve); the caller holds the write lock.
 func (s *Server) create(ts *typeStore, fields map[string]any, ext *string) (int64, *apiError) {
 	var e string
 	if ext != nil {
@@ -306,7 +307,18 @@ func (s *Server) create(ts *typeStore, fields map[string]any, ext *string) (int6
 	if e != "" && ts.byExt[e] != nil {
 		return 0, duplicateExternalID(e)
 	}
-	raw, err := json.Marshal(fields)
+	members := make(map[string]json.RawMessage, len(fields))
+	for k, v := range fields {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return 0, newAPIError(http.StatusBadRequest, "INVALID_CONTENT", err.Error())
+		}
+		members[k] = b
+	}
+	if aerr := s.approve(ts, nil, members); aerr != nil {
+		return 0, aerr
+	}
+	raw, err := json.Marshal(members)
 	if err != nil {
 		return 0, newAPIError(http.StatusBadRequest, "INVALID_CONTENT", err.Error())
 	}
@@ -329,11 +341,14 @@ func userError(field, detail string) *apiError {
 
 // normalize checks a write's fields against the record type and brings
 // them to the stored shape, as the record API does (account.yaml's [2]):
-// every member must be one of the type's field ids, exactly (a wrong
-// case is another, nonexistent field: NONEXISTENT_FIELD); read-only
+// every member must name one of the type's fields, its id matched
+// without regard to case (account.yaml's [11]: NetSuite's own examples
+// write approvalstatus and entityid), else NONEXISTENT_FIELD; where two
+// members name one field, the one spelled as the field id wins; read-only
 // fields are refused; values must fit the field's type; references and
 // list values become {"id", "refName"} (refused when they name no record
-// or list value), sublists {"items": [...]} arrays. The system members
+// or list value; a list value may also be its bare internal id, [11]),
+// sublists {"items": [...]} arrays. The system members
 // (id, links, refName and the family's created and last-modified fields)
 // are ignored. ext is the body's externalId, nil when it has none. On a
 // create the title field is required; on an update a nil value clears a
@@ -360,17 +375,23 @@ func (s *Server) normalize(ts *typeStore, body map[string]any, create bool) (fie
 		}
 		f, ok := sc.byID[k]
 		if !ok {
+			f, ok = sc.byLower[strings.ToLower(k)]
+		}
+		if !ok {
 			e := newAPIError(http.StatusBadRequest, "NONEXISTENT_FIELD",
 				fmt.Sprintf("Invalid field name: %s. The field does not exist on the %s record.", k, sc.RecordType))
 			e.Path = k
 			return nil, nil, e
 		}
+		if _, twice := body[f.ID]; twice && k != f.ID {
+			continue // the member spelled as the field id wins
+		}
 		if f.ReadOnly {
-			return nil, nil, userError(k, fmt.Sprintf("The field %s is read-only and cannot be set.", k))
+			return nil, nil, userError(k, fmt.Sprintf("The field %s is read-only and cannot be set.", f.ID))
 		}
 		if v == nil {
 			if !create {
-				fields[k] = nil
+				fields[f.ID] = nil
 			}
 			continue
 		}
@@ -378,7 +399,7 @@ func (s *Server) normalize(ts *typeStore, body map[string]any, create bool) (fie
 		if aerr != nil {
 			return nil, nil, aerr
 		}
-		fields[k] = val
+		fields[f.ID] = val
 	}
 	t, present := fields[sc.Title]
 	title, _ := t.(string)
@@ -396,6 +417,9 @@ func (s *Server) fieldValue(f *Field, v any) (any, *apiError) {
 		return s.resolveRef(f.ID, f.Arg, v)
 	case FieldList:
 		id := idOf(v)
+		if n, bare := v.(json.Number); bare {
+			id = n.String() // a bare internal id [11]
+		}
 		text, known := s.schema.Lists[f.Arg][id]
 		if !known {
 			return nil, invalidValue(f.ID, v)

@@ -304,7 +304,8 @@ func (s *Server) Put(recordType string, r Record) (int64, error) {
 // Update changes some fields of a record as an edit in NetSuite would:
 // members of fields (field ids, matched without regard to case) replace
 // the record's, a nil value removes one, and Modified becomes the fake's
-// clock.
+// clock. The record type's approval rules hold (approval.go): a refused
+// change is an error and changes nothing.
 func (s *Server) Update(recordType string, id int64, fields map[string]any) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -320,12 +321,15 @@ func (s *Server) Update(recordType string, id int64, fields map[string]any) erro
 }
 
 // patch stores old with fields merged in (nil removes a member), the
-// external id ext and Modified = now. The caller holds the write lock.
+// external id ext and Modified = now, under the record type's approval
+// rules (approve: a refusal is the *apiError returned, and nothing is
+// stored). The caller holds the write lock.
 func (s *Server) patch(ts *typeStore, old *rec, fields map[string]any, ext string) error {
 	var doc map[string]json.RawMessage
 	if err := json.Unmarshal(old.doc, &doc); err != nil {
 		return fmt.Errorf("netsuitetest: stored document: %w", err)
 	}
+	before := maps.Clone(doc)
 	for name, v := range fields {
 		k, ok := ts.fieldID(name)
 		if !ok {
@@ -340,6 +344,9 @@ func (s *Server) patch(ts *typeStore, old *rec, fields map[string]any, ext strin
 			return fmt.Errorf("netsuitetest: field %s: %w", k, err)
 		}
 		doc[k] = b
+	}
+	if aerr := s.approve(ts, before, doc); aerr != nil {
+		return aerr
 	}
 	raw, err := json.Marshal(doc)
 	if err != nil {
