@@ -146,8 +146,7 @@ func (k *Kind) Decide(ctx context.Context, st DecisionStore, d Decision, by Auth
 			return DecisionResult{}, &portal.Error{Code: portal.CodeUnprocessable, Message: msg, Fields: []portal.FieldError{{Field: "comment", Message: msg}}}
 		}
 		var ferr *portal.FieldError
-		if comment, ferr = CheckNote(comment); ferr != nil {
-			ferr.Field = "comment"
+		if comment, ferr = checkNote(comment, "comment"); ferr != nil {
 			return DecisionResult{}, &portal.Error{Code: portal.CodeUnprocessable, Message: "Please correct the comment.", Fields: []portal.FieldError{*ferr}}
 		}
 	}

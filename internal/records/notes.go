@@ -121,18 +121,22 @@ func (k *Kind) HasFiles() bool {
 // CheckNote returns a note's text as stored (trimmed), or the field error
 // under "note": it must not be empty, at most MaxNote characters, valid
 // UTF-8 with no control characters but line breaks and tabs.
-func CheckNote(text string) (string, *portal.FieldError) {
+func CheckNote(text string) (string, *portal.FieldError) { return checkNote(text, "note") }
+
+// checkNote is CheckNote of a text the user calls what (a note, an
+// approval's comment), its field error under that name.
+func checkNote(text, what string) (string, *portal.FieldError) {
 	text = strings.TrimSpace(text)
 	bad := func(msg string) (string, *portal.FieldError) {
-		return "", &portal.FieldError{Field: "note", Message: msg}
+		return "", &portal.FieldError{Field: what, Message: msg}
 	}
 	switch {
 	case !utf8.ValidString(text):
 		return bad("Not valid text (UTF-8).")
 	case text == "":
-		return bad("Write the note first.")
+		return bad("Write the " + what + " first.")
 	case utf8.RuneCountInString(text) > MaxNote:
-		return bad(fmt.Sprintf("Keep the note under %s characters.", formatInt(MaxNote+1)))
+		return bad(fmt.Sprintf("Keep the %s under %s characters.", what, formatInt(MaxNote+1)))
 	case strings.ContainsFunc(text, func(r rune) bool {
 		return r != '\n' && r != '\r' && r != '\t' && (unicode.IsControl(r) || r == '\u2028' || r == '\u2029')
 	}):

@@ -24,7 +24,7 @@ function signInWith(permissions: string[]) {
   });
 }
 
-const kinds = [{ route: 'invoice', plural: 'Invoices', canCreate: false, canEdit: false }];
+const kinds = [{ route: 'invoice', plural: 'Invoices', canCreate: false, canEdit: false, canApprove: false }];
 const permissions = [{ name: 'access.admin', label: 'Manage users, roles and menus' }];
 const setup = (f: AccessFile, version: string) => json({ data: { file: f, version, kinds, permissions } });
 

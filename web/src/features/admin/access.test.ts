@@ -51,8 +51,9 @@ describe('roles', () => {
   const pm = file.roles![1]!;
 
   it('offers create and edit only for kinds that have them', () => {
-    expect(kindPermissions({ route: 'invoice', plural: 'Invoices', canCreate: false, canEdit: false }).map((p) => p.name)).toEqual(['invoice.view']);
-    expect(kindPermissions({ route: 'project', plural: 'Projects', canCreate: true, canEdit: true }).map((p) => p.action)).toEqual(['view', 'create', 'edit']);
+    expect(kindPermissions({ route: 'invoice', plural: 'Invoices', canCreate: false, canEdit: false, canApprove: false }).map((p) => p.name)).toEqual(['invoice.view']);
+    expect(kindPermissions({ route: 'project', plural: 'Projects', canCreate: true, canEdit: true, canApprove: false }).map((p) => p.action)).toEqual(['view', 'create', 'edit']);
+    expect(kindPermissions({ route: 'vendorbill', plural: 'Vendor bills', canCreate: false, canEdit: false, canApprove: true }).map((p) => p.name)).toEqual(['vendorbill.view', 'vendorbill.approve']);
   });
 
   it('drops a rule with its permission', () => {

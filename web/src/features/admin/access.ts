@@ -55,6 +55,8 @@ export interface KindInfo {
   plural: string;
   canCreate: boolean;
   canEdit: boolean;
+  /** Its records go through approval: the role may be given `route.approve`. */
+  canApprove: boolean;
 }
 
 export interface PermissionInfo {
@@ -166,16 +168,19 @@ export function setUserDisabled(file: AccessFile, userId: number, disabled: bool
   });
 }
 
-/** The permissions of a kind: view, and create and edit when the kind has them. */
-export function kindPermissions(kind: KindInfo): { action: 'view' | 'create' | 'edit'; name: string }[] {
-  const out: { action: 'view' | 'create' | 'edit'; name: string }[] = [{ action: 'view', name: `${kind.route}.view` }];
+type KindAction = 'view' | 'create' | 'edit' | 'approve';
+
+/** The permissions of a kind: view, and create, edit and approve when the kind has them. */
+export function kindPermissions(kind: KindInfo): { action: KindAction; name: string }[] {
+  const out: { action: KindAction; name: string }[] = [{ action: 'view', name: `${kind.route}.view` }];
   if (kind.canCreate) out.push({ action: 'create', name: `${kind.route}.create` });
   if (kind.canEdit) out.push({ action: 'edit', name: `${kind.route}.edit` });
+  if (kind.canApprove) out.push({ action: 'approve', name: `${kind.route}.approve` });
   return out;
 }
 
-/** Whether a permission may carry a rule (a view or an edit of a kind). */
-export const takesRule = (permission: string) => permission.endsWith('.view') || permission.endsWith('.edit');
+/** Whether a permission may carry a rule (a view, an edit or an approval of a kind). */
+export const takesRule = (permission: string) => ['.view', '.edit', '.approve'].some((a) => permission.endsWith(a));
 
 /** Gives or takes a permission; taking one drops its rule. */
 export function setPermission(role: AccessRole, permission: string, on: boolean): AccessRole {

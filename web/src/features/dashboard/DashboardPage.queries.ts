@@ -1,7 +1,7 @@
 /**
- * The dashboard's server state (`GET /api/v1/dashboard`): the user's own records, their
- * active projects with open items, receivables and payables with their aging, and the
- * credits available, each part only for a role that may see it. Every figure is a card:
+ * The dashboard's server state (`GET /api/v1/dashboard`): what awaits the user's approval,
+ * the user's own records, their active projects with open items, receivables and payables
+ * with their aging, and the credits available, each part only for a role that may see it. Every figure is a card:
  * the records of a kind matching a list filter, counted (and an amount totalled) by the
  * server with that list's own filter, so the list a card opens shows the same number.
  *
@@ -71,6 +71,11 @@ export interface Dashboard {
   projects?: { all: DashboardCard; rows: MyProject[] };
   aging: AgingSection[];
   credits?: DashboardCard;
+  /**
+   * What waits for the user's decision: one card per kind whose records they may approve
+   * (its filter the kind's `approval.awaiting`); absent or empty for a role that approves nothing.
+   */
+  approvals?: DashboardCard[];
 }
 
 export async function fetchDashboard(signal?: AbortSignal): Promise<Dashboard> {

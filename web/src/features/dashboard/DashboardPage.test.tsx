@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -21,6 +21,7 @@ const kind = (name: string, label: string, plural: string, fields: Kind['fields'
   tabs: [],
   canCreate: false,
   canEdit: false,
+  canApprove: false,
   ...(owner ? { owner } : {}),
 });
 
@@ -42,6 +43,10 @@ const kinds: Kind[] = [
     { name: 'memo', label: 'Description', column: 'title', type: 'text' },
     { name: 'duedate', label: 'Due date', column: 'fields.duedate', type: 'date' },
     { name: 'amountremaining', label: 'Amount remaining', column: 'fields.amountremaining', type: 'money', currency: 'USD' },
+  ]),
+  kind('vendorbill', 'Vendor bill', 'Vendor bills', [
+    { name: 'memo', label: 'Description', column: 'title', type: 'text' },
+    { name: 'total', label: 'Amount', column: 'amount', type: 'money', currency: 'USD' },
   ]),
   kind('creditavailability', 'Credit availability', 'Credit availability', [
     { name: 'name', label: 'Credit pool', column: 'title', type: 'text' },
@@ -306,6 +311,61 @@ describe('DashboardPage', () => {
     expect(credits).not.toHaveTextContent('34.13');
   });
 
+  it('puts what awaits the user’s approval first: one bill in the singular, its amount, opening the list of them', async () => {
+    const awaiting = 'approvalstatus eq "Pending Approval" and nextapprover eq $me';
+    answer = {
+      ...pete,
+      approvals: [
+        card({
+          label: 'Vendor bills awaiting my approval',
+          one: 'Vendor bill awaiting my approval',
+          kind: 'vendorbill',
+          filter: awaiting,
+          count: 1,
+          amount: 'total',
+          totals: [{ unit: 'CAD', total: 1250.5 }],
+          type: 'money',
+        }),
+      ],
+    };
+    renderAs({ ...pm, permissions: [...pm.permissions, 'vendorbill.view'] });
+    const section = await screen.findByRole('region', { name: 'Awaiting my approval' });
+    // Before everything else the dashboard shows.
+    expect(section.compareDocumentPosition(screen.getByTestId('kpi-mine-project')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    const bills = within(section).getByRole('region', { name: 'Vendor bill awaiting my approval' });
+    expect(within(bills).getByTestId('kpi-value')).toHaveTextContent(/^1$/);
+    expect(within(bills).getByTestId('kpi-amount')).toHaveTextContent(/^Amount: CA\$1,250\.50$/);
+    const link = within(bills).getByRole('link', { name: 'View vendor bills awaiting my approval' });
+    expect(link.getAttribute('href')).toMatch(/^\/vendorbill\/list\?/);
+    expect(searchOf(link.getAttribute('href'))).toEqual({ list: 'customsearch_res_vendorbill_list', filter: awaiting });
+  });
+
+  it('names several in the plural, says when none wait, and shows nothing of approvals to a role that approves nothing', async () => {
+    const bills = (count: number) =>
+      card({ label: 'Vendor bills awaiting my approval', one: 'Vendor bill awaiting my approval', kind: 'vendorbill', filter: 'x', count, amount: 'total', totals: [{ total: count * 100 }], type: 'money' });
+    answer = { ...accountant, approvals: [bills(3)] };
+    const role = { ...pm, name: 'Accountant', permissions: ['invoice.view', 'creditavailability.view', 'vendorbill.view'] };
+    renderAs(role, 'Ann Counter');
+    const three = await screen.findByTestId('kpi-approvals-vendorbill');
+    expect(three).toHaveAccessibleName('Vendor bills awaiting my approval');
+    expect(within(three).getByTestId('kpi-value')).toHaveTextContent(/^3$/);
+    expect(within(three).getByTestId('kpi-amount')).toHaveTextContent('$300.00');
+    cleanup();
+
+    // None waiting: no "$0.00" beside the 0.
+    answer = { ...accountant, approvals: [bills(0)] };
+    renderAs(role, 'Ann Counter');
+    const none = await screen.findByTestId('kpi-approvals-vendorbill');
+    expect(none).toHaveTextContent('Nothing waits for your decision');
+    expect(within(none).queryByTestId('kpi-amount')).toBeNull();
+    cleanup();
+
+    answer = { ...accountant, approvals: [] };
+    renderAs(role, 'Ann Counter');
+    await screen.findByTestId('kpi-invoice-outstanding');
+    expect(screen.queryByRole('region', { name: 'Awaiting my approval' })).toBeNull();
+  });
+
   it('says why there is nothing of the user’s own when their sign-in is not an employee', async () => {
     answer = { ...pete, employee: null, mine: [], projects: undefined } as Dashboard;
     renderAs(pm);
@@ -351,6 +411,6 @@ describe('dashboard helpers', () => {
 
   it('opens a card as the built-in list with its filter', () => {
     expect(cardPath(kinds[0]!, pete.mine[0]!.all)).toBe('/project/list?list=customsearch_res_project_list&filter=projectmanager+eq+2');
-    expect(cardPath(kinds[3]!, accountant.credits!)).toBe('/creditavailability/list?list=customsearch_res_creditavailability_list');
+    expect(cardPath(kinds[4]!, accountant.credits!)).toBe('/creditavailability/list?list=customsearch_res_creditavailability_list');
   });
 });

@@ -20,6 +20,11 @@ export function countOf(n: number, kind: Pick<Kind, 'label' | 'plural'> | undefi
   return `${formatCount(n)} ${noun}`;
 }
 
+/** What a card counts, in the singular for one record when it says so ("Vendor bill awaiting my approval"). */
+export function cardLabel(card: Pick<DashboardCard, 'label' | 'one' | 'count'>): string {
+  return card.count === 1 && card.one ? card.one : card.label;
+}
+
 /**
  * A card's totals, one text per unit as its field's values read: money in its currency
  * ("€1,250.00", "£300.00"), credits with their type ("34.00 Wetland"); an estimate marked
@@ -94,12 +99,26 @@ function Kpi({
   );
 }
 
+/** A counting card's totals as its figure shows them: none when it counts nothing (no "$0.00" beside the 0). */
+function countedTotals(card: DashboardCard, kind: Kind): string[] {
+  return card.count > 0 ? totalsOf(card, kind) : [];
+}
+
+/** A counting card's amount under its count, named by its field ("Contract value: $250,000.00"); nothing without {@link countedTotals}. */
+function KpiAmount({ card, kind }: { card: DashboardCard; kind: Kind }) {
+  const totals = countedTotals(card, kind);
+  if (totals.length === 0) return null;
+  const name = fieldOf(kind, card.amount ?? '')?.label ?? 'Total';
+  return (
+    <Text size="sm" c="dimmed" component="div" data-testid="kpi-amount">
+      {name}: <UnitList texts={totals} inline aria-label={`${name} ${perUnit(card, kind)}`} />
+    </Text>
+  );
+}
+
 /** The user's records of one kind: how many, their amount per currency, by status, each opening its list. */
 function MineKpi({ mine, kind }: { mine: MineSection; kind: Kind }) {
   const status = kind.fields.find((f) => f.column === 'status');
-  // None of them: no "$0.00" beside the 0.
-  const totals = mine.all.count > 0 ? totalsOf(mine.all, kind) : [];
-  const amount = fieldOf(kind, mine.all.amount ?? '');
   const badges: BadgeItem[] = mine.byStatus.map((c) => ({
     text: `${formatCount(c.count)} ${c.label.toLowerCase()}`,
     color: statusColor(c.label, status?.choices),
@@ -111,19 +130,50 @@ function MineKpi({ mine, kind }: { mine: MineSection; kind: Kind }) {
       label={mine.all.label}
       value={formatCount(mine.all.count)}
       detail={
-        (totals.length > 0 || badges.length > 0) && (
+        (countedTotals(mine.all, kind).length > 0 || badges.length > 0) && (
           <>
-            {totals.length > 0 && (
-              <Text size="sm" c="dimmed" component="div" data-testid="kpi-amount">
-                {amount?.label ?? 'Total'}: <UnitList texts={totals} inline aria-label={`${amount?.label ?? 'Total'} ${perUnit(mine.all, kind)}`} />
-              </Text>
-            )}
+            <KpiAmount card={mine.all} kind={kind} />
             {badges.length > 0 && <BadgeList badges={badges} mini aria-label={`${mine.all.label} by ${status?.label.toLowerCase() ?? 'status'}`} />}
           </>
         )
       }
       link={{ to: cardPath(kind, mine.all), text: `View ${mine.all.label.toLowerCase()}` }}
     />
+  );
+}
+
+/**
+ * What waits for the user's decision, first on the page: per kind they approve, how many
+ * records and their amount, opening the list of them (the kind's "awaiting" filter).
+ */
+function Approvals({ shown }: { shown: readonly { card: DashboardCard; kind: Kind }[] }) {
+  const headingId = useId();
+  return (
+    <section aria-labelledby={headingId} data-testid="approvals">
+      <Title order={2} id={headingId} className={classes.cardTitle} mb="sm">
+        Awaiting my approval
+      </Title>
+      <SimpleGrid cols={{ base: 1, sm: 2, lg: Math.min(shown.length, 4) }} spacing="md">
+        {shown.map(({ card, kind }) => (
+          <Kpi
+            key={card.kind}
+            testId={`kpi-approvals-${kind.route}`}
+            label={cardLabel(card)}
+            value={formatCount(card.count)}
+            detail={
+              card.count === 0 ? (
+                <Text size="sm" c="dimmed">
+                  Nothing waits for your decision
+                </Text>
+              ) : (
+                <KpiAmount card={card} kind={kind} />
+              )
+            }
+            link={{ to: cardPath(kind, card), text: `View ${card.label.toLowerCase()}` }}
+          />
+        ))}
+      </SimpleGrid>
+    </section>
   );
 }
 
@@ -250,7 +300,7 @@ function ProjectRow({ project, kinds, projectKind }: { project: MyProject; kinds
   const href = projectKind ? viewPath(projectKind, project.id) : undefined;
   const badges: BadgeItem[] = project.open.flatMap((c) => {
     const kind = kindByName(kinds, c.kind);
-    return kind ? [{ key: c.kind, text: `${formatCount(c.count)} ${(c.count === 1 && c.one ? c.one : c.label).toLowerCase()}`, color: 'orange', to: cardPath(kind, c) }] : [];
+    return kind ? [{ key: c.kind, text: `${formatCount(c.count)} ${cardLabel(c).toLowerCase()}`, color: 'orange', to: cardPath(kind, c) }] : [];
   });
   return (
     <li className={classes.projectRow} data-testid="my-project">
@@ -328,8 +378,13 @@ function DashboardBody({ data, kinds, roleName, hasMenu }: { data: Dashboard; ki
   // Without an employee record the notice says why nothing of the user's own shows: the
   // role may well see projects, so "sees no projects" would be untrue.
   const noEmployee = !data.employee && ownsSomething;
+  const approvals = (data.approvals ?? []).flatMap((card) => {
+    const kind = kindByName(kinds, card.kind);
+    return kind ? [{ card, kind }] : [];
+  });
   return (
     <>
+      {approvals.length > 0 && <Approvals shown={approvals} />}
       {noEmployee && (
         <Paper withBorder radius="md" p="md" data-testid="no-employee">
           <Text size="sm">
@@ -348,7 +403,7 @@ function DashboardBody({ data, kinds, roleName, hasMenu }: { data: Dashboard; ki
           {agingSections}
         </div>
       )}
-      {kpis.length === 0 && !data.projects && !noEmployee && (
+      {kpis.length === 0 && !data.projects && !noEmployee && approvals.length === 0 && (
         <Paper withBorder radius="md" p="xl" className={classes.empty} data-testid="dashboard-empty">
           <Text fw={600}>Nothing to show for this role yet.</Text>
           <Text size="sm" c="dimmed">
@@ -362,9 +417,9 @@ function DashboardBody({ data, kinds, roleName, hasMenu }: { data: Dashboard; ki
 }
 
 /**
- * Dashboard (SPEC §2 `/`): the user's own. What they manage or own, their active projects
- * with open items, receivables and payables with their aging, the credits available —
- * each part only for a role that may see it. Every figure opens the list with the same
+ * Dashboard (SPEC §2 `/`): the user's own. What awaits their approval, what they manage or
+ * own, their active projects with open items, receivables and payables with their aging,
+ * the credits available — each part only for a role that may see it. Every figure opens the list with the same
  * filter, so the list shows the same number.
  */
 export default function DashboardPage() {

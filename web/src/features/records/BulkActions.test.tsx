@@ -18,6 +18,7 @@ const milestones: Kind = {
   tabs: [],
   canCreate: false,
   canEdit: true,
+  canApprove: false,
 };
 
 describe('amounts set in bulk', () => {

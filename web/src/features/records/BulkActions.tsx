@@ -1,9 +1,10 @@
 /**
  * What a list page does with its selected rows: the selection bar (how many, export them
- * as CSV, edit a field of them all, clear) and the bulk edit dialog. A bulk edit is one
- * request; the server saves each record on its own (validation, history, NetSuite) and
- * says what became of each, so the dialog reports partial failures record by record and
- * keeps the failed ones selected for another try. An amount set in bulk is in the selected
+ * as CSV, edit a field of them all, approve or reject them, clear), the bulk edit dialog,
+ * and what became of each record of a bulk edit or decision (BulkResultView). A bulk edit
+ * is one request; the server saves each record on its own (validation, history, NetSuite)
+ * and says what became of each, so the dialog reports partial failures record by record
+ * and keeps the failed ones selected for another try. An amount set in bulk is in the selected
  * records' one currency, which its input shows; when they are in several, or the list did not
  * show their currency, amounts are not offered (bulkMoney).
  */
@@ -15,7 +16,7 @@ import { FieldInput } from './form/FieldInput';
 import { fieldError, saveValueOf, type FormValue } from './form/schema';
 import { baseCurrency, isChoosable } from './kinds';
 import { useBulkEdit } from './queries';
-import type { BulkResult, Kind, KindField, ListCount, Row } from './types';
+import type { ApprovalDecision, BulkOutcomes, BulkResult, Kind, KindField, ListCount, Row } from './types';
 import classes from './list.module.css';
 
 /** The most records one bulk edit or export takes (the server's limit too). */
@@ -67,7 +68,7 @@ export function bulkMoney(kind: Kind, rows: readonly Row[]): BulkMoney {
 }
 
 /** A fresh Idempotency-Key. */
-function newKey(): string {
+export function newKey(): string {
   return typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(16).slice(2)}`;
 }
 
@@ -81,13 +82,16 @@ export interface SelectionBarProps {
   selectingAll: boolean;
   /** Bulk edit is offered (the role may edit the kind and it has an editable field). */
   canEdit: boolean;
+  /** Approve and Reject are offered (the kind goes through approval and the role decides some of its records). */
+  canApprove?: boolean;
   exporting: boolean;
   onExport: () => void;
   onEdit: () => void;
+  onDecide?: (decision: ApprovalDecision) => void;
   onClear: () => void;
 }
 
-export function SelectionBar({ kind, count, matching, onSelectAll, selectingAll, canEdit, exporting, onExport, onEdit, onClear }: SelectionBarProps) {
+export function SelectionBar({ kind, count, matching, onSelectAll, selectingAll, canEdit, canApprove, exporting, onExport, onEdit, onDecide, onClear }: SelectionBarProps) {
   const noun = count === 1 ? kind.label.toLowerCase() : kind.plural.toLowerCase();
   const more = matching && matching.total > count ? matching : null;
   return (
@@ -115,11 +119,67 @@ export function SelectionBar({ kind, count, matching, onSelectAll, selectingAll,
             Edit a field…
           </Button>
         )}
+        {canApprove && onDecide && (
+          <>
+            <Button size="compact-sm" variant="light" color="teal" onClick={() => onDecide('approve')}>
+              Approve
+            </Button>
+            <Button size="compact-sm" variant="light" color="red" onClick={() => onDecide('reject')}>
+              Reject
+            </Button>
+          </>
+        )}
         <Button size="compact-sm" variant="subtle" onClick={onClear}>
           Clear selection
         </Button>
       </Group>
     </div>
+  );
+}
+
+export interface BulkResultViewProps {
+  kind: Kind;
+  result: BulkOutcomes;
+  /** What became of those that were saved, as the summary says it: "Saved", "Approved". */
+  done: string;
+  /** What is on its way to NetSuite: "changes", "decisions". */
+  what: string;
+  onClose: () => void;
+}
+
+/**
+ * The answer of a request on many records (a bulk edit, an approval decision), in its
+ * dialog: how many of them it saved, whether that is on its way to NetSuite, and each that
+ * failed, by name, with why (those stay selected).
+ */
+export function BulkResultView({ kind, result, done, what, onClose }: BulkResultViewProps) {
+  const pending = result.results.filter((r) => r.saved && r.write?.state === 'pending').length;
+  return (
+    <Stack gap="sm" data-testid="bulk-result">
+      <Alert color={result.failed ? 'yellow' : 'green'} variant="light" role="status" title={`${done} ${result.saved} of ${result.results.length} ${kind.plural.toLowerCase()}.`}>
+        {pending > 0 && <Text size="sm">The {what} are on their way to NetSuite.</Text>}
+        {result.failed > 0 && <Text size="sm">These were not {done.toLowerCase()} and stay selected:</Text>}
+      </Alert>
+      {result.failed > 0 && (
+        <List size="sm" spacing={4}>
+          {result.results
+            .filter((r) => !r.saved)
+            .map((r) => (
+              <List.Item key={r.id}>
+                <Text span fw={500} size="sm">
+                  {r.title || `${kind.label} ${r.id}`}
+                </Text>
+                : {r.message}
+              </List.Item>
+            ))}
+        </List>
+      )}
+      <Group justify="flex-end">
+        <Button onClick={onClose} data-autofocus>
+          Close
+        </Button>
+      </Group>
+    </Stack>
   );
 }
 
@@ -188,35 +248,10 @@ export function BulkEditDialog({ kind, kinds, rows, opened, onClose, onDone }: B
     }
   }
 
-  const pending = result?.results.filter((r) => r.saved && r.write?.state === 'pending').length ?? 0;
   return (
     <Modal opened={opened} onClose={onClose} title={`Edit ${ids.length} ${noun}`} centered size="md">
       {result ? (
-        <Stack gap="sm" data-testid="bulk-result">
-          <Alert color={result.failed ? 'yellow' : 'green'} variant="light" role="status" title={`Saved ${result.saved} of ${result.results.length} ${plural}.`}>
-            {pending > 0 && <Text size="sm">The changes are on their way to NetSuite.</Text>}
-            {result.failed > 0 && <Text size="sm">These were not saved and stay selected:</Text>}
-          </Alert>
-          {result.failed > 0 && (
-            <List size="sm" spacing={4}>
-              {result.results
-                .filter((r) => !r.saved)
-                .map((r) => (
-                  <List.Item key={r.id}>
-                    <Text span fw={500} size="sm">
-                      {r.title || `${kind.label} ${r.id}`}
-                    </Text>
-                    : {r.message}
-                  </List.Item>
-                ))}
-            </List>
-          )}
-          <Group justify="flex-end">
-            <Button onClick={onClose} data-autofocus>
-              Close
-            </Button>
-          </Group>
-        </Stack>
+        <BulkResultView kind={kind} result={result} done="Saved" what="changes" onClose={onClose} />
       ) : fields.length === 0 ? (
         <Stack gap="xs">
           <Text size="sm">{kind.plural} have no field that can be edited here.</Text>

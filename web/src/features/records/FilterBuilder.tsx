@@ -8,6 +8,7 @@ import { useState } from 'react';
 import {
   clauseProblem,
   FilterSyntaxError,
+  ME,
   newClause,
   operatorsFor,
   operatorLabel,
@@ -83,9 +84,13 @@ function ValueInput({ field, value, onChange, label, error }: { field: KindField
   }
   if (field?.type === 'date') return <TextInput {...common} type="date" onChange={(e) => onChange(e.currentTarget.value)} />;
   if (field?.type === 'reference' && field.ref) {
-    // A reference is filtered on the record's id; the user picks the record by name.
+    // A reference is filtered on the record's id; the user picks the record by name. The
+    // user's own employee record ($me) reads "Me" until another is picked.
     const id = /^\d+$/.test(value.trim()) ? Number(value) : null;
-    return <RecordLookup label={label} hideLabel kind={field.ref} value={id} onChange={(picked) => onChange(picked === null ? '' : String(picked))} error={error} />;
+    const placeholder = value.trim() === ME ? 'Me' : undefined;
+    return (
+      <RecordLookup label={label} hideLabel kind={field.ref} value={id} placeholder={placeholder} onChange={(picked) => onChange(picked === null ? '' : String(picked))} error={error} />
+    );
   }
   const numeric = ['money', 'quantity', 'number', 'percent', 'reference'].includes(field?.type ?? '');
   return (

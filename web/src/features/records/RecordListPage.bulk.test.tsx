@@ -32,6 +32,7 @@ const invoiceKind: Kind = {
   tabs: [],
   canCreate: false,
   canEdit: true,
+  canApprove: false,
 };
 
 const routes = [{ path: '/invoice', handle: { model: 'invoice' }, children: [{ path: 'list', handle: { isList: true }, Component: RecordListPage }] }];

@@ -4,8 +4,9 @@
  * search, page size, the cursors of the pages before this one and the chosen columns (any
  * field of the kind). The count and the totals of the summable columns (over the whole
  * result) come from their own, later queries, so rows show first. Rows can be selected
- * (kept while paging, dropped when the list, filter or search changes) to export them or
- * set a field on them all (BulkActions). A new page scrolls to the top and takes the focus.
+ * (kept while paging, dropped when the list, filter or search changes) to export them,
+ * set a field on them all (BulkActions) or, for a kind that goes through approval, approve
+ * or reject them (ApprovalDialog). A new page scrolls to the top and takes the focus.
  */
 import { Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -21,6 +22,8 @@ import { kindOfPath, useRouteKind } from './kinds';
 import { listEditorPath } from './links';
 import { downloadSelectedCsv, fetchListPage, saveDownload } from './api';
 import { BulkEditDialog, bulkEditableFields, MAX_SELECTION, SelectionBar } from './BulkActions';
+import { canDecide } from './approval/approval';
+import { ApprovalDialog } from './approval/ApprovalDialog';
 import { filterableFields } from './filter';
 import { fieldOf } from './kinds';
 import { ColumnChooser, ExportCsvButton, SavedListPicker, SearchBox } from './ListControls';
@@ -52,7 +55,7 @@ import {
 import { lastPageOf, Pager, usePageWalk } from './Pager';
 import { kindsQuery, listConfigsQuery, listCountQuery, listPageQuery, listTotalsQuery } from './queries';
 import { EmptyBlock, ErrorBlock, LoadingBlock, RecordErrorBoundary } from './States';
-import type { Kind, ListColumn, Row } from './types';
+import type { ApprovalDecision, Kind, ListColumn, Row } from './types';
 import classes from './records.module.css';
 
 /**
@@ -148,6 +151,7 @@ function KindList({ kind, kinds }: { kind: Kind; kinds: Kind[] }) {
   const selectedIds = useMemo(() => new Set(selectedRows.keys()), [selectedRows]);
   const [selectionNote, setSelectionNote] = useState<string | null>(null);
   const [editing, setEditing] = useState(false);
+  const [deciding, setDeciding] = useState<ApprovalDecision | null>(null);
   const [exporting, setExporting] = useState(false);
   const [selectingAll, setSelectingAll] = useState(false);
   const canBulkEdit = kind.canEdit && bulkEditableFields(kind, kinds).length > 0;
@@ -308,9 +312,11 @@ function KindList({ kind, kinds }: { kind: Kind; kinds: Kind[] }) {
           onSelectAll={() => void selectAllMatching()}
           selectingAll={selectingAll}
           canEdit={canBulkEdit}
+          canApprove={canDecide(kind)}
           exporting={exporting}
           onExport={() => void exportSelected()}
           onEdit={() => setEditing(true)}
+          onDecide={setDeciding}
           onClear={() => select([...selectedRows.values()], false)}
         />
       )}
@@ -398,6 +404,16 @@ function KindList({ kind, kinds }: { kind: Kind; kinds: Kind[] }) {
       )}
       {editing && (
         <BulkEditDialog kind={kind} kinds={kinds} rows={[...selectedRows.values()]} opened onClose={() => setEditing(false)} onDone={keepSelected} />
+      )}
+      {deciding && (
+        <ApprovalDialog
+          kind={kind}
+          decision={deciding}
+          ids={[...selectedRows.keys()]}
+          report
+          onClose={() => setDeciding(null)}
+          onDecided={(result) => keepSelected(result.results.filter((r) => !r.saved).map((r) => r.id))}
+        />
       )}
       {current && !current.builtIn && (
         <Text size="xs" c="dimmed">

@@ -1,15 +1,17 @@
 /**
  * A record's view page (`/<route>/view?id=42`): header with title, number, status badge,
- * key facts and the actions (edit, print, open in the ERP); the tab bar; below it the
- * record's line items (transactions) and field groups, or the sub-tab the child route
- * shows (`/<route>/view/<tab>?id=42`, RecordTabPage). Its money (key facts, fields, lines)
- * reads in the record's currency when the answer names one, else in the base currency.
+ * key facts and the actions (approve or reject when it waits for the user's decision, edit,
+ * print, open in the ERP); the tab bar; below it the record's line items (transactions)
+ * and field groups, or the sub-tab the child route shows (`/<route>/view/<tab>?id=42`,
+ * RecordTabPage). Its money (key facts, fields, lines) reads in the record's currency when
+ * the answer names one, else in the base currency.
  */
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Button, Group, Stack, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation, useOutlet, useSearchParams } from 'react-router';
 import { ApiError } from '../../lib/api';
+import { ApprovalActions, DecisionMessage, type DecisionNote } from './approval/RecordApproval';
 import { EditingNotice, useEventsConnected } from '../events';
 import { BadgeList, type BadgeItem } from '../../components/ui/BadgeList';
 import { DeclaredValue } from './FieldValue';
@@ -105,6 +107,7 @@ function RecordView({ kind, kinds, id }: { kind: Kind; kinds: Kind[]; id: number
   }, [completing, queryClient, kind.name, id]);
   const outlet = useOutlet();
   const { pathname } = useLocation();
+  const [decision, setDecision] = useState<DecisionNote | null>(null);
   const what = `${kind.label.toLowerCase()} ${id}`;
 
   if (record.isPending) return <LoadingBlock label={`Loading ${what}…`} rows={6} />;
@@ -126,6 +129,7 @@ function RecordView({ kind, kinds, id }: { kind: Kind; kinds: Kind[]; id: number
   const detailsPath = viewPath(kind, id);
   const onDetails = !outlet;
   const editPath = editPathOf(kind, id);
+  const name = data.title || `${kind.label} ${id}`;
 
   return (
     <Stack gap="md" className={classes.page}>
@@ -133,10 +137,11 @@ function RecordView({ kind, kinds, id }: { kind: Kind; kinds: Kind[]; id: number
         <KindCrumb kind={kind} place={data.code} />
         <Group justify="space-between" align="flex-start" gap="sm" wrap="wrap">
           <Title order={1} className={classes.recordTitle}>
-            {data.title || `${kind.label} ${id}`}
+            {name}
           </Title>
           <Group gap="xs">
             <RecordShortlist kind={kind.name} id={id} />
+            <ApprovalActions kind={kind} id={id} name={name} canApprove={data.canApprove} onDecided={setDecision} />
             {editPath && (
               <Button component={Link} to={editPath}>
                 Edit
@@ -156,6 +161,8 @@ function RecordView({ kind, kinds, id }: { kind: Kind; kinds: Kind[]; id: number
         </Group>
         <BadgeList badges={badges} aria-label="Status" />
       </Stack>
+
+      <DecisionMessage note={decision} onDismiss={() => setDecision(null)} />
 
       <EditingNotice kind={kind} id={id} />
       <WriteStateNotice kind={kind} id={id} write={data.write} />

@@ -21,6 +21,7 @@ const creditLedger: Kind = {
   tabs: [],
   canCreate: false,
   canEdit: false,
+  canApprove: false,
 };
 
 const project: Kind = { ...projectKind, tabs: [{ name: 'credits', label: 'Credits', source: 'custom', kind: 'creditledger' }] };

@@ -6,6 +6,8 @@
 import { api, type QueryValue } from '../../lib/api';
 import { config } from '../../lib/config';
 import type {
+  ApprovalInput,
+  ApprovalResult,
   BulkEditInput,
   BulkResult,
   Envelope,
@@ -26,7 +28,7 @@ import type {
 } from './types';
 
 /** `/{erp}/{product}{suffix}`, e.g. `/netsuite/portal-list`. */
-export function productPath(suffix: '-list' | '-record' | '-file' | '-crud' | '-bulk' | '-note'): string {
+export function productPath(suffix: '-list' | '-record' | '-file' | '-crud' | '-bulk' | '-note' | '-approval'): string {
   return `/${config.erp}/${config.product}${suffix}`;
 }
 
@@ -104,6 +106,16 @@ export async function fetchListTotals(params: ListParams, signal?: AbortSignal):
  */
 export async function bulkEdit(type: string, input: BulkEditInput, idempotencyKey: string): Promise<BulkResult> {
   const answer = await api.post<Envelope<BulkResult>>(productPath('-bulk'), input, { query: { type }, headers: { 'Idempotency-Key': idempotencyKey } });
+  return answer.data;
+}
+
+/**
+ * Approves or rejects some records waiting for the caller's decision (`POST
+ * {product}-approval`), each decided on its own; the answer says what became of each. The
+ * key (`Idempotency-Key`) makes a retry decide no record twice.
+ */
+export async function decideApproval(type: string, input: ApprovalInput, idempotencyKey: string): Promise<ApprovalResult> {
+  const answer = await api.post<Envelope<ApprovalResult>>(productPath('-approval'), input, { query: { type }, headers: { 'Idempotency-Key': idempotencyKey } });
   return answer.data;
 }
 

@@ -77,6 +77,10 @@ describe('filter expressions', () => {
     expect(row('entitystatus', 'eq', 'active')).toBeNull();
     expect(row('startdate', 'ge', '2024-02-29')).toBeNull();
     expect(row('customer', 'eq', '42')).toBeNull();
+    // The user's own employee record, on a reference to an employee only.
+    const approver = [{ name: 'nextapprover', label: 'Next approver', column: 'fields.nextapprover', type: 'reference' as const, ref: 'employee', operators: ['eq' as const, 'ne' as const] }];
+    expect(clauseProblem({ join: 'and', field: 'nextapprover', op: 'eq', value: '$me' }, approver)).toBeNull();
+    expect(row('customer', 'eq', '$me')).toMatch(/record id/);
   });
 
   it('starts a new row with the field type’s first operator and value', () => {

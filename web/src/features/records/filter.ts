@@ -4,7 +4,8 @@
  *   expression := condition ( ("and" | "or") condition )*
  *   condition  := field op value
  *   op         := eq | ne | lt | le | gt | ge | contains | startswith
- *   value      := bare word | "double-quoted text" (\" and \\ escaped)
+ *   value      := bare word | "double-quoted text" (\" and \\ escaped); $me for the
+ *                 user's own employee record (a reference to an employee)
  *
  * "and" binds tighter than "or" and there are no parentheses, so every expression is a
  * flat sequence of conditions joined by and/or: exactly what the builder's rows are. The
@@ -63,6 +64,13 @@ export function operatorLabel(op: Operator, type?: FieldType): string {
 export function isOperator(value: string): value is Operator {
   return (OPERATORS as readonly string[]).includes(value);
 }
+
+/**
+ * The value a condition on a reference to an employee compares with to mean the signed-in
+ * user's own employee record ("nextapprover eq $me", a kind's `approval.awaiting`): the
+ * server puts the record in.
+ */
+export const ME = '$me';
 
 /** A parse failure, with the 0-based character offset of the offending part. */
 export class FilterSyntaxError extends Error {
@@ -203,7 +211,7 @@ export function clauseProblem(clause: Clause, fields: readonly KindField[]): str
         ? null
         : `${field.label} needs a date as yyyy-mm-dd.`;
     case 'reference':
-      return /^\d+$/.test(value) ? null : `${field.label} needs a record id (a number).`;
+      return /^\d+$/.test(value) || (value === ME && field.ref === 'employee') ? null : `${field.label} needs a record id (a number).`;
     case 'status':
       return !field.choices || field.choices.some((c) => c.toLowerCase() === value.toLowerCase())
         ? null

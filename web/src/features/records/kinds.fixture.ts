@@ -40,6 +40,7 @@ export const projectKind: Kind = {
   erpLink: '/app/accounting/project/project.nl?id={id}',
   canCreate: false,
   canEdit: true,
+  canApprove: false,
 };
 
 export const customerKind: Kind = {
@@ -58,6 +59,7 @@ export const customerKind: Kind = {
   tabs: [{ name: 'files', label: 'Files', source: 'files' }],
   canCreate: true,
   canEdit: true,
+  canApprove: false,
 };
 
 export const employeeKind: Kind = {
@@ -71,6 +73,7 @@ export const employeeKind: Kind = {
   tabs: [],
   canCreate: false,
   canEdit: false,
+  canApprove: false,
 };
 
 export const billingKind: Kind = {
@@ -87,6 +90,7 @@ export const billingKind: Kind = {
   tabs: [],
   canCreate: false,
   canEdit: false,
+  canApprove: false,
 };
 
 export const invoiceKind: Kind = {
@@ -116,6 +120,7 @@ export const invoiceKind: Kind = {
   defaultSort: { field: 'trandate', dir: 'desc' },
   canCreate: false,
   canEdit: false,
+  canApprove: false,
 };
 
 /** A kind only the registry knows: its pages need no app change. */
@@ -135,6 +140,42 @@ export const permitKind: Kind = {
   tabs: [{ name: 'notes', label: 'Notes', source: 'sublist' }],
   canCreate: false,
   canEdit: false,
+  canApprove: false,
+};
+
+/**
+ * A kind whose records go through approval, as `GET /api/v1/kinds` describes it to a role
+ * that approves some of them (not in `registry`: tests add it).
+ */
+export const vendorBillKind: Kind = {
+  name: 'vendorbill',
+  route: 'vendorbill',
+  label: 'Vendor bill',
+  plural: 'Vendor bills',
+  erpType: 'vendorBill',
+  defaultList: 'customsearch_res_vendorbill_list',
+  fields: [
+    { name: 'memo', label: 'Description', column: 'title', type: 'text', sortable: true },
+    { name: 'tranid', label: 'Bill number', column: 'code', type: 'text', readOnly: true, sortable: true },
+    { name: 'status', label: 'Status', column: 'status', type: 'status', choices: ['Pending approval', 'Open', 'Paid in full', 'Rejected'], sortable: true },
+    { name: 'total', label: 'Amount', column: 'amount', type: 'money', currency: 'USD', summable: true, sortable: true },
+    { name: 'trandate', label: 'Bill date', column: 'occurred_on', type: 'date', sortable: true },
+    { name: 'approvalstatus', label: 'Approval status', column: 'fields.approvalstatus', type: 'status', choices: ['Pending Approval', 'Approved', 'Rejected'] },
+    { name: 'nextapprover', label: 'Next approver', column: 'fields.nextapprover', type: 'reference', ref: 'employee' },
+  ],
+  tabs: [{ name: 'notes', label: 'Notes', source: 'sublist' }],
+  defaultSort: { field: 'trandate', dir: 'desc' },
+  canCreate: false,
+  canEdit: false,
+  approval: {
+    status: 'approvalstatus',
+    nextApprover: 'nextapprover',
+    pending: 'Pending Approval',
+    approved: 'Approved',
+    rejected: 'Rejected',
+    awaiting: 'approvalstatus eq "Pending Approval" and nextapprover eq $me',
+  },
+  canApprove: true,
 };
 
 export const registry: Kind[] = [projectKind, customerKind, employeeKind, billingKind, invoiceKind, permitKind];
@@ -259,4 +300,35 @@ export const permitRecord: RecordDetail = {
   ],
   tabs: permitKind.tabs,
   related: [{ type: 'project', id: 42, name: 'Wetland restoration' }],
+};
+
+/** Bill 91, waiting for the signed-in user's approval. */
+export const vendorBillRecord: RecordDetail = {
+  id: 91,
+  type: 'vendorbill',
+  title: 'Office chairs',
+  code: 'BILL-0091',
+  status: 'Pending approval',
+  erpUrl: null,
+  groups: [
+    {
+      label: 'Summary',
+      fields: [
+        { name: 'memo', label: 'Description', type: 'text', value: 'Office chairs' },
+        { name: 'tranid', label: 'Bill number', type: 'text', value: 'BILL-0091' },
+        { name: 'status', label: 'Status', type: 'status', value: 'Pending approval' },
+        { name: 'total', label: 'Amount', type: 'money', value: 1250.5 },
+      ],
+    },
+    {
+      label: 'Approval',
+      fields: [
+        { name: 'approvalstatus', label: 'Approval status', type: 'status', value: 'Pending Approval' },
+        { name: 'nextapprover', label: 'Next approver', type: 'reference', value: { id: 2, refName: 'Ada Admin' } },
+      ],
+    },
+  ],
+  tabs: vendorBillKind.tabs,
+  related: [],
+  canApprove: true,
 };

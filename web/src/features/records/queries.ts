@@ -11,6 +11,7 @@ import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@ta
 import { listConfigsKey, listPagesKey, recordKey, recordsKey } from '../../lib/queryKeys';
 import {
   bulkEdit,
+  decideApproval,
   createListConfig,
   deleteListConfig,
   fetchFiles,
@@ -27,7 +28,7 @@ import {
 } from './api';
 import { searchRecords } from './searchApi';
 import { countParams, totalsParams } from './listParams';
-import type { BulkEditInput, BulkResult, ListConfig, ListConfigInput } from './types';
+import type { ApprovalInput, ApprovalResult, BulkEditInput, BulkResult, ListConfig, ListConfigInput } from './types';
 
 /** The kind registry; it changes only with a new server version. */
 export function kindsQuery() {
@@ -163,6 +164,25 @@ export function useBulkEdit() {
         queryClient.invalidateQueries({ queryKey: listPagesKey(type) }),
         ...input.ids.map((id) => queryClient.invalidateQueries({ queryKey: recordKey(type, id) })),
       ]),
+  });
+}
+
+/**
+ * Approves or rejects some records of a type. Afterwards (whatever became of them) every
+ * record answer of the role is stale — the dashboard's counts of what awaits the user too —
+ * and the type's lists and the records' pages refetch at once.
+ */
+export function useApproval() {
+  const queryClient = useQueryClient();
+  return useMutation<ApprovalResult, Error, { type: string; input: ApprovalInput; key: string }>({
+    mutationFn: ({ type, input, key }) => decideApproval(type, input, key),
+    onSettled: async (_result, _error, { type, input }) => {
+      await queryClient.invalidateQueries({ queryKey: recordsKey(), predicate: (query) => query.queryKey[2] !== 'kinds', refetchType: 'none' });
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: listPagesKey(type) }),
+        ...input.ids.map((id) => queryClient.invalidateQueries({ queryKey: recordKey(type, id) })),
+      ]);
+    },
   });
 }
 

@@ -53,6 +53,7 @@ export const projectKind: Kind = {
   erpLink: '/app/accounting/project/project.nl?id={id}',
   canCreate: false,
   canEdit: true,
+  canApprove: false,
 };
 
 export const customerKind: Kind = {
@@ -69,6 +70,7 @@ export const customerKind: Kind = {
   tabs: [{ name: 'files', label: 'Files', source: 'files' }],
   canCreate: true,
   canEdit: true,
+  canApprove: false,
 };
 
 export const billingKind: Kind = {
@@ -85,6 +87,7 @@ export const billingKind: Kind = {
   tabs: [],
   canCreate: false,
   canEdit: false,
+  canApprove: false,
 };
 
 export const kinds: Kind[] = [projectKind, customerKind, billingKind];

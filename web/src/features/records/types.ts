@@ -1,6 +1,6 @@
 /**
  * Shapes of the record API (`GET /api/v1/kinds` and `/api/v1/{erp}/{product}-list`,
- * `-record`, `-file`, `listConfiguration`). Every answer is wrapped in `{ data }`.
+ * `-record`, `-file`, `-bulk`, `-approval`, `listConfiguration`). Every answer is wrapped in `{ data }`.
  */
 
 /**
@@ -132,6 +132,25 @@ export interface Kind {
   erpLink?: string;
   canCreate: boolean;
   canEdit: boolean;
+  /** Its records go through approval (today vendor bills): how, and which wait for the caller. */
+  approval?: KindApproval;
+  /** The role may approve or reject some records of the kind (those waiting for the caller). */
+  canApprove: boolean;
+}
+
+/**
+ * How a kind's records go through approval (`Kind.approval`): the fields holding a
+ * record's approval status and next approver, the status's values, and `awaiting`, the
+ * list filter (filter.ts grammar) of the records waiting for the caller's decision, where
+ * `$me` is the signed-in user's employee record (the server puts it in).
+ */
+export interface KindApproval {
+  status: string;
+  nextApprover: string;
+  pending: string;
+  approved: string;
+  rejected: string;
+  awaiting: string;
 }
 
 /** A reference to another record. */
@@ -227,24 +246,47 @@ export interface BulkEditInput {
   value: string | number | boolean | null;
 }
 
-/** What became of one record of a bulk edit. */
+/** What became of one record of a bulk edit or an approval decision. */
 export interface BulkOutcome {
   id: number;
   title?: string;
-  /** The record has the value now. */
+  /** The record has the value (or the decision) now. */
   saved: boolean;
+  /** It had it already: nothing was written. */
+  unchanged?: boolean;
   /** Where its write stands with the ERP. */
   write?: WriteState;
   /** Why it was not saved. */
   message?: string;
 }
 
-/** A bulk edit's answer: one outcome per record, in the order sent. */
-export interface BulkResult {
-  field: string;
+/** What became of the records of a request on many (bulk edit, approval): one outcome per record, in the order sent. */
+export interface BulkOutcomes {
   saved: number;
   failed: number;
   results: BulkOutcome[];
+}
+
+/** A bulk edit's answer. */
+export interface BulkResult extends BulkOutcomes {
+  field: string;
+}
+
+export type ApprovalDecision = 'approve' | 'reject';
+
+/**
+ * A decision on some records waiting for the caller's approval (`POST {product}-approval`):
+ * 1 to 200 ids; the comment is required to reject, at most 4,000 characters.
+ */
+export interface ApprovalInput {
+  ids: number[];
+  decision: ApprovalDecision;
+  comment: string;
+}
+
+/** A decision's answer: what became of each record. */
+export interface ApprovalResult extends BulkOutcomes {
+  decision: ApprovalDecision;
 }
 
 export type Visibility = 'private' | 'role';
@@ -310,6 +352,8 @@ export interface RecordDetail {
   currency?: string;
   /** The server is fetching the whole document from the ERP (sublists): ask again shortly. */
   completing?: boolean;
+  /** The record waits for a decision the caller may make now (approve or reject it). */
+  canApprove?: boolean;
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Kind } from '../records';
 import { actionOf, goLetters, isTyping, searchBox, type KeyPress } from './keys';
 
 function kind(name: string, plural: string): Kind {
-  return { name, route: name, label: plural, plural, erpType: name, defaultList: `l-${name}`, fields: [], tabs: [], canCreate: false, canEdit: false };
+  return { name, route: name, label: plural, plural, erpType: name, defaultList: `l-${name}`, fields: [], tabs: [], canCreate: false, canEdit: false, canApprove: false };
 }
 
 // The registry's kinds, in its order.

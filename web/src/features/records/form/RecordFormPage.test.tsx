@@ -32,6 +32,7 @@ const customer: Kind = {
   ],
   canCreate: true,
   canEdit: true,
+  canApprove: false,
 };
 
 const opportunity: Kind = {
@@ -51,6 +52,7 @@ const opportunity: Kind = {
   ],
   canCreate: true,
   canEdit: false,
+  canApprove: false,
 };
 
 const VERSION = '2026-11-22T10:00:00.123Z';

@@ -20,6 +20,7 @@ const kind: Kind = {
   tabs: [],
   canCreate: true,
   canEdit: true,
+  canApprove: false,
 };
 
 describe('fieldError: the server rules, in its words', () => {
