@@ -1,7 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import axe from 'axe-core';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { ARTIFACTS, cookie, signInForm, submitPassword, userButton, users } from './support';
+import { ARTIFACTS, cookie, runAxe, signInForm, submitPassword, userButton, users } from './support';
 
 // Accessibility of the main pages (issue 16): axe-core on every page in the light and the
 // dark colour scheme at 1280 px with a mouse, and on the pages whose phone layout differs
@@ -148,25 +147,6 @@ async function screens(page: Page): Promise<{ screens: Screen[]; record: (route:
     visit('sync', '/sync'),
   ];
   return { screens: all, record };
-}
-
-/**
- * Every rule axe runs by default (WCAG 2.0–2.2 A and AA, best practices), and the
- * label-in-name rule (WCAG 2.5.3, marked experimental). Only violations are collected
- * in full: passes and incomplete checks keep one element each (axe's resultTypes),
- * which is all the report uses of them.
- */
-const AXE_OPTIONS: axe.RunOptions = { rules: { 'label-content-name-mismatch': { enabled: true } }, resultTypes: ['violations'] };
-
-/**
- * Runs axe-core on the page's document. The script goes in once per document: the screens
- * change within the app, so one copy serves them all (injected again on every check, as
- * a per-call builder does, it took three quarters of this test's time). The app has no
- * frames to look into.
- */
-async function runAxe(page: Page): Promise<axe.AxeResults> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
-  return page.evaluate((options) => (window as unknown as { axe: typeof axe }).axe.run(document, options), AXE_OPTIONS);
 }
 
 /** Runs axe on what the page shows; answers the serious and critical violations. */

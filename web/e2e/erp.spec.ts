@@ -96,11 +96,12 @@ function fieldValue(page: Page, group: string, label: string) {
 const oauthEncode = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /**
- * Reads a record straight from the fake account's REST record API, signed with Token-Based
- * Authentication as NetSuite wants it (OAuth 1.0a, HMAC-SHA256): what NetSuite holds now.
+ * Calls the fake account's REST record API, signed with Token-Based Authentication as NetSuite
+ * wants it (OAuth 1.0a, HMAC-SHA256; a JSON body is not signed): what NetSuite holds, or a change
+ * made in NetSuite by someone else.
  */
-async function netsuiteRecord(request: APIRequestContext, recordType: string, id: number): Promise<Record<string, unknown>> {
-  const url = `${NETSUITE.baseUrl}/services/rest/record/v1/${recordType}/${id}`;
+async function netsuiteCall(request: APIRequestContext, method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown) {
+  const url = `${NETSUITE.baseUrl}/services/rest/record/v1/${path}`;
   const { consumerKey, consumerSecret, tokenId, tokenSecret } = NETSUITE.tba;
   const oauth: Record<string, string> = {
     oauth_consumer_key: consumerKey,
@@ -114,12 +115,17 @@ async function netsuiteRecord(request: APIRequestContext, recordType: string, id
     .map(([k, v]) => `${oauthEncode(k)}=${oauthEncode(v)}`)
     .sort()
     .join('&');
-  const base = ['GET', oauthEncode(url), oauthEncode(params)].join('&');
+  const base = [method, oauthEncode(url), oauthEncode(params)].join('&');
   oauth.oauth_signature = createHmac('sha256', `${oauthEncode(consumerSecret)}&${oauthEncode(tokenSecret)}`).update(base).digest('base64');
   const header = `OAuth realm="${NETSUITE.realm}", ${Object.entries(oauth)
     .map(([k, v]) => `${k}="${oauthEncode(v)}"`)
     .join(', ')}`;
-  const answer = await request.get(url, { headers: { Authorization: header } });
+  return request.fetch(url, { method, headers: { Authorization: header, 'Content-Type': 'application/json' }, data: body });
+}
+
+/** Reads a record straight from the fake account: what NetSuite holds now. */
+async function netsuiteRecord(request: APIRequestContext, recordType: string, id: number): Promise<Record<string, unknown>> {
+  const answer = await netsuiteCall(request, 'GET', `${recordType}/${id}`);
   expect(answer.status(), await answer.text()).toBe(200);
   return (await answer.json()) as Record<string, unknown>;
 }

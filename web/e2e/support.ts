@@ -1,3 +1,4 @@
+import axe from 'axe-core';
 import { expect, type APIRequestContext, type Locator, type Page, type Response } from '@playwright/test';
 
 /** Screenshots for people to look at (kept by `make test-e2e`). */
@@ -174,4 +175,23 @@ export async function unitTotals(locator: Locator): Promise<string[]> {
 export function expectSameSums(actual: Map<string, number>, expected: Map<string, number>): void {
   expect([...actual.keys()].sort()).toEqual([...expected.keys()].sort());
   for (const [symbol, sum] of expected) expect(actual.get(symbol), symbol).toBeCloseTo(sum, 2);
+}
+
+/**
+ * Every rule axe runs by default (WCAG 2.0–2.2 A and AA, best practices), and the
+ * label-in-name rule (WCAG 2.5.3, marked experimental). Only violations are collected
+ * in full: passes and incomplete checks keep one element each (axe's resultTypes),
+ * which is all the report uses of them.
+ */
+const AXE_OPTIONS: axe.RunOptions = { rules: { 'label-content-name-mismatch': { enabled: true } }, resultTypes: ['violations'] };
+
+/**
+ * Runs axe-core on the page's document. The script goes in once per document: the screens
+ * change within the app, so one copy serves them all (injected again on every check, as
+ * a per-call builder does, it took three quarters of this test's time). The app has no
+ * frames to look into.
+ */
+export async function runAxe(page: Page): Promise<axe.AxeResults> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
+  return page.evaluate((options) => (window as unknown as { axe: typeof axe }).axe.run(document, options), AXE_OPTIONS);
 }

@@ -507,3 +507,55 @@ func TestFetchBringsABillsExpenseLines(t *testing.T) {
 		t.Errorf("lines add up to %d cents, the bill's amount is %v", cents, r.Amount)
 	}
 }
+
+// A bill's approval: the pull reads its approval status and next approver
+// (extra columns that are a list value and a reference) with their names;
+// the portal's decision, written as the record API takes it, is read back
+// with the status NetSuite moved and the next approver it cleared.
+func TestABillsApprovalIsPulledAndDecided(t *testing.T) {
+	fake, c := account(t, 0, 1000, 2)
+	ctx := context.Background()
+	k, _ := records.Lookup("vendorbill")
+	pete, err := fake.Put("employee", netsuitetest.Record{Fields: map[string]any{"entityId": "Pete Manager", "email": "pete@acme.test"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := fake.Put("vendorBill", netsuitetest.Record{Fields: map[string]any{
+		"tranId": "BILL-7", "memo": "Seedlings", "total": 120.5, "status": map[string]any{"id": "1"},
+		"approvalStatus": map[string]any{"id": "1"}, "nextApprover": map[string]any{"id": strconv.FormatInt(pete, 10)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pull := func() records.Row {
+		t.Helper()
+		var row records.Row
+		err := c.Changes(ctx, k, erp.Checkpoint{}, func(b erp.Batch) error {
+			for _, r := range b.Records {
+				if r.ID == id {
+					row = k.Row(r, k.Columns([]string{"status", "approvalstatus", "nextapprover"}))
+				}
+			}
+			return nil
+		})
+		if err != nil || row == nil {
+			t.Fatalf("pull: %v %v", row, err)
+		}
+		return row
+	}
+	if row := pull(); row["approvalstatus"] != "Pending Approval" || row["nextapprover"] != (records.Ref{ID: pete, RefName: "Pete Manager"}) ||
+		row["status"] != "Pending approval" {
+		t.Fatalf("pending bill: %v", row)
+	}
+	testClock.Advance(time.Second)
+	if err := c.Update(ctx, k, id, erp.Write{Fields: records.Input{"approvalstatus": "Approved"}, Key: "decision-1"}); err != nil {
+		t.Fatal(err)
+	}
+	if row := pull(); row["approvalstatus"] != "Approved" || row["nextapprover"] != nil || row["status"] != "Open" {
+		t.Fatalf("approved bill: %v", row)
+	}
+	// Approved is final: NetSuite refuses a second decision, for good.
+	err = c.Update(ctx, k, id, erp.Write{Fields: records.Input{"approvalstatus": "Rejected"}, Key: "decision-2"})
+	if e, ok := errors.AsType[*erp.Error](err); !ok || !e.Permanent {
+		t.Fatalf("rejecting an approved bill: %v", err)
+	}
+}

@@ -288,7 +288,9 @@ func (km *KindMap) complete(k *records.Kind) error {
 	if km.Values == nil {
 		km.Values = map[string]map[string]string{}
 	}
-	for _, f := range km.fields {
+	// A status field, promoted or in the document (a bill's approval
+	// status), is written as its list value's id.
+	for _, f := range slices.Concat(km.fields, k.Document) {
 		if f.Type != records.TypeStatus {
 			continue
 		}

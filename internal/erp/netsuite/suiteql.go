@@ -95,6 +95,15 @@ const (
 	refSuffix   = "_refname"
 )
 
+// namedExtra reports whether extra column x is a document field of k held
+// as a list value or a reference ({"id", "refName"}: a project's manager,
+// a bill's approval status): the pull reads its display name with it
+// (BUILTIN.DF), as it does a promoted reference's.
+func namedExtra(k *records.Kind, x string) bool {
+	f, ok := k.FieldNamed(x)
+	return ok && f.Doc() && f.Named()
+}
+
 // changesQuery is the SuiteQL reading kind's records after from, in
 // (modified, id) order, without the optional columns the account was
 // found to lack.
@@ -120,7 +129,11 @@ func (c *Client) changesQuery(k *records.Kind, from erp.Checkpoint) string {
 		}
 	}
 	for _, x := range km.Extra {
-		if !lacks[x] {
+		switch {
+		case lacks[x]:
+		case namedExtra(k, x):
+			items = append(items, x, "BUILTIN.DF("+x+") AS "+x+refSuffix)
+		default:
 			items = append(items, x)
 		}
 	}
@@ -245,9 +258,11 @@ func (c *Client) batch(ctx context.Context, k *records.Kind, p suiteQLPage, from
 
 // rowRecord turns one SuiteQL row into a record: the promoted columns and
 // a document with references and list values as {id, refName}, amounts
-// as numbers, dates as yyyy-mm-dd and the extra columns as given.
+// as numbers, dates as yyyy-mm-dd and the extra columns as given (those
+// that are references or list values as {id, refName} too).
 func (c *Client) rowRecord(k *records.Kind, row map[string]string) (records.Record, error) {
 	km := c.m.Kind(k)
+	lacks := c.fit.lacks(k.Name)
 	id, err := strconv.ParseInt(row["id"], 10, 64)
 	if err != nil || id <= 0 {
 		return records.Record{}, &erp.Error{Detail: fmt.Sprintf("%s row without a valid id %q", k.Name, row["id"])}
@@ -267,7 +282,15 @@ func (c *Client) rowRecord(k *records.Kind, row map[string]string) (records.Reco
 	}
 	for _, cols := range [][]string{km.Extra, km.ExtraDates} {
 		for _, x := range cols {
-			if v, ok := row[x]; ok {
+			v, ok := row[x]
+			switch {
+			case namedExtra(k, x) && !lacks[x]: // (a column the account lacks is not selected)
+				// SuiteQL leaves a null out: the value was cleared.
+				doc[x] = nil
+				if ok {
+					doc[x] = map[string]string{"id": v, "refName": row[x+refSuffix]}
+				}
+			case ok:
 				doc[x] = v
 			}
 		}
