@@ -184,8 +184,17 @@ func (e *Engine) sendAttachment(ctx context.Context, w LeasedWrites, en Entry, k
 	if err != nil {
 		return e.failed(ctx, w, en, err)
 	}
+	// Read back, as a field write is: an edit that landed while this was
+	// still on its way kept the portal's version of the record until now
+	// (and the ERP's notes and files list this one).
+	var rec *records.Record
+	if r, err := e.conn.Fetch(ctx, k, en.RecordID); err == nil {
+		rec = &r
+	} else {
+		e.log.Warn("read back after a note or file", "kind", k.Name, "id", en.RecordID, "err", err)
+	}
 	e.m.PushSynced.Add(1)
-	return w.CompleteAttachment(ctx, en, id, e.opt.Now())
+	return w.CompleteAttachment(ctx, en, id, rec, e.opt.Now())
 }
 
 // failed records an ERP failure: the ERP's refusal ends the entry failed

@@ -147,9 +147,12 @@ type LeasedWrites interface {
 	CompleteOutbox(ctx context.Context, e Entry, rec records.Record, now time.Time) error
 	// CompleteAttachment marks e (a note or a file) synced as erpID in
 	// the ERP, and clears the record's write state unless other entries
-	// for it are still open; the record itself is left as it is. It
-	// does nothing when e is no longer pending.
-	CompleteAttachment(ctx context.Context, e Entry, erpID int64, now time.Time) error
+	// for it are still open. With no other entry open, rec (when not nil:
+	// the record as the ERP has it now) replaces the stored record, as
+	// CompleteOutbox's does: an edit completed while e was still on its
+	// way kept the portal's version until now. It does nothing when e is
+	// no longer pending.
+	CompleteAttachment(ctx context.Context, e Entry, erpID int64, rec *records.Record, now time.Time) error
 	// DeferOutbox records a failed attempt that will be retried at next.
 	DeferOutbox(ctx context.Context, id int64, attempts int, next time.Time, msg string, now time.Time) error
 	// FailOutbox marks e failed with the ERP's message, shown on the

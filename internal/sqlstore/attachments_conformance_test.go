@@ -107,7 +107,7 @@ func TestConformanceNotes(t *testing.T) {
 		if r, _ := ten.Record(ctx, "customer", 41); r.Write.State != records.WritePending {
 			t.Fatalf("write state %+v", r.Write)
 		}
-		if err := ten.CompleteAttachment(ctx, due[0], 9001, at.Add(2*time.Second)); err != nil {
+		if err := ten.CompleteAttachment(ctx, due[0], 9001, nil, at.Add(2*time.Second)); err != nil {
 			t.Fatal(err)
 		}
 		if r, _ := ten.Record(ctx, "customer", 41); r.Write.State != records.WriteSynced || len(notesOf(t, ten, "customer", 41)) != 4 {
@@ -173,7 +173,7 @@ func TestConformanceAddFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 		due, _ = ten.DueOutbox(ctx, at.Add(time.Second), 10)
-		if err := ten.CompleteAttachment(ctx, due[0], 5555, at.Add(time.Second)); err != nil {
+		if err := ten.CompleteAttachment(ctx, due[0], 5555, nil, at.Add(time.Second)); err != nil {
 			t.Fatal(err)
 		}
 		fs, err := ten.Files(ctx, "customer", 41)

@@ -349,8 +349,8 @@ func (w leased) CompleteOutbox(ctx context.Context, e erpsync.Entry, rec records
 	return w.t.completeOutbox(ctx, &w.l, e, rec, now)
 }
 
-func (w leased) CompleteAttachment(ctx context.Context, e erpsync.Entry, erpID int64, now time.Time) error {
-	return w.t.completeAttachment(ctx, &w.l, e, erpID, now)
+func (w leased) CompleteAttachment(ctx context.Context, e erpsync.Entry, erpID int64, rec *records.Record, now time.Time) error {
+	return w.t.completeAttachment(ctx, &w.l, e, erpID, rec, now)
 }
 
 func (w leased) DeferOutbox(ctx context.Context, id int64, attempts int, next time.Time, msg string, now time.Time) error {
@@ -602,11 +602,11 @@ func (t *Tenant) setEntryFile(ctx context.Context, e erpsync.Entry, state, msg s
 
 // CompleteAttachment is erpsync.LeasedWrites' CompleteAttachment outside
 // any lease (the engine completes through Fence).
-func (t *Tenant) CompleteAttachment(ctx context.Context, e erpsync.Entry, erpID int64, now time.Time) error {
-	return t.completeAttachment(ctx, nil, e, erpID, now)
+func (t *Tenant) CompleteAttachment(ctx context.Context, e erpsync.Entry, erpID int64, rec *records.Record, now time.Time) error {
+	return t.completeAttachment(ctx, nil, e, erpID, rec, now)
 }
 
-func (t *Tenant) completeAttachment(ctx context.Context, l *erpsync.Lease, e erpsync.Entry, erpID int64, now time.Time) error {
+func (t *Tenant) completeAttachment(ctx context.Context, l *erpsync.Lease, e erpsync.Entry, erpID int64, rec *records.Record, now time.Time) error {
 	var logged bool
 	err := t.inFencedTx(ctx, l, func(tx *Tenant) error {
 		res, err := tx.exec(ctx, syncedOutbox, erpID, now.UnixMilli(), e.ID)
@@ -632,10 +632,17 @@ func (t *Tenant) completeAttachment(ctx context.Context, l *erpsync.Lease, e erp
 			return err
 		}
 		state := "synced"
-		if open > 0 {
+		switch {
+		case open > 0:
 			state = records.WritePending
-		} else if _, err := tx.exec(ctx, setWriteState, records.WriteSynced, "", e.Kind, e.RecordID); err != nil {
-			return err
+		case rec != nil:
+			if err := tx.replace(ctx, *rec); err != nil {
+				return fmt.Errorf("complete %s: %w", what, err)
+			}
+		default:
+			if _, err := tx.exec(ctx, setWriteState, records.WriteSynced, "", e.Kind, e.RecordID); err != nil {
+				return err
+			}
 		}
 		if err := tx.Audit(ctx, access.AuditEvent{At: now, Event: records.EventSynced, Kind: e.Kind, RecordID: e.RecordID,
 			Detail: map[string]any{"result": fmt.Sprintf("%s in NetSuite (internal id %d)", what, erpID)}}); err != nil {

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test, type APIRequestContext, type Locator, type Page, type Response } from '@playwright/test';
 import { NETSUITE } from '../playwright.config';
-import { ARTIFACTS, mainMenu, signIn, userButton, users, watchProblems } from './support';
+import { ARTIFACTS, mainMenu, runAxe, signIn, userButton, users, watchProblems } from './support';
 
 // NetSuite mode: the 'erp' project's server (playwright.config.ts) syncs every 2 s from a fake
 // NetSuite account (cmd/netsuite-fake) holding 30 records of every kind. Nothing is seeded in
@@ -456,3 +456,79 @@ test.describe('NetSuite mode', () => {
   });
 });
 
+
+test.describe('Approvals in NetSuite mode', () => {
+  test('Pete approves a bill of his project that NetSuite routed to him, and NetSuite has it approved', async ({ page, request }) => {
+    test.setTimeout(120_000); // two pulls and a push, each on the sync's 2 s beat
+    // NetSuite's approval routing: a new bill of a project Pete manages waits for him (employee 2).
+    let answer = await netsuiteCall(request, 'PATCH', 'job/1', { projectManager: { id: '2' } });
+    expect(answer.status(), await answer.text()).toBe(204);
+    const memo = `Willow stakes, approval test ${Date.now() % 1_000_000}`;
+    answer = await netsuiteCall(request, 'POST', 'vendorbill', {
+      tranId: `APR-${Date.now() % 1_000_000}`,
+      memo,
+      entity: { id: '1' },
+      tranDate: new Date().toISOString().slice(0, 10),
+      custbody_res_project: { id: '1' },
+      approvalStatus: { id: '1' },
+      nextApprover: { id: '2' },
+    });
+    expect(answer.status(), await answer.text()).toBe(204);
+    const id = Number(answer.headers()['location'].split('/').pop());
+    expect(id).toBeGreaterThan(0);
+
+    const problems = await watchProblems(page);
+    await signIn(page, users.pete.email, users.pete.fullName);
+    // The next pull (every 2 s) brings the bill and the project's manager: the dashboard counts it.
+    const awaiting = page.getByRole('heading', { level: 2, name: 'Awaiting my approval' });
+    await expect(async () => {
+      await page.reload();
+      await expect(awaiting).toBeVisible({ timeout: 2_000 });
+    }).toPass({ timeout: 30_000 });
+    await page.screenshot({ path: `${ARTIFACTS}/approvals-dashboard.png`, fullPage: true });
+    await page.getByRole('link', { name: /^View vendor bills? awaiting my approval$/ }).click();
+    await expect(page).toHaveURL(/\/vendorbill\/list\?/);
+    await listTable(page).getByRole('link', { name: memo, exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`/vendorbill/view\\?id=${id}$`));
+    await expect(page.getByRole('heading', { level: 1, name: memo, exact: true })).toBeVisible();
+
+    // Approve, with a comment.
+    await page.getByRole('button', { name: 'Approve', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Approve vendor bill' });
+    await dialog.getByRole('textbox', { name: 'Comment (optional)' }).fill('Matches the delivery note.');
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      const blocking = (await runAxe(page)).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      expect(blocking.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), scheme).toEqual([]);
+      await page.screenshot({ path: `${ARTIFACTS}/approvals-dialog-${scheme}.png` });
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    const decided = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('-approval'));
+    await dialog.getByRole('button', { name: 'Approve vendor bill' }).click();
+    expect((await decided).status()).toBe(200);
+    await expect(page.getByText(/^Approved\./)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Approve', exact: true })).toHaveCount(0);
+
+    // Through the outbox to NetSuite, once: approved there, its status moved on and no one next.
+    await expect.poll(async () => ((await netsuiteRecord(request, 'vendorbill', id)).approvalStatus as { id?: string })?.id, { timeout: 15_000 }).toBe('2');
+    const bill = await netsuiteRecord(request, 'vendorbill', id);
+    expect((bill.status as { refName?: string }).refName).toBe('Open');
+    expect(bill.nextApprover).toBeUndefined();
+
+    // Read back from NetSuite: approved and open, no longer awaiting Pete, the comment in its notes.
+    await expect(async () => {
+      await page.reload();
+      await expect(fieldValue(page, 'Details', 'Approval status')).toHaveText('Approved', { timeout: 2_000 });
+      await expect(page.getByRole('list', { name: 'Status' })).toHaveText('Open', { timeout: 1_000 });
+      await expect(fieldValue(page, 'Details', 'Next approver')).toHaveText('—', { timeout: 1_000 });
+    }).toPass({ timeout: 20_000 });
+    await expect(writeState(page)).toHaveCount(0);
+    await page.getByRole('navigation', { name: 'Vendor bill sections' }).getByRole('link', { name: 'Notes', exact: true }).click();
+    await expect(page.getByText('Approved: Matches the delivery note.')).toBeVisible();
+    await page.screenshot({ path: `${ARTIFACTS}/approvals-bill.png`, fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${ARTIFACTS}/approvals-bill-390.png`, fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(await problems()).toEqual([]);
+  });
+});

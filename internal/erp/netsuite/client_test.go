@@ -553,6 +553,12 @@ func TestABillsApprovalIsPulledAndDecided(t *testing.T) {
 	if row := pull(); row["approvalstatus"] != "Approved" || row["nextapprover"] != nil || row["status"] != "Open" {
 		t.Fatalf("approved bill: %v", row)
 	}
+	// The read back after the write (the record API) says the same.
+	r, err := c.Fetch(ctx, k, id)
+	if row := k.Row(r, k.Columns([]string{"status", "approvalstatus", "nextapprover"})); err != nil ||
+		row["approvalstatus"] != "Approved" || row["nextapprover"] != nil || row["status"] != "Open" {
+		t.Fatalf("approved bill, read back: %v %v", row, err)
+	}
 	// Approved is final: NetSuite refuses a second decision, for good.
 	err = c.Update(ctx, k, id, erp.Write{Fields: records.Input{"approvalstatus": "Rejected"}, Key: "decision-2"})
 	if e, ok := errors.AsType[*erp.Error](err); !ok || !e.Permanent {

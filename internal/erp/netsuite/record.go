@@ -180,6 +180,17 @@ func (c *Client) docRecord(k *records.Kind, doc map[string]any) (records.Record,
 		text, _ := v.(string)
 		promote(&r, f, refID, name, cents, text)
 	}
+	// The kind's document fields too (dueDate, approvalStatus,
+	// nextApprover): under the portal's names, as a pull stores them,
+	// so a record read back after a write shows them.
+	for _, f := range k.Document {
+		if key, ok := keys[f.Name]; ok && key != f.Name {
+			if _, taken := doc[f.Name]; !taken {
+				doc[f.Name] = doc[key]
+				delete(doc, key)
+			}
+		}
+	}
 	finish(k, &r, doc)
 	return r, nil
 }
