@@ -253,4 +253,57 @@ test.describe('lists', () => {
       await page.screenshot({ path: `${ARTIFACTS}/invoice-list-selection${suffix}.png`, fullPage: true });
     }
   });
+
+  test('on a phone a list is cards: each record shows its client and amount, with no sideways scrolling', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/invoice/list?size=25');
+    const table = listTable(page);
+    await expect(table.locator('tbody tr')).toHaveCount(25);
+    const wrap = table.locator('xpath=..');
+    expect(await wrap.evaluate((el) => el.scrollWidth - el.clientWidth), 'the table scrolls sideways').toBeLessThanOrEqual(0);
+    const card = table.locator('tbody tr').first();
+    for (const label of ['Client', 'Amount']) {
+      const cell = card.locator(`td[data-label="${label}"]`);
+      await expect(cell, label).toBeVisible();
+      await expect(cell, label).not.toHaveText('');
+      const box = (await cell.boundingBox())!;
+      expect(box.x + box.width, `${label} within the screen`).toBeLessThanOrEqual(390);
+    }
+    // Still a table to assistive technology: its cells are named by their column headers.
+    await expect(card.getByRole('cell').nth(2)).toBeVisible();
+    await expect(table.getByRole('columnheader', { name: /^Client/ })).toHaveCount(1);
+    // Sorting stays at hand: the sortable headers are buttons above the cards.
+    await table.getByRole('button', { name: /^Amount/ }).click();
+    await expect(page).toHaveURL(/sort=total/);
+    await page.screenshot({ path: `${ARTIFACTS}/invoice-list-cards-390.png`, fullPage: true });
+  });
+
+  test("inline edit: a project's status changed in its list cell is saved", async ({ page }) => {
+    const problems = await watchProblems(page);
+    await page.goto('/project/list?size=25');
+    const table = listTable(page);
+    const row = table.locator('tbody tr').nth(3);
+    const name = (await row.locator('td[data-title]').innerText()).trim();
+    const status = row.locator('td[data-label="Status"]');
+    const before = (await status.innerText()).trim();
+    const after = before === 'Monitoring' ? 'Planning' : 'Monitoring';
+
+    const pencil = row.getByRole('button', { name: `Change Status of “${name}”` });
+    await pencil.click();
+    const editor = page.getByRole('dialog', { name: `Change Status of “${name}”` });
+    await editor.getByRole('combobox', { name: 'Status' }).selectOption(after);
+    const saved = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('-crud') && r.request().method() === 'PUT');
+    await editor.getByRole('button', { name: 'Save' }).click();
+    expect((await saved).status()).toBe(200);
+    await expect(page.getByRole('status').filter({ hasText: /^Saved\./ })).toBeVisible();
+    await expect(editor).toHaveCount(0);
+    await expect(pencil).toBeFocused();
+    await expect(status).toHaveText(after);
+
+    // The record has it: its page, and the list after a reload.
+    await page.reload();
+    await expect(listTable(page).locator('tbody tr').filter({ hasText: name }).locator('td[data-label="Status"]')).toHaveText(after);
+    await page.screenshot({ path: `${ARTIFACTS}/inline-edit.png` });
+    expect(await problems()).toEqual([]);
+  });
 });

@@ -168,6 +168,14 @@ export const SearchIcon = (p: IconProps) => (
   </Svg>
 );
 
+/** A pencil: edit this value. */
+export const PencilIcon = (p: IconProps) => (
+  <Svg size={14} {...p}>
+    <path d="M4 20h4L18.5 9.5a2.83 2.83 0 0 0-4-4L4 16v4z" />
+    <path d="m13.5 6.5 4 4" />
+  </Svg>
+);
+
 export const ExternalIcon = (p: IconProps) => (
   <Svg size={13} {...p}>
     <path d="M14 5h5v5M19 5l-8 8" />

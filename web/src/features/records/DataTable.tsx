@@ -11,10 +11,12 @@
  * estimated; either way per unit (a currency, a credit type), one under the other, never
  * added together.
  * A row someone else just changed (a live event) is marked for a moment, its "Updated by"
- * in its title and announced politely.
+ * in its title and announced politely. With `editCell`, a cell can carry an editor (a list's
+ * inline edit, InlineEdit): a click on its controls, or in the dialog it opens, does not
+ * open the row.
  */
 import { Checkbox, Table, UnstyledButton, VisuallyHidden } from '@mantine/core';
-import type { KeyboardEvent, MouseEvent, Ref } from 'react';
+import type { KeyboardEvent, MouseEvent, ReactNode, Ref } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useRowMarks } from '../events';
 import { FieldValue } from './FieldValue';
@@ -52,6 +54,11 @@ export interface DataTableProps {
   selection?: RowSelection;
   /** The table element, made focusable from script (a new page moves the focus to it). */
   tableRef?: Ref<HTMLTableElement>;
+  /**
+   * Wraps a cell's content (`cell`) in an editor, or answers it as it is: a list's inline
+   * edit (InlineEdit's inlineEditCells). `name` is what the row is called (its title cell).
+   */
+  editCell?: (cell: ReactNode, row: Row, column: ListColumn, name: string) => ReactNode;
 }
 
 /** The selected rows of a table, and how to change them. */
@@ -151,7 +158,7 @@ function rowName(row: Row, column: ListColumn | undefined): string {
   return text || `record ${row.id}`;
 }
 
-export function DataTable({ caption, columns, rows, kind, kinds, sort, onSort, busy = false, totals, selection, tableRef }: DataTableProps) {
+export function DataTable({ caption, columns, rows, kind, kinds, sort, onSort, busy = false, totals, selection, tableRef, editCell }: DataTableProps) {
   const navigate = useNavigate();
   // Rows of a kind link to their view page.
   const rowKind = kind;
@@ -167,7 +174,9 @@ export function DataTable({ caption, columns, rows, kind, kinds, sort, onSort, b
   function toggleWithKey(event: KeyboardEvent<HTMLTableRowElement>, row: Row) {
     if (!selection || event.key !== 'x' || event.ctrlKey || event.metaKey || event.altKey) return;
     const target = event.target as HTMLElement;
-    if (target.closest('input:not([type=checkbox]), textarea, select, [contenteditable=true]')) return;
+    // Typed in a cell editor's dialog: in a portal (its events reach the row all the same) or in the cell.
+    if (!event.currentTarget.contains(target)) return;
+    if (target.closest('input:not([type=checkbox]), textarea, select, [contenteditable=true], [role=dialog]')) return;
     event.preventDefault();
     selection.onChange([row], !selection.selected.has(row.id));
   }
@@ -176,15 +185,20 @@ export function DataTable({ caption, columns, rows, kind, kinds, sort, onSort, b
   function openRow(event: MouseEvent<HTMLTableRowElement>, id: number) {
     if (!rowKind || event.defaultPrevented) return;
     const target = event.target as HTMLElement;
-    if (target.closest('a, button, input, select, textarea, label, [data-select-cell]')) return;
+    // A click in a cell editor's dialog: in a portal (its events reach the row all the same) or in the cell.
+    if (!event.currentTarget.contains(target)) return;
+    if (target.closest('a, button, input, select, textarea, label, [data-select-cell], [role=dialog]')) return;
     if (window.getSelection()?.toString()) return;
     void navigate(viewPath(rowKind, id));
   }
 
   return (
     <div className={classes.tableWrap}>
+      {/* Explicit roles: on a phone the table is laid out as cards (display: block), which
+          would otherwise drop its table semantics. */}
       <Table
         ref={tableRef}
+        role="table"
         tabIndex={tableRef ? -1 : undefined}
         className={`${classes.table} ${busy ? classes.busy : ''}`}
         verticalSpacing={6}
@@ -194,10 +208,10 @@ export function DataTable({ caption, columns, rows, kind, kinds, sort, onSort, b
         <caption>
           <VisuallyHidden>{caption}</VisuallyHidden>
         </caption>
-        <Table.Thead>
-          <Table.Tr>
+        <Table.Thead role="rowgroup">
+          <Table.Tr role="row">
             {selection && (
-              <Table.Th scope="col" className={listClasses.selectCell}>
+              <Table.Th role="columnheader" scope="col" className={listClasses.selectCell}>
                 <Checkbox
                   aria-label="Select all rows on this page"
                   checked={rows.length > 0 && selectedHere === rows.length}
@@ -213,8 +227,10 @@ export function DataTable({ caption, columns, rows, kind, kinds, sort, onSort, b
               return (
                 <Table.Th
                   key={column.name}
+                  role="columnheader"
                   scope="col"
                   data-type={column.type}
+                  data-sortable={sortable || undefined}
                   aria-sort={sortable ? ariaSort(dir) : undefined}
                   className={isNumeric(column.type) ? classes.numeric : undefined}
                   title={onSort && !column.sortable ? `${column.label} cannot be sorted` : undefined}
@@ -236,11 +252,12 @@ export function DataTable({ caption, columns, rows, kind, kinds, sort, onSort, b
             })}
           </Table.Tr>
         </Table.Thead>
-        <Table.Tbody>
+        <Table.Tbody role="rowgroup">
           {rows.map((row, index) => {
             const selected = !!selection?.selected.has(row.id);
             return (
               <Table.Tr
+                role="row"
                 key={`${row.id}-${index}`}
                 className={[rowKind && classes.rowLink, marks.has(row.id) && classes.changed, selected && listClasses.selected].filter(Boolean).join(' ') || undefined}
                 title={marks.has(row.id) ? `Updated by ${marks.get(row.id)}` : undefined}
@@ -249,30 +266,40 @@ export function DataTable({ caption, columns, rows, kind, kinds, sort, onSort, b
                 onKeyDown={selection ? (event) => toggleWithKey(event, row) : undefined}
               >
                 {selection && (
-                  <Table.Td className={listClasses.selectCell} data-select-cell>
+                  <Table.Td role="cell" className={listClasses.selectCell} data-select-cell>
                     <Checkbox aria-label={`Select ${rowName(row, nameColumn)}`} checked={selected} onChange={(e) => selection.onChange([row], e.currentTarget.checked)} size="xs" />
                   </Table.Td>
                 )}
-                {columns.map((column) => (
-                  <Table.Td key={column.name} data-type={column.type} className={cellClass(column)}>
-                    <Cell row={row} column={column} kind={kind} kinds={kinds} rowLink={rowKind && column.name === linked ? viewPath(rowKind, row.id) : undefined} />
-                  </Table.Td>
-                ))}
+                {columns.map((column, at) => {
+                  const cell = <Cell row={row} column={column} kind={kind} kinds={kinds} rowLink={rowKind && column.name === linked ? viewPath(rowKind, row.id) : undefined} />;
+                  return (
+                    <Table.Td
+                      key={column.name}
+                      role="cell"
+                      data-type={column.type}
+                      data-label={column.label}
+                      data-title={(linked ? column.name === linked : at === 0) || undefined}
+                      className={cellClass(column)}
+                    >
+                      {editCell ? editCell(cell, row, column, rowName(row, nameColumn)) : cell}
+                    </Table.Td>
+                  );
+                })}
               </Table.Tr>
             );
           })}
         </Table.Tbody>
         {footer && (
-          <Table.Tfoot data-testid="totals-row">
-            <Table.Tr>
-              {selection && <Table.Td className={listClasses.selectCell} />}
+          <Table.Tfoot role="rowgroup" data-testid="totals-row">
+            <Table.Tr role="row">
+              {selection && <Table.Td role="cell" className={listClasses.selectCell} />}
               {columns.map((column, index) => {
                 const cell = footer.cells[index] ?? null;
                 const className = isNumeric(column.type) || cell !== null ? classes.numeric : undefined;
                 // The label heads the row; the totals are its cells, not column headers.
                 if (index === labelAt) {
                   return (
-                    <Table.Th key={column.name} scope="row" className={className}>
+                    <Table.Th key={column.name} role="rowheader" scope="row" className={className}>
                       {cell !== null ? (
                         <>
                           {`${footer.label}: `}
@@ -285,7 +312,7 @@ export function DataTable({ caption, columns, rows, kind, kinds, sort, onSort, b
                   );
                 }
                 return (
-                  <Table.Td key={column.name} className={className}>
+                  <Table.Td key={column.name} role="cell" data-label={column.label} className={className}>
                     {cell && <UnitList texts={cell} />}
                   </Table.Td>
                 );

@@ -90,12 +90,12 @@ describe('RecordListPage', () => {
     const { location } = renderRoutes(routes, '/project/list');
     const table = await screen.findByRole('table');
     // A date sorts newest first, then the other way round.
-    await user.click(within(table).getByRole('button', { name: /Start date/ }));
+    await user.click(within(table).getByRole('button', { name: /^Start date/ }));
     await waitFor(() => expect(location()).toBe('/project/list?sort=startdate&dir=desc'));
     await waitFor(() => expect(listCalls().at(-1)!.params.get('sort')).toBe('startdate'));
     expect(within(table).getByRole('columnheader', { name: /Start date/ })).toHaveAttribute('aria-sort', 'descending');
     expect(screen.getByTestId('list-sort')).toHaveTextContent('Sorted by Start date, newest first');
-    await user.click(within(table).getByRole('button', { name: /Start date/ }));
+    await user.click(within(table).getByRole('button', { name: /^Start date/ }));
     await waitFor(() => expect(location()).toBe('/project/list?sort=startdate&dir=asc'));
     expect(within(table).getByRole('columnheader', { name: /Start date/ })).toHaveAttribute('aria-sort', 'ascending');
     // Not sortable: no button, and the header says so.
@@ -104,9 +104,9 @@ describe('RecordListPage', () => {
     // Back to the list's own order; its sorted column turns round on a click.
     await user.click(screen.getByRole('button', { name: 'Use the list’s order' }));
     await waitFor(() => expect(location()).toBe('/project/list'));
-    await user.click(within(table).getByRole('button', { name: /Project name/ }));
+    await user.click(within(table).getByRole('button', { name: /^Project name/ }));
     await waitFor(() => expect(location()).toBe('/project/list?sort=companyname&dir=desc'));
-    await user.click(within(table).getByRole('button', { name: /Project name/ }));
+    await user.click(within(table).getByRole('button', { name: /^Project name/ }));
     // Ascending by name is the list's own order: the URL drops it.
     await waitFor(() => expect(location()).toBe('/project/list'));
   });

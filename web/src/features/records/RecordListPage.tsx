@@ -6,7 +6,8 @@
  * result) come from their own, later queries, so rows show first. Rows can be selected
  * (kept while paging, dropped when the list, filter or search changes) to export them,
  * set a field on them all (BulkActions) or, for a kind that goes through approval, approve
- * or reject them (ApprovalDialog). A new page scrolls to the top and takes the focus.
+ * or reject them (ApprovalDialog). When the role may edit the kind, a cell of a field a form
+ * edits has its inline editor (InlineEdit). A new page scrolls to the top and takes the focus.
  */
 import { Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -28,6 +29,7 @@ import { filterableFields } from './filter';
 import { fieldOf } from './kinds';
 import { ColumnChooser, ExportCsvButton, SavedListPicker, SearchBox } from './ListControls';
 import { newListPath } from './listEditor';
+import { inlineEditCells } from './InlineEdit';
 import { ListFilterBar } from './ListFilterBar';
 import { chosenListId, pageParams } from './listParams';
 import {
@@ -155,6 +157,8 @@ function KindList({ kind, kinds }: { kind: Kind; kinds: Kind[] }) {
   const [exporting, setExporting] = useState(false);
   const [selectingAll, setSelectingAll] = useState(false);
   const canBulkEdit = kind.canEdit && bulkEditableFields(kind, kinds).length > 0;
+  // The cells of the fields a form edits carry a pencil (inline edit), when the role may edit.
+  const editCell = useMemo(() => inlineEditCells(kind), [kind]);
 
   function select(changed: Row[], on: boolean) {
     const next = new Map(selectedRows);
@@ -386,6 +390,7 @@ function KindList({ kind, kinds }: { kind: Kind; kinds: Kind[] }) {
             totals={totals.data}
             selection={{ selected: selectedIds, onChange: select }}
             tableRef={tableRef}
+            editCell={editCell}
           />
           <Pager
             page={pageNo}

@@ -151,19 +151,17 @@ export async function fetchRecordTab(type: string, id: number, tab: string, sign
 /**
  * Creates a record of `type` (no id: POST, 201) or edits record `id` (PUT, with the
  * version the form was opened at), answering the saved record's view (`unchanged` when
- * the edit changed nothing, so nothing was written). A 422 problem
+ * the edit changed nothing, so nothing was written). The input's `idempotencyKey`, if
+ * any, goes as the `Idempotency-Key` header. A 422 problem
  * carries `errors: [{field, message}]`; a 409 (changed meanwhile) carries `current`, the
  * record's values and version now.
  */
 export async function saveRecord(type: string, id: number | null, input: SaveInput): Promise<SavedRecord> {
+  const headers = input.idempotencyKey ? { 'Idempotency-Key': input.idempotencyKey } : undefined;
   const answer =
     id === null
-      ? await api.post<Envelope<SavedRecord>>(
-          productPath('-crud'),
-          { fields: input.fields },
-          { query: { type }, headers: input.idempotencyKey ? { 'Idempotency-Key': input.idempotencyKey } : undefined },
-        )
-      : await api.put<Envelope<SavedRecord>>(productPath('-crud'), input, { query: { type, id } });
+      ? await api.post<Envelope<SavedRecord>>(productPath('-crud'), { fields: input.fields }, { query: { type }, headers })
+      : await api.put<Envelope<SavedRecord>>(productPath('-crud'), { fields: input.fields, version: input.version }, { query: { type, id }, headers });
   return answer.data;
 }
 

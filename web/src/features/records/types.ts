@@ -378,8 +378,9 @@ export interface SaveInput {
   /** The record's version when the form was opened (edits only). */
   version?: string;
   /**
-   * Creates only: sent as `Idempotency-Key`. The same key with the same fields answers the
-   * record the first attempt made, so a retry after a lost answer never creates twice.
+   * Sent as `Idempotency-Key`. On a create, the same key with the same fields answers the
+   * record the first attempt made, so a retry after a lost answer never creates twice (an
+   * edit is kept from applying twice by its version; a list's inline edit sends one too).
    */
   idempotencyKey?: string;
 }

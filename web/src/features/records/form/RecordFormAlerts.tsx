@@ -1,5 +1,5 @@
 import { Alert, Button, Group, List, Stack, Text } from '@mantine/core';
-import type { Conflict, FormProblem } from './useRecordForm';
+import type { Conflict, FormProblem } from './saveErrors';
 
 /** After a 409 (or on reviewing a newer version): save the input over the values now, or load those. */
 export function ConflictAlert({ conflict, saving, onLoadCurrent }: { conflict: Conflict; saving: boolean; onLoadCurrent: () => void }) {

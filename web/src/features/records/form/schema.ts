@@ -80,9 +80,14 @@ export function formFields(kind: Kind, creating: boolean): KindField[] {
   return creating ? kind.fields.filter((f) => !f.readOnly) : kind.fields;
 }
 
+/** Whether a user may set the field: any but a system one (`readOnly`), which a save never sends. */
+export function isEditable(field: KindField): boolean {
+  return !field.readOnly;
+}
+
 /** The fields a save sends: those a user may set. */
 function editableFields(kind: Kind): KindField[] {
-  return kind.fields.filter((f) => !f.readOnly);
+  return kind.fields.filter(isEditable);
 }
 
 /** A record value (as a view or a 409's `current` shows it) as a control value. */

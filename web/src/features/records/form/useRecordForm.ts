@@ -4,18 +4,16 @@ import { useNavigate, type Location } from 'react-router';
 import type { ApiError } from '../../../lib/api';
 import { recordMarkKey, useEventsStore } from '../../events';
 import { useAppStore } from '../../../lib/appState';
-import { currencyOf, formatValue, isRef } from '../format';
+import { currencyOf, isRef } from '../format';
 import { listPath, viewPath } from '../links';
 import { kindsQuery, recordNameQuery } from '../queries';
 import { isChoosable } from '../kinds';
 import { recordIdOf } from '../recordId';
-import { errorSentence } from '../States';
-import type { CellValue, CurrentValues, Kind, KindField, RecordDetail } from '../types';
+import type { CellValue, Kind, KindField, RecordDetail } from '../types';
 import { formBasePath } from './links';
 import {
   changedFields,
   fieldError,
-  formValueOf,
   formValues,
   isDirty,
   recordValues,
@@ -26,19 +24,10 @@ import {
   type FormValue,
   type FormValues,
 } from './schema';
+import { saveFailure, savedMeanwhileNote, type Conflict, type FormProblem } from './saveErrors';
 import { useSaveRecord } from './useSaveRecord';
 
-/** A 409 answer: the server's sentence and the record's values now. */
-export interface Conflict {
-  detail: string;
-  current: Record<string, CellValue>;
-}
-
-/** A problem of the whole form (not of one field). */
-export interface FormProblem {
-  title: string;
-  messages: string[];
-}
+export type { Conflict, FormProblem } from './saveErrors';
 
 /** Puts the names of the references in `values` into the lookups' name cache. */
 function seedNames(queryClient: QueryClient, kind: Kind, values: Record<string, CellValue>): void {
@@ -148,24 +137,16 @@ export function useRecordForm(kind: Kind, record: RecordDetail | undefined) {
   }
 
   function failed(error: ApiError) {
-    const body = error.problem ?? {};
-    if (error.status === 422) {
-      const found: FieldErrors = {};
-      const other: string[] = [];
-      for (const e of Array.isArray(body.errors) ? (body.errors as { field: string; message: string }[]) : []) {
-        if (kind.fields.some((f) => f.name === e.field)) found[e.field] = e.message;
-        else other.push(e.message);
-      }
-      setProblem({ title: error.message, messages: other });
-      showErrors(found);
-    } else if (error.status === 409 && body.current && typeof body.current === 'object') {
-      const current = body.current as CurrentValues;
-      setConflict({ detail: error.message, current });
+    const failure = saveFailure(kind, error);
+    if (failure.kind === 'invalid') {
+      setProblem(failure.problem);
+      showErrors(failure.fields);
+    } else if (failure.kind === 'conflict') {
+      setConflict(failure.conflict);
       // Saving again puts the input over what is saved now.
-      setVersion(current.version);
+      setVersion(failure.version);
     } else {
-      const title = error.status === 403 ? 'Not allowed' : `Could not save the ${label}`;
-      setProblem({ title, messages: [errorSentence(error, `the ${label}`)] });
+      setProblem(failure.problem);
     }
   }
 
@@ -238,9 +219,7 @@ export function useRecordForm(kind: Kind, record: RecordDetail | undefined) {
   function savedMeanwhile(name: string): string | undefined {
     const field = kind.fields.find((f) => f.name === name);
     if (!conflict || !field) return undefined;
-    const now = conflict.current[name];
-    if (sameValue(field, values[name] ?? null, formValueOf(field, now))) return undefined;
-    return `Saved meanwhile: ${formatValue(now, field.type, { currency: moneyCurrency(field) }) || '(empty)'}`;
+    return savedMeanwhileNote(field, values[name] ?? null, conflict.current[name], moneyCurrency(field));
   }
 
   return {
