@@ -23,26 +23,12 @@ type decisionBody struct {
 // else) is not found. An Idempotency-Key makes a repeat decide no record
 // twice.
 func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
-	k, err := s.kind(r, q(r, "type"))
-	if err != nil {
-		s.writeError(w, r, err)
+	var body decisionBody
+	k, key, ok := s.selectionWrite(w, r, records.ActApprove, &body)
+	if !ok {
 		return
 	}
 	p := caller(r)
-	if err := p.Guard.Require(k, records.ActApprove); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	var body decisionBody
-	if err := decodeJSON(r, &body); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	key, err := idempotencyKey(r)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
 	sy, mode := s.writeMode(r)
 	d := records.Decision{IDs: body.IDs, Verdict: body.Decision, Comment: body.Comment,
 		Addition: records.Addition{AuthorName: p.User.FullName, IdempotencyKey: key}}

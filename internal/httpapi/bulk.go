@@ -26,23 +26,9 @@ type bulkBody struct {
 // that can be edited. An Idempotency-Key makes a repeat write no record
 // twice (records.BulkEdit).
 func (s *Server) bulkEdit(w http.ResponseWriter, r *http.Request) {
-	k, err := s.kind(r, q(r, "type"))
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	if err := caller(r).Guard.Require(k, records.ActEdit); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
 	var body bulkBody
-	if err := decodeJSON(r, &body); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	key, err := idempotencyKey(r)
-	if err != nil {
-		s.writeError(w, r, err)
+	k, key, ok := s.selectionWrite(w, r, records.ActEdit, &body)
+	if !ok {
 		return
 	}
 	sy, mode := s.writeMode(r)
@@ -58,6 +44,29 @@ func (s *Server) bulkEdit(w http.ResponseWriter, r *http.Request) {
 		sy.Notify()
 	}
 	writeData(w, http.StatusOK, res)
+}
+
+// selectionWrite reads a write to a selection of records of ?type= (a
+// bulk edit, a decision): the kind, which the caller's role must be
+// allowed action on, the JSON body into body, and the Idempotency-Key. It
+// answers the error itself and reports false when one of them is wrong.
+func (s *Server) selectionWrite(w http.ResponseWriter, r *http.Request, action string, body any) (*records.Kind, string, bool) {
+	k, err := s.kind(r, q(r, "type"))
+	if err == nil {
+		err = caller(r).Guard.Require(k, action)
+	}
+	if err == nil {
+		err = decodeJSON(r, body)
+	}
+	var key string
+	if err == nil {
+		key, err = idempotencyKey(r)
+	}
+	if err != nil {
+		s.writeError(w, r, err)
+		return nil, "", false
+	}
+	return k, key, true
 }
 
 // logCauses puts on the request's log line the causes of the outcomes
