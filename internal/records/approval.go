@@ -102,10 +102,8 @@ type Decision struct {
 // DecisionResult is a decision's answer: one outcome per record asked
 // for, in the order asked, as a bulk edit's.
 type DecisionResult struct {
-	Decision string        `json:"decision"`
-	Saved    int           `json:"saved"`
-	Failed   int           `json:"failed"`
-	Results  []BulkOutcome `json:"results"`
+	Decision string `json:"decision"`
+	Outcomes
 }
 
 // DecisionStore is what a decision needs: a record's write and a note.
@@ -162,17 +160,9 @@ func (k *Kind) Decide(ctx context.Context, st DecisionStore, d Decision, by Auth
 	for name, v := range set {
 		fields[name], _ = json.Marshal(v)
 	}
-	res := DecisionResult{Decision: d.Verdict, Results: make([]BulkOutcome, 0, len(d.IDs))}
-	for _, id := range d.IDs {
-		o := k.decideOne(ctx, st, id, fields, d, comment, by, now, mode)
-		if o.Saved {
-			res.Saved++
-		} else {
-			res.Failed++
-		}
-		res.Results = append(res.Results, o)
-	}
-	return res, nil
+	return DecisionResult{Decision: d.Verdict, Outcomes: eachRecord(d.IDs, func(id int64) BulkOutcome {
+		return k.decideOne(ctx, st, id, fields, d, comment, by, now, mode)
+	})}, nil
 }
 
 // decideOne decides one record of a decision: its approval status

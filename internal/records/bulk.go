@@ -58,10 +58,32 @@ type BulkOutcome struct {
 // BulkResult is a bulk edit's answer: one outcome per record asked for, in
 // the order asked.
 type BulkResult struct {
-	Field   string        `json:"field"`
+	Field string `json:"field"`
+	Outcomes
+}
+
+// Outcomes are what became of each record of a write to a selection (a
+// bulk edit, a decision), in the order asked, and how many were saved.
+type Outcomes struct {
 	Saved   int           `json:"saved"`
 	Failed  int           `json:"failed"`
 	Results []BulkOutcome `json:"results"`
+}
+
+// eachRecord writes each of ids with one, one after the other: one
+// record never stops the others.
+func eachRecord(ids []int64, one func(id int64) BulkOutcome) Outcomes {
+	out := Outcomes{Results: make([]BulkOutcome, 0, len(ids))}
+	for _, id := range ids {
+		o := one(id)
+		if o.Saved {
+			out.Saved++
+		} else {
+			out.Failed++
+		}
+		out.Results = append(out.Results, o)
+	}
+	return out
 }
 
 // CheckSelection checks the ids of a selection (a bulk edit's, an
@@ -140,17 +162,9 @@ func (k *Kind) Bulk(ctx context.Context, st WriteStore, b BulkEdit, by Author, n
 		return BulkResult{}, err
 	}
 	fields := map[string]json.RawMessage{b.Field: b.Value}
-	res := BulkResult{Field: b.Field, Results: make([]BulkOutcome, 0, len(b.IDs))}
-	for _, id := range b.IDs {
-		o := k.bulkOne(ctx, st, id, fields, b.IdempotencyKey, by, now, mode)
-		if o.Saved {
-			res.Saved++
-		} else {
-			res.Failed++
-		}
-		res.Results = append(res.Results, o)
-	}
-	return res, nil
+	return BulkResult{Field: b.Field, Outcomes: eachRecord(b.IDs, func(id int64) BulkOutcome {
+		return k.bulkOne(ctx, st, id, fields, b.IdempotencyKey, by, now, mode)
+	})}, nil
 }
 
 // checkBulkCurrency refuses an amount set on records in different
