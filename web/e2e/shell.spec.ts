@@ -316,3 +316,16 @@ test('first-load timings (Performance API): login interactive, dashboard first d
   writeFileSync(`${ARTIFACTS}/first-load-timings.json`, JSON.stringify(figures, null, 2));
   await expect(userButton(page, users.ada.fullName)).toBeVisible();
 });
+
+test('offline: the page says the connection is lost and what it means, then that it is back', async ({ page, context }) => {
+  await signIn(page, users.ada.email, users.ada.fullName);
+  await dashboardData(page);
+  const notice = page.getByRole('status').filter({ hasText: 'You are offline.' });
+  await expect(notice).toHaveCount(0);
+  await context.setOffline(true);
+  await expect(notice).toHaveText('You are offline. What you see may be out of date, and changes cannot be saved until the connection is back.');
+  await page.screenshot({ path: `${ARTIFACTS}/offline-notice.png` });
+  await context.setOffline(false);
+  await expect(page.getByRole('status').filter({ hasText: 'Back online.' })).toBeVisible();
+  await expect(notice).toHaveCount(0);
+});

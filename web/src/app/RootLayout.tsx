@@ -5,6 +5,7 @@ import { useIsAuthenticated } from '../lib/session';
 import { AlertArea } from '../features/shell/AlertArea';
 import { LoadingOverlay } from '../features/shell/LoadingOverlay';
 import { NavbarPlaceholder } from '../features/shell/NavbarPlaceholder';
+import { OfflineNotice } from '../features/shell/OfflineNotice';
 import { useRouteMeta } from '../lib/meta';
 import { useDocumentTitle } from '../lib/title';
 import classes from './RootLayout.module.css';
@@ -42,7 +43,8 @@ export function SkipLink() {
  * Root layout (SPEC §2): navbar when the route has showNavbar and the user is
  * authenticated; the alert area always; the routed view when the user is authenticated or
  * the route does not require it (two layouts: with or without navbar spacing); the
- * loading overlay while loading; the live event stream and the keyboard shortcuts while authenticated.
+ * loading overlay while loading; the live event stream and the keyboard shortcuts while authenticated;
+ * a notice while the connection is lost.
  */
 export function RootLayout() {
   const routeMeta = useRouteMeta();
@@ -63,6 +65,7 @@ export function RootLayout() {
       )}
       {/* The app's chrome: on paper only the page shows. */}
       <div className={classes.chrome}>
+        <OfflineNotice />
         {withNavbar && (
           <Suspense fallback={<NavbarPlaceholder />}>
             <Navbar />
