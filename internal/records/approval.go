@@ -161,13 +161,14 @@ func (k *Kind) Decide(ctx context.Context, st DecisionStore, d Decision, by Auth
 		fields[name], _ = json.Marshal(v)
 	}
 	return DecisionResult{Decision: d.Verdict, Outcomes: eachRecord(d.IDs, func(id int64) BulkOutcome {
-		return k.decideOne(ctx, st, id, fields, d, comment, by, now, mode)
+		return k.decideOne(ctx, st, id, fields, value, d, comment, by, now, mode)
 	})}, nil
 }
 
 // decideOne decides one record of a decision: its approval status
-// written as a bulk edit writes a field, then the comment as a note.
-func (k *Kind) decideOne(ctx context.Context, st DecisionStore, id int64, fields map[string]json.RawMessage, d Decision, comment string,
+// written (to, among fields) as a bulk edit writes a field, then the
+// comment as a note.
+func (k *Kind) decideOne(ctx context.Context, st DecisionStore, id int64, fields map[string]json.RawMessage, to string, d Decision, comment string,
 	by Author, now time.Time, mode Mode) BulkOutcome {
 	a := k.Approval
 	status, _ := k.FieldNamed(a.Status)
@@ -185,7 +186,7 @@ func (k *Kind) decideOne(ctx context.Context, st DecisionStore, id int64, fields
 			return notSaved(o, err)
 		}
 		o.Title = base.Title
-		if now := status.cell(base).any(); now != a.Pending {
+		if current := status.cell(base).any(); current != a.Pending {
 			// Decided already: by this very request (its repeat), or
 			// by someone else.
 			if key != "" {
@@ -195,7 +196,7 @@ func (k *Kind) decideOne(ctx context.Context, st DecisionStore, id int64, fields
 					return o
 				}
 			}
-			o.Message = fmt.Sprintf(notAwaiting, strings.ToLower(k.Label), orNone(now, "without an approval status"))
+			o.Message = fmt.Sprintf(notAwaiting, strings.ToLower(k.Label), orNone(current, "without an approval status"))
 			return o
 		}
 		saved, err := k.Save(ctx, st, Edit{ID: id, Fields: fields, Version: base.ModifiedAt, IdempotencyKey: key}, by, now, mode)
@@ -220,17 +221,16 @@ func (k *Kind) decideOne(ctx context.Context, st DecisionStore, id int64, fields
 			if attempt < bulkAttempts {
 				continue
 			}
-			o.Message = fmt.Sprintf(notAwaiting, strings.ToLower(k.Label), value(fields, a.Status))
+			o.Message = fmt.Sprintf(notAwaiting, strings.ToLower(k.Label), to)
 			return o
 		}
 		if comment != "" {
-			verdict := map[string]string{Approve: "Approved", Reject: "Rejected"}[d.Verdict]
 			add := d.Addition
 			add.RecordID, add.By = id, by
 			if key != "" {
 				add.IdempotencyKey = key + ":note"
 			}
-			if _, err := k.AddNote(ctx, st, add, verdict+": "+comment, now, mode); err != nil {
+			if _, err := k.AddNote(ctx, st, add, to+": "+comment, now, mode); err != nil {
 				o.Message = "Decided, but the comment was not added: " + notSaved(BulkOutcome{}, err).Message
 			}
 		}
@@ -238,13 +238,6 @@ func (k *Kind) decideOne(ctx context.Context, st DecisionStore, id int64, fields
 		o.Saved, o.Title, o.Write = true, saved.Title, &write
 		return o
 	}
-}
-
-// value is the text a decision's fields set field to.
-func value(fields map[string]json.RawMessage, field string) string {
-	var s string
-	json.Unmarshal(fields[field], &s)
-	return s
 }
 
 // orNone is v as text, or none when it is empty.
