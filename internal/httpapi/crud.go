@@ -27,7 +27,11 @@ type savedAnswer struct {
 // saveRecord answers a create (POST, 201) or an edit (PUT with &id=, 200)
 // of ?type= (SPEC §7 {product}-crud), with the saved record's page; an
 // edit that changes nothing writes nothing and answers the record as it
-// is, marked unchanged.
+// is, marked unchanged. Either may carry an Idempotency-Key: its repeat
+// (a device sending again a save whose answer it never got) writes
+// nothing and answers the record the first made or changed, as it is now;
+// an edit's repeat is not a conflict with itself even once the record has
+// moved on.
 func (s *Server) saveRecord(w http.ResponseWriter, r *http.Request) {
 	s.serveSave(w, r, q(r, "type"))
 }
@@ -53,12 +57,11 @@ func (s *Server) serveSave(w http.ResponseWriter, r *http.Request, kind string) 
 		return
 	}
 	e := records.Edit{Fields: body.Fields}
-	if creating {
-		if e.IdempotencyKey, err = idempotencyKey(r); err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-	} else {
+	if e.IdempotencyKey, err = idempotencyKey(r); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if !creating {
 		id, ok := records.ParseID(q(r, "id"))
 		if !ok {
 			s.writeError(w, r, portal.Invalid("A record id is required.", portal.FieldError{Field: "id", Message: "A positive number."}))

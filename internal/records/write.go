@@ -218,6 +218,14 @@ func (k *Kind) Save(ctx context.Context, st WriteStore, e Edit, by Author, now t
 		return Saved{Record: base, Unchanged: true}, nil
 	}
 	if !creating && !base.ModifiedAt.Equal(e.Version) {
+		// A repeat of an edit that landed (its answer was lost) finds
+		// the record past the version it was sent with: it gets the
+		// record as it is, not a conflict with itself.
+		if e.IdempotencyKey != "" {
+			if repeat, err := k.isRepeat(ctx, st, e, by); repeat || err != nil {
+				return Saved{Record: base}, err
+			}
+		}
 		return Saved{}, k.conflict(base)
 	}
 	// Milliseconds, strictly after the version it replaces: the version
