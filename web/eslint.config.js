@@ -64,6 +64,10 @@ export default defineConfig(
     },
   },
   {
+    files: ['serviceworker/**/*.js'],
+    languageOptions: { globals: globals.serviceworker },
+  },
+  {
     files: ['*.config.{ts,js}', 'e2e/**/*.ts', 'scripts/**/*.{js,mjs}'],
     languageOptions: { globals: globals.node },
   },

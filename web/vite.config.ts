@@ -1,4 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
@@ -38,6 +39,44 @@ function bundleGraph(): Plugin {
   };
 }
 
+/** The service worker's source: serviceworker/sw.js, completed by serviceWorker(). */
+const SERVICE_WORKER = path.join(webDir, 'serviceworker/sw.js');
+
+/** Every file under dir, as paths relative to it with '/' separators. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'));
+}
+
+/**
+ * Writes /sw.js (the installable app's offline shell) into the build: serviceworker/sw.js
+ * with the list of this build's files to keep (every chunk, style sheet and public file;
+ * not index.html, which the worker keeps as the server last sent it) and a build id that
+ * changes with that list, so a new build's worker replaces the old one and its cache.
+ */
+function serviceWorker(): Plugin {
+  let publicDir = '';
+  return {
+    name: 'portico-service-worker',
+    apply: 'build',
+    configResolved(config) {
+      publicDir = config.publicDir;
+    },
+    generateBundle(_options, bundle) {
+      const files = [...Object.keys(bundle), ...(publicDir ? filesUnder(publicDir) : [])]
+        .filter((file) => file !== 'index.html')
+        .map((file) => `/${file}`)
+        .sort();
+      const build = createHash('sha256').update(files.join('\n')).digest('hex').slice(0, 16);
+      const source = readFileSync(SERVICE_WORKER, 'utf8')
+        .replace('__PORTICO_BUILD__', build)
+        .replace('__PORTICO_PRECACHE__', JSON.stringify(files).replaceAll("'", "\\'"));
+      this.emitFile({ type: 'asset', fileName: 'sw.js', source });
+    },
+  };
+}
+
 // The Go server (`portico serve`) embeds dist/ and serves it; during `vite dev` the API
 // is proxied to a locally running server.
 const apiTarget = process.env.PORTICO_API_URL ?? 'http://127.0.0.1:8080';
@@ -65,7 +104,7 @@ const vendorGroups = [
 ];
 
 export default defineConfig({
-  plugins: [react(), bundleGraph()],
+  plugins: [react(), bundleGraph(), serviceWorker()],
   server: {
     proxy: { '/api': { target: apiTarget, changeOrigin: false } },
   },

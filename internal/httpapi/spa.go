@@ -101,7 +101,7 @@ func loadAssets(files fs.FS) (map[string]*asset, error) {
 		if name == "index.html" || isVariant(name) {
 			continue
 		}
-		a := &asset{contentType: mime.TypeByExtension(path.Ext(name)), cacheControl: "no-cache"}
+		a := &asset{contentType: contentType(name), cacheControl: "no-cache"}
 		if strings.HasPrefix(name, "assets/") {
 			// Hashed names: a new build has new names.
 			a.cacheControl = "public, max-age=31536000, immutable"
@@ -122,6 +122,15 @@ func loadAssets(files fs.FS) (map[string]*asset, error) {
 		assets[name] = a
 	}
 	return assets, nil
+}
+
+// contentType is the media type of a built file, by its extension; the web
+// app manifest's is not in every system's table.
+func contentType(name string) string {
+	if path.Ext(name) == ".webmanifest" {
+		return "application/manifest+json"
+	}
+	return mime.TypeByExtension(path.Ext(name))
 }
 
 // digest answers a file's size and the start of its SHA-256, in hex.

@@ -87,6 +87,8 @@ func precompressedServer(t *testing.T) (*Server, map[string][]byte) {
 		"assets/style-1.css.gz":   gzipped(t, style),
 		"assets/logo-1.svg":       []byte("<svg/>"),
 		"assets/orphan-1.json.gz": gzipped(t, []byte(`{"a":1}`)),
+		"sw.js":                   []byte("self.addEventListener('fetch', () => {});"),
+		"manifest.webmanifest":    []byte(`{"name":"Portico"}`),
 	}
 	ui := fstest.MapFS{}
 	for name, data := range files {
@@ -223,5 +225,18 @@ func TestIndexIsGzippedWhenAccepted(t *testing.T) {
 	}
 	if n, _ := strconv.Atoi(w.Header().Get("Content-Length")); n == 0 || n >= plain.Body.Len() {
 		t.Errorf("HEAD /: Content-Length %d, the plain page is %d bytes", n, plain.Body.Len())
+	}
+}
+
+// The installable app's files: the service worker and the manifest are
+// revalidated on every load (a new build replaces them under the same
+// name), each with its own media type.
+func TestServiceWorkerAndManifest(t *testing.T) {
+	s, _ := precompressedServer(t)
+	for name, media := range map[string]string{"/sw.js": "text/javascript", "/manifest.webmanifest": "application/manifest+json"} {
+		w := do(s, "GET", name)
+		if w.Code != 200 || !strings.HasPrefix(w.Header().Get("Content-Type"), media) || w.Header().Get("Cache-Control") != "no-cache" {
+			t.Errorf("%s: %d %v", name, w.Code, w.Header())
+		}
 	}
 }

@@ -14,6 +14,8 @@ import classes from './RootLayout.module.css';
 const Navbar = lazy(() => import('../features/shell/Navbar').then((m) => ({ default: m.Navbar })));
 // The live event stream (and the record queries it refreshes) loads once signed in.
 const LiveEvents = lazy(() => import('../features/events/LiveEvents').then((m) => ({ default: m.LiveEvents })));
+// The changes kept on this device (saved offline) and their sending, once signed in.
+const KeptChanges = lazy(() => import('../features/records/offline/KeptChanges').then((m) => ({ default: m.KeptChanges })));
 // Keyboard shortcuts (their letters come from the kind registry) load once signed in.
 const Shortcuts = lazy(() => import('../features/shortcuts/Shortcuts').then((m) => ({ default: m.Shortcuts })));
 
@@ -66,6 +68,11 @@ export function RootLayout() {
       {/* The app's chrome: on paper only the page shows. */}
       <div className={classes.chrome}>
         <OfflineNotice />
+        {authenticated && (
+          <Suspense fallback={null}>
+            <KeptChanges />
+          </Suspense>
+        )}
         {withNavbar && (
           <Suspense fallback={<NavbarPlaceholder />}>
             <Navbar />

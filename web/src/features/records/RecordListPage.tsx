@@ -57,6 +57,7 @@ import {
 import { lastPageOf, Pager, usePageWalk } from './Pager';
 import { kindsQuery, listConfigsQuery, listCountQuery, listPageQuery, listTotalsQuery } from './queries';
 import { EmptyBlock, ErrorBlock, LoadingBlock, RecordErrorBoundary } from './States';
+import { DeviceCopyNote, NoDeviceCopy } from './offline/DeviceCopyNote';
 import type { ApprovalDecision, Kind, ListColumn, Row } from './types';
 import classes from './records.module.css';
 
@@ -330,8 +331,13 @@ function KindList({ kind, kinds }: { kind: Kind; kinds: Kind[] }) {
         </Text>
       )}
 
+      <DeviceCopyNote queryKey={listPageQuery(params).queryKey} dataUpdatedAt={page.dataUpdatedAt} what="this list" />
       {page.isPending ? (
-        <LoadingBlock label={`Loading ${plural}…`} />
+        page.fetchStatus === 'paused' ? (
+          <NoDeviceCopy what={`this list of ${plural}`} />
+        ) : (
+          <LoadingBlock label={`Loading ${plural}…`} />
+        )
       ) : page.error && !filterError ? (
         <ErrorBlock error={page.error} what={plural} onRetry={() => void page.refetch()}>
           {apiError?.status === 404 && state.list && (

@@ -28,6 +28,7 @@ import { listPath, printPath, viewPath } from './links';
 import { KindCrumb } from './KindCrumb';
 import { recordQuery } from './queries';
 import { ErrorBlock, LoadingBlock, NoRecordId, RecordErrorBoundary } from './States';
+import { DeviceCopyNote, NoDeviceCopy } from './offline/DeviceCopyNote';
 import { statusColor } from './status';
 import type { Kind, KindTab, RecordDetail } from './types';
 import classes from './records.module.css';
@@ -110,7 +111,7 @@ function RecordView({ kind, kinds, id }: { kind: Kind; kinds: Kind[]; id: number
   const [decision, setDecision] = useState<DecisionNote | null>(null);
   const what = `${kind.label.toLowerCase()} ${id}`;
 
-  if (record.isPending) return <LoadingBlock label={`Loading ${what}…`} rows={6} />;
+  if (record.isPending) return record.fetchStatus === 'paused' ? <NoDeviceCopy what={`this ${what}`} /> : <LoadingBlock label={`Loading ${what}…`} rows={6} />;
   if (record.error) {
     return (
       <ErrorBlock error={record.error} what={`this ${kind.label.toLowerCase()}`} onRetry={() => void record.refetch()}>
@@ -162,6 +163,7 @@ function RecordView({ kind, kinds, id }: { kind: Kind; kinds: Kind[]; id: number
         <BadgeList badges={badges} aria-label="Status" />
       </Stack>
 
+      <DeviceCopyNote queryKey={recordQuery(kind.name, id).queryKey} dataUpdatedAt={record.dataUpdatedAt} what={`this ${kind.label.toLowerCase()}`} />
       <DecisionMessage note={decision} onDismiss={() => setDecision(null)} />
 
       <EditingNotice kind={kind} id={id} />

@@ -3,7 +3,7 @@
  * `/{product}-record`, `/{product}-file` under `/api/v1/{erp}`), through the app's API
  * client (bearer token, role header, error normalisation).
  */
-import { api, type QueryValue } from '../../lib/api';
+import { api, ROLE_HEADER, type QueryValue } from '../../lib/api';
 import { config } from '../../lib/config';
 import type {
   ApprovalInput,
@@ -152,12 +152,14 @@ export async function fetchRecordTab(type: string, id: number, tab: string, sign
  * Creates a record of `type` (no id: POST, 201) or edits record `id` (PUT, with the
  * version the form was opened at), answering the saved record's view (`unchanged` when
  * the edit changed nothing, so nothing was written). The input's `idempotencyKey`, if
- * any, goes as the `Idempotency-Key` header. A 422 problem
+ * any, goes as the `Idempotency-Key` header, its `roleId` as the role header. A 422 problem
  * carries `errors: [{field, message}]`; a 409 (changed meanwhile) carries `current`, the
  * record's values and version now.
  */
 export async function saveRecord(type: string, id: number | null, input: SaveInput): Promise<SavedRecord> {
-  const headers = input.idempotencyKey ? { 'Idempotency-Key': input.idempotencyKey } : undefined;
+  const headers: Record<string, string> = {};
+  if (input.idempotencyKey) headers['Idempotency-Key'] = input.idempotencyKey;
+  if (input.roleId !== undefined) headers[ROLE_HEADER] = String(input.roleId);
   const answer =
     id === null
       ? await api.post<Envelope<SavedRecord>>(productPath('-crud'), { fields: input.fields }, { query: { type }, headers })

@@ -379,10 +379,13 @@ export interface SaveInput {
   version?: string;
   /**
    * Sent as `Idempotency-Key`. On a create, the same key with the same fields answers the
-   * record the first attempt made, so a retry after a lost answer never creates twice (an
-   * edit is kept from applying twice by its version; a list's inline edit sends one too).
+   * record the first attempt made, so a retry after a lost answer never creates twice; an
+   * edit's repeat answers the record as it is (a list's inline edit and a change kept on
+   * the device send one too).
    */
   idempotencyKey?: string;
+  /** The role to save as, when not the current one (a change kept on the device keeps its role). */
+  roleId?: number;
 }
 
 /** A save's answer: the saved record's view; `unchanged` when the edit changed nothing. */

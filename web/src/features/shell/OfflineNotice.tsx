@@ -5,22 +5,9 @@
  * the user's input kept). It is a polite status, announced as it appears and as it goes
  * ("Back online.", for a few seconds).
  */
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useEffect, useState } from 'react';
+import { useOnline } from '../../lib/offline/online';
 import classes from './OfflineNotice.module.css';
-
-function subscribe(onChange: () => void): () => void {
-  window.addEventListener('online', onChange);
-  window.addEventListener('offline', onChange);
-  return () => {
-    window.removeEventListener('online', onChange);
-    window.removeEventListener('offline', onChange);
-  };
-}
-
-/** Whether the browser has a network connection (navigator.onLine, kept up to date). */
-export function useOnline(): boolean {
-  return useSyncExternalStore(subscribe, () => navigator.onLine, () => true);
-}
 
 /** How long "Back online." stays. */
 export const BACK_ONLINE_MS = 4000;

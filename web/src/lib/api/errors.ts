@@ -101,3 +101,11 @@ export function normaliseError(error: unknown): ApiError {
   if (typeof error === 'string' && error) return new ApiError('Error', error);
   return new ApiError('Error', 'Unknown error');
 }
+
+/**
+ * Whether a call failed for want of a network: no answer came at all (the browser could
+ * not reach the server), as opposed to an answer, a time-out or a cancel.
+ */
+export function isNetworkFailure(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 0 && error.name === 'TypeError';
+}

@@ -1,5 +1,6 @@
 import { api } from '../api/client';
-import { normaliseError } from '../api/errors';
+import { isNetworkFailure, normaliseError } from '../api/errors';
+import { keepCopy, readCopy } from '../offline/copies';
 import { useSessionStore } from './store';
 import type { MenuItem, Role } from './types';
 
@@ -24,11 +25,24 @@ function asMenuItems(value: unknown): MenuItem[] {
     }));
 }
 
-/** Fetches the menu tree of a layout configuration. A role without one fails without a call. */
+/**
+ * Fetches the menu tree of a layout configuration. A role without one fails without a
+ * call. The menu is kept on the device, and when the server cannot be reached (offline)
+ * the kept one answers, so the app offline still has its menu.
+ */
 export async function fetchMenu(role: Pick<Role, 'layout'>): Promise<MenuItem[]> {
   if (!role.layout) throw new Error(MISSING_LAYOUT);
-  const answer = await api.get<{ data?: { items?: unknown } }>(layoutPath(role.layout));
-  return asMenuItems(answer?.data?.items);
+  const key = ['menu', role.layout];
+  try {
+    const answer = await api.get<{ data?: { items?: unknown } }>(layoutPath(role.layout));
+    const items = asMenuItems(answer?.data?.items);
+    void keepCopy(key, items).catch(() => undefined);
+    return items;
+  } catch (error) {
+    const kept = isNetworkFailure(error) ? await readCopy<MenuItem[]>(key).catch(() => undefined) : undefined;
+    if (kept) return kept;
+    throw error;
+  }
 }
 
 let generation = 0;

@@ -7,6 +7,8 @@ import RecordFormPage from '../RecordFormPage';
 import RecordTabPage from '../RecordTabPage';
 import RecordViewPage from '../RecordViewPage';
 import { fakeApi, json, problem, renderRoutes, signIn, type FakeApi } from '../testing';
+import { useOutbox } from '../offline/outbox';
+import { IDBFactory } from 'fake-indexeddb';
 import type { Kind, RecordDetail } from '../types';
 
 const customer: Kind = {
@@ -308,6 +310,25 @@ describe('RecordFormPage: edit', () => {
     });
     expect(Object.keys((saves()[0]?.body as { fields: object }).fields)).toEqual(['companyname']);
     expect(saves()[0]?.params.get('id')).toBe('7');
+  });
+
+  it('offline, keeps the edit on the device with its key and goes back to the record, saying so', async () => {
+    vi.stubGlobal('indexedDB', new IDBFactory());
+    const user = userEvent.setup();
+    renderRoutes(routes, '/customer/edit?id=7');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Edit Acme Water' }, { timeout: 5000 })).toBeInTheDocument();
+    await user.clear(field(/Client name/));
+    await user.type(field(/Client name/), 'Acme Water on site');
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Acme Water' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(saves()).toHaveLength(0);
+    const [kept] = useOutbox.getState().changes;
+    expect(kept).toMatchObject({ type: 'customer', recordId: 7, state: 'waiting', input: { fields: { companyname: 'Acme Water on site' }, version: VERSION } });
+    expect(kept?.input.idempotencyKey).toBe(kept?.id);
+    expect(useAppStore.getState().alert).toMatchObject({ title: 'Kept on this device', type: 'alert-info' });
+    useOutbox.setState({ changes: [] });
   });
 
   it('after a 409 keeps the input, shows what is saved now where it differs, and saves again on the new version', async () => {

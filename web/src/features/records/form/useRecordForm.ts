@@ -2,6 +2,8 @@ import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-quer
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate, type Location } from 'react-router';
 import type { ApiError } from '../../../lib/api';
+import { isNetworkFailure } from '../../../lib/api/errors';
+import { isOnline } from '../../../lib/offline/online';
 import { recordMarkKey, useEventsStore } from '../../events';
 import { useAppStore } from '../../../lib/appState';
 import { currencyOf, isRef } from '../format';
@@ -9,7 +11,8 @@ import { listPath, viewPath } from '../links';
 import { kindsQuery, recordNameQuery } from '../queries';
 import { isChoosable } from '../kinds';
 import { recordIdOf } from '../recordId';
-import type { CellValue, Kind, KindField, RecordDetail } from '../types';
+import { keepChange } from '../offline/outbox';
+import type { CellValue, Kind, KindField, RecordDetail, SaveInput } from '../types';
 import { formBasePath } from './links';
 import {
   changedFields,
@@ -67,8 +70,9 @@ export function useRecordForm(kind: Kind, record: RecordDetail | undefined) {
   const formRef = useRef<HTMLFormElement>(null);
   // Set once saved: the navigation to the saved record goes through unasked.
   const saved = useRef(false);
-  // A create's Idempotency-Key, kept while the fields sent stay the same: submitting
-  // again after a failure the server may not have seen (a lost answer) cannot create twice.
+  // The save's Idempotency-Key, kept while the fields sent stay the same: submitting
+  // again after a failure the server may not have seen (a lost answer), or sending it
+  // from the device later, cannot create or apply it twice.
   const submission = useRef<{ fields: string; key: string } | null>(null);
 
   const dirty = isDirty(kind, values, baseline);
@@ -165,14 +169,16 @@ export function useRecordForm(kind: Kind, record: RecordDetail | undefined) {
     }
     setErrors({});
     const fields = reference ? changedFields(kind, values, reference) : saveFields(kind, values);
-    let idempotencyKey: string | undefined;
-    if (!record) {
-      const sent = JSON.stringify(fields);
-      if (submission.current?.fields !== sent) submission.current = { fields: sent, key: crypto.randomUUID() };
-      idempotencyKey = submission.current.key;
+    const sent = JSON.stringify(fields);
+    if (submission.current?.fields !== sent) submission.current = { fields: sent, key: crypto.randomUUID() };
+    const input = { fields, version: record ? version : undefined, idempotencyKey: submission.current.key };
+    // Offline, the save is kept on the device straight away: nothing would answer it.
+    if (!isOnline()) {
+      void keepOnDevice(input);
+      return;
     }
     save.mutate(
-      { type: kind.name, id: record?.id ?? null, input: { fields, version: record ? version : undefined, idempotencyKey } },
+      { type: kind.name, id: record?.id ?? null, input },
       {
         onSuccess: async (result) => {
           if (result.unchanged) {
@@ -190,9 +196,35 @@ export function useRecordForm(kind: Kind, record: RecordDetail | undefined) {
             type: 'alert-success',
           });
         },
-        onError: failed,
+        // No answer for want of a network: kept on the device, sent again with the same key.
+        onError: (error) => (isNetworkFailure(error) ? void keepOnDevice(input) : failed(error)),
       },
     );
+  }
+
+  /**
+   * Keeps the save on the device to send when the network is back (the outbox), and
+   * leaves the form for the record (or the list, for a new one), saying so. Where the
+   * device cannot keep it, the form stays, with the input, and says why.
+   */
+  async function keepOnDevice(input: SaveInput) {
+    const title = record ? `${kind.label} “${record.title || record.id}”` : `a new ${label}`;
+    try {
+      await keepChange({ type: kind.name, recordId: record?.id ?? null, title, input }, queryClient);
+    } catch {
+      setProblem({
+        title: `Could not save the ${label}`,
+        messages: ['The server cannot be reached, and this browser cannot keep the change on the device. Your input is still here: save again once the connection is back.'],
+      });
+      return;
+    }
+    saved.current = true;
+    await navigate(record ? (viewPath(kind, record.id) ?? listPath(kind)) : listPath(kind));
+    raiseAlert({
+      type: 'alert-info',
+      title: 'Kept on this device',
+      message: `The server cannot be reached: your change to ${title} is kept on this device and sent when the connection is back.`,
+    });
   }
 
   /** Shows the newer version beside the input, as after a 409 (the page holds the record refetched). */
