@@ -99,6 +99,9 @@ export default defineConfig({
     // registry spec: 85 s with them, 53 s without, 55 s with no trace at all).
     trace: { mode: 'retain-on-failure', screenshots: false, snapshots: false },
     screenshot: 'only-on-failure',
+    // The app's service worker would download the whole build into every test's fresh
+    // browser; only the offline tests (offline.spec.ts) let it in.
+    serviceWorkers: 'block',
   },
   // Listed first so it starts first and the other files run beside it.
   projects: [

@@ -323,7 +323,7 @@ test('offline: the page says the connection is lost and what it means, then that
   const notice = page.getByRole('status').filter({ hasText: 'You are offline.' });
   await expect(notice).toHaveCount(0);
   await context.setOffline(true);
-  await expect(notice).toHaveText('You are offline. What you see may be out of date, and changes cannot be saved until the connection is back.');
+  await expect(notice).toHaveText('You are offline. What you see may be out of date; changes you save are kept on this device and sent when the connection is back.');
   await page.screenshot({ path: `${ARTIFACTS}/offline-notice.png` });
   await context.setOffline(false);
   await expect(page.getByRole('status').filter({ hasText: 'Back online.' })).toBeVisible();

@@ -1,4 +1,4 @@
-import { QueryClient } from '@tanstack/react-query';
+import { onlineManager, QueryClient } from '@tanstack/react-query';
 import { ApiError } from './api';
 
 /** Client errors (4xx) are answers, not glitches: retrying them only repeats the failure. */
@@ -7,7 +7,14 @@ function shouldRetry(failureCount: number, error: unknown): boolean {
   return failureCount < 2;
 }
 
+/**
+ * The app's query client. Queries wait (paused) while the browser is offline, from the
+ * start: the query library assumes a connection until an event says otherwise, so a page
+ * opened offline would otherwise try, fail and show an error instead of its copy kept on
+ * the device (lib/offline/copies) or that there is none.
+ */
 export function createQueryClient(): QueryClient {
+  if (typeof navigator !== 'undefined' && navigator.onLine === false) onlineManager.setOnline(false);
   return new QueryClient({
     defaultOptions: {
       queries: { retry: shouldRetry, staleTime: 30_000, refetchOnWindowFocus: false },

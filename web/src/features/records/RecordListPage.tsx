@@ -55,7 +55,7 @@ import {
   type Sort,
 } from './listState';
 import { lastPageOf, Pager, usePageWalk } from './Pager';
-import { kindsQuery, listConfigsQuery, listCountQuery, listPageQuery, listTotalsQuery } from './queries';
+import { listConfigsQuery, listCountQuery, listPageQuery, listTotalsQuery, loaderKinds } from './queries';
 import { EmptyBlock, ErrorBlock, LoadingBlock, RecordErrorBoundary } from './States';
 import { DeviceCopyNote, NoDeviceCopy } from './offline/DeviceCopyNote';
 import type { ApprovalDecision, Kind, ListColumn, Row } from './types';
@@ -70,7 +70,7 @@ export async function loader({ request }: LoaderFunctionArgs): Promise<null> {
   // Runs beside the guard: without a session there is nothing to fetch yet.
   if (!queryClient || !isAuthenticated()) return null;
   const url = new URL(request.url);
-  const kinds = await queryClient.ensureQueryData(kindsQuery()).catch(() => undefined);
+  const kinds = await loaderKinds(queryClient);
   const kind = kindOfPath(kinds, url.pathname);
   if (!kind) return null;
   const state = parseListSearch(url.searchParams);

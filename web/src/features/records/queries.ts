@@ -8,6 +8,7 @@
  * the previous role's answers.
  */
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { isOnline } from '../../lib/offline/online';
 import { listConfigsKey, listPagesKey, recordKey, recordsKey } from '../../lib/queryKeys';
 import {
   bulkEdit,
@@ -28,7 +29,17 @@ import {
 } from './api';
 import { searchRecords } from './searchApi';
 import { countParams, totalsParams } from './listParams';
-import type { ApprovalInput, ApprovalResult, BulkEditInput, BulkResult, ListConfig, ListConfigInput } from './types';
+import type { ApprovalInput, ApprovalResult, BulkEditInput, BulkResult, Kind, ListConfig, ListConfigInput } from './types';
+
+/**
+ * The kinds for a route loader: online, fetched (or the cached answer); offline, only what
+ * is at hand — a loader never waits for a network that is not there (the page's own
+ * queries then show the copy kept on the device, or that there is none).
+ */
+export async function loaderKinds(queryClient: QueryClient): Promise<Kind[] | undefined> {
+  if (!isOnline()) return queryClient.getQueryData(kindsQuery().queryKey);
+  return queryClient.ensureQueryData(kindsQuery()).catch(() => undefined);
+}
 
 /** The kind registry; it changes only with a new server version. */
 export function kindsQuery() {

@@ -3,7 +3,7 @@ import type { LoaderFunctionArgs } from 'react-router';
 import { appQueryClient } from '../../lib/queryClient';
 import { isAuthenticated } from '../../lib/session/store';
 import { kindOfPath } from './kinds';
-import { kindsQuery } from './queries';
+import { loaderKinds } from './queries';
 import { recordIdOf } from './recordId';
 import type { Kind } from './types';
 
@@ -18,7 +18,7 @@ export function recordLoader(prefetch: (queryClient: QueryClient, kind: Kind, id
     if (!queryClient || !isAuthenticated()) return null;
     const url = new URL(request.url);
     const id = recordIdOf(url.searchParams);
-    const kinds = await queryClient.ensureQueryData(kindsQuery()).catch(() => undefined);
+    const kinds = await loaderKinds(queryClient);
     const kind = kindOfPath(kinds, url.pathname);
     if (kind && id) prefetch(queryClient, kind, id, url);
     return null;

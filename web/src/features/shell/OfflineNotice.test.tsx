@@ -25,7 +25,7 @@ describe('OfflineNotice', () => {
     vi.useFakeTimers();
     render(<OfflineNotice />, { wrapper: MantineProvider });
     goOffline(true);
-    expect(screen.getByRole('status')).toHaveTextContent('You are offline. What you see may be out of date, and changes cannot be saved until the connection is back.');
+    expect(screen.getByRole('status')).toHaveTextContent('You are offline. What you see may be out of date; changes you save are kept on this device and sent when the connection is back.');
     goOffline(false);
     expect(screen.getByRole('status')).toHaveTextContent('Back online.');
     act(() => vi.advanceTimersByTime(BACK_ONLINE_MS));

@@ -1,8 +1,8 @@
 /**
  * The in-app notice of a lost connection: while the browser says it is offline, a bar at
- * the top of the page says so and what it means — what shows may be out of date, and a
- * save waits for the connection (the API client's time-outs then say what happened to it,
- * the user's input kept). It is a polite status, announced as it appears and as it goes
+ * the top of the page says so and what it means — what shows may be out of date (pages
+ * opened lately show the copies kept on the device, with their age), and a save is kept on
+ * the device and sent when the connection is back (features/records/offline). It is a polite status, announced as it appears and as it goes
  * ("Back online.", for a few seconds).
  */
 import { useEffect, useState } from 'react';
@@ -26,7 +26,7 @@ export function OfflineNotice() {
     <div role="status" aria-live="polite" className={classes.area}>
       {!online && (
         <p className={classes.offline}>
-          <strong>You are offline.</strong> What you see may be out of date, and changes cannot be saved until the connection is back.
+          <strong>You are offline.</strong> What you see may be out of date; changes you save are kept on this device and sent when the connection is back.
         </p>
       )}
       {online && wasOffline && <p className={classes.back}>Back online.</p>}

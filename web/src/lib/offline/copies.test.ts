@@ -78,6 +78,15 @@ describe('offline copies', () => {
     expect(client.getQueryData(recordKey(1))).toBeUndefined();
   });
 
+  it('a refetch that fails for want of a network leaves the answer shown, marked as a copy, not an error', async () => {
+    await client.fetchQuery({ queryKey: recordKey(1), queryFn: () => ({ id: 1 }) });
+    await client.fetchQuery({ queryKey: recordKey(1), queryFn: () => Promise.reject(new ApiError('TypeError', 'Failed to fetch')), staleTime: 0 }).catch(() => undefined);
+    await settle();
+    const query = client.getQueryCache().find({ queryKey: recordKey(1) })!;
+    expect(query.state).toMatchObject({ status: 'success', error: null, data: { id: 1 } });
+    expect(isDeviceCopy(query)).toBe(true);
+  });
+
   it("shows no one another user's copies, and deletes them when the user signs out", async () => {
     await client.fetchQuery({ queryKey: recordKey(1), queryFn: () => ({ id: 1 }) });
     await keepCopy(['menu', 'pm'], [{ text: 'Projects' }]);

@@ -10,7 +10,8 @@
  * - When a page needs an answer the app has not got and the browser is offline — or the
  *   call failed for want of a network — the copy, if there is one, is put in its place
  *   with its own fetch time, so the page shows it and {@link isDeviceCopy} can mark it with
- *   its age. The query still refetches when the network is back.
+ *   its age. A refetch that fails for want of a network leaves the answer shown in place
+ *   the same way, not an error. The query refetches when the network is back.
  * - The copies are the user's: they are only ever read for the user signed in, and a
  *   user's copies are deleted from the device when they sign out or someone else signs in.
  *
@@ -119,7 +120,16 @@ export function keepOfflineCopies(queryClient: QueryClient, rules: CopyRule[] = 
 
   async function restore(query: Query) {
     const user = currentUser();
-    if (!user || query.state.data !== undefined) return;
+    if (!user) return;
+    if (query.state.data !== undefined) {
+      // A failed refetch of an answer shown already (a copy, or this session's): the
+      // answer stands, marked with its age, instead of the failure.
+      if (query.state.status === 'error') {
+        queryClient.setQueryData(query.queryKey, query.state.data, { updatedAt: query.state.dataUpdatedAt });
+        shownCopies.add(query);
+      }
+      return;
+    }
     const copy = await getEntry<Copy>('copies', copyId(user, query.queryKey));
     // Still wanted: no answer came meanwhile, and the same user is signed in.
     if (!copy || query.state.data !== undefined || currentUser() !== user) return;
