@@ -1,0 +1,59 @@
+package tenancy
+
+import "testing"
+
+func TestParseHost(t *testing.T) {
+	for in, want := range map[string]string{
+		"Acme.Example.COM":     "acme.example.com",
+		"acme.example.com:443": "acme.example.com",
+		"acme.example.com.":    "acme.example.com",
+		"127.0.0.1:8080":       "127.0.0.1",
+		"[::1]:8080":           "::1",
+		"localhost":            "localhost",
+	} {
+		if got, err := ParseHost(in); err != nil || got != want {
+			t.Errorf("ParseHost(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "a b", "-acme.com", "acme..com", "acme_x.com", "ünï.com"} {
+		if _, err := ParseHost(bad); err == nil {
+			t.Errorf("ParseHost(%q) took it", bad)
+		}
+	}
+}
+
+func TestMap(t *testing.T) {
+	acme := Tenant{ID: "acme", Hosts: []string{"acme.example.com"}}
+	// One tenant: every address is its.
+	one := NewMap([]Tenant{acme}, "acme", nil)
+	for _, host := range []string{"127.0.0.1:8080", "anything.example", ""} {
+		if got, ok := one.ForHost(host); !ok || got.ID != "acme" {
+			t.Errorf("one tenant, host %q: %v %v", host, got.ID, ok)
+		}
+	}
+	// Several: each its own, the default also at the deployment's own
+	// addresses, a host claimed twice nobody's, any other host none.
+	beta := Tenant{ID: "beta", Hosts: []string{"beta.example.com", "shared.example.com"}}
+	gamma := Tenant{ID: "gamma", Hosts: []string{"shared.example.com"}}
+	m := NewMap([]Tenant{acme, beta, gamma}, "acme", []string{"127.0.0.1", "portal.example.net"})
+	for host, want := range map[string]string{
+		"ACME.example.com":      "acme",
+		"beta.example.com:8443": "beta",
+		"127.0.0.1:8080":        "acme",
+		"portal.example.net":    "acme",
+		"shared.example.com":    "",
+		"unknown.example.com":   "",
+		"not a host":            "",
+	} {
+		got, ok := m.ForHost(host)
+		if ok != (want != "") || (ok && string(got.ID) != want) {
+			t.Errorf("host %q: %q %v, want %q", host, got.ID, ok, want)
+		}
+	}
+	if got, ok := m.Tenant("beta"); !ok || got.ID != "beta" {
+		t.Errorf("Tenant(beta): %v %v", got, ok)
+	}
+	if (Tenant{ID: "acme"}).SignInTenant() != "acme" || (Tenant{ID: "acme", IdentityTenant: "acme-x1"}).SignInTenant() != "acme-x1" {
+		t.Error("SignInTenant")
+	}
+}
