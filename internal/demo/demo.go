@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/portico/portico/internal/company"
 	"github.com/portico/portico/internal/records"
 )
 
@@ -28,6 +29,28 @@ const (
 	CompanyName   = "Riverbend Ecological Services"
 	CompanyDomain = "riverbend-eco.example"
 )
+
+// Company is the demo company's profile, the letterhead of its invoices
+// and bills: CompanyName, registered as an LLC, with its office in Eugene,
+// Oregon, a phone number of the 555-01xx range kept for fiction, an
+// address on CompanyDomain and a made-up employer identification number.
+// It is as company.Profile.Clean leaves it.
+func Company() company.Profile {
+	return company.Profile{
+		Name:      CompanyName,
+		LegalName: CompanyName + ", LLC",
+		Address: company.Address{
+			Lines:      []string{"2140 Riverbend Way", "Suite 200"},
+			City:       "Eugene",
+			Region:     "OR",
+			PostalCode: "97401",
+			Country:    "US",
+		},
+		Phone: "(541) 555-0142",
+		Email: "accounts@" + CompanyDomain,
+		TaxID: "93-4416207",
+	}
+}
 
 // The demo's project manager, Pete (user pete.pm@portico.test of
 // access.yaml), is employee PeteEmployeeID, whose "email" is the user's

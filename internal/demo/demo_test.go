@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"image/png"
 	"math"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -975,5 +976,18 @@ func TestPendingBillsAwaitTheirManager(t *testing.T) {
 	}
 	if pending < 20 || pete == 0 {
 		t.Errorf("%d bills wait for approval, %d of them for Pete", pending, pete)
+	}
+}
+
+// The demo company's letterhead is complete and stored as it is given.
+func TestCompanyProfile(t *testing.T) {
+	p := Company()
+	if !reflect.DeepEqual(p.Clean(), p) {
+		t.Errorf("Company() is not clean:\n got %#v\nwant %#v", p, p.Clean())
+	}
+	a := p.Address
+	if p.Letterhead() == "" || len(a.Lines) == 0 || a.City == "" || a.Region == "" || a.PostalCode == "" || a.Country == "" ||
+		p.Phone == "" || !strings.HasSuffix(p.Email, "@"+CompanyDomain) || p.TaxID == "" {
+		t.Errorf("incomplete: %#v", p)
 	}
 }

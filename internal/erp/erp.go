@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/portico/portico/internal/company"
 	"github.com/portico/portico/internal/records"
 )
 
@@ -76,6 +77,15 @@ type Connector interface {
 // "" for values in the base currency, the code otherwise.
 type Currencies interface {
 	BaseCurrency(ctx context.Context) (string, error)
+}
+
+// Company is what a connector offers when the ERP account keeps the
+// company's own name and address: its profile, the letterhead of its
+// documents (NetSuite: the root subsidiary's legal name, main address and
+// tax number), as company.Profile.Clean leaves it. An account that keeps
+// none answers an error marked NotInAccount.
+type Company interface {
+	CompanyProfile(ctx context.Context) (company.Profile, error)
 }
 
 // Files is what a connector offers when it reaches the ERP's file

@@ -45,6 +45,9 @@ func (e *Engine) Pull(ctx context.Context, kinds []*records.Kind, full bool) err
 		if err := e.baseCurrency(ctx); err != nil {
 			return err
 		}
+		if err := e.company(ctx); err != nil {
+			return err
+		}
 		pull := func() error {
 			var errs []error
 			for _, k := range kinds {
@@ -104,6 +107,33 @@ func (e *Engine) baseCurrency(ctx context.Context) error {
 	}
 	if err := e.store.SetBaseCurrency(ctx, code); err != nil {
 		return fmt.Errorf("store the base currency %s: %w", code, err)
+	}
+	return nil
+}
+
+// company hands the ERP account's company profile to the store, when
+// the connector reads it (erp.Company). An account that keeps none (not
+// in this account) is logged at debug level, another failure to read it
+// as a warning; the store keeps the profile it has. A failure to store it
+// fails the pull.
+func (e *Engine) company(ctx context.Context) error {
+	co, ok := e.conn.(erp.Company)
+	if !ok {
+		return nil
+	}
+	p, err := co.CompanyProfile(ctx)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return ctx.Err()
+	case erp.IsNotInAccount(err):
+		e.log.Debug("the ERP account keeps no company profile; the stored one stands", "err", err)
+		return nil
+	case err != nil:
+		e.log.Warn("the ERP account's company profile could not be read; the stored one stands", "err", err)
+		return nil
+	}
+	if err := e.store.SetCompany(ctx, p); err != nil {
+		return fmt.Errorf("store the company profile: %w", err)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/portico/portico/internal/company"
 	"github.com/portico/portico/internal/erp"
 	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/records"
@@ -76,6 +77,11 @@ type Store interface {
 	// are in it. The engine sets it at the start of every pull when the
 	// connector reads it (erp.Currencies).
 	SetBaseCurrency(ctx context.Context, code string) error
+	// SetCompany stores the tenant's company profile as the ERP account
+	// has it (the letterhead of its documents); an unchanged one writes
+	// nothing. The engine sets it at the start of every pull when the
+	// connector reads it (erp.Company).
+	SetCompany(ctx context.Context, p company.Profile) error
 	// RecordIDs returns the ids of kind's records in the replica.
 	RecordIDs(ctx context.Context, kind string) ([]int64, error)
 	// AcquireLease takes or renews the named lease for owner until

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/portico/portico/internal/access"
+	"github.com/portico/portico/internal/company"
 	"github.com/portico/portico/internal/identity"
 	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/records"
@@ -34,6 +35,9 @@ type TenantStore interface {
 	// (the request guard's only database call).
 	SessionUser(ctx context.Context, sessionID string) (session.Session, access.User, error)
 	Audit(ctx context.Context, e access.AuditEvent) error
+	// Company is the tenant's company profile (a tenant without one
+	// reads as its name alone).
+	Company(ctx context.Context) (company.Profile, error)
 }
 
 // principal is the caller of an authenticated route.
@@ -66,6 +70,9 @@ func (s *Server) withAuth(next http.Handler) http.Handler {
 			return
 		}
 		claims, err := s.sessions.Verify(token)
+		if err == nil {
+			err = sessionAtAddress(r, claims.Tenant)
+		}
 		if err != nil {
 			s.writeError(w, r, err)
 			return
@@ -141,7 +148,13 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	if !s.rateLimited(w, r, s.loginAccount, "acct:"+string(claims.Tenant)+":"+claims.UID) {
 		return
 	}
-	ts := s.tenants(claims.Tenant)
+	tenant, err := signInTenant(r, claims.Tenant)
+	if err != nil {
+		s.log.Info("sign-in refused", "request_id", requestID(ctx), "ip", ip, "err", err)
+		s.writeError(w, r, err)
+		return
+	}
+	ts := s.tenants(tenant)
 	user, err := access.FindUser(ctx, ts, access.Identity{UID: claims.UID, Email: claims.Email, EmailVerified: claims.EmailVerified})
 	if err != nil {
 		s.audit(ctx, ts, access.AuditEvent{Event: "login_failed", IP: ip, UserID: user.ID,
@@ -149,7 +162,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	tokens, _, err := s.sessions.Issue(ctx, claims.Tenant, user.ID)
+	tokens, _, err := s.sessions.Issue(ctx, tenant, user.ID)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -181,6 +194,10 @@ func (s *Server) refresh(w http.ResponseWriter, r *http.Request) {
 	}
 	var body refreshBody
 	if err := decodeJSON(r, &body); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if err := refreshAtAddress(r, body.RefreshToken); err != nil {
 		s.writeError(w, r, err)
 		return
 	}

@@ -102,8 +102,9 @@ func newAuthEnv(t *testing.T, perMinute int) *authEnv {
 	return authEnvFrom(t, perMinute, authTemplate)
 }
 
-// authEnvFrom is newAuthEnv on a copy of the store built by tmpl.
-func authEnvFrom(t *testing.T, perMinute int, tmpl *storeTemplate) *authEnv {
+// authEnvFrom is newAuthEnv on a copy of the store built by tmpl; with
+// changes to the server's options.
+func authEnvFrom(t *testing.T, perMinute int, tmpl *storeTemplate, with ...func(*Options)) *authEnv {
 	t.Helper()
 	ctx := context.Background()
 	store, err := sqlstore.Open(ctx, "", tmpl.copy(t))
@@ -122,14 +123,18 @@ func authEnvFrom(t *testing.T, perMinute int, tmpl *storeTemplate) *authEnv {
 		Key: []byte(strings.Repeat("k", 32)), AccessTTL: 15 * time.Minute, RefreshTTL: time.Hour, MaxAge: 24 * time.Hour,
 		Now: func() time.Time { return time.Now().Add(e.skew) },
 	})
-	srv, err := NewServer(Options{
+	o := Options{
 		Logger: log, Store: store, Identity: verifier, Sessions: sessions,
 		Tenants:          func(t portal.TenantID) TenantStore { return store.Tenant(t) },
 		LoginPerMinuteIP: perMinute, LoginPerMinuteAccount: perMinute, ERP: "netsuite", Product: "portal",
 		ERPBaseURL: "https://1234567.app.netsuite.com",
 		Syncs:      func(t portal.TenantID) Syncer { return e.syncs[t] },
 		Currency:   "USD",
-	})
+	}
+	for _, change := range with {
+		change(&o)
+	}
+	srv, err := NewServer(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,6 +173,9 @@ func (e *authEnv) callWith(method, target, token string, role int64, body string
 		r.Header[k] = vs
 	}
 	r.RemoteAddr = "192.0.2.7:5000"
+	if host := header.Get("Host"); host != "" {
+		r.Host = host
+	}
 	if token != "" {
 		r.Header.Set("Authorization", "Bearer "+token)
 	}

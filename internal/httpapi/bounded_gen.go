@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/portico/portico/internal/access"
+	"github.com/portico/portico/internal/company"
 	"github.com/portico/portico/internal/feedback"
 	"github.com/portico/portico/internal/records"
 	"github.com/portico/portico/internal/search"
@@ -36,6 +37,10 @@ func (b boundedStore) AuditUsers(ctx context.Context) ([]access.User, error) {
 
 func (b boundedStore) BaseCurrency(ctx context.Context) (string, error) {
 	return bounded(b, ctx, func(c context.Context) (string, error) { return b.TenantStore.BaseCurrency(c) })
+}
+
+func (b boundedStore) Company(ctx context.Context) (company.Profile, error) {
+	return bounded(b, ctx, func(c context.Context) (company.Profile, error) { return b.TenantStore.Company(c) })
 }
 
 func (b boundedStore) DeleteList(ctx context.Context, a1 string) error {

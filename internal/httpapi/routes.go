@@ -27,6 +27,8 @@ func (s *Server) routes() {
 	s.handle("GET /api/v1/kinds/routes", s.kindRoutes)
 	// The user's dashboard: each part only for a role that may see it.
 	s.handle("GET /api/v1/dashboard", s.dashboard)
+	// The company's own name and address: the letterhead of its documents.
+	s.handle("GET /api/v1/company", s.company)
 
 	// Records (SPEC §7 base paths), under /api/v1/{erp}/... .
 	erp := "/api/v1/" + s.erp

@@ -20,6 +20,7 @@ import (
 	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/records"
 	"github.com/portico/portico/internal/session"
+	"github.com/portico/portico/internal/tenancy"
 )
 
 // Pinger reports whether the database answers.
@@ -27,6 +28,11 @@ type Pinger interface {
 	Ping(ctx context.Context) error
 	Engine() string
 }
+
+// TenantsTTL is how long an instance keeps the tenants and their hosts
+// before reading them again: a tenant added, given a host or suspended is
+// in force on every instance within it.
+const TenantsTTL = time.Second
 
 // ClientConfig is what the single-page app learns from the server at start,
 // embedded in index.html (so one build serves every tenant and environment).
@@ -58,6 +64,13 @@ type Options struct {
 	// assets/). Nil serves no app, only the API.
 	UI     fs.FS
 	Client ClientConfig
+	// Directory, when set, makes the server pick each request's tenant by
+	// its address (withTenant): the tenants and their hosts, read again
+	// every TenantsTTL. DefaultHosts are the deployment's own addresses
+	// (loopback, the public URL's host), where the default tenant
+	// (Client.TenantID) answers once there are several.
+	Directory    tenancy.Directory
+	DefaultHosts []string
 	// CSP lists the extra origins the app needs (the identity service).
 	CSP CSPSources
 
@@ -121,12 +134,14 @@ const DefaultDBTimeout = 5 * time.Second
 
 // Server is the HTTP handler of the whole product.
 type Server struct {
-	log      *slog.Logger
-	store    Pinger
-	spa      *spa
-	csp      cspPolicy
-	client   ClientConfig
-	currency string // Options.Currency
+	log    *slog.Logger
+	store  Pinger
+	spa    *spa
+	csp    cspPolicy
+	client ClientConfig
+	// addresses picks a request's tenant by its host; nil: not by address.
+	addresses *tenancy.Live
+	currency  string // Options.Currency
 	// dbUnavailable is Options.DBUnavailable.
 	dbUnavailable func(error) bool
 	mux           *http.ServeMux
@@ -203,6 +218,9 @@ func NewServer(o Options) (*Server, error) {
 	if o.Tenants != nil {
 		s.tenants = func(t portal.TenantID) TenantStore { return boundedStore{o.Tenants(t), o.DBTimeout} }
 	}
+	if o.Directory != nil {
+		s.addresses = tenancy.NewLive(o.Directory, portal.TenantID(o.Client.TenantID), o.DefaultHosts, TenantsTTL)
+	}
 	if o.UI != nil {
 		var err error
 		if s.spa, err = newSPA(o.UI); err != nil {
@@ -211,7 +229,7 @@ func NewServer(o Options) (*Server, error) {
 	}
 	s.routes()
 	s.chain = s.withRequestID(s.withClientIP(s.withAccessLog(s.withRecover(s.withSecurityHeaders(s.withCompression(
-		s.withProblemDocuments(s.withInputPolicy(withRoutePattern(s.mux)))))))))
+		s.withProblemDocuments(s.withTenant(s.withInputPolicy(withRoutePattern(s.mux))))))))))
 	return s, nil
 }
 

@@ -307,7 +307,7 @@ func (s *Server) writeIndex(w http.ResponseWriter, r *http.Request) {
 	nonce := newNonce()
 	h := w.Header()
 	h.Set("Content-Security-Policy", s.csp.header(nonce))
-	cfg, _ := json.Marshal(s.client) // json escapes <, > and & for a script element
+	cfg, _ := json.Marshal(s.clientConfig(r)) // json escapes <, > and & for a script element
 	var b bytes.Buffer
 	b.Write(s.spa.before)
 	b.WriteString(`<meta name="csp-nonce" content="` + html.EscapeString(nonce) + `">` + "\n")

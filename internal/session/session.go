@@ -366,6 +366,10 @@ func (m *Manager) newRefresh(t portal.TenantID) (token, hash string) {
 	return token, hashToken(token)
 }
 
+// RefreshTenant is the tenant a refresh token was issued in, read from the
+// token itself (no store call); false when it is not one of ours.
+func RefreshTenant(token string) (portal.TenantID, bool) { return refreshTenant(token) }
+
 func refreshTenant(token string) (portal.TenantID, bool) {
 	rest, ok := strings.CutPrefix(token, refreshPrefix)
 	if !ok || len(token) > 256 {

@@ -1,6 +1,11 @@
 package tenancy
 
-import "testing"
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
 
 func TestParseHost(t *testing.T) {
 	for in, want := range map[string]string{
@@ -55,5 +60,38 @@ func TestMap(t *testing.T) {
 	}
 	if (Tenant{ID: "acme"}).SignInTenant() != "acme" || (Tenant{ID: "acme", IdentityTenant: "acme-x1"}).SignInTenant() != "acme-x1" {
 		t.Error("SignInTenant")
+	}
+}
+
+type dirFunc func(context.Context) ([]Tenant, error)
+
+func (f dirFunc) Tenants(ctx context.Context) ([]Tenant, error) { return f(ctx) }
+
+func TestLive(t *testing.T) {
+	reads := 0
+	var tenants []Tenant
+	var fail error
+	l := NewLive(dirFunc(func(context.Context) ([]Tenant, error) { reads++; return tenants, fail }), "acme", []string{"127.0.0.1"}, time.Second)
+	now := time.Unix(1000, 0)
+	l.now = func() time.Time { return now }
+	// No tenant yet: the default, everywhere.
+	m, err := l.Map(context.Background())
+	if got, ok := m.ForHost("any.example"); err != nil || !ok || got.ID != "acme" {
+		t.Fatalf("empty directory: %v %v %v", got, ok, err)
+	}
+	// Within the TTL the map stands; after it, a new tenant is in force.
+	tenants = []Tenant{{ID: "acme"}, {ID: "beta", Hosts: []string{"beta.example"}}}
+	if m, _ := l.Map(context.Background()); reads != 1 || m.single == nil {
+		t.Fatalf("read again within the TTL: %d reads", reads)
+	}
+	now = now.Add(time.Second)
+	m, _ = l.Map(context.Background())
+	if got, ok := m.ForHost("beta.example"); !ok || got.ID != "beta" || reads != 2 {
+		t.Fatalf("after the TTL: %v %v, %d reads", got, ok, reads)
+	}
+	// A failed read keeps the last map.
+	now, fail = now.Add(time.Second), errors.New("database down")
+	if m2, err := l.Map(context.Background()); err != nil || m2 != m {
+		t.Fatalf("failed read: %v", err)
 	}
 }

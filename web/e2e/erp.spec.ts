@@ -177,6 +177,22 @@ test.describe('NetSuite mode', () => {
     expect(await problems()).toEqual([]);
   });
 
+  test("a printed invoice's letterhead is the account's company: its root subsidiary's legal name and main address", async ({ page }) => {
+    // This server was never seeded: the profile can only have come from NetSuite's subsidiary record.
+    await expect(async () => {
+      await page.goto('/invoice/list');
+      await expect(listTable(page).locator('tbody tr').first()).toBeVisible({ timeout: 2_000 });
+    }).toPass({ timeout: 30_000 });
+    await listTable(page).locator('tbody tr').first().getByRole('link').first().click();
+    await expect(page).toHaveURL(/\/invoice\/view\?id=\d+$/);
+    await page.getByRole('link', { name: 'Print' }).click();
+    const letterhead = page.getByTestId('print-sheet').getByTestId('letterhead');
+    await expect(letterhead).toContainText('Riverbend Ecological Services, LLC');
+    await expect(letterhead.locator('address')).toHaveText('2140 Riverbend Way\nSuite 200\nEugene, OR 97401\nUnited States');
+    await expect(letterhead).toContainText('Phone (541) 555-0142');
+    await expect(letterhead).toContainText('Tax ID 93-4416207');
+  });
+
   test("a client's new name is saved to NetSuite: pending first, then in sync", async ({ page }) => {
     const problems = await watchProblems(page);
     const before = await openFirstClient(page);

@@ -1,5 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
-import { amountOf, ARTIFACTS, signIn, users, watchProblems } from './support';
+import { amountOf, ARTIFACTS, runAxe, signIn, users, watchProblems } from './support';
 
 /** What the tests need of GET /api/v1/kinds. */
 interface Kind {
@@ -43,6 +44,19 @@ async function openFirst(page: Page, route: string): Promise<string> {
 /** The value shown beside a label (a <dt>/<dd> pair) in the page's main area. */
 function valueOf(page: Page, label: string) {
   return page.getByRole('main').locator('dt', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }).locator('xpath=following-sibling::dd[1]');
+}
+
+/**
+ * The text a PDF draws, from its file: jsPDF writes (uncompressed, as the app asks) each line
+ * of text as a string operand `(…) Tj`, in the standard fonts' WinAnsi bytes with `\`, `(`
+ * and `)` escaped. Returns the strings in drawing order.
+ */
+function pdfStrings(file: Buffer): string[] {
+  const winAnsi: Record<number, string> = { 0x80: '€', 0x91: '‘', 0x92: '’', 0x93: '“', 0x94: '”', 0x96: '–', 0x97: '—' };
+  const source = file.toString('latin1');
+  return [...source.matchAll(/\(((?:[^()\\]|\\.)*)\) Tj/g)].map((m) =>
+    m[1]!.replace(/\\(.)/g, '$1').replace(/[\x80-\x9f]/g, (c) => winAnsi[c.charCodeAt(0)] ?? c),
+  );
 }
 
 /** The invoice kind's lines tab (its item sublist), as the registry lists it. */
@@ -139,14 +153,43 @@ test.describe('the app driven by the kind registry', () => {
     await page.getByRole('link', { name: 'Print' }).click();
     await expect(page).toHaveURL(new RegExp(`/invoice/view/print\\?id=${id}$`));
     const sheet = page.getByTestId('print-sheet');
-    await expect(sheet.getByRole('heading', { level: 1, name: 'Invoice' })).toBeVisible();
+    const title = sheet.getByRole('heading', { level: 1, name: 'Invoice' });
+    await expect(title).toBeVisible();
     await expect(sheet.getByText(invoice, { exact: true })).toBeVisible();
+    // The company's letterhead heads the sheet, above the title: the demo company's legal
+    // name, address and contact lines (internal/demo Company).
+    const letterhead = sheet.getByTestId('letterhead');
+    await expect(letterhead).toContainText('Riverbend Ecological Services, LLC');
+    await expect(letterhead.locator('address')).toHaveText('2140 Riverbend Way\nSuite 200\nEugene, OR 97401\nUnited States');
+    await expect(letterhead).toContainText('Phone (541) 555-0142');
+    expect((await letterhead.boundingBox())!.y).toBeLessThan((await title.boundingBox())!.y);
     // The client it bills, with the address its record keeps, on two lines.
-    await expect(sheet.locator('address')).toHaveText(/^\d+ .+\n.+, [A-Z]{2} \d{5}$/);
+    const billTo = sheet.locator('dd address');
+    await expect(billTo).toHaveText(/^\d+ .+\n.+, [A-Z]{2} \d{5}$/);
     await expect(page.getByRole('banner')).toHaveCount(0);
     await expect(page).toHaveTitle(`${invoice} · Invoice · Portico`);
-    await expect(sheet.getByRole('table', { name: lineItems().label }).getByRole('rowheader', { name: 'Total' })).toBeVisible();
+    const total = sheet.getByRole('table', { name: lineItems().label }).getByRole('rowheader', { name: 'Total' });
+    await expect(total).toBeVisible();
     await expect(page.getByRole('button', { name: 'Print' })).toBeVisible();
+
+    // The PDF: the same document as text, named after the invoice's number.
+    const number = (await title.locator('xpath=following-sibling::p[1]').textContent())!.trim();
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download PDF' }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe(`Invoice ${number}.pdf`);
+    const pdf = await readFile((await download.path())!);
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    const drawn = pdfStrings(pdf);
+    const [street, place] = (await billTo.textContent())!.split('\n');
+    const client = (await billTo.locator('xpath=..').locator('a').first().textContent())!.trim();
+    const lineTotal = (await total.locator('xpath=following-sibling::td[1]').textContent())!.trim();
+    for (const text of ['Riverbend Ecological Services, LLC', '2140 Riverbend Way', 'INVOICE', number, 'CLIENT', client, street!, place!, 'Total', lineTotal]) {
+      expect(drawn, `the PDF draws ${JSON.stringify(text)}`).toContain(text);
+    }
+    // The bill-to address comes under the client's name.
+    expect(drawn.indexOf(street!)).toBeGreaterThan(drawn.indexOf(client));
+    await expect(page.getByRole('alert')).toHaveCount(0);
     await page.screenshot({ path: `${ARTIFACTS}/invoice-print.png`, fullPage: true });
     await page.emulateMedia({ media: 'print' });
     await expect(page.getByRole('button', { name: 'Print' })).toBeHidden();
@@ -157,6 +200,33 @@ test.describe('the app driven by the kind registry', () => {
     await page.getByRole('link', { name: 'Back to the invoice' }).click();
     await expect(page.getByRole('heading', { level: 1, name: invoice, exact: true })).toBeVisible();
     expect(await problems()).toEqual([]);
+  });
+
+  test('the printable invoice with its letterhead at 1280 and 390 px, light and dark: axe-clean, white paper, no sideways scroll', async ({ page }) => {
+    test.setTimeout(90_000);
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await openFirst(page, 'invoice');
+    await page.getByRole('link', { name: 'Print' }).click();
+    const sheet = page.getByTestId('print-sheet');
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const [width, height, size] of [
+        [1280, 800, '1280'],
+        [390, 844, '390'],
+      ] as const) {
+        await page.setViewportSize({ width, height });
+        await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+        await expect(sheet.getByTestId('letterhead')).toBeVisible();
+        await expect(sheet.getByRole('table', { name: lineItems().label })).toBeVisible();
+        // The sheet is paper in either scheme.
+        expect(await sheet.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(255, 255, 255)');
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, `no page-wide horizontal scrolling (${size}px, ${scheme})`).toBeLessThanOrEqual(0);
+        const blocking = (await runAxe(page)).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+        expect(blocking.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), `${size}px, ${scheme}`).toEqual([]);
+        await page.screenshot({ path: `${ARTIFACTS}/invoice-print-${size}-${scheme}.png`, fullPage: true });
+      }
+    }
   });
 
   test('screenshots: a project, an invoice and a vendor bill at 1280 and 390 px, light and dark', async ({ page }) => {

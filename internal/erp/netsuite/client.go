@@ -91,6 +91,8 @@ type Client struct {
 
 	// cur holds the account's currencies and subsidiaries, as last read.
 	cur moneyCache
+	// co holds the company's profile, as last read.
+	co companyCache
 
 	// fieldIDs caches, per record type, the record API's field ids by
 	// their lower-case spelling (documentIDs).

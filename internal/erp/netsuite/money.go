@@ -33,6 +33,7 @@ const moneyTTL = 5 * time.Minute
 // moneyTables is what the client knows of the account's currencies.
 type moneyTables struct {
 	base  string            // the account's base currency, ISO code
+	root  string            // the root subsidiary's id; "" without subsidiaries
 	codes map[string]string // currency id → ISO code
 	subs  map[string]string // subsidiary id → its base currency's id
 }
@@ -117,6 +118,7 @@ func (c *Client) readMoney(ctx context.Context) (*moneyTables, error) {
 			root = r["id"]
 		}
 	}
+	t.root = root
 	switch {
 	case root != "":
 		t.base = t.codes[t.subs[root]]

@@ -57,6 +57,10 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request, dropAfterWr
 		s.serveCatalog(w, r, idPart)
 		return
 	}
+	if strings.EqualFold(typeName, TableSubsidiary) && len(s.schema.Subsidiaries) > 0 && r.Method == http.MethodGet && hasID {
+		s.serveSubsidiary(w, r, idPart)
+		return
+	}
 	ts := s.lookupType(typeName)
 	if ts == nil || strings.Contains(idPart, "/") || (hasID && idPart == "") {
 		writeError(w, newAPIError(http.StatusNotFound, "NONEXISTENT_ID",

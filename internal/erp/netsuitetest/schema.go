@@ -105,13 +105,36 @@ type Currency struct {
 }
 
 // Subsidiary is a row of SuiteQL's subsidiary table (account.yaml's
-// [10]).
+// [10]), and its record in the record API (GET /record/v1/subsidiary/{id},
+// [16]), which has the fields after Inactive too.
 type Subsidiary struct {
 	ID       int64  `yaml:"-"`
 	Name     string `yaml:"name"`
 	Parent   int64  `yaml:"parent"`   // 0 for the root
 	Currency int64  `yaml:"currency"` // its base currency's id
 	Inactive bool   `yaml:"inactive"`
+	// LegalName is the record's legalName [16]; FederalIDNumber its
+	// federalIdNumber, the tax identification number [18].
+	LegalName       string `yaml:"legalName"`
+	FederalIDNumber string `yaml:"federalIdNumber"`
+	// MainAddress is the record's mainAddress subrecord [16][17]; nil
+	// when the subsidiary has none.
+	MainAddress *Address `yaml:"mainAddress"`
+}
+
+// Address is an address subrecord as the record API gives it (account.yaml's
+// [17], [18]): each member under its record API id, "" members absent.
+type Address struct {
+	Addressee string `yaml:"addressee" json:"addressee,omitempty"`
+	Attention string `yaml:"attention" json:"attention,omitempty"`
+	Addr1     string `yaml:"addr1" json:"addr1,omitempty"`
+	Addr2     string `yaml:"addr2" json:"addr2,omitempty"`
+	Addr3     string `yaml:"addr3" json:"addr3,omitempty"`
+	City      string `yaml:"city" json:"city,omitempty"`
+	State     string `yaml:"state" json:"state,omitempty"`
+	Zip       string `yaml:"zip" json:"zip,omitempty"`
+	Country   string `yaml:"country" json:"country,omitempty"` // an ISO 3166-1 alpha-2 code: US
+	AddrPhone string `yaml:"addrPhone" json:"addrPhone,omitempty"`
 }
 
 // TypeSchema is one record type.

@@ -5,7 +5,7 @@
  */
 import { Anchor, Badge, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { currencyOf, formatValue, isRef, mailtoHref, safeWebUrl, telHref } from './format';
+import { declaredCurrency, formatValue, isRef, mailtoHref, safeWebUrl, telHref } from './format';
 import { kindByName } from './kinds';
 import { viewPath } from './links';
 import { statusColor } from './status';
@@ -89,7 +89,7 @@ export function DeclaredValue({ value, field, kinds, recordCurrency, compact }: 
       type={field.type}
       refKind={kindByName(kinds, field.ref)}
       choices={field.choices}
-      currency={field.type === 'money' ? currencyOf(recordCurrency, field.currency) : undefined}
+      currency={declaredCurrency(field, recordCurrency)}
       compact={compact}
     />
   );

@@ -31,6 +31,14 @@ export function currencyOf(own: unknown, base: string | undefined): string | und
   return typeof own === 'string' && own !== '' ? own : base || undefined;
 }
 
+/**
+ * The currency a declared field's value reads in: for money, its record's own currency
+ * (RecordDetail.currency) when it names one, else the field's; nothing for other types.
+ */
+export function declaredCurrency(field: { type: FieldType | string; currency?: string }, recordCurrency: string | undefined): string | undefined {
+  return field.type === 'money' ? currencyOf(recordCurrency, field.currency) : undefined;
+}
+
 // `undefined` is the user's locale. Formatters are costly to make: one per kind of value.
 const LOCALE = undefined;
 const quantityFormat = new Intl.NumberFormat(LOCALE, { minimumFractionDigits: 2, maximumFractionDigits: 2 });

@@ -12,7 +12,7 @@ import { isNumeric } from '../format';
 import { recordTabQuery } from '../queries';
 import { ErrorBlock, LoadingBlock } from '../States';
 import type { Kind, KindTab, ListColumn, Row } from '../types';
-import { columnTotal, linesCurrency } from './lineItems';
+import { cellCurrency, columnTotal, linesCurrency, sectionsShown } from './lineItems';
 import classes from './LineItems.module.css';
 
 export interface LineItemsProps {
@@ -32,10 +32,8 @@ export interface LineItemsProps {
  */
 export function LineSections({ kind, id, tabs, headingOrder, currency }: Omit<LineItemsProps, 'tab'> & { tabs: readonly KindTab[] }) {
   const lines = useQueries({ queries: tabs.map((tab) => recordTabQuery(kind.name, id, tab.name)) });
-  const someLines = lines.some((l) => (l.data?.rows.length ?? 0) > 0);
-  return tabs.map((tab, i) =>
-    someLines && lines[i]!.data?.rows.length === 0 ? null : <LineItems key={tab.name} kind={kind} id={id} tab={tab} headingOrder={headingOrder} currency={currency} />,
-  );
+  const shown = sectionsShown(lines.map((l) => l.data?.rows.length));
+  return tabs.map((tab, i) => (shown[i] ? <LineItems key={tab.name} kind={kind} id={id} tab={tab} headingOrder={headingOrder} currency={currency} /> : null));
 }
 
 /** Loads the record's lines of one sublist and shows them. */
@@ -71,7 +69,7 @@ export function LineItems({ kind, id, tab, headingOrder = 2, currency }: LineIte
 export function LineItemsTable({ caption, columns, rows, currency }: { caption: string; columns: readonly ListColumn[]; rows: readonly Row[]; currency?: string }) {
   const firstTotal = columns.findIndex((c) => c.summable);
   const numeric = (c: ListColumn) => (isNumeric(c.type) ? classes.numeric : undefined);
-  const currencyIn = (c: ListColumn) => (c.type === 'money' ? (currency ?? c.currency) : undefined);
+  const currencyIn = (c: ListColumn) => cellCurrency(c, currency);
   return (
     // Focusable, so a keyboard can scroll the lines sideways where they do not fit.
     <div className={classes.wrap} tabIndex={0} role="group" aria-label={caption}>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { invoiceLines } from '../kinds.fixture';
 import type { KindTab } from '../types';
-import { columnTotal, lineItemTabs, sectionTabs } from './lineItems';
+import { cellCurrency, columnTotal, lineItemTabs, sectionsShown, sectionTabs } from './lineItems';
 
 const tabs: KindTab[] = [
   { name: 'files', label: 'Files', source: 'files' },
@@ -24,5 +24,19 @@ describe('line items', () => {
     expect(columnTotal([{ id: 1, amount: 0.1 }, { id: 2, amount: 0.2 }], 'amount')).toBe(0.3);
     expect(columnTotal([{ id: 1, amount: '12.5' }, { id: 2 }], 'amount')).toBe(12.5);
     expect(columnTotal([{ id: 1, description: 'no amount' }], 'amount')).toBeNull();
+  });
+
+  it('leave out a section without lines once another has some, on the record page and its printed form alike', () => {
+    expect(sectionsShown([2, 0])).toEqual([true, false]);
+    expect(sectionsShown([0, 0])).toEqual([true, true]);
+    // While a section's lines are unknown, it shows (loading).
+    expect(sectionsShown([undefined, 0])).toEqual([true, true]);
+    expect(sectionsShown([undefined, 3, 0])).toEqual([true, true, false]);
+  });
+
+  it('read money in the lines’ currency, else the column’s; nothing else has one', () => {
+    expect(cellCurrency({ type: 'money', currency: 'USD' }, 'EUR')).toBe('EUR');
+    expect(cellCurrency({ type: 'money', currency: 'USD' }, undefined)).toBe('USD');
+    expect(cellCurrency({ type: 'number' }, 'EUR')).toBeUndefined();
   });
 });

@@ -7,7 +7,7 @@
  */
 import { currencyOf, toNumber } from '../format';
 import { baseCurrency } from '../kinds';
-import type { CellValue, Kind, KindTab, Row } from '../types';
+import type { CellValue, Kind, KindTab, ListColumn, Row } from '../types';
 import { roundCents } from '../unitTotals';
 
 /** The tabs that are a transaction's lines, in the registry's order. */
@@ -38,4 +38,22 @@ export function columnTotal(rows: readonly Row[], column: string): number | null
     if (n !== null) total = (total ?? 0) + n;
   }
   return total === null ? null : roundCents(total);
+}
+
+/**
+ * The currency a column's cells read in: for money, the lines' (linesCurrency), else the
+ * column's own; nothing for other types.
+ */
+export function cellCurrency(column: Pick<ListColumn, 'type' | 'currency'>, linesCurrency: string | undefined): string | undefined {
+  return column.type === 'money' ? (linesCurrency ?? column.currency) : undefined;
+}
+
+/**
+ * Which of a record's line sections show, given each one's count of lines (undefined while
+ * unknown): a section with no lines is left out once another has some (a bill of expenses
+ * does not also say it has no items).
+ */
+export function sectionsShown(counts: readonly (number | undefined)[]): boolean[] {
+  const someLines = counts.some((n) => (n ?? 0) > 0);
+  return counts.map((n) => !(someLines && n === 0));
 }

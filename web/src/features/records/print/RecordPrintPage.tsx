@@ -1,61 +1,44 @@
 /**
  * A record as a printable document (`/<route>/view/print?id=42`, no navbar): an invoice
- * or a bill as it goes on paper — the kind and number, its dates and terms, who it is
- * for (with the party's address, when its record keeps one), what it is for, its line items with their total, and its amounts. Built from the
- * registry's fields like every record page, so any kind with line items prints. On
- * screen it is a white sheet with "Back" and "Print" above it; printed, only the sheet.
+ * or a bill as it goes on paper — the company's letterhead (its name, address and contact
+ * lines, `GET /api/v1/company`), the kind and number, its dates and terms, who it is for
+ * (with the party's address, when its record keeps one), what it is for, its line items
+ * with their total, and its amounts in the record's currency. Built from the registry's
+ * fields like every record page, so any kind with line items prints. On screen it is a
+ * white sheet with "Back", "Download PDF" and "Print" above it; printed, only the sheet.
+ * The PDF is the same document drawn as text (printDocument.ts, pdf.ts), made in the
+ * browser; its code loads only when asked for.
  */
-import { Button, Group, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { useId, type ReactNode } from 'react';
+import { Alert, Button, Group, Text } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { saveDownload } from '../api';
 import { DeclaredValue } from '../FieldValue';
-import { recordValues, type FieldEntry } from '../FieldGroups';
-import { isRef } from '../format';
-import { kindByName, recordTabs, useRouteKind } from '../kinds';
+import type { FieldEntry } from '../FieldGroups';
+import { recordTabs, useRouteKind } from '../kinds';
 import { LineSections } from '../lineitems/LineItems';
 import { lineItemTabs } from '../lineitems/lineItems';
 import { viewPath } from '../links';
 import { recordQuery, recordTabQuery } from '../queries';
 import { recordIdOf } from '../recordId';
 import { recordLoader } from '../recordLoader';
-import { ErrorBlock, LoadingBlock, NoRecordId, RecordErrorBoundary } from '../States';
+import { ErrorBlock, errorSentence, LoadingBlock, NoRecordId, RecordErrorBoundary } from '../States';
 import type { Kind, RecordDetail } from '../types';
+import { companyQuery, letterhead } from './company';
+import { printDocument } from './printDocument';
+import { partyAddress, partyAddressSource, printLayout } from './printLayout';
+import { loadPrintSources } from './printSources';
 import classes from './RecordPrintPage.module.css';
 
-/** Starts fetching the record and its lines while the page renders. */
+/** Starts fetching the record, its lines and the letterhead while the page renders. */
 export const loader = recordLoader((queryClient, kind, id) => {
   void queryClient.prefetchQuery(recordQuery(kind.name, id));
+  void queryClient.prefetchQuery(companyQuery());
   for (const tab of lineItemTabs(kind.tabs)) void queryClient.prefetchQuery(recordTabQuery(kind.name, id, tab.name));
 });
 
 export const ErrorBoundary = RecordErrorBoundary;
-
-/** Where each declared field goes on the sheet. */
-export interface PrintLayout {
-  /** Dates, number-like and plain facts: the block beside the title. */
-  facts: FieldEntry[];
-  /** Who and what it concerns: the references (client or vendor, project). */
-  parties: FieldEntry[];
-  /** The amounts, under the lines. */
-  amounts: FieldEntry[];
-}
-
-/** The sheet's blocks from the kind's fields; the title and number head the sheet, empty fields are left out. */
-export function printLayout(kind: Kind, record: RecordDetail): PrintLayout {
-  const values = recordValues(record);
-  const layout: PrintLayout = { facts: [], parties: [], amounts: [] };
-  for (const field of kind.fields) {
-    if (field.column === 'title' || field.column === 'code') continue;
-    const value = values.get(field.name)?.value;
-    if (value === null || value === undefined || value === '') continue;
-    const entry = { field, value };
-    if (field.type === 'reference') layout.parties.push(entry);
-    else if (field.type === 'money' || field.type === 'quantity') layout.amounts.push(entry);
-    else layout.facts.push(entry);
-  }
-  return layout;
-}
 
 export default function RecordPrintPage() {
   const { kind, kinds } = useRouteKind();
@@ -69,6 +52,7 @@ export default function RecordPrintPage() {
 
 function PrintDocument({ kind, kinds, id }: { kind: Kind; kinds: Kind[]; id: number }) {
   const record = useQuery(recordQuery(kind.name, id));
+  const pdf = usePdfDownload(kind, kinds);
   const titleId = useId();
   const label = kind.label.toLowerCase();
   const back = (
@@ -85,14 +69,25 @@ function PrintDocument({ kind, kinds, id }: { kind: Kind; kinds: Kind[]; id: num
     );
   }
   const data = record.data;
-  const { facts, parties, amounts } = printLayout(kind, data);
+  const { facts, parties, amounts, subject } = printLayout(kind, data);
   return (
     <div className={classes.page}>
       <Group justify="space-between" className={classes.toolbar} gap="xs">
         {back}
-        <Button onClick={() => window.print()}>Print</Button>
+        <Group gap="xs">
+          <Button variant="default" onClick={() => void pdf.make(data)} loading={pdf.busy} aria-busy={pdf.busy}>
+            Download PDF
+          </Button>
+          <Button onClick={() => window.print()}>Print</Button>
+        </Group>
       </Group>
+      {pdf.error && (
+        <Alert color="red" variant="light" role="alert" title="The PDF could not be made" className={classes.toolbar}>
+          {pdf.error} Try again, or print the sheet and save it as a PDF from the print dialog.
+        </Alert>
+      )}
       <article className={classes.sheet} aria-labelledby={titleId} data-testid="print-sheet">
+        <Letterhead />
         <header className={classes.head}>
           <div>
             <h1 id={titleId} className={classes.kind}>
@@ -111,9 +106,9 @@ function PrintDocument({ kind, kinds, id }: { kind: Kind; kinds: Kind[]; id: num
             below={(entry) => <PartyAddress entry={entry} kinds={kinds} />}
           />
         )}
-        {data.title && data.title !== data.code && (
+        {subject && (
           <Text className={classes.subject} fw={600}>
-            {data.title}
+            {subject}
           </Text>
         )}
         <LineSections kind={kind} id={id} tabs={lineItemTabs(recordTabs(kind, data))} currency={data.currency} />
@@ -160,11 +155,57 @@ function Facts({
  * bill), read from its record: when its kind keeps one (Kind.address) and the role may see it.
  */
 function PartyAddress({ entry, kinds }: { entry: FieldEntry; kinds: Kind[] }) {
-  const partyKind = entry.field.type === 'reference' ? kindByName(kinds, entry.field.ref) : undefined;
-  const id = isRef(entry.value) ? entry.value.id : 0;
-  const field = partyKind?.address;
-  const party = useQuery({ ...recordQuery(partyKind?.name ?? '', id), enabled: !!field && id > 0 });
-  const address = field && party.data ? recordValues(party.data).get(field)?.value : undefined;
-  if (typeof address !== 'string' || address.trim() === '') return null;
+  const source = partyAddressSource(entry, kinds);
+  const party = useQuery({ ...recordQuery(source?.kind.name ?? '', source?.id ?? 0), enabled: !!source });
+  const address = source && party.data ? partyAddress(party.data, source.field) : '';
+  if (address === '') return null;
   return <address className={classes.address}>{address}</address>;
+}
+
+/**
+ * The company's letterhead at the top of the sheet: its name, address and contact lines.
+ * Nothing while it loads or when it cannot be read (the document stands without it).
+ */
+function Letterhead() {
+  const company = useQuery(companyQuery());
+  if (!company.data) return null;
+  const { name, address, contact } = letterhead(company.data);
+  return (
+    <div className={classes.letterhead} data-testid="letterhead">
+      <p className={classes.company}>{name}</p>
+      {address.length > 0 && <address className={classes.companyAddress}>{address.join('\n')}</address>}
+      {contact.length > 0 && (
+        <p className={classes.contact}>
+          {contact.map((line) => (
+            <span key={line}>{line}</span>
+          ))}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/**
+ * "Download PDF": makes the sheet a PDF file named after the document ("Invoice
+ * INV-1042.pdf") in the browser and hands it to the browser as a download. `busy` while it
+ * is made; `error` says why the last try failed (a new try clears it).
+ */
+function usePdfDownload(kind: Kind, kinds: Kind[]) {
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const make = async (record: RecordDetail) => {
+    setBusy(true);
+    setError(null);
+    try {
+      const [sources, { buildPdf }] = await Promise.all([loadPrintSources(queryClient, kind, kinds, record), import('./pdf')]);
+      const document = printDocument(sources);
+      saveDownload({ blob: buildPdf(document, sources.company?.address.country), filename: document.filename }, document.filename);
+    } catch (e) {
+      setError(errorSentence(e, `the ${kind.label.toLowerCase()}`));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { make, busy, error };
 }
