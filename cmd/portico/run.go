@@ -29,6 +29,12 @@ Commands:
   roles import FILE     replace a tenant's layouts, roles and user grants with a YAML or JSON file
   roles export [-json]  print a tenant's access setup as YAML (or JSON)
   search reindex        rebuild the global search index from the stored records
+  tenants add ID        add a company: the host names it answers at, its name, its users' identity
+                        tenant: -name NAME -host HOST [-host HOST2 …] [-identity-tenant T]
+  tenants list          list the companies: id, name, hosts, identity tenant, active or suspended [-json]
+  tenants suspend ID    stop a company's sign-in, sessions and sync; its data stays
+  tenants resume ID     let a suspended company sign in and sync again
+  tenants hosts ID      change the host names a company answers at [-add HOST] [-remove HOST]
   backup FILE           write a consistent copy of the SQLite database into the new FILE, also
                         while serve runs on it (PostgreSQL: prints the pg_dump recipe)
   restore FILE          put a backup in place as the database of a data directory that has none,
@@ -64,6 +70,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		}
 		cmd, rest = "search reindex", rest[1:]
 	}
+	var tenantsOpts *tenantsOptions
+	if cmd == "tenants" {
+		var err error
+		if cmd, rest, tenantsOpts, err = tenantsCommand(rest); err != nil {
+			return err
+		}
+	}
 	if cmd == "netsuite" {
 		if len(rest) == 0 || (rest[0] != "check" && rest[0] != "mapping") {
 			return fmt.Errorf("netsuite: use `netsuite check` or `netsuite mapping`\n\n%s", usage)
@@ -93,6 +106,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		fs.StringVar(&outFile, "o", "", "write the mapping into this new file instead of to stdout")
 	case "roles export":
 		fs.BoolVar(&asJSON, "json", false, "print JSON instead of YAML")
+	case "tenants add", "tenants list", "tenants suspend", "tenants resume", "tenants hosts":
+		tenantsOpts.flags(cmd, fs)
 	case "seed":
 		fs.IntVar(&projects, "projects", 0, "number of projects (default: -per-kind); other kinds scale with it")
 		fs.IntVar(&perKind, "per-kind", 1000, "records of every other kind")
@@ -161,6 +176,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 			return errors.New("roles import: give exactly one FILE")
 		}
 		return importRoles(ctx, store, rest[0], stdout)
+	case "tenants add", "tenants list", "tenants suspend", "tenants resume", "tenants hosts":
+		return runTenants(ctx, store, cfg, cmd, tenantsOpts, rest, stdout)
 	case "roles export":
 		f, err := store.Tenant(cfg.DefaultTenant).ExportAccess(ctx)
 		if err != nil {
@@ -192,6 +209,12 @@ func seed(ctx context.Context, store *sqlstore.Store, cfg config.Config, project
 		return err
 	}
 	tenant := store.Tenant(cfg.DefaultTenant)
+	// The demo company's letterhead, unless the tenant has one (its
+	// ERP's, or one given before): also on a database seeded before
+	// profiles existed, which -if-empty leaves otherwise as it is.
+	if err := tenant.EnsureCompany(ctx, demo.Company()); err != nil {
+		return err
+	}
 	if ifEmpty {
 		n, err := tenant.CountRecords(ctx, "project")
 		if err != nil {

@@ -4,8 +4,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/portico/portico/internal/demo"
+	"github.com/portico/portico/internal/sqlstore"
 )
 
 func runWith(t *testing.T, env map[string]string, args ...string) (string, error) {
@@ -39,6 +43,16 @@ func TestCommands(t *testing.T) {
 	}
 	if out, err := runWith(t, env, "seed", "-if-empty"); err != nil || !strings.Contains(out, "not seeding") {
 		t.Errorf("second seed: %v %q", err, out)
+	}
+	// The seed gave the demo company its letterhead.
+	store, err := sqlstore.Open(context.Background(), "", env["PORTICO_DATA_DIR"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	profile, err := store.Tenant("portico-demo").Company(context.Background())
+	store.Close()
+	if err != nil || !reflect.DeepEqual(profile, demo.Company()) {
+		t.Errorf("the demo company's profile: %v %#v", err, profile)
 	}
 	exported, err := runWith(t, env, "roles", "export")
 	if err != nil || !strings.Contains(exported, "email: ada.admin@portico.test") || !strings.Contains(exported, "name: Riverbend Ecological Services") {

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"runtime/debug"
 	"time"
 
@@ -93,6 +94,8 @@ func serve(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *s
 		Identity:              verifier,
 		Sessions:              sessions,
 		Tenants:               func(t portal.TenantID) httpapi.TenantStore { return store.Tenant(t) },
+		Directory:             store,
+		DefaultHosts:          defaultHosts(cfg),
 		ERP:                   cfg.ERP,
 		Product:               cfg.Product,
 		ERPBaseURL:            cfg.ERPUIURL,
@@ -181,4 +184,15 @@ func equipmentCharges(cfg config.Equipment) httpapi.EquipmentCharges {
 		return nil
 	}
 	return equipment.New(cfg.URL, []byte(cfg.Secret))
+}
+
+// defaultHosts are the deployment's own addresses, where the default
+// tenant answers once there are several: the loopback names and the
+// public URL's host.
+func defaultHosts(cfg config.Config) []string {
+	hosts := []string{"127.0.0.1", "localhost", "::1"}
+	if u, err := url.Parse(cfg.PublicURL); err == nil && u.Hostname() != "" {
+		hosts = append(hosts, u.Hostname())
+	}
+	return hosts
 }

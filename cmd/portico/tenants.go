@@ -1,0 +1,244 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/portico/portico/internal/config"
+	"github.com/portico/portico/internal/portal"
+	"github.com/portico/portico/internal/sqlstore"
+	"github.com/portico/portico/internal/tenancy"
+)
+
+// The operator's commands for the deployment's companies (issue 39):
+// `portico tenants add|list|suspend|resume|hosts`. Which tenant a request's
+// host picks is the server's (package tenancy); these only change the
+// tenants and their hosts in the database.
+
+// tenantsSubcommands are the words after `portico tenants`.
+var tenantsSubcommands = []string{"add", "list", "suspend", "resume", "hosts"}
+
+// tenantsOptions are the flags and the ID of a tenants command.
+type tenantsOptions struct {
+	id             string // the ID argument (not list)
+	name           string
+	identityTenant string
+	hosts          hostList // add's -host
+	add, remove    hostList // hosts' -add and -remove
+	asJSON         bool
+}
+
+// hostList is a flag given any number of times.
+type hostList []string
+
+func (h *hostList) String() string { return strings.Join(*h, ",") }
+
+func (h *hostList) Set(v string) error {
+	*h = append(*h, v)
+	return nil
+}
+
+// tenantsCommand names the tenants command of args (which start after
+// "tenants") and takes its ID off them when it comes before the flags (the
+// flag package stops at the first argument that is not one).
+func tenantsCommand(args []string) (cmd string, rest []string, o *tenantsOptions, err error) {
+	if len(args) == 0 || !slices.Contains(tenantsSubcommands, args[0]) {
+		return "", nil, nil, fmt.Errorf("tenants: use `tenants add`, `tenants list`, `tenants suspend`, `tenants resume` or `tenants hosts`\n\n%s", usage)
+	}
+	cmd, rest, o = "tenants "+args[0], args[1:], &tenantsOptions{}
+	if cmd != "tenants list" && len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
+		o.id, rest = rest[0], rest[1:]
+	}
+	return cmd, rest, o, nil
+}
+
+// flags adds the flags of tenants command cmd to fs.
+func (o *tenantsOptions) flags(cmd string, fs *flag.FlagSet) {
+	switch cmd {
+	case "tenants add":
+		fs.StringVar(&o.name, "name", "", "the company's name, as the portal shows it (required)")
+		fs.Var(&o.hosts, "host", "a host name it answers at, such as portal.acme.example (repeat for more; required but for the default tenant)")
+		fs.StringVar(&o.identityTenant, "identity-tenant", "", "the identity service's tenant its users sign in to (default: the ID)")
+	case "tenants list":
+		fs.BoolVar(&o.asJSON, "json", false, "print JSON instead of a table")
+	case "tenants hosts":
+		fs.Var(&o.add, "add", "a host name to answer at (repeat for more)")
+		fs.Var(&o.remove, "remove", "a host name to stop answering at (repeat for more)")
+	}
+}
+
+// runTenants runs tenants command cmd; rest are the arguments left after
+// its flags.
+func runTenants(ctx context.Context, store *sqlstore.Store, cfg config.Config, cmd string, o *tenantsOptions, rest []string, stdout io.Writer) error {
+	if o.id == "" && len(rest) > 0 && cmd != "tenants list" {
+		o.id, rest = rest[0], rest[1:]
+	}
+	if len(rest) > 0 {
+		return fmt.Errorf("%s: unexpected %q (flags go after the ID: portico %s)", cmd, strings.Join(rest, " "), tenantsUsage[cmd])
+	}
+	if cmd == "tenants list" {
+		return sentence(cmd, listTenants(ctx, store, cfg, o.asJSON, stdout))
+	}
+	if o.id == "" {
+		return fmt.Errorf("%s: give the tenant's ID: portico %s", cmd, tenantsUsage[cmd])
+	}
+	id, err := portal.ParseTenantID(o.id)
+	if err != nil {
+		return fmt.Errorf("%s: %q is not a tenant ID: use 1 to 63 lower-case letters, digits and hyphens, starting with a letter or digit", cmd, o.id)
+	}
+	switch cmd {
+	case "tenants add":
+		if strings.TrimSpace(o.name) == "" {
+			return fmt.Errorf("%s: give the company's name: portico %s", cmd, tenantsUsage[cmd])
+		}
+		if len(o.hosts) == 0 && id != cfg.DefaultTenant {
+			return fmt.Errorf("%s: give at least one host name it answers at (-host portal.%s.example): with several tenants, a tenant without one is reached at no address", cmd, id)
+		}
+		err := store.AddTenant(ctx, tenancy.Tenant{ID: id, Name: o.name, Hosts: o.hosts, IdentityTenant: o.identityTenant})
+		if err != nil {
+			return sentence(cmd, err)
+		}
+		t, err := findTenant(ctx, store, id)
+		if err != nil {
+			return sentence(cmd, err)
+		}
+		fmt.Fprintf(stdout, "added tenant %s (%s) at %s\n", id, t.Name, hostsText(t.Hosts, "the server's own addresses (the default tenant)"))
+		return nil
+	case "tenants suspend", "tenants resume":
+		suspend := cmd == "tenants suspend"
+		if err := store.SetTenantSuspended(ctx, id, suspend, time.Now()); err != nil {
+			return sentence(cmd, err)
+		}
+		if suspend {
+			fmt.Fprintf(stdout, "tenant %s is suspended: its users cannot sign in and its sync stops; its data stays (portico tenants resume %s)\n", id, id)
+		} else {
+			fmt.Fprintf(stdout, "tenant %s is active\n", id)
+		}
+		return nil
+	case "tenants hosts":
+		if len(o.add)+len(o.remove) == 0 {
+			return fmt.Errorf("%s: give -add HOST or -remove HOST: portico %s", cmd, tenantsUsage[cmd])
+		}
+		if err := store.ChangeTenantHosts(ctx, id, o.add, o.remove); err != nil {
+			return sentence(cmd, err)
+		}
+		t, err := findTenant(ctx, store, id)
+		if err != nil {
+			return sentence(cmd, err)
+		}
+		fmt.Fprintf(stdout, "tenant %s answers at %s\n", id, hostsText(t.Hosts, "no host name of its own"))
+		return nil
+	}
+	return fmt.Errorf("unknown command %q", cmd)
+}
+
+// tenantsUsage is each tenants command's synopsis, for its errors.
+var tenantsUsage = map[string]string{
+	"tenants add":     "tenants add ID -name NAME -host HOST [-host HOST2 …] [-identity-tenant T]",
+	"tenants list":    "tenants list [-json]",
+	"tenants suspend": "tenants suspend ID",
+	"tenants resume":  "tenants resume ID",
+	"tenants hosts":   "tenants hosts ID [-add HOST] [-remove HOST]",
+}
+
+// tenantJSON is a tenant as `tenants list -json` prints it.
+type tenantJSON struct {
+	ID             string    `json:"id"`
+	Name           string    `json:"name"`
+	Hosts          []string  `json:"hosts"`
+	IdentityTenant string    `json:"identityTenant"`
+	Suspended      bool      `json:"suspended"`
+	Default        bool      `json:"default"`
+	CreatedAt      time.Time `json:"createdAt"`
+}
+
+// listTenants prints the deployment's tenants: a table, or JSON.
+func listTenants(ctx context.Context, store *sqlstore.Store, cfg config.Config, asJSON bool, stdout io.Writer) error {
+	tenants, err := store.Tenants(ctx)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		out := make([]tenantJSON, len(tenants))
+		for i, t := range tenants {
+			out[i] = tenantJSON{ID: string(t.ID), Name: t.Name, Hosts: t.Hosts, IdentityTenant: t.SignInTenant(),
+				Suspended: t.Suspended, Default: t.ID == cfg.DefaultTenant, CreatedAt: t.CreatedAt}
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	if len(tenants) == 0 {
+		fmt.Fprintln(stdout, "no tenants yet: `portico seed` or `portico roles import` makes the default one, `portico tenants add` others")
+		return nil
+	}
+	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "ID\tNAME\tHOSTS\tIDENTITY TENANT\tSTATE")
+	for _, t := range tenants {
+		state := "active"
+		if t.Suspended {
+			state = "suspended"
+		}
+		id := string(t.ID)
+		if t.ID == cfg.DefaultTenant {
+			id += " (default)"
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", id, oneLine(t.Name), hostsText(t.Hosts, "-"), t.SignInTenant(), state)
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if len(tenants) == 1 {
+		fmt.Fprintln(stdout, "\nOne tenant: it answers at every address.")
+	} else {
+		fmt.Fprintln(stdout, "\nEach tenant answers at its hosts; the default tenant also at the server's own addresses (loopback, PORTICO_PUBLIC_URL).")
+	}
+	return nil
+}
+
+// findTenant is tenant id as the store has it now.
+func findTenant(ctx context.Context, store *sqlstore.Store, id portal.TenantID) (tenancy.Tenant, error) {
+	tenants, err := store.Tenants(ctx)
+	if err != nil {
+		return tenancy.Tenant{}, err
+	}
+	for _, t := range tenants {
+		if t.ID == id {
+			return t, nil
+		}
+	}
+	return tenancy.Tenant{}, portal.Errorf(portal.CodeNotFound, "there is no tenant %s", id)
+}
+
+func hostsText(hosts []string, none string) string {
+	if len(hosts) == 0 {
+		return none
+	}
+	return strings.Join(hosts, ", ")
+}
+
+// oneLine keeps a name's tabs and line breaks out of the table.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// sentence is err as the command's user reads it: a portal error's message
+// (its code is for programs), after the command's name.
+func sentence(cmd string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var pe *portal.Error
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %s", cmd, pe.Message)
+	}
+	return fmt.Errorf("%s: %w", cmd, err)
+}

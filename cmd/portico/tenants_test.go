@@ -1,0 +1,119 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestTenantsCommands(t *testing.T) {
+	env := map[string]string{"PORTICO_DATA_DIR": t.TempDir(), "PORTICO_LOG_LEVEL": "warn"}
+	must := func(args ...string) string {
+		t.Helper()
+		out, err := runWith(t, env, args...)
+		if err != nil {
+			t.Fatalf("%s: %v", strings.Join(args, " "), err)
+		}
+		return out
+	}
+	refused := func(want string, args ...string) {
+		t.Helper()
+		_, err := runWith(t, env, args...)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want an error saying %q", strings.Join(args, " "), err, want)
+		}
+		// A sentence for the operator: no error code, no database's words.
+		if err == nil {
+			return
+		}
+		first, _, _ := strings.Cut(err.Error(), "\n")
+		for _, w := range []string{"conflict:", "invalid:", "not_found:", "constraint", "SQLSTATE", "UNIQUE", "INSERT"} {
+			if strings.Contains(first, w) {
+				t.Errorf("%s: %q is not a plain sentence", strings.Join(args, " "), first)
+			}
+		}
+	}
+
+	if out := must("tenants", "list"); !strings.Contains(out, "no tenants yet") {
+		t.Errorf("empty list: %q", out)
+	}
+	if out := must("tenants", "add", "portico-demo", "-name", "Demo"); !strings.Contains(out, "added tenant portico-demo (Demo)") {
+		t.Errorf("add the default tenant without a host: %q", out)
+	}
+	if out := must("tenants", "list"); !strings.Contains(out, "One tenant: it answers at every address.") {
+		t.Errorf("one tenant: %q", out)
+	}
+	out := must("tenants", "add", "acme", "-name", "Acme Water", "-host", "Portal.Acme.example", "-host", "acme.localhost:8080", "-identity-tenant", "acme-x7k2p")
+	if !strings.Contains(out, "added tenant acme (Acme Water) at acme.localhost, portal.acme.example") {
+		t.Errorf("add: %q", out)
+	}
+	// Flags before the ID work too.
+	must("tenants", "add", "-name", "Globex", "-host", "globex.example", "globex")
+
+	refused("tenant acme exists", "tenants", "add", "acme", "-name", "Again", "-host", "again.example")
+	refused("host globex.example belongs to tenant globex", "tenants", "add", "initech", "-name", "Initech", "-host", "initech.example", "-host", "GLOBEX.example")
+	refused(`"not a host" is not a host name`, "tenants", "add", "initech", "-name", "Initech", "-host", "not a host")
+	refused(`"Initech" is not a tenant ID`, "tenants", "add", "Initech", "-name", "Initech", "-host", "initech.example")
+	refused("give the company's name", "tenants", "add", "initech", "-host", "initech.example")
+	refused("give at least one host name", "tenants", "add", "initech", "-name", "Initech")
+	refused("give the tenant's ID", "tenants", "suspend")
+	refused(`unexpected "extra"`, "tenants", "suspend", "acme", "extra")
+	refused("there is no tenant nobody", "tenants", "suspend", "nobody")
+	refused("there is no tenant nobody", "tenants", "hosts", "nobody", "-add", "nobody.example")
+	refused("give -add HOST or -remove HOST", "tenants", "hosts", "acme")
+	refused("tenants list", "tenants", "frobnicate")
+	refused("tenants list", "tenants")
+
+	// Hosts: added, removed, another tenant's refused.
+	if out := must("tenants", "hosts", "acme", "-add", "www.acme.example", "-remove", "acme.localhost"); !strings.Contains(out, "tenant acme answers at portal.acme.example, www.acme.example") {
+		t.Errorf("hosts: %q", out)
+	}
+	refused("host globex.example belongs to tenant globex", "tenants", "hosts", "acme", "-remove", "globex.example")
+	refused("host globex.example belongs to tenant globex", "tenants", "hosts", "acme", "-add", "globex.example")
+
+	if out := must("tenants", "suspend", "globex"); !strings.Contains(out, "tenant globex is suspended") {
+		t.Errorf("suspend: %q", out)
+	}
+	table := must("tenants", "list")
+	for _, want := range []string{
+		"ID", "NAME", "HOSTS", "IDENTITY TENANT", "STATE",
+		"acme", "Acme Water", "portal.acme.example, www.acme.example", "acme-x7k2p", "active",
+		"globex", "suspended", "portico-demo (default)",
+		"the default tenant also at the server's own addresses",
+	} {
+		if !strings.Contains(table, want) {
+			t.Errorf("list does not show %q:\n%s", want, table)
+		}
+	}
+	lines := strings.Split(table, "\n")
+	if len(lines) < 4 || !strings.HasPrefix(lines[1], "acme ") || !strings.HasPrefix(lines[2], "globex ") || !strings.HasPrefix(lines[3], "portico-demo ") {
+		t.Errorf("list is not one line per tenant, by id:\n%s", table)
+	}
+
+	var listed []struct {
+		ID             string   `json:"id"`
+		Name           string   `json:"name"`
+		Hosts          []string `json:"hosts"`
+		IdentityTenant string   `json:"identityTenant"`
+		Suspended      bool     `json:"suspended"`
+		Default        bool     `json:"default"`
+	}
+	if err := json.Unmarshal([]byte(must("tenants", "list", "-json")), &listed); err != nil {
+		t.Fatal(err)
+	}
+	if len(listed) != 3 || listed[0].ID != "acme" || listed[0].IdentityTenant != "acme-x7k2p" || len(listed[0].Hosts) != 2 ||
+		!listed[1].Suspended || listed[2].ID != "portico-demo" || !listed[2].Default || listed[2].Hosts == nil || listed[2].IdentityTenant != "portico-demo" {
+		t.Errorf("list -json: %+v", listed)
+	}
+
+	if out := must("tenants", "resume", "globex"); !strings.Contains(out, "tenant globex is active") {
+		t.Errorf("resume: %q", out)
+	}
+	if out := must("tenants", "list"); strings.Contains(out, "suspended") {
+		t.Errorf("still suspended:\n%s", out)
+	}
+	// The seed still runs on a tenant made here.
+	if out := must("seed", "-per-kind", "1", "-projects", "1"); !strings.Contains(out, "seeded tenant portico-demo") {
+		t.Errorf("seed: %q", out)
+	}
+}
