@@ -14,6 +14,7 @@ import (
 	"github.com/portico/portico/internal/erp/netsuite"
 	"github.com/portico/portico/internal/erpsync"
 	"github.com/portico/portico/internal/httpapi"
+	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/records"
 	"github.com/portico/portico/internal/signals"
 	"github.com/portico/portico/internal/sqlstore"
@@ -85,11 +86,27 @@ func syncEngine(cfg config.Config, store *sqlstore.Store, sig *signals.Signals, 
 	if err := store.IndexDocumentFields(context.Background()); err != nil {
 		return nil, err
 	}
-	opt := erpsync.Options{Interval: cfg.NetSuite.SyncInterval, Instance: cfg.Instance, Logger: log.With("component", "erpsync")}
+	opt := erpsync.Options{Interval: cfg.NetSuite.SyncInterval, Instance: cfg.Instance, Logger: log.With("component", "erpsync"),
+		Suspended: func(ctx context.Context) bool { return tenantSuspended(ctx, store, cfg.DefaultTenant) }}
 	if sig != nil {
 		opt.Signals = sig
 	}
 	return erpsync.New(conn, store.Tenant(cfg.DefaultTenant), opt), nil
+}
+
+// tenantSuspended reports whether tenant is suspended (`portico tenants
+// suspend`); a directory that cannot be read suspends nothing.
+func tenantSuspended(ctx context.Context, store *sqlstore.Store, tenant portal.TenantID) bool {
+	tenants, err := store.Tenants(ctx)
+	if err != nil {
+		return false
+	}
+	for _, t := range tenants {
+		if t.ID == tenant {
+			return t.Suspended
+		}
+	}
+	return false
 }
 
 // requireTenant fails, saying what to run, when the default tenant has

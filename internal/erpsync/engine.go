@@ -52,7 +52,12 @@ type Options struct {
 	// holder at once wherever they happen. Without it, another instance's
 	// write waits for the holder's next push tick.
 	Signals Signals
-	Logger  *slog.Logger
+	// Suspended, when set, is asked before each of Run's rounds: while
+	// it answers true (the tenant is suspended) no pull or push runs;
+	// the tenant's writes wait in its outbox, and the rounds resume when
+	// it answers false again.
+	Suspended func(context.Context) bool
+	Logger    *slog.Logger
 	// Now is the clock; time.Now by default.
 	Now func() time.Time
 }
@@ -168,7 +173,9 @@ func (e *Engine) pullLoop(ctx context.Context) {
 		case req = <-e.trigger:
 			timer.Stop()
 		}
-		e.logRound("pull", ctx, e.Pull(ctx, req.kinds, req.full))
+		if !e.suspended(ctx) {
+			e.logRound("pull", ctx, e.Pull(ctx, req.kinds, req.full))
+		}
 		timer.Reset(e.opt.Interval)
 	}
 }
@@ -183,9 +190,17 @@ func (e *Engine) pushLoop(ctx context.Context) {
 		case <-tick.C:
 		case <-e.wake:
 		}
+		if e.suspended(ctx) {
+			continue
+		}
 		_, err := e.Push(ctx)
 		e.logRound("push", ctx, err)
 	}
+}
+
+// suspended reports whether Run's rounds are to wait (Options.Suspended).
+func (e *Engine) suspended(ctx context.Context) bool {
+	return e.opt.Suspended != nil && e.opt.Suspended(ctx)
 }
 
 // logRound logs how a round of Run's ended: another instance holding

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -889,4 +890,37 @@ func TestEveryEditableKindWritesAndReadsBack(t *testing.T) {
 			}
 		}
 	})
+}
+
+// A suspended tenant's sync runs no round; it resumes with the tenant.
+func TestASuspendedTenantDoesNotSync(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s, err := sqlstore.Open(ctx, "", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ten := tenant(t, s)
+	a := newAccount(t, 20)
+	var suspended atomic.Bool
+	suspended.Store(true)
+	eng := erpsync.New(a.connector(t, 1000), ten, erpsync.Options{Interval: 20 * time.Millisecond,
+		Suspended: func(context.Context) bool { return suspended.Load() }})
+	done := make(chan struct{})
+	go func() { defer close(done); eng.Run(ctx) }()
+	time.Sleep(300 * time.Millisecond)
+	if n, _ := ten.CountRecords(ctx, "project"); n != 0 {
+		t.Fatalf("%d projects pulled while suspended", n)
+	}
+	suspended.Store(false)
+	deadline := time.Now().Add(5 * time.Second)
+	for n, _ := ten.CountRecords(ctx, "project"); n == 0; n, _ = ten.CountRecords(ctx, "project") {
+		if time.Now().After(deadline) {
+			t.Fatal("no pull 5 s after the tenant resumed")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	<-done
 }
