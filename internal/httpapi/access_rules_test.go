@@ -716,3 +716,53 @@ func TestAccessRulesEdit(t *testing.T) {
 		}
 	})
 }
+
+// Under a rule that is the owner's alone ("projectmanager eq $me"), a
+// search whose best matches are others' finds the user's own newest
+// matches from their own entries; a text that starts fewer of their names
+// is still found by the list (inside a name).
+func TestAccessRulesSearchOwnRecords(t *testing.T) {
+	onRuleEngines(t, func(t *testing.T, in *eventsInstance) {
+		ctx := context.Background()
+		const ownRole = 22
+		file := rulesAccess
+		file.Roles = append(slices.Clone(rulesAccess.Roles), access.Role{Key: "own", ID: ownRole, Name: "Own projects", Type: "staff", Layout: "pm",
+			Permissions: []string{"project.view"}, Rules: map[string]string{"project.view": "projectmanager eq $me"}})
+		file.Users = slices.Clone(rulesAccess.Users)
+		file.Users[1].Roles = []int64{rulesPM, ownRole}
+		if err := in.store.Tenant("acme").ImportAccess(ctx, file); err != nil {
+			t.Fatal(err)
+		}
+		// Pete's 30 cedar projects, then Ada's 30, newer: the index's best
+		// cedar matches are all Ada's.
+		var rs []records.Record
+		for i := range 60 {
+			manager := int64(2)
+			if i >= 30 {
+				manager = 1
+			}
+			r := ruleRecord("project", int64(1000+i), fmt.Sprintf("Cedar Run %02d", i), "Active",
+				map[string]any{"projectmanager": map[string]any{"id": fmt.Sprint(manager), "refName": "x"}})
+			r.ModifiedAt = time.UnixMilli(1_800_000_000_000 + int64(i)).UTC()
+			rs = append(rs, r)
+		}
+		if err := in.store.Tenant("acme").PutRecords(ctx, rs); err != nil {
+			t.Fatal(err)
+		}
+		pete := in.token(t, "acme", "uid-pete", "pete@acme.test")
+		code, found := in.search(t, pete, ownRole, "cedar", "&type=project")
+		if code != 200 || len(found) != search.Limit {
+			t.Fatalf("search: %d, %d results", code, len(found))
+		}
+		for i, r := range found {
+			if want := int64(1029 - i); r.ID != want { // Pete's, newest first
+				t.Errorf("result %d: project %d %q, want %d", i, r.ID, r.Name, want)
+			}
+		}
+		// "creek" starts no name of his: the list finds Willow Creek (10).
+		_, found = in.search(t, pete, ownRole, "creek", "&type=project")
+		if len(found) != 1 || found[0].ID != 10 {
+			t.Errorf("creek: %+v, want project 10 alone", found)
+		}
+	})
+}

@@ -463,3 +463,73 @@ func TestConformanceSearchEntriesCarryOwners(t *testing.T) {
 		check("owner joined", "acme", current)
 	})
 }
+
+// TestConformanceOwnerSearch reads one owner's newest entries whose name
+// starts with a text (a search under "owner eq $me"), no other owner's,
+// case aside, and only among the owner's OwnerSearchWalk newest.
+func TestConformanceOwnerSearch(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		ten := seedTenant(t, s, "acme")
+		at := time.UnixMilli(1_700_000_000_000).UTC()
+		rs := ownedProjects(1, 60, func(i int64) int64 { return i % 3 }, func(int64) bool { return false }, at)
+		for i := range rs {
+			rs[i].Title = fmt.Sprintf("Willow %05d", rs[i].ID)
+			if rs[i].ID%2 == 0 {
+				rs[i].Title = fmt.Sprintf("Cedar Creek %05d", rs[i].ID)
+			}
+		}
+		if err := ten.PutRecords(ctx, rs); err != nil {
+			t.Fatal(err)
+		}
+		ids := func(owner, text string, limit int) []int64 {
+			t.Helper()
+			found, err := ten.OwnerSearch(ctx, "project", owner, text, limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out []int64
+			for _, e := range found {
+				if e.Owner != owner || e.Kind != "project" {
+					t.Errorf("%q for owner %s: entry %+v", text, owner, e)
+				}
+				out = append(out, e.ID)
+			}
+			return out
+		}
+		for _, c := range []struct {
+			owner, text string
+			want        []int64
+		}{
+			{"1", "cedar", []int64{58, 52, 46, 40, 34}},
+			{"1", "CEDAR c", []int64{58, 52, 46, 40, 34}},
+			{"2", "cedar", []int64{56, 50, 44, 38, 32}},
+			{"1", "willow", []int64{55, 49, 43, 37, 31}},
+			{"1", "creek", nil}, // not the name's start
+			{"", "cedar", nil},
+		} {
+			if got := ids(c.owner, c.text, 5); fmt.Sprint(got) != fmt.Sprint(c.want) {
+				t.Errorf("owner %q, %q: %v, want %v", c.owner, c.text, got, c.want)
+			}
+		}
+		// Only the owner's newest OwnerSearchWalk are read: names older
+		// than those are left to the list.
+		deep := seedTenant(t, s, "deep")
+		many := ownedProjects(1, OwnerSearchWalk+10, func(int64) int64 { return 9 }, func(int64) bool { return false }, at)
+		for i := range many {
+			many[i].Title = fmt.Sprintf("Aspen %05d", many[i].ID)
+			if many[i].ID <= 10 {
+				many[i].Title = fmt.Sprintf("Cedar %05d", many[i].ID)
+			}
+		}
+		if err := deep.PutRecords(ctx, many); err != nil {
+			t.Fatal(err)
+		}
+		if found, err := deep.OwnerSearch(ctx, "project", "9", "cedar", 5); err != nil || len(found) != 0 {
+			t.Errorf("names beyond the walk: %v %v", found, err)
+		}
+		if found, err := deep.OwnerSearch(ctx, "project", "9", "aspen", 5); err != nil || len(found) != 5 || found[0].ID != OwnerSearchWalk+10 {
+			t.Errorf("the newest: %v %v", found, err)
+		}
+	})
+}

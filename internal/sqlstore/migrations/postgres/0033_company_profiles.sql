@@ -10,7 +10,7 @@
 -- holds one). updated_at is when the row last changed (Unix ms).
 --
 -- An expand step: a new table, which the previous release never reads.
--- oldest binary: 32
+-- oldest binary: 31
 CREATE TABLE company_profiles (
     tenant_id     TEXT    PRIMARY KEY REFERENCES tenants (id),
     name          TEXT    NOT NULL,

@@ -10,7 +10,7 @@
 --
 -- An expand step: new columns with a default or nullable, and a new
 -- table, none of which the previous release reads.
--- oldest binary: 33
+-- oldest binary: 31
 ALTER TABLE tenants ADD COLUMN identity_tenant TEXT NOT NULL DEFAULT '';
 ALTER TABLE tenants ADD COLUMN suspended_at INTEGER;
 
