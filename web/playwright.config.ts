@@ -17,6 +17,15 @@ const EMULATOR_HOST = process.env.FIREBASE_AUTH_EMULATOR_HOST ?? '127.0.0.1:9099
 // records per kind) and a portal server that syncs from it every 2 s. That server is not
 // seeded: its records come from the account; its access from internal/demo/access.yaml.
 const ERP_ADDR = addr(2);
+// Two companies on one deployment (tenants.spec.ts), each at its own host name: the demo
+// company at riverbend.localhost, a second one (fewer records) at kestrel.localhost.
+// Chromium resolves every *.localhost name to the loopback address.
+const TENANTS_PORT = PORT_BASE + 3;
+export const COMPANIES = {
+  riverbend: { url: `http://riverbend.localhost:${TENANTS_PORT}`, projects: 20 },
+  kestrel: { url: `http://kestrel.localhost:${TENANTS_PORT}`, projects: 8, name: 'Kestrel Consulting' },
+  unknown: { url: `http://nobody.localhost:${TENANTS_PORT}` },
+};
 const NETSUITE_ADDR = addr(10);
 const NETSUITE_TBA = { consumerKey: 'e2e-ck', consumerSecret: 'e2e-cs', tokenId: 'e2e-tid', tokenSecret: 'e2e-ts' };
 /** The fake account, for tests that check what reached it (erp.spec.ts reads it with TBA). */
@@ -112,7 +121,7 @@ export default defineConfig({
     },
     {
       name: 'chromium',
-      testIgnore: /(keepalive|erp|password-reset)\.spec\.ts/,
+      testIgnore: /(keepalive|erp|password-reset|tenants)\.spec\.ts/,
       use: { ...chromium, baseURL: `http://${MAIN_ADDR}` },
     },
     {
@@ -120,11 +129,16 @@ export default defineConfig({
       testMatch: /erp\.spec\.ts/,
       use: { ...chromium, baseURL: `http://${ERP_ADDR}` },
     },
+    {
+      name: 'tenants',
+      testMatch: /tenants\.spec\.ts/,
+      use: { ...chromium, baseURL: COMPANIES.riverbend.url },
+    },
     // Changes a demo account's password, which every server shares: after all the others.
     {
       name: 'password-reset',
       testMatch: /password-reset\.spec\.ts/,
-      dependencies: ['keepalive', 'chromium', 'erp'],
+      dependencies: ['keepalive', 'chromium', 'erp', 'tenants'],
       use: { ...chromium, baseURL: `http://${MAIN_ADDR}` },
     },
   ],
@@ -154,6 +168,17 @@ export default defineConfig({
         PORTICO_SYNC_INTERVAL: '2s',
       }),
       command: 'sh -c "../bin/portico roles import ../internal/demo/access.yaml && ../bin/portico emulator-accounts && ../bin/portico serve"',
+    },
+    {
+      ...server(`127.0.0.1:${TENANTS_PORT}`, 'tenants'),
+      // The second company first (its name kept by the seed), then the demo company, each
+      // seeded and given its sign-in accounts as the default tenant in turn.
+      command:
+        `sh -c "../bin/portico tenants add kestrel -name '${COMPANIES.kestrel.name}' -host kestrel.localhost` +
+        ` && PORTICO_DEFAULT_TENANT=kestrel ../bin/portico seed -per-kind ${COMPANIES.kestrel.projects}` +
+        ` && PORTICO_DEFAULT_TENANT=kestrel ../bin/portico emulator-accounts` +
+        ` && ../bin/portico seed -per-kind ${COMPANIES.riverbend.projects} && ../bin/portico emulator-accounts` +
+        ` && ../bin/portico tenants hosts portico-demo -add riverbend.localhost && ../bin/portico serve"`,
     },
   ],
 });

@@ -49,7 +49,7 @@ test('offline: a record opened lately reloads from the device with its age, and 
   expect(reloaded?.fromServiceWorker()).toBe(true);
   await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
   const note = page.getByTestId('device-copy');
-  await expect(note).toContainText('You are offline: this is this project as kept on this device');
+  await expect(note).toContainText('You are offline: this project is the copy kept on this device');
   await expect(note.locator('time')).toHaveText(/just now|minute/);
   await expect(page.getByRole('status').filter({ hasText: 'You are offline.' })).toBeVisible();
 

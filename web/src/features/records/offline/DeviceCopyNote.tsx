@@ -17,7 +17,7 @@ export function DeviceCopyNote({ queryKey, dataUpdatedAt, what }: { queryKey: Qu
   return (
     <Alert color="yellow" variant="light" role="note" data-testid="device-copy" p="xs">
       <Text size="sm">
-        <strong>{online ? 'The server cannot be reached' : 'You are offline'}:</strong> this is {what} as kept on this device{' '}
+        <strong>{online ? 'The server cannot be reached' : 'You are offline'}:</strong> {what} is the copy kept on this device{' '}
         <time dateTime={new Date(dataUpdatedAt).toISOString()} title={when}>
           {ageText(dataUpdatedAt)}
         </time>
