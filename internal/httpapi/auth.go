@@ -29,10 +29,6 @@ type TenantStore interface {
 	access.AdminStore
 	RecordStore
 	search.Index
-	// OwnerSearch is one owner's newest entries of a kind whose name
-	// starts with the text (sqlstore.Tenant.OwnerSearch): a search under
-	// a rule that lets the caller see that owner's records alone.
-	OwnerSearch(ctx context.Context, kind, owner, text string, limit int) ([]search.Entry, error)
 	shortlist.Store
 	UserByID(ctx context.Context, id int64) (access.User, error)
 	// SessionUser reads a session and its user with roles in one query

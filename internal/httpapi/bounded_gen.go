@@ -95,10 +95,6 @@ func (b boundedStore) ListRecords(ctx context.Context, a1 records.ListQuery) (re
 	return bounded(b, ctx, func(c context.Context) (records.Page, error) { return b.TenantStore.ListRecords(c, a1) })
 }
 
-func (b boundedStore) OwnerSearch(ctx context.Context, a1 string, a2 string, a3 string, a4 int) ([]search.Entry, error) {
-	return bounded(b, ctx, func(c context.Context) ([]search.Entry, error) { return b.TenantStore.OwnerSearch(c, a1, a2, a3, a4) })
-}
-
 func (b boundedStore) PutFeedback(ctx context.Context, a1 feedback.Submission) (int64, error) {
 	return bounded(b, ctx, func(c context.Context) (int64, error) { return b.TenantStore.PutFeedback(c, a1) })
 }

@@ -145,12 +145,10 @@ func (s guarded) Record(ctx context.Context, kind string, id int64) (records.Rec
 // caller see (Guard.SeenOwned, on the owners the entries carry). When the search's answer among them is one the
 // rule drops nothing of (search.BestKept), that is all: it is what the
 // index answers without the rule. Otherwise it adds, for each such kind,
-// under a rule that is the owner's alone, the owner's newest entries whose
-// name starts with the text when there are search.Limit of them
-// (ownerSearch), else the first search.Limit of its list with the same
-// text, narrowed by the rule: the index's candidates of such a kind may all
-// lie outside it (a manager's own projects among a million), and cut down
-// they would leave the search without them. The index's walk costs what it does without a
+// the first search.Limit of its list with the same text, narrowed by the
+// rule: the index's candidates of such a kind may all lie outside it (a
+// manager's own projects among a million), and cut down they would leave
+// the search without them. The index's walk costs what it does without a
 // rule (a walk that skipped the ruled kinds' entries read more of them).
 func (s guarded) SearchCandidates(ctx context.Context, text string, kinds []string, limit int) ([]search.Entry, error) {
 	var ruled []string
@@ -189,13 +187,6 @@ func (s guarded) SearchCandidates(ctx context.Context, text string, kinds []stri
 		return found, nil
 	}
 	for _, kind := range ruled {
-		if own, err := s.ownerSearch(ctx, kind, text, min(limit, search.Limit)); err != nil || own != nil {
-			if err != nil {
-				return nil, err
-			}
-			found = appendNew(found, own)
-			continue
-		}
 		page, err := s.ListRecords(ctx, records.ListQuery{Kind: kind, Text: text, Limit: min(limit, search.Limit),
 			Columns: []records.Column{records.ColTitle, records.ColCode, records.ColStatus}, Fields: []string{}})
 		if err != nil {
@@ -209,46 +200,6 @@ func (s guarded) SearchCandidates(ctx context.Context, text string, kinds []stri
 		}
 	}
 	return found, nil
-}
-
-// ownerSearch answers a ruled kind's part of a search from the owner's
-// own entries, when the caller sees that owner's records alone
-// (Guard.OwnerOnly) and n of them have a name starting with text: those
-// are the search's best of the kind the caller may see (the index ranks a
-// name starting with the text first, then the newest). nil: it cannot
-// (another rule, or fewer such names), and the list answers.
-func (s guarded) ownerSearch(ctx context.Context, kind, text string, n int) ([]search.Entry, error) {
-	k, ok := records.Lookup(kind)
-	if !ok {
-		return nil, nil
-	}
-	owner, only, err := s.g.OwnerOnly(ctx, k)
-	if err != nil || !only {
-		return nil, err
-	}
-	own, err := s.TenantStore.OwnerSearch(ctx, kind, owner, text, n)
-	if err != nil || len(own) < n {
-		return nil, err
-	}
-	return own, nil
-}
-
-// appendNew appends to found the entries of more it does not hold.
-func appendNew(found, more []search.Entry) []search.Entry {
-	type key struct {
-		kind string
-		id   int64
-	}
-	have := make(map[key]bool, len(found))
-	for _, e := range found {
-		have[key{e.Kind, e.ID}] = true
-	}
-	for _, e := range more {
-		if !have[key{e.Kind, e.ID}] {
-			found = append(found, e)
-		}
-	}
-	return found
 }
 
 // Shortlist keeps, of the user's recent or favourite records, those the

@@ -341,13 +341,6 @@ func (g *Guard) SeenOwned(ctx context.Context, byKind map[string][]int64, owner 
 // owned reports whether the records of k the caller sees are exactly
 // those of one owner (Kind.Owner, a reference), and that owner's id as
 // text, as SeenOwned compares owners.
-// OwnerOnly tells whether the caller sees of kind k exactly one owner's
-// records (a view rule "owner eq $me" alone), and whose: the owner as the
-// search index keeps it (the reference's id as text).
-func (g *Guard) OwnerOnly(ctx context.Context, k *Kind) (owner string, only bool, err error) {
-	return g.owned(ctx, k)
-}
-
 func (g *Guard) owned(ctx context.Context, k *Kind) (string, bool, error) {
 	f, err := g.Scope(ctx, k, ActView)
 	of, ok := k.FieldNamed(k.Owner)

@@ -81,38 +81,6 @@ func (t *Tenant) SearchCandidates(ctx context.Context, text string, kinds []stri
 	return t.d.search().candidates(ctx, t, text, kinds, limit)
 }
 
-// OwnerSearchWalk is how many of an owner's newest entries OwnerSearch
-// reads at most: a text that starts fewer of their names than that walk
-// finds is left to the list (see OwnerSearch).
-const OwnerSearchWalk = 2000
-
-// ownerSearchSQL selects searchColumns of an owner's entries of a kind
-// whose name starts with the text, newest first, among the owner's
-// OwnerSearchWalk newest (index search_entries_owner, migration 0035).
-// Arguments: kind, owner; kind, owner and the walk's depth − 1 (the
-// bound's subquery); the text twice, the limit.
-var ownerSearchSQL = scope(`SELECT ` + searchColumns + ` FROM search_entries e
-	WHERE e.tenant_id = :tenant AND e.kind = ? AND e.owner = ?
-		AND e.seq >= COALESCE((SELECT b.seq FROM search_entries b WHERE b.tenant_id = :tenant AND b.kind = ? AND b.owner = ?
-			ORDER BY b.seq DESC LIMIT 1 OFFSET ?), 0)
-		AND substr(e.norm, 1, length(lower(?))) = lower(?)
-	ORDER BY e.seq DESC LIMIT ?`)
-
-// OwnerSearch is the search of one owner's records of a kind, for a
-// search under a rule that lets the caller see that owner's alone: the
-// newest (at most limit) entries of kind whose owner (as migration 0032
-// keeps it) is owner and whose name starts with text, found among the
-// owner's OwnerSearchWalk newest entries. It answers the search's
-// name-start stage exactly when it finds limit of them (they are then
-// the newest such entries of the owner's); with fewer, the caller asks
-// the owner's list instead.
-func (t *Tenant) OwnerSearch(ctx context.Context, kind, owner, text string, limit int) ([]search.Entry, error) {
-	if text == "" || owner == "" || limit <= 0 {
-		return nil, nil
-	}
-	return t.searchQuery(ctx, ownerSearchSQL, kind, owner, kind, owner, OwnerSearchWalk-1, text, text, limit)
-}
-
 // exactSQL selects searchColumns and then extra, of at most limit entries
 // of n kinds whose name is the text (the arguments: the kinds, the text).
 func exactSQL(n, limit int, extra string) string {
