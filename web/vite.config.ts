@@ -42,6 +42,13 @@ function bundleGraph(): Plugin {
 /** The service worker's source: serviceworker/sw.js, completed by serviceWorker(). */
 const SERVICE_WORKER = path.join(webDir, 'serviceworker/sw.js');
 
+/**
+ * Chunks the worker does not keep: the PDF library's optional parts (rendering HTML and SVG
+ * into a PDF, sanitising HTML), which the app never calls — about 110 kB gzip the device
+ * would download for nothing. A chunk made only of these packages is left out.
+ */
+const notPrecached = /[\\/]node_modules[\\/](html2canvas|canvg|dompurify|core-js|@babel[\\/]runtime|performance-now|raf|rgbcolor|svg-pathdata|stackblur-canvas)[\\/]/;
+
 /** Every file under dir, as paths relative to it with '/' separators. */
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
@@ -51,8 +58,9 @@ function filesUnder(dir: string): string[] {
 
 /**
  * Writes /sw.js (the installable app's offline shell) into the build: serviceworker/sw.js
- * with the list of this build's files to keep (every chunk, style sheet and public file;
- * not index.html, which the worker keeps as the server last sent it) and a build id that
+ * with the list of this build's files to keep (every chunk, style sheet and public file
+ * but the unused ones, notPrecached; not index.html, which the worker keeps as the server
+ * last sent it) and a build id that
  * changes with that list, so a new build's worker replaces the old one and its cache.
  */
 function serviceWorker(): Plugin {
@@ -64,7 +72,12 @@ function serviceWorker(): Plugin {
       publicDir = config.publicDir;
     },
     generateBundle(_options, bundle) {
-      const files = [...Object.keys(bundle), ...(publicDir ? filesUnder(publicDir) : [])]
+      const unused = (out: (typeof bundle)[string]) =>
+        out.type === 'chunk' && out.moduleIds.length > 0 && out.moduleIds.every((id) => notPrecached.test(id));
+      const built = Object.values(bundle)
+        .filter((out) => !unused(out))
+        .map((out) => out.fileName);
+      const files = [...built, ...(publicDir ? filesUnder(publicDir) : [])]
         .filter((file) => file !== 'index.html')
         .map((file) => `/${file}`)
         .sort();

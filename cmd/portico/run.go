@@ -211,9 +211,14 @@ func seed(ctx context.Context, store *sqlstore.Store, cfg config.Config, project
 	tenant := store.Tenant(cfg.DefaultTenant)
 	// The demo company's letterhead, unless the tenant has one (its
 	// ERP's, or one given before): also on a database seeded before
-	// profiles existed, which -if-empty leaves otherwise as it is.
-	if err := tenant.EnsureCompany(ctx, demo.Company()); err != nil {
+	// profiles existed, which -if-empty leaves otherwise as it is. A
+	// company of its own (`tenants add` named it) keeps its name alone.
+	if demoCompany, err := isDemoCompany(ctx, store, cfg.DefaultTenant); err != nil {
 		return err
+	} else if demoCompany {
+		if err := tenant.EnsureCompany(ctx, demo.Company()); err != nil {
+			return err
+		}
 	}
 	if ifEmpty {
 		n, err := tenant.CountRecords(ctx, "project")
@@ -306,4 +311,19 @@ func emulatorAccounts(ctx context.Context, cfg config.Config, stdout io.Writer) 
 		fmt.Fprintf(stdout, "auth emulator: %d demo accounts created (%d already there)\n", n, len(accounts)-n)
 	}
 	return err
+}
+
+// isDemoCompany reports whether tenant id is named as the demo company
+// (seed creates it so), not a company `tenants add` named.
+func isDemoCompany(ctx context.Context, store *sqlstore.Store, id portal.TenantID) (bool, error) {
+	tenants, err := store.Tenants(ctx)
+	if err != nil {
+		return false, err
+	}
+	for _, t := range tenants {
+		if t.ID == id {
+			return t.Name == demo.CompanyName, nil
+		}
+	}
+	return false, nil
 }

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/portico/portico/internal/sqlstore"
 )
 
 func TestTenantsCommands(t *testing.T) {
@@ -115,5 +118,26 @@ func TestTenantsCommands(t *testing.T) {
 	// The seed still runs on a tenant made here.
 	if out := must("seed", "-per-kind", "1", "-projects", "1"); !strings.Contains(out, "seeded tenant portico-demo") {
 		t.Errorf("seed: %q", out)
+	}
+}
+
+// A company that `tenants add` named keeps its own name on its printed
+// documents when seeded: the demo's letterhead is the demo company's.
+func TestSeedingAnotherCompanyKeepsItsName(t *testing.T) {
+	env := map[string]string{"PORTICO_DATA_DIR": t.TempDir(), "PORTICO_LOG_LEVEL": "warn", "PORTICO_DEFAULT_TENANT": "kestrel"}
+	if _, err := runWith(t, env, "tenants", "add", "kestrel", "-name", "Kestrel Consulting"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runWith(t, env, "seed", "-per-kind", "2"); err != nil {
+		t.Fatal(err)
+	}
+	store, err := sqlstore.Open(context.Background(), "", env["PORTICO_DATA_DIR"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	profile, err := store.Tenant("kestrel").Company(context.Background())
+	if err != nil || profile.Name != "Kestrel Consulting" || !profile.Address.IsZero() {
+		t.Errorf("kestrel's letterhead: %v %+v", err, profile)
 	}
 }
