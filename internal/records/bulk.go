@@ -19,7 +19,7 @@ const MaxBulk = 200
 
 // bulkAttempts is how often a bulk edit tries a record that others keep
 // changing under it before it reports the record as not saved.
-const bulkAttempts = 3
+const bulkAttempts = 5
 
 // BulkEdit sets one field to one value on some records of a kind, each
 // through Save (validation, audit, the ERP outbox), as if each had been
