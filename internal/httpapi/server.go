@@ -37,11 +37,14 @@ const TenantsTTL = time.Second
 // ClientConfig is what the single-page app learns from the server at start,
 // embedded in index.html (so one build serves every tenant and environment).
 type ClientConfig struct {
-	ProductName   string         `json:"productName"`
-	Environment   string         `json:"environment"`
-	ERP           string         `json:"erp"`
-	Product       string         `json:"product"`
-	TenantID      string         `json:"tenantId"`
+	ProductName string `json:"productName"`
+	Environment string `json:"environment"`
+	ERP         string `json:"erp"`
+	Product     string `json:"product"`
+	TenantID    string `json:"tenantId"`
+	// CompanyName names the company at this address, on a deployment
+	// serving several (the navbar shows it); "" with one.
+	CompanyName   string         `json:"companyName,omitempty"`
 	ApplicationID string         `json:"applicationId"`
 	Identity      IdentityClient `json:"identity"`
 }

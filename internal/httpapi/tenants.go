@@ -10,8 +10,16 @@ import (
 	"github.com/portico/portico/internal/tenancy"
 )
 
-// tenantKey holds the tenant a request's address picked (withTenant).
+// tenantKey holds the tenant a request's address picked (withTenant), as
+// an addressed.
 type tenantKey struct{}
+
+// addressed is the tenant a request's address picked, and whether the
+// deployment serves several.
+type addressed struct {
+	tenant  tenancy.Tenant
+	several bool
+}
 
 // msgNoPortal answers at an address no tenant is served at; it names no
 // company.
@@ -49,15 +57,15 @@ func (s *Server) withTenant(next http.Handler) http.Handler {
 			w.Write([]byte("<!doctype html><html lang=\"en\"><meta charset=\"utf-8\"><title>Not found</title><p>" + msgNoPortal + "</p></html>\n"))
 			return
 		}
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), tenantKey{}, t)))
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), tenantKey{}, addressed{t, m.Several()})))
 	})
 }
 
 // addressTenant is the tenant r's address picked; false when the server
 // does not route by address.
 func addressTenant(r *http.Request) (tenancy.Tenant, bool) {
-	t, ok := r.Context().Value(tenantKey{}).(tenancy.Tenant)
-	return t, ok
+	a, ok := r.Context().Value(tenantKey{}).(addressed)
+	return a.tenant, ok
 }
 
 // signInTenant is the tenant an identity-service sign-in of identityTenant
@@ -107,11 +115,15 @@ func refreshAtAddress(r *http.Request, refresh string) error {
 }
 
 // clientConfig is the app's configuration at r's address: the
-// deployment's, with the address's tenant's sign-in tenant.
+// deployment's, with the address's tenant's sign-in tenant, and its name
+// when the deployment serves several companies.
 func (s *Server) clientConfig(r *http.Request) ClientConfig {
 	cfg := s.client
-	if t, ok := addressTenant(r); ok {
-		cfg.TenantID = t.SignInTenant()
+	if a, ok := r.Context().Value(tenantKey{}).(addressed); ok {
+		cfg.TenantID = a.tenant.SignInTenant()
+		if a.several {
+			cfg.CompanyName = a.tenant.Name
+		}
 	}
 	return cfg
 }

@@ -64,8 +64,9 @@ func TestTenantsByAddress(t *testing.T) {
 	// The app's configuration names the address's tenant.
 	for host, tenant := range map[string]string{"acme.example.com": "acme", "portal.globex.example:443": "globex", "127.0.0.1:8080": "acme"} {
 		w := e.callWith("GET", "/", "", 0, "", at(host))
-		if w.Code != 200 || !strings.Contains(w.Body.String(), `"tenantId":"`+tenant+`"`) {
-			t.Errorf("%s: %d, want tenant %s in %s", host, w.Code, tenant, w.Body)
+		name := map[string]string{"acme": "Acme", "globex": "Globex"}[tenant]
+		if w.Code != 200 || !strings.Contains(w.Body.String(), `"tenantId":"`+tenant+`"`) || !strings.Contains(w.Body.String(), `"companyName":"`+name+`"`) {
+			t.Errorf("%s: %d, want tenant %s and company %s in %s", host, w.Code, tenant, name, w.Body)
 		}
 	}
 	// Another address: a plain page and a plain problem, naming no company;

@@ -126,6 +126,10 @@ func (m *Map) ForHost(host string) (Tenant, bool) {
 	return t, ok
 }
 
+// Several reports whether the map has more than one tenant (then each
+// answers at its own addresses).
+func (m *Map) Several() bool { return m.single == nil }
+
 // Tenant is the tenant with id, if the deployment has it.
 func (m *Map) Tenant(id portal.TenantID) (Tenant, bool) {
 	t, ok := m.tenants[id]

@@ -55,6 +55,9 @@ func TestMap(t *testing.T) {
 			t.Errorf("host %q: %q %v, want %q", host, got.ID, ok, want)
 		}
 	}
+	if one.Several() || !m.Several() {
+		t.Errorf("Several: one tenant %v, three %v", one.Several(), m.Several())
+	}
 	if got, ok := m.Tenant("beta"); !ok || got.ID != "beta" {
 		t.Errorf("Tenant(beta): %v %v", got, ok)
 	}

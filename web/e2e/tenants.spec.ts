@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { COMPANIES } from '../playwright.config';
-import { ARTIFACTS, cookie, signIn, users } from './support';
+import { ARTIFACTS, cookie, runAxe, signIn, users } from './support';
 
 // Two companies on one deployment (issue 39): the server picks each request's company by
 // its host name. The demo company is at riverbend.localhost (this project's base URL), a
@@ -27,6 +27,10 @@ test('two companies at two host names of one deployment: each signs in to its ow
   expect((await clientConfig(other)).tenantId).toBe('kestrel');
   await other.goto('/project/list?size=50');
   await expect(projectRows(other)).toHaveCount(COMPANIES.kestrel.projects);
+  // Each address's navbar names its company.
+  await expect(other.getByTestId('company-name')).toHaveText(COMPANIES.kestrel.name);
+  await expect(page.getByTestId('company-name')).toHaveText('Riverbend Ecological Services');
+  expect((await runAxe(other)).violations).toEqual([]);
   await other.screenshot({ path: `${ARTIFACTS}/tenants-kestrel-projects.png` });
 
   // A session of one company opens nothing at the other's address.

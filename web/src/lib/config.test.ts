@@ -30,13 +30,14 @@ describe('readConfig', () => {
           erp: 'netsuite',
           product: 'portal',
           tenantId: 'portico-demo',
+          companyName: 'Kestrel Consulting',
           applicationId: 'portico',
           identity: { apiKey: 'demo-api-key', projectId: 'demo-portal', emulatorHost: '127.0.0.1:9099', appId: '', extra: 1 },
         }) +
         '</script>',
     );
     const cfg = readConfig(doc);
-    expect(cfg).toMatchObject({ tenantId: 'portico-demo', applicationId: 'portico' });
+    expect(cfg).toMatchObject({ tenantId: 'portico-demo', companyName: 'Kestrel Consulting', applicationId: 'portico' });
     expect(cfg.identity).toEqual({ apiKey: 'demo-api-key', projectId: 'demo-portal', emulatorHost: '127.0.0.1:9099' });
     expect(isEmulatorMode(cfg)).toBe(true);
     expect(isEmulatorMode({ ...cfg, identity: { apiKey: 'k', projectId: 'p', authDomain: 'p.firebaseapp.com' } })).toBe(false);

@@ -18,6 +18,8 @@ export interface AppConfig {
   product: string;
   /** Identity-service tenant of this portal (SPEC §3 tenant configuration). */
   tenantId: string;
+  /** The company at this address, on a deployment serving several ("" with one): the navbar names it. */
+  companyName: string;
   /** Application id of this portal (SPEC §3 tenant configuration). */
   applicationId: string;
   /** The identity SDK's configuration (SPEC §3). */
@@ -44,6 +46,7 @@ export const defaultConfig: AppConfig = {
   erp: 'netsuite',
   product: 'portal',
   tenantId: '',
+  companyName: '',
   applicationId: '',
   identity: { apiKey: '', projectId: '' },
 };
@@ -78,6 +81,7 @@ export function readConfig(doc: Document = document): AppConfig {
     erp: pick('erp'),
     product: pick('product'),
     tenantId: pick('tenantId'),
+    companyName: pick('companyName'),
     applicationId: pick('applicationId'),
     identity: readIdentity(given['identity']),
   };

@@ -2,6 +2,7 @@ import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { config } from '../../lib/config';
 import { useSessionStore } from '../../lib/session/store';
 import type { MenuItem, Role } from '../../lib/session/types';
 import { renderWithProviders } from '../../test/render';
@@ -87,6 +88,18 @@ describe('Navbar', () => {
     expect(within(banner).getByRole('link', { name: 'Portico home' })).toHaveAttribute('href', '/');
     expect(within(banner).getByText('Portico')).toBeInTheDocument();
     expect(within(banner).getByText('Development')).toBeInTheDocument();
+  });
+
+  it("names the company at this address when the deployment serves several, and none with one", () => {
+    renderNavbar();
+    expect(screen.queryByTestId('company-name')).not.toBeInTheDocument();
+    config.companyName = 'Kestrel Consulting';
+    try {
+      renderNavbar();
+      expect(screen.getByTestId('company-name')).toHaveTextContent('Kestrel Consulting');
+    } finally {
+      config.companyName = '';
+    }
   });
 
   it('builds the category menu from the layout: links, categories, separators, nested and external items', async () => {

@@ -9,7 +9,8 @@ import { UserMenu } from './UserMenu';
 import classes from './Navbar.module.css';
 
 /**
- * Top bar (SPEC §1/§2): logo with the product name, the environment badge (not in
+ * Top bar (SPEC §1/§2): logo with the product name, the company's name on a deployment
+ * serving several (wide screens), the environment badge (not in
  * Production), the category menu of the current role, the global search box and the user
  * menu. Below the wide breakpoint the search box takes a second row.
  */
@@ -23,6 +24,11 @@ export function Navbar() {
             <img src={logoUrl} alt="" width={30} height={30} />
             <span className={classes.productName}>{config.productName}</span>
           </Link>
+          {config.companyName && (
+            <span className={classes.companyName} data-testid="company-name" title={config.companyName}>
+              {config.companyName}
+            </span>
+          )}
           {config.environment !== PRODUCTION && (
             <Badge variant="light" color="orange" radius="sm" className={classes.envBadge}>
               {config.environment}
