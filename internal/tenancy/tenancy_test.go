@@ -3,6 +3,8 @@ package tenancy
 import (
 	"context"
 	"errors"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -96,5 +98,44 @@ func TestLive(t *testing.T) {
 	now, fail = now.Add(time.Second), errors.New("database down")
 	if m2, err := l.Map(context.Background()); err != nil || m2 != m {
 		t.Fatalf("failed read: %v", err)
+	}
+}
+
+// While one call reads the tenants again, the others answer with the last
+// map at once: requests never queue behind the read.
+func TestLiveReadsOnceWhileOthersKeepTheLastMap(t *testing.T) {
+	release := make(chan struct{})
+	var reads atomic.Int32
+	l := NewLive(dirFunc(func(context.Context) ([]Tenant, error) {
+		if reads.Add(1) > 1 {
+			<-release // the second read is slow
+		}
+		return []Tenant{{ID: "acme"}}, nil
+	}), "acme", nil, time.Second)
+	now := time.Unix(1000, 0)
+	var clock sync.Mutex
+	l.now = func() time.Time { clock.Lock(); defer clock.Unlock(); return now }
+	first, _ := l.Map(context.Background())
+	clock.Lock()
+	now = now.Add(time.Second)
+	clock.Unlock()
+	reading := make(chan struct{})
+	go func() { defer close(reading); l.Map(context.Background()) }()
+	for reads.Load() < 2 {
+		time.Sleep(time.Millisecond)
+	}
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Go(func() {
+			if m, err := l.Map(context.Background()); err != nil || m != first {
+				t.Errorf("during a read: %p %v, want the last map", m, err)
+			}
+		})
+	}
+	wg.Wait()
+	close(release)
+	<-reading
+	if reads.Load() != 2 {
+		t.Errorf("%d reads, want 2", reads.Load())
 	}
 }

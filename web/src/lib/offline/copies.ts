@@ -21,7 +21,7 @@
 import type { Query, QueryClient, QueryKey } from '@tanstack/react-query';
 import { isNetworkFailure } from '../api/errors';
 import { useSessionStore } from '../session/store';
-import { deleteEntries, deleteUserEntries, getEntry, putEntry, userEntries } from './idb';
+import { deleteEntries, deleteUserEntries, deviceUser, getEntry, putEntry, userEntries } from './idb';
 import { isOnline } from './online';
 
 /** Which answers are kept, and how many of them. */
@@ -53,10 +53,6 @@ export const COPY_RULES: CopyRule[] = [
   { group: 'pages', keep: 40, matches: (key) => ['kinds', 'listConfigs', 'dashboard'].includes(String(recordsPart(key, 2))) },
 ];
 
-function currentUser(): string | null {
-  const id = useSessionStore.getState().user?.id;
-  return id === undefined || id === null ? null : String(id);
-}
 
 const copyId = (user: string, key: QueryKey) => `${user}|${JSON.stringify(key)}`;
 
@@ -65,13 +61,13 @@ const copyId = (user: string, key: QueryKey) => `${user}|${JSON.stringify(key)}`
  * user, under `key`; one copy per key, deleted with the user's others.
  */
 export async function keepCopy(key: QueryKey, data: unknown): Promise<void> {
-  const user = currentUser();
+  const user = deviceUser();
   if (user) await putEntry('copies', { id: copyId(user, key), user, group: 'kept', key, data, savedAt: Date.now() } satisfies Copy);
 }
 
 /** The signed-in user's copy under `key` (see {@link keepCopy}), or undefined. */
 export async function readCopy<T>(key: QueryKey): Promise<T | undefined> {
-  const user = currentUser();
+  const user = deviceUser();
   return user ? ((await getEntry<Copy>('copies', copyId(user, key)))?.data as T | undefined) : undefined;
 }
 
@@ -104,7 +100,7 @@ export function keepOfflineCopies(queryClient: QueryClient, rules: CopyRule[] = 
   }
 
   async function save(query: Query, rule: CopyRule) {
-    const user = currentUser();
+    const user = deviceUser();
     if (!user || query.state.data === undefined) return;
     const copy: Copy = { id: copyId(user, query.queryKey), user, group: rule.group, key: query.queryKey, data: query.state.data, savedAt: query.state.dataUpdatedAt };
     const groups = await indexOf(user);
@@ -119,7 +115,7 @@ export function keepOfflineCopies(queryClient: QueryClient, rules: CopyRule[] = 
   }
 
   async function restore(query: Query) {
-    const user = currentUser();
+    const user = deviceUser();
     if (!user) return;
     if (query.state.data !== undefined) {
       // A failed refetch of an answer shown already (a copy, or this session's): the
@@ -132,7 +128,7 @@ export function keepOfflineCopies(queryClient: QueryClient, rules: CopyRule[] = 
     }
     const copy = await getEntry<Copy>('copies', copyId(user, query.queryKey));
     // Still wanted: no answer came meanwhile, and the same user is signed in.
-    if (!copy || query.state.data !== undefined || currentUser() !== user) return;
+    if (!copy || query.state.data !== undefined || deviceUser() !== user) return;
     queryClient.setQueryData(query.queryKey, copy.data, { updatedAt: copy.savedAt });
     shownCopies.add(query);
   }

@@ -4,6 +4,7 @@
  * own transaction. Where the browser has no IndexedDB (or refuses it: private modes,
  * storage turned off), every call rejects and callers carry on without a device copy.
  */
+import { useSessionStore } from '../session/store';
 
 const DB_NAME = 'portico';
 const DB_VERSION = 1;
@@ -77,4 +78,10 @@ export async function deleteUserEntries(name: StoreName, user: string): Promise<
   const s = await store(name, 'readwrite');
   const keys = await promised(s.index('user').getAllKeys(user));
   await Promise.all(keys.map((key) => promised(s.delete(key))));
+}
+
+/** The user whose entries are read and written: the signed-in user's id as text, or null. */
+export function deviceUser(): string | null {
+  const id = useSessionStore.getState().user?.id;
+  return id === undefined || id === null ? null : String(id);
 }

@@ -21,7 +21,7 @@ import { create } from 'zustand';
 import { ApiError, normaliseError } from '../../../lib/api';
 import { isNetworkFailure } from '../../../lib/api/errors';
 import { useAppStore } from '../../../lib/appState';
-import { deleteEntries, putEntry, userEntries } from '../../../lib/offline/idb';
+import { deleteEntries, deviceUser, putEntry, userEntries } from '../../../lib/offline/idb';
 import { isOnline } from '../../../lib/offline/online';
 import { recordsKey } from '../../../lib/queryKeys';
 import { useSessionStore } from '../../../lib/session/store';
@@ -57,10 +57,6 @@ interface OutboxState {
 /** The signed-in user's kept changes, oldest first. */
 export const useOutbox = create<OutboxState>(() => ({ changes: [] }));
 
-function currentUser(): string | null {
-  const id = useSessionStore.getState().user?.id;
-  return id === undefined || id === null ? null : String(id);
-}
 
 function show(changes: QueuedChange[]) {
   useOutbox.setState({ changes: [...changes].sort((a, b) => a.createdAt - b.createdAt) });
@@ -68,9 +64,9 @@ function show(changes: QueuedChange[]) {
 
 /** Reads the signed-in user's kept changes from the device into {@link useOutbox}. */
 export async function loadOutbox(): Promise<QueuedChange[]> {
-  const user = currentUser();
+  const user = deviceUser();
   const changes = user ? await userEntries<QueuedChange>('outbox', user).catch(() => []) : [];
-  if (currentUser() === user) show(changes);
+  if (deviceUser() === user) show(changes);
   return changes;
 }
 
@@ -85,7 +81,7 @@ async function store(change: QueuedChange) {
  * form then keeps the input and says so.
  */
 export async function keepChange(change: Omit<QueuedChange, 'id' | 'user' | 'roleId' | 'createdAt' | 'state'>, queryClient: QueryClient): Promise<QueuedChange> {
-  const user = currentUser();
+  const user = deviceUser();
   const roleId = useSessionStore.getState().currentRole?.id;
   if (!user || roleId === undefined) throw new Error('No one is signed in.');
   const id = change.input.idempotencyKey ?? crypto.randomUUID();
@@ -124,7 +120,7 @@ export function sendKept(queryClient: QueryClient): Promise<void> {
     if (!isOnline()) return;
     // Read again under the lock: another tab may have sent some meanwhile.
     for (const change of await loadOutbox()) {
-      if (change.state === 'failed' || currentUser() !== change.user) continue;
+      if (change.state === 'failed' || deviceUser() !== change.user) continue;
       const outcome = await sendOne(change, queryClient);
       if (outcome === 'offline') return;
     }
