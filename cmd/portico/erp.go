@@ -22,25 +22,25 @@ import (
 
 var _ httpapi.Syncer = (*erpsync.Engine)(nil)
 
-// connectNetSuite builds the NetSuite connector from the configuration.
-func connectNetSuite(cfg config.NetSuite, log *slog.Logger) (*netsuite.Client, error) {
+// connectNetSuite builds the NetSuite connector from the configuration,
+// and the kinds of the tenant it syncs: the code's plus the fields the
+// mapping declares of the account.
+func connectNetSuite(cfg config.NetSuite, log *slog.Logger) (*netsuite.Client, *records.Registry, error) {
 	mapping := netsuite.DefaultMapping
 	if cfg.MappingFile != "" {
 		b, err := os.ReadFile(cfg.MappingFile)
 		if err != nil {
-			return nil, fmt.Errorf("PORTICO_NETSUITE_MAPPING: %w", err)
+			return nil, nil, fmt.Errorf("PORTICO_NETSUITE_MAPPING: %w", err)
 		}
 		mapping = b
 	}
 	m, err := netsuite.ParseMapping(mapping)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	// The account's own fields join their kinds before anything serves.
-	for _, k := range records.All() {
-		if err := records.AddAccountFields(k.Name, m.AccountFields(k.Name)); err != nil {
-			return nil, fmt.Errorf("PORTICO_NETSUITE_MAPPING: %w", err)
-		}
+	kinds, err := m.Registry()
+	if err != nil {
+		return nil, nil, fmt.Errorf("PORTICO_NETSUITE_MAPPING: %w", err)
 	}
 	base := cfg.BaseURL
 	if base == "" {
@@ -54,18 +54,19 @@ func connectNetSuite(cfg config.NetSuite, log *slog.Logger) (*netsuite.Client, e
 	default:
 		pem, err := os.ReadFile(cfg.PrivateKeyFile)
 		if err != nil {
-			return nil, fmt.Errorf("PORTICO_NETSUITE_PRIVATE_KEY_FILE: %w", err)
+			return nil, nil, fmt.Errorf("PORTICO_NETSUITE_PRIVATE_KEY_FILE: %w", err)
 		}
 		key, err := netsuite.ParsePrivateKey(pem)
 		if err != nil {
-			return nil, fmt.Errorf("PORTICO_NETSUITE_PRIVATE_KEY_FILE: %w", err)
+			return nil, nil, fmt.Errorf("PORTICO_NETSUITE_PRIVATE_KEY_FILE: %w", err)
 		}
 		auth = &netsuite.M2M{TokenURL: strings.TrimRight(base, "/") + "/services/rest/auth/oauth2/v1/token",
 			ClientID: cfg.ClientID, CertID: cfg.CertificateID, Key: key}
 	}
-	return netsuite.New(netsuite.Config{Account: cfg.Account, BaseURL: cfg.BaseURL, Auth: auth, Mapping: m,
+	conn, err := netsuite.New(netsuite.Config{Account: cfg.Account, BaseURL: cfg.BaseURL, Auth: auth, Mapping: m,
 		Concurrency: cfg.Concurrency, RESTletScript: cfg.RESTletScript, RESTletDeploy: cfg.RESTletDeploy,
 		Logger: log.With("component", "netsuite")})
+	return conn, kinds, err
 }
 
 // syncEngine returns the default tenant's sync engine, or nil when no ERP
@@ -79,11 +80,12 @@ func syncEngine(cfg config.Config, store *sqlstore.Store, sig *signals.Signals, 
 	if err := requireTenant(context.Background(), cfg, store); err != nil {
 		return nil, err
 	}
-	conn, err := connectNetSuite(cfg.NetSuite, log)
+	conn, kinds, err := connectNetSuite(cfg.NetSuite, log)
 	if err != nil {
 		return nil, err
 	}
-	if err := store.IndexDocumentFields(context.Background()); err != nil {
+	store.SetKinds(map[portal.TenantID]*records.Registry{cfg.DefaultTenant: kinds})
+	if err := store.IndexDocumentFields(context.Background(), kinds); err != nil {
 		return nil, err
 	}
 	opt := erpsync.Options{Interval: cfg.NetSuite.SyncInterval, Instance: cfg.Instance, Logger: log.With("component", "erpsync"),
@@ -145,7 +147,7 @@ func syncCommand(ctx context.Context, cfg config.Config, store *sqlstore.Store, 
 	}
 	var kinds []*records.Kind
 	if kind != "" {
-		k, ok := records.Lookup(kind)
+		k, ok := store.Tenant(cfg.DefaultTenant).Kinds().Lookup(kind)
 		if !ok {
 			return fmt.Errorf("sync: unknown kind %q", kind)
 		}

@@ -22,7 +22,7 @@ func netsuiteCheck(ctx context.Context, cfg config.Config, log *slog.Logger, ver
 	if !cfg.NetSuite.Enabled() {
 		return errors.New("netsuite check: no NetSuite account is configured (set PORTICO_NETSUITE_ACCOUNT; see README)")
 	}
-	conn, err := connectNetSuite(cfg.NetSuite, log)
+	conn, _, err := connectNetSuite(cfg.NetSuite, log)
 	if err != nil {
 		return err
 	}
@@ -142,7 +142,7 @@ func netsuiteMapping(ctx context.Context, cfg config.Config, log *slog.Logger, o
 	}
 	nc := cfg.NetSuite
 	nc.MappingFile = ""
-	conn, err := connectNetSuite(nc, log)
+	conn, _, err := connectNetSuite(nc, log)
 	if err != nil {
 		return err
 	}

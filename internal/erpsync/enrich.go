@@ -72,7 +72,7 @@ func (e *Engine) enrichLoop(ctx context.Context) {
 // (merged into the stored one, which it replaces only if it is not
 // older).
 func (e *Engine) fetchWhole(ctx context.Context, kind string, id int64) error {
-	k, ok := records.Lookup(kind)
+	k, ok := e.store.Kinds().Lookup(kind)
 	if !ok {
 		return nil
 	}

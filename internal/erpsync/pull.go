@@ -37,7 +37,7 @@ func (e *Engine) Pull(ctx context.Context, kinds []*records.Kind, full bool) err
 	defer e.pullMu.Unlock()
 	force := full || len(kinds) > 0
 	if len(kinds) == 0 {
-		kinds = records.All()
+		kinds = e.store.Kinds().All()
 	}
 	start := e.opt.Now()
 	defer func() { e.m.PullMillis.Add(e.opt.Now().Sub(start).Milliseconds()) }()

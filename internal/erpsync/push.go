@@ -54,7 +54,7 @@ const waitForRef = 5 * time.Second
 // send delivers one entry. It returns an error only when the store fails;
 // ERP failures are recorded on the entry.
 func (e *Engine) send(ctx context.Context, w LeasedWrites, en Entry) error {
-	k, ok := records.Lookup(en.Kind)
+	k, ok := e.store.Kinds().Lookup(en.Kind)
 	if !ok {
 		return w.FailOutbox(ctx, en, "This kind of record is no longer synced.", e.opt.Now())
 	}
@@ -252,7 +252,7 @@ func (e *Engine) DiscardRecord(ctx context.Context, kind string, id int64) error
 	if err != nil {
 		return err
 	}
-	k, ok := records.Lookup(kind)
+	k, ok := e.store.Kinds().Lookup(kind)
 	if !ok {
 		return portal.Errorf(portal.CodeNotFound, "No such kind.")
 	}

@@ -59,7 +59,7 @@ func (e *Engine) Status(ctx context.Context) (Status, error) {
 	if cw, ok := e.conn.(clockWatcher); ok {
 		_, out.Clock = cw.ClockDisagreement()
 	}
-	for _, k := range records.All() {
+	for _, k := range e.store.Kinds().All() {
 		st, ok := byKind[k.Name]
 		if !ok {
 			st = State{Kind: k.Name}
@@ -90,7 +90,7 @@ func (e *Engine) Status(ctx context.Context) (Status, error) {
 func (e *Engine) Files(ctx context.Context, kind string, recordID int64) ([]records.File, error) {
 	var out []records.File
 	fc, ok := e.conn.(erp.Files)
-	k, known := records.Lookup(kind)
+	k, known := e.store.Kinds().Lookup(kind)
 	if ok && known && recordID < records.ProvisionalBase {
 		var err error
 		if out, err = fc.RecordFiles(ctx, k, recordID); err != nil {

@@ -64,6 +64,8 @@ const (
 type Store interface {
 	// ID is the tenant the store holds.
 	ID() portal.TenantID
+	// Kinds are the tenant's kinds: the code's, with its account's fields.
+	Kinds() *records.Registry
 	// Record returns one record of the replica (a not-found error when
 	// it has none).
 	Record(ctx context.Context, kind string, id int64) (records.Record, error)

@@ -7,7 +7,6 @@ import (
 	"math"
 	"net/http/httptest"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -116,13 +115,18 @@ func stores(t *testing.T, fn func(t *testing.T, ten *sqlstore.Tenant)) {
 
 // storesAlone is stores without the others running beside it.
 func storesAlone(t *testing.T, fn func(t *testing.T, ten *sqlstore.Tenant)) {
+	databasesAlone(t, func(t *testing.T, s *sqlstore.Store) { fn(t, tenant(t, s)) })
+}
+
+// databasesAlone runs fn on a new store of each engine.
+func databasesAlone(t *testing.T, fn func(t *testing.T, s *sqlstore.Store)) {
 	t.Run("sqlite", func(t *testing.T) {
 		s, err := sqlstore.Open(context.Background(), "", t.TempDir())
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { s.Close() })
-		fn(t, tenant(t, s))
+		fn(t, s)
 	})
 	t.Run("postgres", func(t *testing.T) {
 		base := os.Getenv("PORTICO_TEST_DATABASE_URL")
@@ -134,7 +138,7 @@ func storesAlone(t *testing.T, fn func(t *testing.T, ten *sqlstore.Tenant)) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { s.Close(); drop() })
-		fn(t, tenant(t, s))
+		fn(t, s)
 	})
 }
 
@@ -370,7 +374,7 @@ func editProject(t *testing.T, ten *sqlstore.Tenant, id int64, fields string) {
 func editProjectAt(t *testing.T, ten *sqlstore.Tenant, id int64, fields string, at time.Time) {
 	t.Helper()
 	ctx := context.Background()
-	p, _ := records.Lookup("project")
+	p, _ := ten.Kinds().Lookup("project")
 	cur, err := ten.Record(ctx, "project", id)
 	if err != nil {
 		t.Fatal(err)
@@ -739,21 +743,26 @@ func TestAccountFieldsSyncAndWrite(t *testing.T) {
       - {name: custentity_res_service_area, label: Service area, type: text}
       - {name: custentity_res_acres, label: Acres, type: quantity}
 `, 1)
-	storesAlone(t, func(t *testing.T, ten *sqlstore.Tenant) {
+	databasesAlone(t, func(t *testing.T, s *sqlstore.Store) {
 		ctx := context.Background()
 		a := newAccountWith(t, 40, nil, []byte(mapping))
-		// The registry as it was, for the tests after this one.
-		project, _ := records.Lookup("project")
-		fields, doc := slices.Clone(project.Fields), slices.Clone(project.Document)
-		t.Cleanup(func() { project.Fields, project.Document = fields, doc })
-		if err := records.AddAccountFields("project", a.m.AccountFields("project")); err != nil {
+		reg, err := a.m.Registry()
+		if err != nil {
 			t.Fatal(err)
 		}
+		s.SetKinds(map[portal.TenantID]*records.Registry{"acme": reg})
+		if err := s.IndexDocumentFields(ctx, reg); err != nil {
+			t.Fatal(err)
+		}
+		ten := tenant(t, s)
 		eng := erpsync.New(a.connector(t, 100), ten, erpsync.Options{Now: a.clock.Now})
 		if err := eng.Pull(ctx, nil, true); err != nil {
 			t.Fatal(err)
 		}
-		p, _ := records.Lookup("project")
+		if code, _ := records.Lookup("project"); len(code.AccountFields()) != 0 {
+			t.Fatal("the code's registry changed")
+		}
+		p, _ := ten.Kinds().Lookup("project")
 		area, _ := p.FieldNamed("custentity_res_service_area")
 		page, err := ten.ListRecords(ctx, records.ListQuery{Kind: "project", Sort: area.Column, Desc: true, Limit: 500})
 		if err != nil {

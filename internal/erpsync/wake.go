@@ -130,7 +130,7 @@ func (e *Engine) listen(msgs <-chan string) {
 		case "pull":
 			req := pullRequest{full: m.Full}
 			for _, name := range m.Kinds {
-				if k, ok := records.Lookup(name); ok {
+				if k, ok := e.store.Kinds().Lookup(name); ok {
 					req.kinds = append(req.kinds, k)
 				}
 			}

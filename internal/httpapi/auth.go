@@ -31,6 +31,9 @@ type TenantStore interface {
 	search.Index
 	shortlist.Store
 	UserByID(ctx context.Context, id int64) (access.User, error)
+	// Kinds are the tenant's kinds: the code's plus its ERP account's
+	// fields.
+	Kinds() *records.Registry
 	// SessionUser reads a session and its user with roles in one query
 	// (the request guard's only database call).
 	SessionUser(ctx context.Context, sessionID string) (session.Session, access.User, error)
@@ -109,9 +112,16 @@ func (s *Server) withAuth(next http.Handler) http.Handler {
 			return
 		}
 		p := principal{Tenant: claims.Tenant, User: user, Role: role, Session: claims,
-			Guard: records.NewGuard(s.tenants(claims.Tenant), role, user.Email).Remembering(s.employees, claims.Tenant)}
+			Guard: s.guardOf(claims.Tenant, role, user.Email)}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), principalKey{}, p)))
 	})
+}
+
+// guardOf is the guard of a user (by e-mail address) acting in role in
+// tenant, over the tenant's kinds.
+func (s *Server) guardOf(tenant portal.TenantID, role access.Role, email string) *records.Guard {
+	ten := s.tenants(tenant)
+	return records.NewGuard(ten, role, email).Remembering(s.employees, tenant).Among(ten.Kinds())
 }
 
 // loginData is the answer of sign-in and token refresh.

@@ -38,7 +38,9 @@ func TestBoundedStoreIsGenerated(t *testing.T) {
 }
 
 // boundedSource is the Go source of boundedStore's methods: each of
-// iface's, taking a context first and returning an error last.
+// iface's, taking a context first and returning an error last. A method
+// that takes no context and returns no error reads no database (Kinds):
+// the embedded store's is promoted as it is.
 func boundedSource(iface reflect.Type) ([]byte, error) {
 	own := reflect.TypeFor[boundedStore]().PkgPath()
 	imports := map[string]bool{"context": true}
@@ -46,6 +48,10 @@ func boundedSource(iface reflect.Type) ([]byte, error) {
 	for i := range iface.NumMethod() {
 		m := iface.Method(i)
 		ft := m.Type
+		if (ft.NumIn() == 0 || ft.In(0) != reflect.TypeFor[context.Context]()) &&
+			(ft.NumOut() == 0 || ft.Out(ft.NumOut()-1) != reflect.TypeFor[error]()) {
+			continue
+		}
 		if ft.NumIn() == 0 || ft.In(0) != reflect.TypeFor[context.Context]() {
 			return nil, fmt.Errorf("%s: the first argument is not a context", m.Name)
 		}

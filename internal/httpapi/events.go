@@ -39,7 +39,7 @@ func (s *Server) eventStream(w http.ResponseWriter, r *http.Request) {
 	p := caller(r)
 	role := p.Role
 	conn, err := s.events.Connect(ctx, p.Tenant, events.Viewer{UserID: p.User.ID, RoleID: role.ID, May: func(kind string) bool {
-		k, ok := records.Lookup(kind)
+		k, ok := p.Guard.Registry().Lookup(kind)
 		return ok && p.Guard.May(k, records.ActView)
 	}})
 	if err != nil {
@@ -136,7 +136,7 @@ func (s *Server) eventStream(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		case <-tick.C:
-			guard = records.NewGuard(s.tenants(p.Tenant), p.Role, p.User.Email).Remembering(s.employees, p.Tenant)
+			guard = s.guardOf(p.Tenant, p.Role, p.User.Email)
 			if status := s.streamEnded(ctx, p, false); status != 0 {
 				end(status)
 				return

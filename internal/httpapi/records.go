@@ -64,9 +64,10 @@ func (s *Server) baseCurrency(r *http.Request) (string, error) {
 // kind reads the record type from ?type= (a record-type name or a route
 // segment) and checks the caller's role may see it.
 func (s *Server) kind(r *http.Request, name string) (*records.Kind, error) {
-	k, ok := records.Lookup(name)
+	kinds := caller(r).Guard.Registry()
+	k, ok := kinds.Lookup(name)
 	if !ok {
-		k, ok = records.LookupRoute(name)
+		k, ok = kinds.LookupRoute(name)
 	}
 	if !ok {
 		return nil, portal.Invalid(fmt.Sprintf("Unknown record type %q.", name), portal.FieldError{Field: "type", Message: "Unknown record type."})

@@ -21,7 +21,7 @@ func (s *Server) reports(w http.ResponseWriter, r *http.Request) {
 	}
 	out := []records.ListConfig{}
 	for _, l := range all {
-		if k, ok := records.Lookup(l.Kind); ok && p.Guard.May(k, records.ActView) {
+		if k, ok := p.Guard.Registry().Lookup(l.Kind); ok && p.Guard.May(k, records.ActView) {
 			l.Editable = p.lists().MayEdit(l)
 			out = append(out, l)
 		}

@@ -330,12 +330,16 @@ func (slowLists) ListRecords(ctx context.Context, _ records.ListQuery) (records.
 	return records.Page{}, fmt.Errorf("list: %w", ctx.Err())
 }
 
-// boundedStore must put its deadline on every call a handler can make.
+// boundedStore must put its deadline on every call a handler can make
+// (a method with neither a context nor an error reads memory: Kinds).
 func TestBoundedStoreCoversTheStore(t *testing.T) {
 	iface := reflect.TypeFor[TenantStore]()
 	bt := reflect.TypeFor[boundedStore]()
 	for i := range iface.NumMethod() {
-		name := iface.Method(i).Name
+		name, ft := iface.Method(i).Name, iface.Method(i).Type
+		if ft.NumIn() == 0 && ft.NumOut() == 1 && ft.Out(0) != reflect.TypeFor[error]() {
+			continue
+		}
 		m, ok := bt.MethodByName(name)
 		if !ok || m.Index < 0 {
 			t.Errorf("boundedStore has no %s", name)

@@ -134,7 +134,7 @@ func (s *Server) syncRun(w http.ResponseWriter, r *http.Request) {
 	}
 	var kinds []*records.Kind
 	if name := q(r, "kind"); name != "" {
-		k, ok := records.Lookup(name)
+		k, ok := caller(r).Guard.Registry().Lookup(name)
 		if !ok {
 			s.writeError(w, r, portal.Invalid(fmt.Sprintf("Unknown record type %q.", name), portal.FieldError{Field: "kind", Message: "Unknown record type."}))
 			return

@@ -57,32 +57,6 @@ func AccountField(name, label string, t FieldType, choices []string) Field {
 	return f
 }
 
-// AddAccountFields adds an account's fields to a kind of the registry, so
-// that the API, lists, filters, forms and record pages offer them: the
-// registry becomes the code's kinds plus the account's additions. An
-// account field that is one of the kind's document fields (same name and
-// type) takes its place: the account maps it, under its own label. It is
-// meant for start-up, before the registry is read by anything else (the
-// registry is not locked); fields already added are skipped, so a second
-// call with the same fields changes nothing.
-func AddAccountFields(kind string, fs []Field) error {
-	k, ok := Lookup(kind)
-	if !ok {
-		return fmt.Errorf("records: unknown kind %q", kind)
-	}
-	for _, f := range fs {
-		if have, ok := k.FieldNamed(f.Name); ok && have.Account && have.Type == f.Type {
-			continue
-		}
-		if err := k.CheckAccountField(f); err != nil {
-			return fmt.Errorf("records: account field of %s: %w", kind, err)
-		}
-		k.Document = slices.DeleteFunc(k.Document, func(d Field) bool { return d.Name == f.Name })
-		k.Fields = append(k.Fields, AccountField(f.Name, f.Label, f.Type, f.Choices))
-	}
-	return nil
-}
-
 // AccountFields returns the kind's account fields, in the order added.
 func (k *Kind) AccountFields() []Field {
 	var out []Field

@@ -63,6 +63,7 @@ type Guard struct {
 	st        lister
 	tenant    portal.TenantID
 	employees *Employees // nil: looked up once per guard
+	kinds     *Registry  // the tenant's; nil: the code's
 
 	mu     sync.Mutex
 	me     *int64            // the user's employee record, once looked up (0: none)
@@ -81,6 +82,22 @@ func NewGuard(st lister, role access.Role, email string) *Guard {
 func (g *Guard) Remembering(e *Employees, tenant portal.TenantID) *Guard {
 	g.employees, g.tenant = e, tenant
 	return g
+}
+
+// Among has the guard decide over kinds, the caller's tenant's (the
+// code's plus its account's fields), rather than the code's. It returns g.
+func (g *Guard) Among(kinds *Registry) *Guard {
+	g.kinds = kinds
+	return g
+}
+
+// Registry is the caller's tenant's kinds: where a request names a kind,
+// this is the kind it means.
+func (g *Guard) Registry() *Registry {
+	if g.kinds == nil {
+		return Code()
+	}
+	return g.kinds
 }
 
 // Viewer is the dashboard's viewer of the guard's caller (whose store is
@@ -140,7 +157,7 @@ func (g *Guard) RequirePermission(perm string) error {
 // (May), so the app shows only the buttons that will work.
 func (g *Guard) Kinds() []*Kind {
 	out := []*Kind{}
-	for _, k := range All() {
+	for _, k := range g.Registry().All() {
 		if g.May(k, ActView) {
 			mine := *k
 			mine.CanCreate, mine.CanEdit, mine.CanApprove = g.May(k, ActCreate), g.May(k, ActEdit), g.May(k, ActApprove)
@@ -300,7 +317,7 @@ func (g *Guard) Seen(ctx context.Context, byKind map[string][]int64) (map[string
 func (g *Guard) SeenOwned(ctx context.Context, byKind map[string][]int64, owner func(kind string, id int64) string) (map[string]map[int64]bool, error) {
 	out := make(map[string]map[int64]bool, len(byKind))
 	for kind, ids := range byKind {
-		k, ok := Lookup(kind)
+		k, ok := g.Registry().Lookup(kind)
 		if !ok {
 			continue
 		}
@@ -461,7 +478,7 @@ func indexedCond(k *Kind, c Cond) bool {
 // condition of f that compares with Me is made the caller's own employee
 // record here.
 func (g *Guard) Narrow(ctx context.Context, kind string, f Filter) (Filter, error) {
-	k, ok := Lookup(kind)
+	k, ok := g.Registry().Lookup(kind)
 	if !ok {
 		return f, portal.Errorf(portal.CodeInvalid, "Unknown record type %q.", kind)
 	}
@@ -505,7 +522,7 @@ func (g *Guard) CheckRecord(ctx context.Context, kind string, id int64) error {
 // when the role sees the kind, as Check; a kind the role does not see at
 // all passes, as a reference's name shows on every record holding it.
 func (g *Guard) CheckReference(ctx context.Context, kind string, id int64) error {
-	k, ok := Lookup(kind)
+	k, ok := g.Registry().Lookup(kind)
 	if !ok || !g.May(k, ActView) {
 		return nil
 	}
@@ -514,7 +531,7 @@ func (g *Guard) CheckReference(ctx context.Context, kind string, id int64) error
 
 // CheckAction is Check by kind name.
 func (g *Guard) CheckAction(ctx context.Context, kind string, id int64, action string) error {
-	k, ok := Lookup(kind)
+	k, ok := g.Registry().Lookup(kind)
 	if !ok {
 		return portal.Errorf(portal.CodeNotFound, "No %s with id %d.", kind, id)
 	}

@@ -114,7 +114,7 @@ type Field struct {
 	// of its credit type): totals are per value of it, never one sum.
 	// "" is a quantity of one unit everywhere (acres).
 	Per string `json:"per,omitempty"`
-	// Account marks a field the ERP account adds (see AddAccountFields):
+	// Account marks a field the ERP account adds (see Registry.WithAccountFields):
 	// kept in the record's document, on DocColumn(Name).
 	Account bool `json:"account,omitempty"`
 	// named marks a document field held as a list value, {"id",
@@ -216,7 +216,7 @@ type Kind struct {
 	DefaultList string `json:"defaultList"` // default saved-list id (opaque; a tenant may override)
 	// Fields are the fields an ERP connector maps to its columns: the
 	// promoted ones (the first is the title), then those the account
-	// adds (AddAccountFields). Forms and writes work on them.
+	// adds (Registry.WithAccountFields). Forms and writes work on them.
 	Fields []Field `json:"-"`
 	// Document are the kind's own document fields: read from the
 	// record's document (whatever filled it: the sync's extra columns,
@@ -335,20 +335,16 @@ func (k *Kind) Link(id int64) string {
 	return strings.ReplaceAll(k.ERPLink, "{id}", fmt.Sprint(id))
 }
 
-// Lookup returns the kind with the given record-type name.
-func Lookup(name string) (*Kind, bool) {
-	k, ok := byName[name]
-	return k, ok
-}
+// Lookup returns the code's kind with the given record-type name (see
+// Code).
+func Lookup(name string) (*Kind, bool) { return codeKinds.Lookup(name) }
 
-// LookupRoute returns the kind served under an app route segment.
-func LookupRoute(route string) (*Kind, bool) {
-	k, ok := byRoute[route]
-	return k, ok
-}
+// LookupRoute returns the code's kind served under an app route segment.
+func LookupRoute(route string) (*Kind, bool) { return codeKinds.LookupRoute(route) }
 
-// All returns every kind in registry order. Callers must not modify them.
-func All() []*Kind { return registry }
+// All returns every kind of the code in registry order (see Code).
+// Callers must not modify them.
+func All() []*Kind { return codeKinds.All() }
 
 // KindRoute names a kind's pages: its route segment (/<route>/list) and
 // plural label. Routes are no secret (SPEC §2 lists every page), so every
@@ -372,6 +368,8 @@ func Routes() []KindRoute {
 var (
 	byName  = map[string]*Kind{}
 	byRoute = map[string]*Kind{}
+	// codeKinds is the registry as the code declares it; built in init.
+	codeKinds *Registry
 )
 
 func init() {
@@ -387,6 +385,7 @@ func init() {
 		}
 		byName[k.Name], byRoute[k.Route] = k, k
 	}
+	codeKinds = &Registry{kinds: registry, byName: byName, byRoute: byRoute}
 	for _, k := range registry {
 		for i := range k.Fields {
 			k.Fields[i].complete()

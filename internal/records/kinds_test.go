@@ -182,19 +182,74 @@ func TestKindJSON(t *testing.T) {
 
 // An account field that is one of the kind's document fields (same name
 // and type) takes its place, under the account's label; one of another
-// type is refused.
+// type is refused. The registry it was added to is not changed.
 func TestAccountFieldTakesADocumentFieldsPlace(t *testing.T) {
-	k := &Kind{Name: "x", Fields: []Field{title("name", "Name")}, Document: []Field{doc("custrecord_x_size", "Size", TypeQuantity)}}
-	byName["x"] = k
-	defer delete(byName, "x")
-	if err := AddAccountFields("x", []Field{{Name: "custrecord_x_size", Label: "Size (acres)", Type: TypeQuantity}}); err != nil {
+	k := &Kind{Name: "x", Route: "x", Fields: []Field{title("name", "Name")}, Document: []Field{doc("custrecord_x_size", "Size", TypeQuantity)}}
+	base := &Registry{kinds: []*Kind{k}, byName: map[string]*Kind{"x": k}, byRoute: map[string]*Kind{"x": k}}
+	reg, err := base.WithAccountFields(func(string) []Field {
+		return []Field{{Name: "custrecord_x_size", Label: "Size (acres)", Type: TypeQuantity}}
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if f, _ := k.FieldNamed("custrecord_x_size"); !f.Account || f.Label != "Size (acres)" || len(k.Document) != 0 || len(k.AllFields()) != 2 {
-		t.Errorf("%+v; document %v", f, k.Document)
+	got, _ := reg.Lookup("x")
+	if f, _ := got.FieldNamed("custrecord_x_size"); !f.Account || f.Label != "Size (acres)" || len(got.Document) != 0 || len(got.AllFields()) != 2 {
+		t.Errorf("%+v; document %v", f, got.Document)
+	}
+	if f, _ := k.FieldNamed("custrecord_x_size"); f.Account || len(k.Document) != 1 {
+		t.Errorf("the code's kind changed: %+v", f)
+	}
+	if again, _ := reg.WithAccountFields(func(string) []Field {
+		return []Field{{Name: "custrecord_x_size", Label: "Size (acres)", Type: TypeQuantity}}
+	}); len(again.kinds[0].AllFields()) != 2 {
+		t.Errorf("the same field added twice: %v", again.kinds[0].AllFields())
 	}
 	k.Document = []Field{doc("custrecord_x_when", "When", TypeDate)}
-	if err := AddAccountFields("x", []Field{{Name: "custrecord_x_when", Label: "When", Type: TypeText}}); err == nil {
+	if _, err := base.WithAccountFields(func(string) []Field {
+		return []Field{{Name: "custrecord_x_when", Label: "When", Type: TypeText}}
+	}); err == nil {
 		t.Error("a document field of another type was taken")
+	}
+}
+
+// Two tenants' registries hold their own account's fields and nothing of
+// the other's; kinds neither adds to are the code's own.
+func TestRegistriesPerTenant(t *testing.T) {
+	a, err := Code().WithAccountFields(func(kind string) []Field {
+		if kind == "project" {
+			return []Field{{Name: "custentity_a_region", Label: "Region", Type: TypeText}}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Code().WithAccountFields(func(kind string) []Field {
+		if kind == "project" {
+			return []Field{{Name: "custentity_b_acres", Label: "Acres", Type: TypeQuantity}}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pa, _ := a.Lookup("project")
+	pb, _ := b.LookupRoute("project")
+	if _, ok := pa.FieldNamed("custentity_a_region"); !ok {
+		t.Error("a's project lacks its field")
+	}
+	if _, ok := pa.FieldNamed("custentity_b_acres"); ok {
+		t.Error("a's project has b's field")
+	}
+	if _, ok := pb.FieldNamed("custentity_a_region"); ok {
+		t.Error("b's project has a's field")
+	}
+	code, _ := Lookup("project")
+	if len(code.AccountFields()) != 0 {
+		t.Errorf("the code's project gained %v", code.AccountFields())
+	}
+	ca, _ := a.Lookup("customer")
+	if cc, _ := Lookup("customer"); ca != cc || len(a.All()) != len(All()) {
+		t.Error("a kind without account fields is not the code's")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/records"
 )
 
@@ -15,17 +16,19 @@ import (
 // filters a kind on fields an ERP account added, kept in the document,
 // on both engines.
 func TestConformanceAccountFields(t *testing.T) {
-	if err := records.AddAccountFields("budget", []records.Field{
+	reg := budgetFields(t, []records.Field{
 		{Name: "custrecord_res_bud_region", Label: "Region", Type: records.TypeText},
 		{Name: "custrecord_res_bud_actual", Label: "Actual", Type: records.TypeMoney},
 		{Name: "custrecord_res_bud_phase", Label: "Phase", Type: records.TypeStatus, Choices: []string{"Design", "Build"}},
-	}); err != nil {
-		t.Fatal(err)
-	}
-	k, _ := records.Lookup("budget")
+	})
+	k, _ := reg.Lookup("budget")
 	field := func(name string) records.Field { f, _ := k.FieldNamed(name); return f }
 	enginesAlone(t, func(t *testing.T, s *Store) {
 		ctx := context.Background()
+		s.SetKinds(map[portal.TenantID]*records.Registry{"acme": reg})
+		if err := s.IndexDocumentFields(ctx, reg); err != nil {
+			t.Fatal(err)
+		}
 		ten := seedTenant(t, s, "acme")
 		var rs []records.Record
 		for i := int64(1); i <= 230; i++ {
@@ -129,28 +132,34 @@ func num(r records.Record, name string) float64 { n, _ := r.Extra[name].(float64
 // TestAccountFieldSortIsAnIndexRange holds a list sorted by an account
 // field to a walk of its index, as for the promoted columns.
 func TestAccountFieldSortIsAnIndexRange(t *testing.T) {
-	if err := records.AddAccountFields("budget", []records.Field{
+	reg := budgetFields(t, []records.Field{
 		{Name: "custrecord_res_bud_region", Label: "Region", Type: records.TypeText},
 		{Name: "custrecord_res_bud_actual", Label: "Actual", Type: records.TypeMoney},
-	}); err != nil {
-		t.Fatal(err)
-	}
-	s, err := Open(context.Background(), "", t.TempDir())
+	})
+	dir := t.TempDir()
+	s, err := Open(context.Background(), "", dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { s.Close() })
-	if err := s.IndexDocumentFields(context.Background()); err != nil {
+	if err := s.IndexDocumentFields(context.Background(), reg); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.IndexDocumentFields(context.Background()); err != nil {
+	if err := s.IndexDocumentFields(context.Background(), reg); err != nil {
 		t.Fatalf("a second time: %v", err)
 	}
-	k, _ := records.Lookup("budget")
+	// Reopened, the store keeps the account's indexes (Open drops nothing).
+	s.Close()
+	if s, err = Open(context.Background(), "", dir); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	s.SetKinds(map[portal.TenantID]*records.Registry{"acme": reg})
+	d := s.Tenant("acme").d
+	k, _ := reg.Lookup("budget")
 	for _, name := range []string{"custrecord_res_bud_region", "custrecord_res_bud_actual"} {
 		f, _ := k.FieldNamed(name)
 		q := records.ListQuery{Kind: "budget", Sort: f.Column, Limit: 50, After: &records.Cursor{Values: []string{"5"}, ID: 3}}
-		lp, err := listStatement(s.d, q, predicate{})
+		lp, err := listStatement(d, q, predicate{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -159,4 +168,20 @@ func TestAccountFieldSortIsAnIndexRange(t *testing.T) {
 			t.Errorf("sorted by %s: %s", name, plan)
 		}
 	}
+}
+
+// budgetFields is the code's kinds with fs added to budgets, as an
+// account's mapping would.
+func budgetFields(t *testing.T, fs []records.Field) *records.Registry {
+	t.Helper()
+	reg, err := records.Code().WithAccountFields(func(kind string) []records.Field {
+		if kind == "budget" {
+			return fs
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
 }

@@ -19,7 +19,7 @@ import (
 // answers Exact false and no buckets, and the caller asks Summarize per
 // bucket, as the lists do.
 func (t *Tenant) Tally(ctx context.Context, q records.TallyQuery) (records.Tally, error) {
-	k, err := listKind(q.Kind)
+	k, err := t.d.listKind(q.Kind)
 	if err != nil {
 		return records.Tally{}, err
 	}

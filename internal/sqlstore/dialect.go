@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/portico/portico/internal/records"
 )
 
 // dialect is the seam between the two engines. Statements are written once,
@@ -61,6 +63,9 @@ type dialect struct {
 	// lookup of the referenced record per record checked cost 2.6 times
 	// as much (100k projects). Set per statement by Tenant.planFollowed.
 	walkFollowed map[string]bool
+	// kinds are the kinds of the tenant the statements are for, with its
+	// account's fields; set by Store.Tenant (nil: the code's).
+	kinds *records.Registry
 
 	// statement is a scoped statement's text as the engine runs it.
 	statement func(scoped) string

@@ -24,9 +24,9 @@ const docIndexPrefix = "records_df_"
 // the records, and it serves the queries that name the kind, as every
 // list query does). The name hashes the DDL, so a changed expression is a
 // new index.
-func (d dialect) docIndexes() map[string]string {
+func (d dialect) docIndexes(kinds []*records.Kind) map[string]string {
 	out := map[string]string{}
-	for _, k := range records.All() {
+	for _, k := range kinds {
 		for _, f := range k.DocFields() {
 			if !f.Sortable {
 				continue
@@ -42,16 +42,38 @@ func (d dialect) docIndexes() map[string]string {
 	return out
 }
 
-// IndexDocumentFields makes the database fit the kind registry's document
-// and summable fields (records.AddAccountFields included): every sortable
-// document field has its index (docIndexes; indexes for fields no longer
-// sortable, or of an older expression, are dropped), and summable_fields
-// lists every summable field, with the sums of a field that joins taken
-// afresh (see migration 0020). Open runs it; a caller that adds account
-// fields runs it again. It is idempotent and serialised with migrations
-// across instances; building an index over a large table takes a while,
-// once.
-func (s *Store) IndexDocumentFields(ctx context.Context) error {
+// IndexDocumentFields makes the database fit the kinds of the code and of
+// regs, every tenant's registry with its account's fields
+// (records.Registry.WithAccountFields): every sortable document field has
+// its index (docIndexes; indexes for fields no longer sortable in any of
+// them, or of an older expression, are dropped), and summable_fields lists
+// every summable field, with the sums of a field that joins taken afresh
+// (see migration 0020). A caller must pass every tenant's registry: an
+// index or sum of a tenant it leaves out goes. Open fits the code's kinds
+// and drops nothing; whoever serves or syncs the tenants fits them all.
+// It is idempotent and serialised with migrations across instances;
+// building an index over a large table takes a while, once.
+func (s *Store) IndexDocumentFields(ctx context.Context, regs ...*records.Registry) error {
+	return s.fitDocumentFields(ctx, allKinds(regs), true)
+}
+
+// allKinds are the kinds of the code and of regs, each version of a kind
+// once (a kind no account adds to is the code's in every registry).
+func allKinds(regs []*records.Registry) []*records.Kind {
+	out := slices.Clone(records.All())
+	for _, r := range regs {
+		for _, k := range r.All() {
+			if !slices.Contains(out, k) {
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}
+
+// fitDocumentFields is IndexDocumentFields over kinds; drop says whether
+// what none of them needs goes.
+func (s *Store) fitDocumentFields(ctx context.Context, kinds []*records.Kind, drop bool) error {
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
 		return err
@@ -67,13 +89,13 @@ func (s *Store) IndexDocumentFields(ctx context.Context) error {
 			}
 		}()
 	}
-	want := s.d.docIndexes()
+	want := s.d.docIndexes(kinds)
 	have, err := s.docIndexNames(ctx, conn)
 	if err != nil {
 		return err
 	}
 	for _, name := range have {
-		if _, ok := want[name]; !ok {
+		if _, ok := want[name]; !ok && drop {
 			if _, err := conn.ExecContext(ctx, "DROP INDEX "+name); err != nil {
 				return fmt.Errorf("drop index %s: %w", name, err)
 			}
@@ -104,7 +126,7 @@ func (s *Store) IndexDocumentFields(ctx context.Context) error {
 			return fmt.Errorf("%s: %w", st, err)
 		}
 	}
-	if err := s.syncSummable(ctx, conn); err != nil {
+	if err := s.syncSummable(ctx, conn, kinds, drop); err != nil {
 		return err
 	}
 	return s.syncOwners(ctx, conn)
@@ -137,12 +159,12 @@ type summable struct {
 	field records.Column
 }
 
-// registrySummables are the registry's summable fields.
-func registrySummables() []summable {
+// registrySummables are the summable fields of kinds, each once.
+func registrySummables(kinds []*records.Kind) []summable {
 	var out []summable
-	for _, k := range records.All() {
+	for _, k := range kinds {
 		for _, f := range k.AllFields() {
-			if f.Summable {
+			if f.Summable && !slices.Contains(out, summable{k.Name, f.Column}) {
 				out = append(out, summable{k.Name, f.Column})
 			}
 		}
@@ -198,8 +220,8 @@ func (d dialect) summableValue(c records.Column) string {
 // one that joins is summed afresh from the records, in the transaction
 // that adds it (on PostgreSQL with the records locked against writes
 // meanwhile, so no write's trigger misses it).
-func (s *Store) syncSummable(ctx context.Context, conn *sql.Conn) error {
-	want := registrySummables()
+func (s *Store) syncSummable(ctx context.Context, conn *sql.Conn, kinds []*records.Kind, drop bool) error {
+	want := registrySummables(kinds)
 	return inConnTx(ctx, conn, func(tx *sql.Tx) error {
 		have, err := storedSummables(ctx, tx)
 		if err != nil {
@@ -217,7 +239,7 @@ func (s *Store) syncSummable(ctx context.Context, conn *sql.Conn) error {
 			}
 		}
 		for _, f := range have {
-			if slices.Contains(want, f) {
+			if slices.Contains(want, f) || !drop {
 				continue
 			}
 			for _, st := range []string{`DELETE FROM summable_fields WHERE kind = ? AND field = ?`, `DELETE FROM record_sums WHERE kind = ? AND field = ?`} {

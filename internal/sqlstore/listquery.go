@@ -87,13 +87,17 @@ var (
 	}
 )
 
-// listKind returns the registry's kind a query names, or an invalid-query
-// error. Its name is spliced into list statements, as "kind = '<name>'",
-// so that a document field's index, which is partial (one per kind), can
-// serve them: only the registry's names (lower-case letters and _) reach
-// one.
-func listKind(name string) (*records.Kind, error) {
-	k, ok := records.Lookup(name)
+// listKind returns the tenant's kind a query names (with its account's
+// fields), or an invalid-query error. Its name is spliced into list
+// statements, as "kind = '<name>'", so that a document field's index,
+// which is partial (one per kind), can serve them: only the registry's
+// names (lower-case letters and _) reach one.
+func (d dialect) listKind(name string) (*records.Kind, error) {
+	reg := d.kinds
+	if reg == nil {
+		reg = records.Code()
+	}
+	k, ok := reg.Lookup(name)
 	if !ok || strings.ContainsFunc(name, func(r rune) bool { return r != '_' && (r < 'a' || r > 'z') }) {
 		return nil, portal.Errorf(portal.CodeInvalid, "Unknown record type %q.", name)
 	}
@@ -379,7 +383,7 @@ func (s *rowScan) scan(rows *sql.Rows) (records.Record, []string, error) {
 // status filters sorted by title, are index ranges (the query-plan tests
 // hold them to it); other filters walk the sort index within the kind.
 func listStatement(d dialect, q records.ListQuery, text predicate) (listPlan, error) {
-	k, err := listKind(q.Kind)
+	k, err := d.listKind(q.Kind)
 	if err != nil {
 		return listPlan{}, err
 	}
@@ -473,7 +477,7 @@ func whereClause(d dialect, k *records.Kind, q records.ListQuery, text predicate
 // answer Summarize's bounded count); the benchmark labels its cases with
 // it.
 func (t *Tenant) CountMatching(ctx context.Context, q records.ListQuery) (int64, error) {
-	k, err := listKind(q.Kind)
+	k, err := t.d.listKind(q.Kind)
 	if err != nil {
 		return 0, err
 	}
@@ -582,7 +586,7 @@ func conditionSQL(d dialect, k *records.Kind, c records.Cond) (string, []any, er
 // answers it): col IN (SELECT id ...), the id as text for a document
 // reference (compared as text, see conditionSQL).
 func withinSQL(d dialect, col string, doc bool, w records.Within) (string, []any, error) {
-	tk, err := listKind(w.Kind)
+	tk, err := d.listKind(w.Kind)
 	if err != nil {
 		return "", nil, err
 	}

@@ -39,7 +39,7 @@ func aggregateSQL(fn, value string) (string, bool) {
 // GroupRecords runs a grouped report over every record of the kind
 // matching the filter (not a page): at most q.Limit groups.
 func (t *Tenant) GroupRecords(ctx context.Context, q records.GroupQuery) ([]records.Group, error) {
-	k, err := listKind(q.Kind)
+	k, err := t.d.listKind(q.Kind)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/portico/portico/internal/portal"
+	"github.com/portico/portico/internal/records"
 )
 
 // tenantMarker stands for the tenant id in a scoped statement.
@@ -137,9 +138,31 @@ type Tenant struct {
 	s  *Store
 }
 
-// Tenant returns the handle for tenant id.
+// Tenant returns the handle for tenant id, reading its records as its
+// kinds have them (SetKinds).
 func (s *Store) Tenant(id portal.TenantID) *Tenant {
-	return &Tenant{id: id, q: s.db, r: s.rdb, d: s.d, s: s}
+	d := s.d
+	if m := s.kinds.Load(); m != nil {
+		d.kinds = (*m)[id]
+	}
+	return &Tenant{id: id, q: s.db, r: s.rdb, d: d, s: s}
+}
+
+// SetKinds makes each tenant's kinds those of byTenant (its ERP account's
+// fields added to the code's), for the handles Tenant returns from now
+// on; a tenant it does not name has the code's. It replaces the whole
+// map: whoever keeps the tenants' connections (the server, the sync
+// command) sets it when they change. Instances keep their own.
+func (s *Store) SetKinds(byTenant map[portal.TenantID]*records.Registry) {
+	s.kinds.Store(&byTenant)
+}
+
+// Kinds are the tenant's kinds: the code's plus its account's fields.
+func (t *Tenant) Kinds() *records.Registry {
+	if t.d.kinds == nil {
+		return records.Code()
+	}
+	return t.d.kinds
 }
 
 // ID is the tenant this handle is bound to.

@@ -19,6 +19,8 @@ import (
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
+	"github.com/portico/portico/internal/portal"
+	"github.com/portico/portico/internal/records"
 	"github.com/portico/portico/internal/signals"
 	"github.com/portico/portico/internal/sqlstore/groupcommit"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -52,12 +54,15 @@ type Store struct {
 	// events is where the commit of a live-update event is announced
 	// (see events.go); nil announces nothing.
 	events atomic.Pointer[signals.Signals]
+	// kinds are the tenants' kinds (SetKinds).
+	kinds atomic.Pointer[map[portal.TenantID]*records.Registry]
 }
 
 // Open connects to the database named by url and applies pending
 // migrations (then rebuilds what an interrupted bulk load left undone,
 // indexes records that predate the search index, and fits the document
-// field indexes and totals to the kind registry: IndexDocumentFields). An empty url means the
+// field indexes and totals to the code's kinds, dropping nothing a
+// tenant's account fields need: see IndexDocumentFields). An empty url means the
 // embedded SQLite file portico.db under dataDir (created with the directory when missing); postgres:// and
 // postgresql:// select PostgreSQL; sqlite: or file: give an explicit SQLite
 // path. opts adjust an SQLite store (WALLimit); PostgreSQL ignores them.
@@ -78,7 +83,7 @@ func Open(ctx context.Context, url, dataDir string, opts ...Option) (*Store, err
 		s.Close()
 		return nil, err
 	}
-	if err := s.IndexDocumentFields(ctx); err != nil {
+	if err := s.fitDocumentFields(ctx, records.All(), false); err != nil {
 		s.Close()
 		return nil, err
 	}

@@ -38,7 +38,7 @@ const (
 // unit (unitSQL), one group of the statement per combination of units.
 func (t *Tenant) Summarize(ctx context.Context, q records.SummaryQuery) (records.Summary, error) {
 	var out records.Summary
-	k, err := listKind(q.List.Kind)
+	k, err := t.d.listKind(q.List.Kind)
 	if err != nil {
 		return out, err
 	}

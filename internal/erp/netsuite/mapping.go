@@ -82,7 +82,7 @@ type KindMap struct {
 	// AccountFields are the account's own fields (custentity_…,
 	// custbody_…, custrecord_…) added to the kind: with a label and a
 	// type they are listed, filtered, sorted, shown and edited like the
-	// kind's own (records.AddAccountFields). Each is read from the
+	// kind's own (records.Registry.WithAccountFields). Each is read from the
 	// SuiteQL column and written to the record API field of its name,
 	// unless Columns and Fields say otherwise, and is optional.
 	AccountFields []AccountField               `yaml:"accountFields"`
@@ -326,7 +326,7 @@ func (km *KindMap) fieldNamed(name string) (records.Field, bool) {
 }
 
 // AccountFields returns the account fields the mapping adds to kind, for
-// records.AddAccountFields.
+// records.Registry.WithAccountFields.
 func (m *Mapping) AccountFields(kind string) []records.Field {
 	km := m.Kinds[kind]
 	if km == nil {
@@ -339,6 +339,12 @@ func (m *Mapping) AccountFields(kind string) []records.Field {
 		}
 	}
 	return out
+}
+
+// Registry is the kinds of a tenant whose account this mapping maps: the
+// code's, plus the account fields it declares.
+func (m *Mapping) Registry() (*records.Registry, error) {
+	return records.Code().WithAccountFields(m.AccountFields)
 }
 
 // Kind returns the mapping of a registry kind (every kind is mapped once
