@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/portico/portico/internal/portal"
+	"github.com/portico/portico/internal/secretbox"
 )
 
 // Config is the whole configuration. The README's configuration table lists
@@ -59,9 +60,17 @@ type Config struct {
 
 	Equipment Equipment
 	NetSuite  NetSuite
+	// SecretKeys seal the secrets kept in the database (tenants' NetSuite
+	// credentials): PORTICO_SECRET_KEYS, or the file PORTICO_SECRET_KEYS_FILE
+	// names, the sealing key first (see package secretbox).
+	SecretKeys secretbox.Keys
 	// MetricsToken, when set, opens GET /metrics (Prometheus text) to a
 	// scraper that sends it as a bearer token.
 	MetricsToken string // PORTICO_METRICS_TOKEN
+	// OperatorToken, when set, opens the operator API (/operator/v1:
+	// tenants for automation) to a caller that sends it as a bearer
+	// token; unset, its routes do not exist.
+	OperatorToken string // PORTICO_OPERATOR_TOKEN
 
 	// DBTimeout bounds each piece of a request's database work: a call
 	// still running after it is interrupted and the request answers 503.
@@ -241,6 +250,9 @@ func Load(getenv func(string) string, fs *flag.FlagSet, args []string) (Config, 
 	if c.NetSuite, err = loadNetSuite(env); err != nil {
 		return c, nil, err
 	}
+	if c.SecretKeys, err = loadSecretKeys(env); err != nil {
+		return c, nil, err
+	}
 	if c.TrustedProxies, err = parsePrefixes(env("PORTICO_TRUSTED_PROXIES", "")); err != nil {
 		return c, nil, fmt.Errorf("PORTICO_TRUSTED_PROXIES: %w", err)
 	}
@@ -264,6 +276,10 @@ func Load(getenv func(string) string, fs *flag.FlagSet, args []string) (Config, 
 	c.MetricsToken = env("PORTICO_METRICS_TOKEN", "")
 	if c.MetricsToken != "" && len(c.MetricsToken) < 32 {
 		return c, nil, fmt.Errorf("PORTICO_METRICS_TOKEN: at least 32 characters")
+	}
+	c.OperatorToken = env("PORTICO_OPERATOR_TOKEN", "")
+	if c.OperatorToken != "" && len(c.OperatorToken) < 32 {
+		return c, nil, fmt.Errorf("PORTICO_OPERATOR_TOKEN: at least 32 characters (openssl rand -hex 32)")
 	}
 	if err := checkEquipment(c.Equipment); err != nil {
 		return c, nil, err

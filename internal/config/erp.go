@@ -3,10 +3,12 @@ package config
 import (
 	"fmt"
 	"net/url"
+	"os"
 	"strconv"
 	"time"
 
 	"github.com/portico/portico/internal/erp/netsuite"
+	"github.com/portico/portico/internal/secretbox"
 )
 
 // NetSuite configures the NetSuite connection (issue 8). With no Account
@@ -87,4 +89,28 @@ func loadNetSuite(env func(key, def string) string) (NetSuite, error) {
 		return n, fmt.Errorf("PORTICO_NETSUITE_AUTH: use m2m or tba")
 	}
 	return n, nil
+}
+
+// loadSecretKeys reads the keys that seal secrets at rest: from
+// PORTICO_SECRET_KEYS, or from the file PORTICO_SECRET_KEYS_FILE names
+// (not both). None is no error: only storing or reading a tenant's
+// credentials needs them.
+func loadSecretKeys(env func(key, def string) string) (secretbox.Keys, error) {
+	text, file := env("PORTICO_SECRET_KEYS", ""), env("PORTICO_SECRET_KEYS_FILE", "")
+	if text != "" && file != "" {
+		return secretbox.Keys{}, fmt.Errorf("PORTICO_SECRET_KEYS and PORTICO_SECRET_KEYS_FILE: set one, not both")
+	}
+	name := "PORTICO_SECRET_KEYS"
+	if file != "" {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return secretbox.Keys{}, fmt.Errorf("PORTICO_SECRET_KEYS_FILE: %w", err)
+		}
+		text, name = string(b), "PORTICO_SECRET_KEYS_FILE"
+	}
+	keys, err := secretbox.ParseKeys(text)
+	if err != nil {
+		return keys, fmt.Errorf("%s: %w", name, err)
+	}
+	return keys, nil
 }
