@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/portico/portico/internal/config"
 	"github.com/portico/portico/internal/erp/netsuite"
+	"github.com/portico/portico/internal/erpconn"
 	"github.com/portico/portico/internal/erpsync"
 	"github.com/portico/portico/internal/httpapi"
 	"github.com/portico/portico/internal/portal"
@@ -22,26 +25,73 @@ import (
 
 var _ httpapi.Syncer = (*erpsync.Engine)(nil)
 
-// connectNetSuite builds the NetSuite connector from the configuration,
-// and the kinds of the tenant it syncs: the code's plus the fields the
-// mapping declares of the account.
-func connectNetSuite(cfg config.NetSuite, log *slog.Logger) (*netsuite.Client, *records.Registry, error) {
-	mapping := netsuite.DefaultMapping
-	if cfg.MappingFile != "" {
-		b, err := os.ReadFile(cfg.MappingFile)
-		if err != nil {
-			return nil, nil, fmt.Errorf("PORTICO_NETSUITE_MAPPING: %w", err)
-		}
-		mapping = b
+// netsuiteAccount is one tenant's NetSuite account as the commands use
+// it: the PORTICO_NETSUITE_* settings (the default tenant's, when no
+// connection is stored for it) or a connection stored by `portico netsuite
+// connect -tenant` (package erpconn).
+type netsuiteAccount struct {
+	tenant portal.TenantID
+	cfg    config.NetSuite
+	// key and mapping are the stored connection's; nil: read from
+	// cfg.PrivateKeyFile and cfg.MappingFile (the default mapping when
+	// that is empty).
+	key, mapping []byte
+	// stored says it is a stored connection's, not the variables'.
+	stored bool
+}
+
+// from says where the account came from, for messages.
+func (a netsuiteAccount) from() string {
+	if a.stored {
+		return "the connection stored for tenant " + string(a.tenant)
 	}
-	m, err := netsuite.ParseMapping(mapping)
+	return "PORTICO_NETSUITE_*"
+}
+
+// envAccount is the account PORTICO_NETSUITE_* configure, the default
+// tenant's.
+func envAccount(cfg config.Config) netsuiteAccount {
+	return netsuiteAccount{tenant: cfg.DefaultTenant, cfg: cfg.NetSuite}
+}
+
+// storedAccount is the account of a stored connection.
+func storedAccount(c erpconn.Connection) netsuiteAccount {
+	return netsuiteAccount{tenant: c.Tenant, cfg: c.NetSuite, key: c.PrivateKey, mapping: c.Mapping, stored: true}
+}
+
+// mappingText is the account's mapping: the stored one, the file's, or
+// the shipped default.
+func (a netsuiteAccount) mappingText() ([]byte, error) {
+	switch {
+	case a.mapping != nil:
+		return a.mapping, nil
+	case a.cfg.MappingFile != "":
+		b, err := os.ReadFile(a.cfg.MappingFile)
+		if err != nil {
+			return nil, fmt.Errorf("PORTICO_NETSUITE_MAPPING: %w", err)
+		}
+		return b, nil
+	}
+	return netsuite.DefaultMapping, nil
+}
+
+// connectNetSuite builds the account's NetSuite connector, and the kinds
+// of the tenant it syncs: the code's plus the fields its mapping declares
+// of the account.
+func connectNetSuite(a netsuiteAccount, log *slog.Logger) (*netsuite.Client, *records.Registry, error) {
+	text, err := a.mappingText()
 	if err != nil {
 		return nil, nil, err
 	}
+	m, err := netsuite.ParseMapping(text)
+	if err != nil {
+		return nil, nil, fmt.Errorf("the mapping of %s: %w", a.from(), err)
+	}
 	kinds, err := m.Registry()
 	if err != nil {
-		return nil, nil, fmt.Errorf("PORTICO_NETSUITE_MAPPING: %w", err)
+		return nil, nil, fmt.Errorf("the mapping of %s: %w", a.from(), err)
 	}
+	cfg := a.cfg
 	base := cfg.BaseURL
 	if base == "" {
 		base = netsuite.RESTBaseURL(cfg.Account)
@@ -52,48 +102,113 @@ func connectNetSuite(cfg config.NetSuite, log *slog.Logger) (*netsuite.Client, *
 		auth = netsuite.TBA{Account: cfg.Account, ConsumerKey: cfg.ConsumerKey, ConsumerSecret: cfg.ConsumerSecret,
 			TokenID: cfg.TokenID, TokenSecret: cfg.TokenSecret}
 	default:
-		pem, err := os.ReadFile(cfg.PrivateKeyFile)
-		if err != nil {
-			return nil, nil, fmt.Errorf("PORTICO_NETSUITE_PRIVATE_KEY_FILE: %w", err)
+		pem := a.key
+		if pem == nil {
+			if pem, err = os.ReadFile(cfg.PrivateKeyFile); err != nil {
+				return nil, nil, fmt.Errorf("PORTICO_NETSUITE_PRIVATE_KEY_FILE: %w", err)
+			}
 		}
 		key, err := netsuite.ParsePrivateKey(pem)
 		if err != nil {
-			return nil, nil, fmt.Errorf("PORTICO_NETSUITE_PRIVATE_KEY_FILE: %w", err)
+			return nil, nil, fmt.Errorf("the private key of %s: %w", a.from(), err)
 		}
 		auth = &netsuite.M2M{TokenURL: strings.TrimRight(base, "/") + "/services/rest/auth/oauth2/v1/token",
 			ClientID: cfg.ClientID, CertID: cfg.CertificateID, Key: key}
 	}
 	conn, err := netsuite.New(netsuite.Config{Account: cfg.Account, BaseURL: cfg.BaseURL, Auth: auth, Mapping: m,
 		Concurrency: cfg.Concurrency, RESTletScript: cfg.RESTletScript, RESTletDeploy: cfg.RESTletDeploy,
-		Logger: log.With("component", "netsuite")})
+		Logger: log.With("component", "netsuite", "tenant", string(a.tenant))})
 	return conn, kinds, err
 }
 
-// syncEngine returns the default tenant's sync engine, or nil when no ERP
-// is configured. The tenant must exist (for `serve` too): its replica,
-// checkpoints and outbox belong to it. sig, when not nil, carries its
-// wake-ups to and from the other instances on the database.
-func syncEngine(cfg config.Config, store *sqlstore.Store, sig *signals.Signals, log *slog.Logger) (*erpsync.Engine, error) {
-	if !cfg.NetSuite.Enabled() {
-		return nil, nil
-	}
-	if err := requireTenant(context.Background(), cfg, store); err != nil {
-		return nil, err
-	}
-	conn, kinds, err := connectNetSuite(cfg.NetSuite, log)
+// netsuiteAccounts are every tenant's NetSuite accounts: the stored
+// connections (opened with PORTICO_SECRET_KEYS), and the default tenant's
+// from PORTICO_NETSUITE_* when it has none stored (both is an error: which
+// one syncs it would be a guess).
+func netsuiteAccounts(ctx context.Context, cfg config.Config, store *sqlstore.Store) ([]netsuiteAccount, error) {
+	stored, err := store.ERPConnections(ctx)
 	if err != nil {
 		return nil, err
 	}
-	store.SetKinds(map[portal.TenantID]*records.Registry{cfg.DefaultTenant: kinds})
-	if err := store.IndexDocumentFields(context.Background(), kinds); err != nil {
+	var out []netsuiteAccount
+	if len(stored) > 0 {
+		conns, err := erpconn.Load(ctx, store, cfg.SecretKeys)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range conns {
+			if c.Tenant == cfg.DefaultTenant && cfg.NetSuite.Enabled() {
+				return nil, fmt.Errorf("tenant %s has a NetSuite connection stored and PORTICO_NETSUITE_ACCOUNT set too: unset the variables, or `portico netsuite disconnect -tenant %s`", c.Tenant, c.Tenant)
+			}
+			out = append(out, storedAccount(c))
+		}
+	}
+	if cfg.NetSuite.Enabled() {
+		out = append(out, envAccount(cfg))
+	}
+	return out, nil
+}
+
+// tenantAccount is tenant's NetSuite account (netsuiteAccounts); "" is
+// the default tenant.
+func tenantAccount(ctx context.Context, cfg config.Config, store *sqlstore.Store, tenant string) (netsuiteAccount, error) {
+	id := cfg.DefaultTenant
+	if tenant != "" {
+		var err error
+		if id, err = portal.ParseTenantID(tenant); err != nil {
+			return netsuiteAccount{}, fmt.Errorf("-tenant: %q is not a tenant ID", tenant)
+		}
+	}
+	accounts, err := netsuiteAccounts(ctx, cfg, store)
+	if err != nil {
+		return netsuiteAccount{}, err
+	}
+	for _, a := range accounts {
+		if a.tenant == id {
+			return a, nil
+		}
+	}
+	return netsuiteAccount{}, fmt.Errorf("tenant %s has no NetSuite account: store one with `portico netsuite connect -tenant %s` (see docs/netsuite.md)", id, id)
+}
+
+// syncEngines are the sync engines of every tenant with a NetSuite
+// account (none when there is none), by tenant. The store reads each
+// tenant's records as its kinds have them from now on, and the document
+// indexes fit them all. Each tenant must exist: its replica, checkpoints
+// and outbox belong to it. sig, when not nil, carries wake-ups to and from
+// the other instances on the database.
+func syncEngines(ctx context.Context, cfg config.Config, store *sqlstore.Store, sig *signals.Signals, log *slog.Logger) (map[portal.TenantID]*erpsync.Engine, error) {
+	accounts, err := netsuiteAccounts(ctx, cfg, store)
+	if err != nil || len(accounts) == 0 {
 		return nil, err
 	}
-	opt := erpsync.Options{Interval: cfg.NetSuite.SyncInterval, Instance: cfg.Instance, Logger: log.With("component", "erpsync"),
-		Suspended: func(ctx context.Context) bool { return tenantSuspended(ctx, store, cfg.DefaultTenant) }}
-	if sig != nil {
-		opt.Signals = sig
+	conns := map[portal.TenantID]*netsuite.Client{}
+	kinds := map[portal.TenantID]*records.Registry{}
+	for _, a := range accounts {
+		if err := requireTenant(ctx, store, a.tenant); err != nil {
+			return nil, err
+		}
+		if conns[a.tenant], kinds[a.tenant], err = connectNetSuite(a, log); err != nil {
+			return nil, err
+		}
 	}
-	return erpsync.New(conn, store.Tenant(cfg.DefaultTenant), opt), nil
+	// The kinds first: a tenant's handle reads with those set when it
+	// was made.
+	store.SetKinds(kinds)
+	if err := store.IndexDocumentFields(ctx, slices.Collect(maps.Values(kinds))...); err != nil {
+		return nil, err
+	}
+	engines := map[portal.TenantID]*erpsync.Engine{}
+	for tenant, conn := range conns {
+		opt := erpsync.Options{Interval: cfg.NetSuite.SyncInterval, Instance: cfg.Instance,
+			Logger:    log.With("component", "erpsync", "tenant", string(tenant)),
+			Suspended: func(ctx context.Context) bool { return tenantSuspended(ctx, store, tenant) }}
+		if sig != nil {
+			opt.Signals = sig
+		}
+		engines[tenant] = erpsync.New(conn, store.Tenant(tenant), opt)
+	}
+	return engines, nil
 }
 
 // tenantSuspended reports whether tenant is suspended (`portico tenants
@@ -111,43 +226,46 @@ func tenantSuspended(ctx context.Context, store *sqlstore.Store, tenant portal.T
 	return false
 }
 
-// requireTenant fails, saying what to run, when the default tenant has
-// not been created: the sync does not create it, because its display name
-// comes from the access file (`roles import`, which never renames a
-// tenant that exists) and a mistyped PORTICO_DEFAULT_TENANT must not pull
-// the whole account into a tenant nobody can sign in to.
-func requireTenant(ctx context.Context, cfg config.Config, store *sqlstore.Store) error {
-	ok, err := store.TenantExists(ctx, cfg.DefaultTenant)
+// requireTenant fails, saying what to run, when tenant has not been
+// created: the sync does not create it, because its display name comes
+// from the access file (`roles import`, which never renames a tenant that
+// exists) or `tenants add`, and a mistyped PORTICO_DEFAULT_TENANT must not
+// pull the whole account into a tenant nobody can sign in to.
+func requireTenant(ctx context.Context, store *sqlstore.Store, tenant portal.TenantID) error {
+	ok, err := store.TenantExists(ctx, tenant)
 	if err != nil {
 		return err
 	}
 	if !ok {
 		return fmt.Errorf("tenant %q does not exist in this database yet: first run `portico roles import FILE` "+
 			"with the access file naming it (its users, roles and menus; `portico roles export` shows the form), "+
-			"or set PORTICO_DEFAULT_TENANT to the tenant you imported", cfg.DefaultTenant)
+			"`portico tenants add`, or set PORTICO_DEFAULT_TENANT to the tenant you imported", tenant)
 	}
 	return nil
 }
 
-// syncCommand is `portico sync`: one pull and push with --once, else the
-// sync loop until interrupted.
-func syncCommand(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *slog.Logger, kind string, full, once bool, stdout io.Writer) error {
+// syncCommand is `portico sync [-tenant T]`: one pull and push of the
+// tenant (the default one when tenant is "") with --once, else its sync
+// loop until interrupted.
+func syncCommand(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *slog.Logger, tenant, kind string, full, once bool, stdout io.Writer) error {
 	// The loop hears the serving instances' wake-ups; -once needs none.
 	var sig *signals.Signals
 	if !once {
 		sig = sqlstore.NewSignals(store, log.With("component", "signals"))
 		defer sig.Close()
 	}
-	eng, err := syncEngine(cfg, store, sig, log)
+	a, err := tenantAccount(ctx, cfg, store, tenant)
+	if err != nil {
+		return fmt.Errorf("sync: %w", err)
+	}
+	engines, err := syncEngines(ctx, cfg, store, sig, log)
 	if err != nil {
 		return err
 	}
-	if eng == nil {
-		return errors.New("sync: no ERP is configured (set PORTICO_NETSUITE_ACCOUNT; see docs/netsuite.md)")
-	}
+	eng := engines[a.tenant]
 	var kinds []*records.Kind
 	if kind != "" {
-		k, ok := store.Tenant(cfg.DefaultTenant).Kinds().Lookup(kind)
+		k, ok := store.Tenant(a.tenant).Kinds().Lookup(kind)
 		if !ok {
 			return fmt.Errorf("sync: unknown kind %q", kind)
 		}

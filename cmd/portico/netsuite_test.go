@@ -28,9 +28,18 @@ func fakeNetSuite(t *testing.T, schema *netsuitetest.Schema, perKind int) (*nets
 // credentials are the fixture's.
 func fakeNetSuiteConfig(t *testing.T, cfg netsuitetest.Config, perKind int) (*netsuitetest.Server, map[string]string) {
 	t.Helper()
+	return fakeNetSuiteSecrets(t, cfg, perKind, "cs", "ts")
+}
+
+// fakeNetSuiteSecrets is fakeNetSuiteConfig with the account's consumer
+// and token secrets.
+func fakeNetSuiteSecrets(t *testing.T, cfg netsuitetest.Config, perKind int, consumerSecret, tokenSecret string) (*netsuitetest.Server, map[string]string) {
+	t.Helper()
 	const account = "123456_SB1"
 	cfg.TBA = &netsuitetest.TBAVerifier{Realm: netsuite.Realm(account),
-		Lookup: func(ck, tid string) (string, string, bool) { return "cs", "ts", ck == "ck" && tid == "tid" }}
+		Lookup: func(ck, tid string) (string, string, bool) {
+			return consumerSecret, tokenSecret, ck == "ck" && tid == "tid"
+		}}
 	fake, err := netsuitetest.New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -43,8 +52,8 @@ func fakeNetSuiteConfig(t *testing.T, cfg netsuitetest.Config, perKind int) (*ne
 	return fake, map[string]string{
 		"PORTICO_DATA_DIR": t.TempDir(), "PORTICO_LOG_LEVEL": "warn",
 		"PORTICO_NETSUITE_ACCOUNT": account, "PORTICO_NETSUITE_BASE_URL": ns.URL, "PORTICO_NETSUITE_AUTH": "tba",
-		"PORTICO_NETSUITE_CONSUMER_KEY": "ck", "PORTICO_NETSUITE_CONSUMER_SECRET": "cs",
-		"PORTICO_NETSUITE_TOKEN_ID": "tid", "PORTICO_NETSUITE_TOKEN_SECRET": "ts",
+		"PORTICO_NETSUITE_CONSUMER_KEY": "ck", "PORTICO_NETSUITE_CONSUMER_SECRET": consumerSecret,
+		"PORTICO_NETSUITE_TOKEN_ID": "tid", "PORTICO_NETSUITE_TOKEN_SECRET": tokenSecret,
 	}
 }
 
@@ -119,7 +128,7 @@ func TestNetSuiteCheckAndMapping(t *testing.T) {
 		t.Errorf("mapping to stdout: %v\n%s", err, out)
 	}
 
-	if _, err := runWith(t, env, "netsuite", "frob"); err == nil || !strings.Contains(err.Error(), "use `netsuite check` or `netsuite mapping`") {
+	if _, err := runWith(t, env, "netsuite", "frob"); err == nil || !strings.Contains(err.Error(), "use `netsuite check`, `netsuite mapping`") {
 		t.Errorf("netsuite frob: %v", err)
 	}
 	delete(env, "PORTICO_NETSUITE_ACCOUNT")

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -35,15 +36,23 @@ Commands:
   tenants suspend ID    stop a company's sign-in, sessions and sync; its data stays
   tenants resume ID     let a suspended company sign in and sync again
   tenants hosts ID      change the host names a company answers at [-add HOST] [-remove HOST]
+  tenants export ID     write everything of a company (never its secrets) into a new directory: -o DIR
+  tenants import DIR    re-create a company from an export, in a database that lacks it
+                        [-as ID] [-host HOST …]
+  tenants delete ID     delete a company and all its data, in one transaction: -confirm ID
   backup FILE           write a consistent copy of the SQLite database into the new FILE, also
                         while serve runs on it (PostgreSQL: prints the pg_dump recipe)
   restore FILE          put a backup in place as the database of a data directory that has none,
                         after an integrity check, and open it
-  sync                  sync the default tenant with NetSuite: the pull/push loop, or one round
-                        [-kind K] [-full] [-once]
+  sync                  sync a tenant (the default one) with NetSuite: the pull/push loop, or one
+                        round [-tenant T] [-kind K] [-full] [-once]
   netsuite check        check the NetSuite mapping against the account: every kind's table, column,
-                        record field and the RESTlet; names the mapping entry to fix [-v]
-  netsuite mapping      write a starting mapping from the account's metadata catalog [-o FILE]
+                        record field and the RESTlet; names the mapping entry to fix [-tenant T] [-v]
+  netsuite mapping      write a starting mapping from the account's metadata catalog [-tenant T] [-o FILE]
+  netsuite connect      store the account PORTICO_NETSUITE_* configure as a tenant's, its credentials
+                        sealed with PORTICO_SECRET_KEYS: -tenant T [-mapping FILE]
+  netsuite disconnect   delete a tenant's stored NetSuite connection: -tenant T
+  secrets rekey         seal every stored credential again with the first of PORTICO_SECRET_KEYS
   emulator-accounts     create the demo sign-in accounts in the Auth Emulator (demo- projects only)
   help                  show this text
 
@@ -78,10 +87,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		}
 	}
 	if cmd == "netsuite" {
-		if len(rest) == 0 || (rest[0] != "check" && rest[0] != "mapping") {
-			return fmt.Errorf("netsuite: use `netsuite check` or `netsuite mapping`\n\n%s", usage)
+		if len(rest) == 0 || !slices.Contains([]string{"check", "mapping", "connect", "disconnect"}, rest[0]) {
+			return fmt.Errorf("netsuite: use `netsuite check`, `netsuite mapping`, `netsuite connect` or `netsuite disconnect`\n\n%s", usage)
 		}
 		cmd, rest = "netsuite "+rest[0], rest[1:]
+	}
+	if cmd == "secrets" {
+		if len(rest) == 0 || rest[0] != "rekey" {
+			return fmt.Errorf("secrets: use `secrets rekey`\n\n%s", usage)
+		}
+		cmd, rest = "secrets rekey", rest[1:]
 	}
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(stdout)
@@ -92,21 +107,32 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		full, once        bool
 		verbose           bool
 		outFile           string
+		tenant, mapping   string
 	)
 	switch cmd {
 	case "serve", "migrate", "emulator-accounts", "roles import", "search reindex":
 	case "backup", "restore":
 	case "sync":
+		fs.StringVar(&tenant, "tenant", "", "the tenant to sync (default: PORTICO_DEFAULT_TENANT)")
 		fs.StringVar(&syncKind, "kind", "", "only this kind (e.g. project, customrecord_res_opportunity)")
 		fs.BoolVar(&full, "full", false, "pull from the beginning instead of from the checkpoints")
 		fs.BoolVar(&once, "once", false, "one pull and push, then exit")
 	case "netsuite check":
+		fs.StringVar(&tenant, "tenant", "", "the tenant whose stored connection to check (default: PORTICO_NETSUITE_*)")
 		fs.BoolVar(&verbose, "v", false, "list every check, and NetSuite's words on warnings")
 	case "netsuite mapping":
+		fs.StringVar(&tenant, "tenant", "", "the tenant whose stored connection to read (default: PORTICO_NETSUITE_*)")
 		fs.StringVar(&outFile, "o", "", "write the mapping into this new file instead of to stdout")
+	case "netsuite connect":
+		fs.StringVar(&tenant, "tenant", "", "the tenant whose account it is (required)")
+		fs.StringVar(&mapping, "mapping", "", "the account's mapping file (default: PORTICO_NETSUITE_MAPPING, else the shipped one)")
+	case "netsuite disconnect":
+		fs.StringVar(&tenant, "tenant", "", "the tenant (required)")
+	case "secrets rekey":
 	case "roles export":
 		fs.BoolVar(&asJSON, "json", false, "print JSON instead of YAML")
-	case "tenants add", "tenants list", "tenants suspend", "tenants resume", "tenants hosts":
+	case "tenants add", "tenants list", "tenants suspend", "tenants resume", "tenants hosts",
+		"tenants export", "tenants import", "tenants delete":
 		tenantsOpts.flags(cmd, fs)
 	case "seed":
 		fs.IntVar(&projects, "projects", 0, "number of projects (default: -per-kind); other kinds scale with it")
@@ -136,10 +162,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		if err := restore(ctx, cfg, rest, stdout); err != nil {
 			return err
 		}
-	case "netsuite check":
-		return netsuiteCheck(ctx, cfg, log, verbose, stdout)
-	case "netsuite mapping":
-		return netsuiteMapping(ctx, cfg, log, outFile, stdout)
+	case "netsuite check", "netsuite mapping": // without -tenant, the variables' account: no database
+		if tenant == "" {
+			a, err := envOnly(cmd, cfg)
+			if err != nil {
+				return err
+			}
+			return netsuiteCommand(ctx, cmd, a, log, verbose, outFile, stdout)
+		}
 	}
 	store, err := sqlstore.Open(ctx, cfg.DatabaseURL, cfg.DataDir, sqlstore.WALLimit(cfg.SQLiteWALLimit))
 	if err != nil {
@@ -168,7 +198,19 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		}
 		return err
 	case "sync":
-		return syncCommand(ctx, cfg, store, log, syncKind, full, once, stdout)
+		return syncCommand(ctx, cfg, store, log, tenant, syncKind, full, once, stdout)
+	case "netsuite check", "netsuite mapping":
+		a, err := tenantAccount(ctx, cfg, store, tenant)
+		if err != nil {
+			return fmt.Errorf("%s: %w", cmd, err)
+		}
+		return netsuiteCommand(ctx, cmd, a, log, verbose, outFile, stdout)
+	case "netsuite connect":
+		return netsuiteConnect(ctx, cfg, store, tenant, mapping, stdout)
+	case "netsuite disconnect":
+		return netsuiteDisconnect(ctx, store, tenant, stdout)
+	case "secrets rekey":
+		return secretsRekey(ctx, cfg, store, stdout)
 	case "seed":
 		return seed(ctx, store, cfg, projects, perKind, ifEmpty, stdout)
 	case "roles import":
@@ -176,7 +218,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 			return errors.New("roles import: give exactly one FILE")
 		}
 		return importRoles(ctx, store, rest[0], stdout)
-	case "tenants add", "tenants list", "tenants suspend", "tenants resume", "tenants hosts":
+	case "tenants add", "tenants list", "tenants suspend", "tenants resume", "tenants hosts",
+		"tenants export", "tenants import", "tenants delete":
 		return runTenants(ctx, store, cfg, cmd, tenantsOpts, rest, stdout)
 	case "roles export":
 		f, err := store.Tenant(cfg.DefaultTenant).ExportAccess(ctx)

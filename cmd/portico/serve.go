@@ -6,20 +6,26 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"net/url"
 	"runtime/debug"
+	"slices"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/portico/portico/internal/config"
 	"github.com/portico/portico/internal/equipment"
+	"github.com/portico/portico/internal/erpsync"
 	"github.com/portico/portico/internal/events"
 	"github.com/portico/portico/internal/httpapi"
 	"github.com/portico/portico/internal/identity"
 	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/session"
 	"github.com/portico/portico/internal/sqlstore"
+	"github.com/portico/portico/internal/tenancy"
 	"github.com/portico/portico/web"
 )
 
@@ -51,32 +57,33 @@ func serve(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *s
 	// ctx, the requests' base context.)
 	store.AnnounceEvents(sig)
 	hub := events.NewHub(func(t portal.TenantID) events.Log { return store.Tenant(t) }, sig, log.With("component", "events"))
-	eng, err := syncEngine(cfg, store, sig, log)
+	// Every tenant with a NetSuite account has its engine; each takes
+	// its tenant's lease, so the instances share the tenants' syncs.
+	engines, err := syncEngines(ctx, cfg, store, sig, log)
 	if err != nil {
 		return err
 	}
 	var syncs func(portal.TenantID) httpapi.Syncer
 	// /metrics: the store's gauges (SQLite's log size), then the sync
-	// engine's when there is one.
+	// engines'.
 	writeMetrics := func(ctx context.Context, w io.Writer) error {
 		if err := store.WritePrometheus(w, cfg.Instance); err != nil {
 			return err
 		}
-		if eng != nil {
-			return eng.WritePrometheus(ctx, w)
-		}
-		return nil
+		return erpsync.WritePrometheus(ctx, w, slices.SortedFunc(maps.Values(engines), byTenant)...)
 	}
-	if eng != nil {
+	if len(engines) > 0 {
 		syncs = func(t portal.TenantID) httpapi.Syncer {
-			if t != cfg.DefaultTenant {
-				return nil
+			if eng, ok := engines[t]; ok {
+				return eng
 			}
-			return eng
+			return nil
 		}
-		done := make(chan struct{})
-		go func() { defer close(done); eng.Run(ctx) }()
-		defer func() { <-done }()
+		var running sync.WaitGroup
+		for _, eng := range engines {
+			running.Go(func() { eng.Run(ctx) })
+		}
+		defer running.Wait()
 	}
 	h, err := httpapi.NewServer(httpapi.Options{
 		Logger: log,
@@ -104,6 +111,8 @@ func serve(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *s
 		SessionCacheTTL:       cfg.SessionCacheTTL,
 		Syncs:                 syncs,
 		MetricsToken:          cfg.MetricsToken,
+		OperatorToken:         cfg.OperatorToken,
+		Operator:              &tenancy.Admin{Store: store, Default: cfg.DefaultTenant},
 		WriteMetrics:          writeMetrics,
 		Equipment:             equipmentCharges(cfg.Equipment),
 		DBTimeout:             cfg.DBTimeout,
@@ -158,6 +167,11 @@ func serve(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *s
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// byTenant orders engines by their tenant.
+func byTenant(a, b *erpsync.Engine) int {
+	return strings.Compare(string(a.Tenant()), string(b.Tenant()))
 }
 
 // identityCSP lists the identity service's origins for the

@@ -7,6 +7,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
+	"os"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -19,21 +21,26 @@ import (
 )
 
 // The operator's commands for the deployment's companies (issue 39):
-// `portico tenants add|list|suspend|resume|hosts`. Which tenant a request's
-// host picks is the server's (package tenancy); these only change the
-// tenants and their hosts in the database.
+// `portico tenants add|list|suspend|resume|hosts|export|import|delete`.
+// Which tenant a request's host picks is the server's (package tenancy);
+// these change the tenants, their hosts and data in the database. What is
+// checked before each change is tenancy.Admin's, shared with the operator
+// API; these only read flags and print.
 
 // tenantsSubcommands are the words after `portico tenants`.
-var tenantsSubcommands = []string{"add", "list", "suspend", "resume", "hosts"}
+var tenantsSubcommands = []string{"add", "list", "suspend", "resume", "hosts", "export", "import", "delete"}
 
 // tenantsOptions are the flags and the ID of a tenants command.
 type tenantsOptions struct {
-	id             string // the ID argument (not list)
+	id             string // the ID argument (not list); import's DIR
 	name           string
 	identityTenant string
-	hosts          hostList // add's -host
+	hosts          hostList // add's and import's -host
 	add, remove    hostList // hosts' -add and -remove
 	asJSON         bool
+	out            string // export's -o
+	as             string // import's -as
+	confirm        string // delete's -confirm
 }
 
 // hostList is a flag given any number of times.
@@ -51,7 +58,7 @@ func (h *hostList) Set(v string) error {
 // flag package stops at the first argument that is not one).
 func tenantsCommand(args []string) (cmd string, rest []string, o *tenantsOptions, err error) {
 	if len(args) == 0 || !slices.Contains(tenantsSubcommands, args[0]) {
-		return "", nil, nil, fmt.Errorf("tenants: use `tenants add`, `tenants list`, `tenants suspend`, `tenants resume` or `tenants hosts`\n\n%s", usage)
+		return "", nil, nil, fmt.Errorf("tenants: use `tenants add`, `tenants list`, `tenants suspend`, `tenants resume`, `tenants hosts`, `tenants export`, `tenants import` or `tenants delete`\n\n%s", usage)
 	}
 	cmd, rest, o = "tenants "+args[0], args[1:], &tenantsOptions{}
 	if cmd != "tenants list" && len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
@@ -72,6 +79,13 @@ func (o *tenantsOptions) flags(cmd string, fs *flag.FlagSet) {
 	case "tenants hosts":
 		fs.Var(&o.add, "add", "a host name to answer at (repeat for more)")
 		fs.Var(&o.remove, "remove", "a host name to stop answering at (repeat for more)")
+	case "tenants export":
+		fs.StringVar(&o.out, "o", "", "the new (or empty) directory to write the export into (required)")
+	case "tenants import":
+		fs.StringVar(&o.as, "as", "", "import it under this ID instead of its own (a copy)")
+		fs.Var(&o.hosts, "host", "a host name it answers at instead of the export's (repeat for more)")
+	case "tenants delete":
+		fs.StringVar(&o.confirm, "confirm", "", "the tenant's ID again: deleting removes all its data (required)")
 	}
 }
 
@@ -88,25 +102,23 @@ func runTenants(ctx context.Context, store *sqlstore.Store, cfg config.Config, c
 		return sentence(cmd, listTenants(ctx, store, cfg, o.asJSON, stdout))
 	}
 	if o.id == "" {
-		return fmt.Errorf("%s: give the tenant's ID: portico %s", cmd, tenantsUsage[cmd])
+		what := "the tenant's ID"
+		if cmd == "tenants import" {
+			what = "the export's directory"
+		}
+		return fmt.Errorf("%s: give %s: portico %s", cmd, what, tenantsUsage[cmd])
 	}
-	id, err := portal.ParseTenantID(o.id)
+	admin := &tenancy.Admin{Store: store, Default: cfg.DefaultTenant}
+	if cmd == "tenants import" {
+		return sentence(cmd, importTenant(ctx, admin, o, stdout))
+	}
+	id, err := tenancy.ParseID(o.id)
 	if err != nil {
-		return fmt.Errorf("%s: %q is not a tenant ID: use 1 to 63 lower-case letters, digits and hyphens, starting with a letter or digit", cmd, o.id)
+		return sentence(cmd, err)
 	}
 	switch cmd {
 	case "tenants add":
-		if strings.TrimSpace(o.name) == "" {
-			return fmt.Errorf("%s: give the company's name: portico %s", cmd, tenantsUsage[cmd])
-		}
-		if len(o.hosts) == 0 && id != cfg.DefaultTenant {
-			return fmt.Errorf("%s: give at least one host name it answers at (-host portal.%s.example): with several tenants, a tenant without one is reached at no address", cmd, id)
-		}
-		err := store.AddTenant(ctx, tenancy.Tenant{ID: id, Name: o.name, Hosts: o.hosts, IdentityTenant: o.identityTenant})
-		if err != nil {
-			return sentence(cmd, err)
-		}
-		t, err := findTenant(ctx, store, id)
+		t, err := admin.Add(ctx, tenancy.Tenant{ID: id, Name: o.name, Hosts: o.hosts, IdentityTenant: o.identityTenant})
 		if err != nil {
 			return sentence(cmd, err)
 		}
@@ -114,7 +126,7 @@ func runTenants(ctx context.Context, store *sqlstore.Store, cfg config.Config, c
 		return nil
 	case "tenants suspend", "tenants resume":
 		suspend := cmd == "tenants suspend"
-		if err := store.SetTenantSuspended(ctx, id, suspend, time.Now()); err != nil {
+		if _, err := admin.SetSuspended(ctx, id, suspend); err != nil {
 			return sentence(cmd, err)
 		}
 		if suspend {
@@ -124,20 +136,85 @@ func runTenants(ctx context.Context, store *sqlstore.Store, cfg config.Config, c
 		}
 		return nil
 	case "tenants hosts":
-		if len(o.add)+len(o.remove) == 0 {
-			return fmt.Errorf("%s: give -add HOST or -remove HOST: portico %s", cmd, tenantsUsage[cmd])
-		}
-		if err := store.ChangeTenantHosts(ctx, id, o.add, o.remove); err != nil {
-			return sentence(cmd, err)
-		}
-		t, err := findTenant(ctx, store, id)
+		t, err := admin.ChangeHosts(ctx, id, o.add, o.remove)
 		if err != nil {
 			return sentence(cmd, err)
 		}
 		fmt.Fprintf(stdout, "tenant %s answers at %s\n", id, hostsText(t.Hosts, "no host name of its own"))
 		return nil
+	case "tenants export":
+		return sentence(cmd, exportTenant(ctx, admin, id, o.out, stdout))
+	case "tenants delete":
+		sum, err := admin.Delete(ctx, id, o.confirm)
+		if err != nil {
+			return sentence(cmd, err)
+		}
+		fmt.Fprintf(stdout, "deleted tenant %s: %s\n", id, countsText(sum.Rows))
+		return nil
 	}
 	return fmt.Errorf("unknown command %q", cmd)
+}
+
+// exportTenant writes tenant id's export into the new directory dir.
+func exportTenant(ctx context.Context, admin *tenancy.Admin, id portal.TenantID, dir string, stdout io.Writer) error {
+	if dir == "" {
+		return fmt.Errorf("give the directory to write it into: portico %s", tenantsUsage["tenants export"])
+	}
+	if _, err := admin.Find(ctx, id); err != nil {
+		return err
+	}
+	sink, err := tenancy.NewDirSink(dir)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	sum, err := admin.Export(ctx, id, sink)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "exported tenant %s into %s in %s: %s; %d attached files (%d bytes)\n",
+		id, dir, time.Since(start).Round(time.Millisecond), countsText(sum.Rows), sum.Files, sum.Bytes)
+	if sum.OpenWrites > 0 {
+		fmt.Fprintf(stdout, "warning: %d edits still wait to be sent to the ERP and are not in the export: run `portico sync -once` and export again if the export is to move the tenant\n", sum.OpenWrites)
+	}
+	return nil
+}
+
+// importTenant re-creates a tenant from the export in directory o.id.
+func importTenant(ctx context.Context, admin *tenancy.Admin, o *tenantsOptions, stdout io.Writer) error {
+	var as portal.TenantID
+	if o.as != "" {
+		var err error
+		if as, err = tenancy.ParseID(o.as); err != nil {
+			return err
+		}
+	}
+	if info, err := os.Stat(o.id); err != nil || !info.IsDir() {
+		return fmt.Errorf("%s is not a directory: give the directory `portico tenants export` wrote", o.id)
+	}
+	sum, err := admin.Import(ctx, os.DirFS(o.id), tenancy.ImportOptions{As: as, Hosts: o.hosts})
+	if err != nil {
+		return err
+	}
+	t := sum.Tenant
+	fmt.Fprintf(stdout, "imported tenant %s (%s) at %s: %s\n", t.ID, t.Name, hostsText(t.Hosts, "the server's own addresses (the default tenant)"), countsText(sum.Rows))
+	if t.Suspended {
+		fmt.Fprintf(stdout, "it is suspended, as it was exported (portico tenants resume %s)\n", t.ID)
+	}
+	fmt.Fprintln(stdout, "its users sign in again; connect its ERP again, if it has one (credentials are never exported)")
+	return nil
+}
+
+// countsText is "12 records, 3 users", by name.
+func countsText(rows map[string]int64) string {
+	if len(rows) == 0 {
+		return "no rows"
+	}
+	var parts []string
+	for _, name := range slices.Sorted(maps.Keys(rows)) {
+		parts = append(parts, fmt.Sprintf("%d %s", rows[name], name))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // tenantsUsage is each tenants command's synopsis, for its errors.
@@ -147,6 +224,9 @@ var tenantsUsage = map[string]string{
 	"tenants suspend": "tenants suspend ID",
 	"tenants resume":  "tenants resume ID",
 	"tenants hosts":   "tenants hosts ID [-add HOST] [-remove HOST]",
+	"tenants export":  "tenants export ID -o DIR",
+	"tenants import":  "tenants import DIR [-as ID] [-host HOST …]",
+	"tenants delete":  "tenants delete ID -confirm ID",
 }
 
 // tenantJSON is a tenant as `tenants list -json` prints it.
@@ -202,20 +282,6 @@ func listTenants(ctx context.Context, store *sqlstore.Store, cfg config.Config, 
 		fmt.Fprintln(stdout, "\nEach tenant answers at its hosts; the default tenant also at the server's own addresses (loopback, PORTICO_PUBLIC_URL).")
 	}
 	return nil
-}
-
-// findTenant is tenant id as the store has it now.
-func findTenant(ctx context.Context, store *sqlstore.Store, id portal.TenantID) (tenancy.Tenant, error) {
-	tenants, err := store.Tenants(ctx)
-	if err != nil {
-		return tenancy.Tenant{}, err
-	}
-	for _, t := range tenants {
-		if t.ID == id {
-			return t, nil
-		}
-	}
-	return tenancy.Tenant{}, portal.Errorf(portal.CodeNotFound, "there is no tenant %s", id)
 }
 
 func hostsText(hosts []string, none string) string {

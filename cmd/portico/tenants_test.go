@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -63,7 +65,7 @@ func TestTenantsCommands(t *testing.T) {
 	refused(`unexpected "extra"`, "tenants", "suspend", "acme", "extra")
 	refused("there is no tenant nobody", "tenants", "suspend", "nobody")
 	refused("there is no tenant nobody", "tenants", "hosts", "nobody", "-add", "nobody.example")
-	refused("give -add HOST or -remove HOST", "tenants", "hosts", "acme")
+	refused("give a host name to add or one to remove", "tenants", "hosts", "acme")
 	refused("tenants list", "tenants", "frobnicate")
 	refused("tenants list", "tenants")
 
@@ -140,4 +142,61 @@ func TestSeedingAnotherCompanyKeepsItsName(t *testing.T) {
 	if err != nil || profile.Name != "Kestrel Consulting" || !profile.Address.IsZero() {
 		t.Errorf("kestrel's letterhead: %v %+v", err, profile)
 	}
+}
+
+// Export, import and delete from the command line: the refusals an
+// operator meets, and a copy made, then deleted.
+func TestTenantsExportImportDelete(t *testing.T) {
+	env := map[string]string{"PORTICO_DATA_DIR": t.TempDir(), "PORTICO_LOG_LEVEL": "warn"}
+	must := func(want string, args ...string) string {
+		t.Helper()
+		out, err := runWith(t, env, args...)
+		if err != nil || !strings.Contains(out, want) {
+			t.Fatalf("%s: %v %q, want %q", strings.Join(args, " "), err, out, want)
+		}
+		return out
+	}
+	refused := func(want string, args ...string) {
+		t.Helper()
+		_, err := runWith(t, env, args...)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want an error saying %q", strings.Join(args, " "), err, want)
+		}
+		for _, code := range []string{"invalid:", "forbidden:", "conflict:", "not_found:"} {
+			if err != nil && strings.Contains(err.Error(), code) {
+				t.Errorf("%s: %q is not a plain sentence", strings.Join(args, " "), err)
+			}
+		}
+	}
+	must("seeded tenant portico-demo", "seed", "-per-kind", "2", "-projects", "1")
+	dir := filepath.Join(t.TempDir(), "demo")
+	must("exported tenant portico-demo into "+dir, "tenants", "export", "portico-demo", "-o", dir)
+	for _, f := range []string{"tenant.json", "access.yaml", "records/project.jsonl"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("the export has no %s: %v", f, err)
+		}
+	}
+	refused("is not empty: export into a new directory", "tenants", "export", "portico-demo", "-o", dir)
+	refused("give the directory to write it into", "tenants", "export", "portico-demo")
+	refused("there is no tenant nobody", "tenants", "export", "nobody", "-o", filepath.Join(t.TempDir(), "x"))
+	refused("is the deployment's default tenant", "tenants", "delete", "portico-demo", "-confirm", "portico-demo")
+	refused("tenant portico-demo exists", "tenants", "import", dir)
+	refused("give at least one host name", "tenants", "import", dir, "-as", "acme")
+	refused("is not a directory", "tenants", "import", filepath.Join(dir, "nope"))
+	refused("give the export's directory", "tenants", "import")
+
+	out := must("imported tenant acme (", "tenants", "import", dir, "-as", "acme", "-host", "acme.example")
+	if !strings.Contains(out, "at acme.example") || !strings.Contains(out, "records") {
+		t.Errorf("import: %q", out)
+	}
+	refused("confirm with its ID (acme)", "tenants", "delete", "acme")
+	refused("confirm with its ID (acme)", "tenants", "delete", "acme", "-confirm", "portico-demo")
+	out = must("deleted tenant acme: ", "tenants", "delete", "acme", "-confirm", "acme")
+	if !strings.Contains(out, " records") || !strings.Contains(out, " users") {
+		t.Errorf("delete does not say what went: %q", out)
+	}
+	if out := must("portico-demo", "tenants", "list"); strings.Contains(out, "acme") {
+		t.Errorf("acme is still listed:\n%s", out)
+	}
+	refused("there is no tenant acme", "tenants", "delete", "acme", "-confirm", "acme")
 }

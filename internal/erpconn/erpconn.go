@@ -21,7 +21,8 @@ type Connection struct {
 	Tenant portal.TenantID
 	// NetSuite are its settings and credentials, as PORTICO_NETSUITE_*
 	// give them for one account (PrivateKeyFile and MappingFile play no
-	// part: the key and the mapping are kept themselves).
+	// part: the key and the mapping are kept themselves; SyncInterval is
+	// the deployment's, not kept).
 	NetSuite config.NetSuite
 	// PrivateKey is the M2M certificate's private key (PEM).
 	PrivateKey []byte
@@ -62,7 +63,6 @@ type settings struct {
 	CertificateID string `json:"certificateId,omitempty"`
 	RESTletScript string `json:"restletScript,omitempty"`
 	RESTletDeploy string `json:"restletDeploy,omitempty"`
-	SyncInterval  string `json:"syncInterval"`
 }
 
 // secrets are what is sealed.
@@ -82,8 +82,7 @@ func sealContext(t portal.TenantID) string { return "erp_connections:" + string(
 func Save(ctx context.Context, st Store, keys secretbox.Keys, c Connection) error {
 	n := c.NetSuite
 	set, _ := json.Marshal(settings{Account: n.Account, BaseURL: n.BaseURL, Auth: n.Auth, Concurrency: n.Concurrency,
-		ClientID: n.ClientID, CertificateID: n.CertificateID, RESTletScript: n.RESTletScript, RESTletDeploy: n.RESTletDeploy,
-		SyncInterval: n.SyncInterval.String()})
+		ClientID: n.ClientID, CertificateID: n.CertificateID, RESTletScript: n.RESTletScript, RESTletDeploy: n.RESTletDeploy})
 	sec, _ := json.Marshal(secrets{ConsumerKey: n.ConsumerKey, ConsumerSecret: n.ConsumerSecret, TokenID: n.TokenID,
 		TokenSecret: n.TokenSecret, PrivateKey: string(c.PrivateKey)})
 	sealed, err := keys.Seal(sec, sealContext(c.Tenant))
@@ -195,14 +194,10 @@ func open(s Stored, keys secretbox.Keys) (Connection, error) {
 	if err := json.Unmarshal(plain, &sec); err != nil {
 		return Connection{}, fmt.Errorf("its credentials do not read")
 	}
-	interval, err := time.ParseDuration(set.SyncInterval)
-	if err != nil {
-		interval = time.Minute
-	}
 	c := Connection{Tenant: s.Tenant, Mapping: mappingOf(s), UpdatedAt: s.UpdatedAt, Key: secretbox.KeyOf(s.Secrets),
 		NetSuite: config.NetSuite{Account: set.Account, BaseURL: set.BaseURL, Auth: set.Auth, Concurrency: set.Concurrency,
 			ClientID: set.ClientID, CertificateID: set.CertificateID, RESTletScript: set.RESTletScript, RESTletDeploy: set.RESTletDeploy,
-			SyncInterval: interval, ConsumerKey: sec.ConsumerKey, ConsumerSecret: sec.ConsumerSecret, TokenID: sec.TokenID, TokenSecret: sec.TokenSecret}}
+			ConsumerKey: sec.ConsumerKey, ConsumerSecret: sec.ConsumerSecret, TokenID: sec.TokenID, TokenSecret: sec.TokenSecret}}
 	if sec.PrivateKey != "" {
 		c.PrivateKey = []byte(sec.PrivateKey)
 	}

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/portico/portico/internal/erp"
+	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/records"
 )
 
@@ -119,6 +120,9 @@ func New(conn erp.Connector, store Store, opt Options) *Engine {
 		trigger: make(chan pullRequest, 1), enrich: make(chan enrichRequest, enrichQueue),
 		enriched: map[enrichRequest]bool{}}
 }
+
+// Tenant is the tenant the engine syncs.
+func (e *Engine) Tenant() portal.TenantID { return e.store.ID() }
 
 // Metrics returns the engine's counters.
 func (e *Engine) Metrics() *Metrics { return &e.m }

@@ -19,14 +19,65 @@ type Metrics struct {
 	IndexMillis atomic.Int64 // of which building indexes after a bulk load
 }
 
-// WritePrometheus writes the engine's counters, whether it holds the
-// sync lease, and each kind's sync status as gauges, in Prometheus' text
-// exposition format. Every series carries the instance label (Options'
-// Instance): counters are this instance's; the status gauges, read from
-// the shared database, are alike in every instance.
+// WritePrometheus writes the engines' counters, whether each holds its
+// tenant's sync lease, and each kind's sync status as gauges, in
+// Prometheus' text exposition format: each metric family once, with a
+// series per engine. Every series carries the instance label (Options'
+// Instance) and the engine's tenant: counters are this instance's; the
+// status gauges, read from the shared database, are alike in every
+// instance.
+func WritePrometheus(ctx context.Context, w io.Writer, engines ...*Engine) error {
+	var order []string
+	families := map[string]*family{}
+	for _, e := range engines {
+		samples, err := e.samples(ctx)
+		if err != nil {
+			return err
+		}
+		for _, s := range samples {
+			f, ok := families[s.name]
+			if !ok {
+				f = &family{help: s.help, typ: s.typ}
+				families[s.name] = f
+				order = append(order, s.name)
+			}
+			f.lines = append(f.lines, s.line)
+		}
+	}
+	for _, name := range order {
+		f := families[name]
+		fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s %s\n", name, f.help, name, f.typ)
+		for _, l := range f.lines {
+			fmt.Fprintln(w, l)
+		}
+	}
+	return nil
+}
+
+// WritePrometheus is the package's WritePrometheus of e alone.
 func (e *Engine) WritePrometheus(ctx context.Context, w io.Writer) error {
+	return WritePrometheus(ctx, w, e)
+}
+
+// family is one metric family's help, type and series lines.
+type family struct {
+	help, typ string
+	lines     []string
+}
+
+// sample is one series of a family: its line, "name{labels} value".
+type sample struct {
+	name, help, typ, line string
+}
+
+// samples are the engine's series (see WritePrometheus).
+func (e *Engine) samples(ctx context.Context) ([]sample, error) {
 	m := &e.m
-	inst := fmt.Sprintf("instance=%q", e.opt.Instance)
+	inst := fmt.Sprintf("instance=%q,tenant=%q", e.opt.Instance, e.store.ID())
+	var out []sample
+	add := func(name, help, typ, labels string, value string) {
+		out = append(out, sample{name, help, typ, fmt.Sprintf("%s{%s} %s", name, labels, value)})
+	}
 	for _, c := range []struct {
 		name, help string
 		v          int64
@@ -38,24 +89,22 @@ func (e *Engine) WritePrometheus(ctx context.Context, w io.Writer) error {
 		{"portico_sync_push_failed_total", "Outbox writes the ERP refused or that were given up.", m.PushFailed.Load()},
 		{"portico_sync_push_retries_total", "Transient write failures, retried later.", m.PushRetries.Load()},
 	} {
-		fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s counter\n%s{%s} %d\n", c.name, c.help, c.name, c.name, inst, c.v)
+		add(c.name, c.help, "counter", inst, fmt.Sprint(c.v))
 	}
 	if cw, ok := e.conn.(clockWatcher); ok {
 		n, _ := cw.ClockDisagreement()
-		fmt.Fprintf(w, "# HELP portico_sync_erp_clock_disagreements_total Records whose last-modified times from the ERP's two APIs disagreed (a wrong time zone in the mapping; see the sync status).\n# TYPE portico_sync_erp_clock_disagreements_total counter\nportico_sync_erp_clock_disagreements_total{%s} %d\n",
-			inst, n)
+		add("portico_sync_erp_clock_disagreements_total", "Records whose last-modified times from the ERP's two APIs disagreed (a wrong time zone in the mapping; see the sync status).",
+			"counter", inst, fmt.Sprint(n))
 	}
-	fmt.Fprintf(w, "# HELP portico_sync_pull_seconds_total Wall time spent pulling.\n# TYPE portico_sync_pull_seconds_total counter\nportico_sync_pull_seconds_total{%s} %.3f\n",
-		inst, float64(m.PullMillis.Load())/1000)
+	add("portico_sync_pull_seconds_total", "Wall time spent pulling.", "counter", inst, fmt.Sprintf("%.3f", float64(m.PullMillis.Load())/1000))
 	holder := 0
 	if e.holds() {
 		holder = 1
 	}
-	fmt.Fprintf(w, "# HELP portico_sync_lease_holder 1 when this instance holds the sync lease (it pulls and pushes).\n# TYPE portico_sync_lease_holder gauge\nportico_sync_lease_holder{%s} %d\n",
-		inst, holder)
+	add("portico_sync_lease_holder", "1 when this instance holds the tenant's sync lease (it pulls and pushes).", "gauge", inst, fmt.Sprint(holder))
 	st, err := e.Status(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	gauges := []struct {
 		name, help string
@@ -83,14 +132,12 @@ func (e *Engine) WritePrometheus(ctx context.Context, w io.Writer) error {
 		}},
 	}
 	for _, g := range gauges {
-		fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s gauge\n", g.name, g.help, g.name)
 		for _, k := range st.Kinds {
-			fmt.Fprintf(w, "%s{%s,kind=%q} %g\n", g.name, inst, k.Kind, g.value(k))
+			add(g.name, g.help, "gauge", fmt.Sprintf("%s,kind=%q", inst, k.Kind), fmt.Sprintf("%g", g.value(k)))
 		}
 	}
-	fmt.Fprintf(w, "# HELP portico_sync_outbox_entries Outbox entries by state.\n# TYPE portico_sync_outbox_entries gauge\n")
 	for _, state := range []string{EntryPending, EntryFailed, EntrySynced, EntryDiscarded} {
-		fmt.Fprintf(w, "portico_sync_outbox_entries{%s,state=%q} %d\n", inst, state, st.Outbox[state])
+		add("portico_sync_outbox_entries", "Outbox entries by state.", "gauge", fmt.Sprintf("%s,state=%q", inst, state), fmt.Sprint(st.Outbox[state]))
 	}
-	return nil
+	return out, nil
 }

@@ -552,12 +552,12 @@ func TestPrometheusMetricsPerKind(t *testing.T) {
 	}
 	out := b.String()
 	for _, want := range []string{
-		`portico_sync_pulled_records_total{instance="test"} 5` + "\n",
-		`portico_sync_lease_holder{instance="test"} 1` + "\n",
-		`portico_sync_lag_seconds{instance="test",kind="customer"} 0` + "\n",
-		`portico_sync_lag_seconds{instance="test",kind="project"} -1` + "\n",
-		`portico_sync_kind_pulled_records{instance="test",kind="customer"} 5` + "\n",
-		`portico_sync_outbox_entries{instance="test",state="pending"} 0` + "\n",
+		`portico_sync_pulled_records_total{instance="test",tenant="acme"} 5` + "\n",
+		`portico_sync_lease_holder{instance="test",tenant="acme"} 1` + "\n",
+		`portico_sync_lag_seconds{instance="test",tenant="acme",kind="customer"} 0` + "\n",
+		`portico_sync_lag_seconds{instance="test",tenant="acme",kind="project"} -1` + "\n",
+		`portico_sync_kind_pulled_records{instance="test",tenant="acme",kind="customer"} 5` + "\n",
+		`portico_sync_outbox_entries{instance="test",tenant="acme",state="pending"} 0` + "\n",
 		"# TYPE portico_sync_kind_failing gauge\n",
 	} {
 		if !strings.Contains(out, want) {
@@ -569,7 +569,7 @@ func TestPrometheusMetricsPerKind(t *testing.T) {
 	}
 	b.Reset()
 	eng.WritePrometheus(ctx, &b)
-	if want := `portico_sync_lease_holder{instance="test"} 0` + "\n"; !strings.Contains(b.String(), want) {
+	if want := `portico_sync_lease_holder{instance="test",tenant="acme"} 0` + "\n"; !strings.Contains(b.String(), want) {
 		t.Errorf("metrics after release lack %q", want)
 	}
 }
@@ -705,8 +705,8 @@ func TestAnAccountWithoutSomeKindsAndColumns(t *testing.T) {
 		if err := eng.WritePrometheus(ctx, &metrics); err != nil {
 			t.Fatal(err)
 		}
-		for _, line := range []string{`portico_sync_kind_unavailable{instance="test",kind="billing"} 1`,
-			`portico_sync_kind_unavailable{instance="test",kind="billing_summary"} 1`, `portico_sync_kind_unavailable{instance="test",kind="project"} 0`} {
+		for _, line := range []string{`portico_sync_kind_unavailable{instance="test",tenant="acme",kind="billing"} 1`,
+			`portico_sync_kind_unavailable{instance="test",tenant="acme",kind="billing_summary"} 1`, `portico_sync_kind_unavailable{instance="test",tenant="acme",kind="project"} 0`} {
 			if !strings.Contains(metrics.String(), line) {
 				t.Errorf("metrics lack %s", line)
 			}

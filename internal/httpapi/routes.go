@@ -19,6 +19,16 @@ func (s *Server) routes() {
 	s.public("POST /api/v1/auth/logout", s.logout)
 	// Prometheus scrapes with its own token (PORTICO_METRICS_TOKEN).
 	s.public("GET /metrics", s.metrics)
+	// The operator API: the deployment's tenants, for automation, with
+	// its own token (PORTICO_OPERATOR_TOKEN; operator.go); at any address.
+	s.public("GET /operator/v1/tenants", s.operator(s.operatorTenants))
+	s.public("POST /operator/v1/tenants", s.operator(s.operatorAddTenant))
+	s.public("GET /operator/v1/tenants/{id}", s.operator(s.operatorGetTenant))
+	s.public("DELETE /operator/v1/tenants/{id}", s.operator(s.operatorDelete))
+	s.public("POST /operator/v1/tenants/{id}/suspend", s.operator(s.operatorSuspend(true)))
+	s.public("POST /operator/v1/tenants/{id}/resume", s.operator(s.operatorSuspend(false)))
+	s.public("POST /operator/v1/tenants/{id}/hosts", s.operator(s.operatorHosts))
+	s.public("GET /operator/v1/tenants/{id}/export", s.operator(s.operatorExport))
 
 	s.handle("GET /api/v1/auth/me", s.me)
 	s.handle("POST /api/v1/auth/role", s.switchRole)

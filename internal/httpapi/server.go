@@ -109,6 +109,12 @@ type Options struct {
 	// the sync engine's series after the server's own.
 	MetricsToken string
 	WriteMetrics func(context.Context, io.Writer) error
+	// OperatorToken opens the operator API (/operator/v1, operator.go)
+	// to a caller sending it as a bearer token; empty, or without
+	// Operator, every /operator route is a 404. Operator is its use cases
+	// (tenancy.Admin).
+	OperatorToken string
+	Operator      OperatorService
 	// DBTimeout bounds each call a request makes to its tenant's store
 	// (boundedStore); zero means DefaultDBTimeout.
 	DBTimeout time.Duration
@@ -184,6 +190,10 @@ type Server struct {
 	trustedProxies []netip.Prefix
 	requests       *requestMetrics // for GET /metrics
 	chain          http.Handler    // the middleware around mux, built once
+	// operatorToken and operatorSvc are Options.OperatorToken and
+	// Options.Operator.
+	operatorToken string
+	operatorSvc   OperatorService
 }
 
 // Drain ends the open event streams and any opened later, which their
@@ -204,7 +214,7 @@ func NewServer(o Options) (*Server, error) {
 		identity: o.Identity, sessions: o.Sessions, tenants: o.Tenants, equipment: o.Equipment,
 		erp: o.ERP, product: o.Product, erpBase: o.ERPBaseURL, sessionCache: newSessionCache(o.SessionCacheTTL), syncs: o.Syncs,
 		employees:    records.NewEmployees(o.SessionCacheTTL),
-		metricsToken: o.MetricsToken, writeMetrics: o.WriteMetrics,
+		metricsToken: o.MetricsToken, writeMetrics: o.WriteMetrics, operatorToken: o.OperatorToken, operatorSvc: o.Operator,
 		loginIP: newSignInLimit("login", o.LoginPerMinuteIP), loginAccount: newSignInLimit("login", o.LoginPerMinuteAccount),
 		// Every open tab refreshes every few minutes; an office behind one
 		// address must not run out.

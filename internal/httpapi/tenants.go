@@ -28,15 +28,15 @@ const msgNoPortal = "No portal is served at this address."
 // withTenant picks the request's tenant by its Host (tenancy.Map): the
 // app's configuration, sign-in and every session check are that
 // tenant's. A host no tenant answers at gets a plain 404 naming no
-// company; health and metrics answer at any address (load balancers and
-// scrapers use the instance's). Without a directory (Options.Directory)
+// company; health, metrics and the operator API answer at any address
+// (load balancers, scrapers and automation use the instance's). Without a directory (Options.Directory)
 // the server does not route by address: sessions carry their tenant.
 func (s *Server) withTenant(next http.Handler) http.Handler {
 	if s.addresses == nil {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/api/v1/health" || r.URL.Path == "/metrics" {
+		if r.URL.Path == "/api/v1/health" || r.URL.Path == "/metrics" || strings.HasPrefix(r.URL.Path, "/operator/") {
 			next.ServeHTTP(w, r)
 			return
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/portico/portico/internal/config"
 	"github.com/portico/portico/internal/erpconn"
@@ -28,7 +27,7 @@ func TestConformanceERPConnections(t *testing.T) {
 		seedTenant(t, s, "kestrel")
 		c := erpconn.Connection{Tenant: "acme", PrivateKey: []byte(privateKey), Mapping: []byte("timezone: America/Denver\n"),
 			NetSuite: config.NetSuite{Account: "1234567_SB1", Auth: "tba", Concurrency: 4, ConsumerKey: "ck-1", ConsumerSecret: "cs-secret-77",
-				TokenID: "tid-1", TokenSecret: tokenSecret, SyncInterval: 30 * time.Second}}
+				TokenID: "tid-1", TokenSecret: tokenSecret}}
 		if err := erpconn.Save(ctx, s, keys, c); err != nil {
 			t.Fatal(err)
 		}
@@ -62,7 +61,7 @@ func TestConformanceERPConnections(t *testing.T) {
 		}
 		got, ok, err := erpconn.Find(ctx, s, keys, "acme")
 		if err != nil || !ok || got.NetSuite.TokenSecret != tokenSecret || string(got.PrivateKey) != privateKey ||
-			got.NetSuite.Concurrency != 4 || got.NetSuite.SyncInterval != 30*time.Second || string(got.Mapping) != "timezone: America/Denver\n" {
+			got.NetSuite.Concurrency != 4 || string(got.Mapping) != "timezone: America/Denver\n" {
 			t.Fatalf("%+v, %v, %v", got, ok, err)
 		}
 		if _, ok, err := erpconn.Find(ctx, s, keys, "kestrel"); ok || err != nil {

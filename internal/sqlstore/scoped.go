@@ -150,7 +150,8 @@ func (s *Store) Tenant(id portal.TenantID) *Tenant {
 
 // SetKinds makes each tenant's kinds those of byTenant (its ERP account's
 // fields added to the code's), for the handles Tenant returns from now
-// on; a tenant it does not name has the code's. It replaces the whole
+// on (a handle made before keeps the kinds it was made with); a tenant it
+// does not name has the code's. It replaces the whole
 // map: whoever keeps the tenants' connections (the server, the sync
 // command) sets it when they change. Instances keep their own.
 func (s *Store) SetKinds(byTenant map[portal.TenantID]*records.Registry) {
