@@ -32,10 +32,12 @@ Commands:
   search reindex        rebuild the global search index from the stored records
   tenants add ID        add a company: the host names it answers at, its name, its users' identity
                         tenant: -name NAME -host HOST [-host HOST2 …] [-identity-tenant T]
+                        [-environment NAME]
   tenants list          list the companies: id, name, hosts, identity tenant, active or suspended [-json]
   tenants suspend ID    stop a company's sign-in, sessions and sync; its data stays
   tenants resume ID     let a suspended company sign in and sync again
   tenants hosts ID      change the host names a company answers at [-add HOST] [-remove HOST]
+  tenants environment ID [NAME]  the environment badge its app shows (Sandbox); none: the deployment's
   tenants export ID     write everything of a company (never its secrets) into a new directory: -o DIR
   tenants import DIR    re-create a company from an export, in a database that lacks it
                         [-as ID] [-host HOST …]
@@ -132,7 +134,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	case "roles export":
 		fs.BoolVar(&asJSON, "json", false, "print JSON instead of YAML")
 	case "tenants add", "tenants list", "tenants suspend", "tenants resume", "tenants hosts",
-		"tenants export", "tenants import", "tenants delete":
+		"tenants environment", "tenants export", "tenants import", "tenants delete":
 		tenantsOpts.flags(cmd, fs)
 	case "seed":
 		fs.IntVar(&projects, "projects", 0, "number of projects (default: -per-kind); other kinds scale with it")
@@ -219,7 +221,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		}
 		return importRoles(ctx, store, rest[0], stdout)
 	case "tenants add", "tenants list", "tenants suspend", "tenants resume", "tenants hosts",
-		"tenants export", "tenants import", "tenants delete":
+		"tenants environment", "tenants export", "tenants import", "tenants delete":
 		return runTenants(ctx, store, cfg, cmd, tenantsOpts, rest, stdout)
 	case "roles export":
 		f, err := store.Tenant(cfg.DefaultTenant).ExportAccess(ctx)

@@ -28,13 +28,14 @@ import (
 // API; these only read flags and print.
 
 // tenantsSubcommands are the words after `portico tenants`.
-var tenantsSubcommands = []string{"add", "list", "suspend", "resume", "hosts", "export", "import", "delete"}
+var tenantsSubcommands = []string{"add", "list", "suspend", "resume", "hosts", "environment", "export", "import", "delete"}
 
 // tenantsOptions are the flags and the ID of a tenants command.
 type tenantsOptions struct {
 	id             string // the ID argument (not list); import's DIR
 	name           string
 	identityTenant string
+	environment    string   // add's -environment
 	hosts          hostList // add's and import's -host
 	add, remove    hostList // hosts' -add and -remove
 	asJSON         bool
@@ -58,7 +59,7 @@ func (h *hostList) Set(v string) error {
 // flag package stops at the first argument that is not one).
 func tenantsCommand(args []string) (cmd string, rest []string, o *tenantsOptions, err error) {
 	if len(args) == 0 || !slices.Contains(tenantsSubcommands, args[0]) {
-		return "", nil, nil, fmt.Errorf("tenants: use `tenants add`, `tenants list`, `tenants suspend`, `tenants resume`, `tenants hosts`, `tenants export`, `tenants import` or `tenants delete`\n\n%s", usage)
+		return "", nil, nil, fmt.Errorf("tenants: use `tenants add`, `tenants list`, `tenants suspend`, `tenants resume`, `tenants hosts`, `tenants environment`, `tenants export`, `tenants import` or `tenants delete`\n\n%s", usage)
 	}
 	cmd, rest, o = "tenants "+args[0], args[1:], &tenantsOptions{}
 	if cmd != "tenants list" && len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
@@ -74,6 +75,7 @@ func (o *tenantsOptions) flags(cmd string, fs *flag.FlagSet) {
 		fs.StringVar(&o.name, "name", "", "the company's name, as the portal shows it (required)")
 		fs.Var(&o.hosts, "host", "a host name it answers at, such as portal.acme.example (repeat for more; required but for the default tenant)")
 		fs.StringVar(&o.identityTenant, "identity-tenant", "", "the identity service's tenant its users sign in to (default: the ID)")
+		fs.StringVar(&o.environment, "environment", "", "the badge its app shows, such as Sandbox (default: PORTICO_ENVIRONMENT's)")
 	case "tenants list":
 		fs.BoolVar(&o.asJSON, "json", false, "print JSON instead of a table")
 	case "tenants hosts":
@@ -94,6 +96,9 @@ func (o *tenantsOptions) flags(cmd string, fs *flag.FlagSet) {
 func runTenants(ctx context.Context, store *sqlstore.Store, cfg config.Config, cmd string, o *tenantsOptions, rest []string, stdout io.Writer) error {
 	if o.id == "" && len(rest) > 0 && cmd != "tenants list" {
 		o.id, rest = rest[0], rest[1:]
+	}
+	if cmd == "tenants environment" && len(rest) > 0 {
+		o.environment, rest = strings.Join(rest, " "), nil
 	}
 	if len(rest) > 0 {
 		return fmt.Errorf("%s: unexpected %q (flags go after the ID: portico %s)", cmd, strings.Join(rest, " "), tenantsUsage[cmd])
@@ -118,7 +123,7 @@ func runTenants(ctx context.Context, store *sqlstore.Store, cfg config.Config, c
 	}
 	switch cmd {
 	case "tenants add":
-		t, err := admin.Add(ctx, tenancy.Tenant{ID: id, Name: o.name, Hosts: o.hosts, IdentityTenant: o.identityTenant})
+		t, err := admin.Add(ctx, tenancy.Tenant{ID: id, Name: o.name, Hosts: o.hosts, IdentityTenant: o.identityTenant, Environment: o.environment})
 		if err != nil {
 			return sentence(cmd, err)
 		}
@@ -141,6 +146,17 @@ func runTenants(ctx context.Context, store *sqlstore.Store, cfg config.Config, c
 			return sentence(cmd, err)
 		}
 		fmt.Fprintf(stdout, "tenant %s answers at %s\n", id, hostsText(t.Hosts, "no host name of its own"))
+		return nil
+	case "tenants environment":
+		t, err := admin.SetEnvironment(ctx, id, o.environment)
+		if err != nil {
+			return sentence(cmd, err)
+		}
+		if t.Environment == "" {
+			fmt.Fprintf(stdout, "tenant %s shows the deployment's environment (PORTICO_ENVIRONMENT)\n", id)
+		} else {
+			fmt.Fprintf(stdout, "tenant %s shows the environment badge %q\n", id, t.Environment)
+		}
 		return nil
 	case "tenants export":
 		return sentence(cmd, exportTenant(ctx, admin, id, o.out, stdout))
@@ -219,14 +235,15 @@ func countsText(rows map[string]int64) string {
 
 // tenantsUsage is each tenants command's synopsis, for its errors.
 var tenantsUsage = map[string]string{
-	"tenants add":     "tenants add ID -name NAME -host HOST [-host HOST2 …] [-identity-tenant T]",
-	"tenants list":    "tenants list [-json]",
-	"tenants suspend": "tenants suspend ID",
-	"tenants resume":  "tenants resume ID",
-	"tenants hosts":   "tenants hosts ID [-add HOST] [-remove HOST]",
-	"tenants export":  "tenants export ID -o DIR",
-	"tenants import":  "tenants import DIR [-as ID] [-host HOST …]",
-	"tenants delete":  "tenants delete ID -confirm ID",
+	"tenants add":         "tenants add ID -name NAME -host HOST [-host HOST2 …] [-identity-tenant T]",
+	"tenants list":        "tenants list [-json]",
+	"tenants suspend":     "tenants suspend ID",
+	"tenants resume":      "tenants resume ID",
+	"tenants hosts":       "tenants hosts ID [-add HOST] [-remove HOST]",
+	"tenants environment": "tenants environment ID [NAME]",
+	"tenants export":      "tenants export ID -o DIR",
+	"tenants import":      "tenants import DIR [-as ID] [-host HOST …]",
+	"tenants delete":      "tenants delete ID -confirm ID",
 }
 
 // tenantJSON is a tenant as `tenants list -json` prints it.

@@ -66,6 +66,13 @@ func TestTenantsCommands(t *testing.T) {
 	refused("there is no tenant nobody", "tenants", "suspend", "nobody")
 	refused("there is no tenant nobody", "tenants", "hosts", "nobody", "-add", "nobody.example")
 	refused("give a host name to add or one to remove", "tenants", "hosts", "acme")
+	if out := must("tenants", "environment", "acme", "Sandbox"); !strings.Contains(out, `tenant acme shows the environment badge "Sandbox"`) {
+		t.Errorf("environment: %s", out)
+	}
+	if out := must("tenants", "environment", "acme"); !strings.Contains(out, "tenant acme shows the deployment's environment") {
+		t.Errorf("environment reset: %s", out)
+	}
+	refused("there is no tenant nobody", "tenants", "environment", "nobody", "Sandbox")
 	refused("tenants list", "tenants", "frobnicate")
 	refused("tenants list", "tenants")
 

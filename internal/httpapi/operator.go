@@ -27,6 +27,7 @@ type OperatorService interface {
 	Add(ctx context.Context, t tenancy.Tenant) (tenancy.Tenant, error)
 	SetSuspended(ctx context.Context, id portal.TenantID, suspended bool) (tenancy.Tenant, error)
 	ChangeHosts(ctx context.Context, id portal.TenantID, add, remove []string) (tenancy.Tenant, error)
+	SetEnvironment(ctx context.Context, id portal.TenantID, environment string) (tenancy.Tenant, error)
 	Export(ctx context.Context, id portal.TenantID, to tenancy.Sink) (tenancy.ExportSummary, error)
 	Delete(ctx context.Context, id portal.TenantID, confirm string) (tenancy.DeleteSummary, error)
 }
@@ -35,13 +36,15 @@ var _ OperatorService = (*tenancy.Admin)(nil)
 
 // operatorTenant is a tenant as the operator API shows it.
 type operatorTenant struct {
-	ID             string    `json:"id"`
-	Name           string    `json:"name"`
-	Hosts          []string  `json:"hosts"`
-	IdentityTenant string    `json:"identityTenant"`
-	Suspended      bool      `json:"suspended"`
-	Default        bool      `json:"default"`
-	CreatedAt      time.Time `json:"createdAt"`
+	ID             string   `json:"id"`
+	Name           string   `json:"name"`
+	Hosts          []string `json:"hosts"`
+	IdentityTenant string   `json:"identityTenant"`
+	// Environment is its badge; "" is the deployment's.
+	Environment string    `json:"environment"`
+	Suspended   bool      `json:"suspended"`
+	Default     bool      `json:"default"`
+	CreatedAt   time.Time `json:"createdAt"`
 }
 
 func (s *Server) operatorTenant(t tenancy.Tenant) operatorTenant {
@@ -49,7 +52,7 @@ func (s *Server) operatorTenant(t tenancy.Tenant) operatorTenant {
 	if hosts == nil {
 		hosts = []string{}
 	}
-	return operatorTenant{ID: string(t.ID), Name: t.Name, Hosts: hosts, IdentityTenant: t.SignInTenant(),
+	return operatorTenant{ID: string(t.ID), Name: t.Name, Hosts: hosts, IdentityTenant: t.SignInTenant(), Environment: t.Environment,
 		Suspended: t.Suspended, Default: string(t.ID) == s.client.TenantID, CreatedAt: t.CreatedAt}
 }
 
@@ -103,13 +106,15 @@ func (s *Server) operatorGetTenant(w http.ResponseWriter, r *http.Request) {
 }
 
 // operatorAddTenant answers POST /operator/v1/tenants
-// {"id", "name", "hosts", "identityTenant"}: 201 with the tenant.
+// {"id", "name", "hosts", "identityTenant", "environment"}: 201 with the
+// tenant.
 func (s *Server) operatorAddTenant(w http.ResponseWriter, r *http.Request) {
 	var in struct {
 		ID             string   `json:"id"`
 		Name           string   `json:"name"`
 		Hosts          []string `json:"hosts"`
 		IdentityTenant string   `json:"identityTenant"`
+		Environment    string   `json:"environment"`
 	}
 	if err := decodeJSON(r, &in); err != nil {
 		s.writeError(w, r, err)
@@ -120,7 +125,7 @@ func (s *Server) operatorAddTenant(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	t, err := s.operatorSvc.Add(r.Context(), tenancy.Tenant{ID: id, Name: in.Name, Hosts: in.Hosts, IdentityTenant: in.IdentityTenant})
+	t, err := s.operatorSvc.Add(r.Context(), tenancy.Tenant{ID: id, Name: in.Name, Hosts: in.Hosts, IdentityTenant: in.IdentityTenant, Environment: in.Environment})
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -155,6 +160,21 @@ func (s *Server) operatorHosts(w http.ResponseWriter, r *http.Request) {
 	}
 	s.operatorAnswer(w, r, http.StatusOK, func(id portal.TenantID) (tenancy.Tenant, error) {
 		return s.operatorSvc.ChangeHosts(r.Context(), id, in.Add, in.Remove)
+	})
+}
+
+// operatorEnvironment answers POST /operator/v1/tenants/{id}/environment
+// {"environment": "Sandbox"} ("" for the deployment's).
+func (s *Server) operatorEnvironment(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		Environment string `json:"environment"`
+	}
+	if err := decodeJSON(r, &in); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.operatorAnswer(w, r, http.StatusOK, func(id portal.TenantID) (tenancy.Tenant, error) {
+		return s.operatorSvc.SetEnvironment(r.Context(), id, in.Environment)
 	})
 }
 

@@ -144,6 +144,10 @@ func TestOperatorAPIOperations(t *testing.T) {
 	}
 	call("POST", "/operator/v1/tenants/nobody/suspend", "", 404)
 	got := tenant(call("POST", "/operator/v1/tenants/initech/hosts", `{"add": ["www.initech.example"], "remove": ["initech.example"]}`, 200))
+	if got := tenant(call("POST", "/operator/v1/tenants/initech/environment", `{"environment": "Sandbox"}`, 200)); got["environment"] != "Sandbox" {
+		t.Errorf("environment: %v", got)
+	}
+	call("POST", "/operator/v1/tenants/initech/environment", `{"environment": "`+strings.Repeat("x", 30)+`"}`, 400)
 	if hosts := got["hosts"].([]any); len(hosts) != 1 || hosts[0] != "www.initech.example" {
 		t.Errorf("hosts: %v", got)
 	}

@@ -28,6 +28,7 @@ func (s *Server) routes() {
 	s.public("POST /operator/v1/tenants/{id}/suspend", s.operator(s.operatorSuspend(true)))
 	s.public("POST /operator/v1/tenants/{id}/resume", s.operator(s.operatorSuspend(false)))
 	s.public("POST /operator/v1/tenants/{id}/hosts", s.operator(s.operatorHosts))
+	s.public("POST /operator/v1/tenants/{id}/environment", s.operator(s.operatorEnvironment))
 	s.public("GET /operator/v1/tenants/{id}/export", s.operator(s.operatorExport))
 
 	s.handle("GET /api/v1/auth/me", s.me)

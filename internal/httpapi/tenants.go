@@ -115,12 +115,16 @@ func refreshAtAddress(r *http.Request, refresh string) error {
 }
 
 // clientConfig is the app's configuration at r's address: the
-// deployment's, with the address's tenant's sign-in tenant, and its name
-// when the deployment serves several companies.
+// deployment's, with the address's tenant's sign-in tenant and environment
+// badge (when it has one of its own), and its name when the deployment
+// serves several companies.
 func (s *Server) clientConfig(r *http.Request) ClientConfig {
 	cfg := s.client
 	if a, ok := r.Context().Value(tenantKey{}).(addressed); ok {
 		cfg.TenantID = a.tenant.SignInTenant()
+		if a.tenant.Environment != "" {
+			cfg.Environment = a.tenant.Environment
+		}
 		if a.several {
 			cfg.CompanyName = a.tenant.Name
 		}

@@ -42,7 +42,7 @@ func (d *directory) suspend(id string) {
 func TestTenantsByAddress(t *testing.T) {
 	dir := &directory{tenants: []tenancy.Tenant{
 		{ID: "acme", Name: "Acme", Hosts: []string{"acme.example.com"}},
-		{ID: "globex", Name: "Globex", Hosts: []string{"portal.globex.example"}, IdentityTenant: "globex"},
+		{ID: "globex", Name: "Globex", Hosts: []string{"portal.globex.example"}, IdentityTenant: "globex", Environment: "Sandbox"},
 	}}
 	ui := fstest.MapFS{"index.html": {Data: []byte("<!doctype html><head><!--portico:head--></head><body></body>")}}
 	e := authEnvFrom(t, 1000, authTemplate, func(o *Options) {
@@ -67,6 +67,10 @@ func TestTenantsByAddress(t *testing.T) {
 		name := map[string]string{"acme": "Acme", "globex": "Globex"}[tenant]
 		if w.Code != 200 || !strings.Contains(w.Body.String(), `"tenantId":"`+tenant+`"`) || !strings.Contains(w.Body.String(), `"companyName":"`+name+`"`) {
 			t.Errorf("%s: %d, want tenant %s and company %s in %s", host, w.Code, tenant, name, w.Body)
+		}
+		// Each its own badge: globex's, acme the deployment's.
+		if strings.Contains(w.Body.String(), `"environment":"Sandbox"`) != (tenant == "globex") {
+			t.Errorf("%s: globex's badge, and only its, is Sandbox: %s", host, w.Body)
 		}
 	}
 	// Another address: a plain page and a plain problem, naming no company;

@@ -232,8 +232,8 @@ func (t *Tenant) exportHeader(ctx context.Context, to tenancy.Sink) error {
 	h := tenancy.Header{Format: tenancy.ExportFormat, ID: t.id, Hosts: []string{}}
 	var suspended sql.NullInt64
 	var created int64
-	err := t.queryRow(ctx, scope(`SELECT name, identity_tenant, suspended_at, created_at, base_currency FROM tenants WHERE id = :tenant`)).
-		Scan(&h.Name, &h.IdentityTenant, &suspended, &created, &h.BaseCurrency)
+	err := t.queryRow(ctx, scope(`SELECT name, identity_tenant, suspended_at, created_at, base_currency, environment FROM tenants WHERE id = :tenant`)).
+		Scan(&h.Name, &h.IdentityTenant, &suspended, &created, &h.BaseCurrency, &h.Environment)
 	if errors.Is(err, sql.ErrNoRows) {
 		return portal.Errorf(portal.CodeNotFound, "there is no tenant %s", t.id)
 	} else if err != nil {
@@ -582,7 +582,8 @@ func (s *Store) ImportTenant(ctx context.Context, from fs.FS, o tenancy.ImportOp
 	if err != nil {
 		return tenancy.ImportSummary{}, err
 	}
-	sum.Tenant = tenancy.Tenant{ID: h.ID, Name: h.Name, Hosts: hosts, IdentityTenant: h.IdentityTenant, Suspended: h.Suspended, CreatedAt: h.CreatedAt}
+	sum.Tenant = tenancy.Tenant{ID: h.ID, Name: h.Name, Hosts: hosts, IdentityTenant: h.IdentityTenant, Suspended: h.Suspended,
+		CreatedAt: h.CreatedAt, Environment: h.Environment}
 	return sum, nil
 }
 
@@ -604,9 +605,13 @@ func (t *Tenant) importHeader(ctx context.Context, tx *sql.Tx, h tenancy.Header,
 		}
 		suspended = at.UnixMilli()
 	}
-	res, err := t.exec(ctx, scope(`INSERT INTO tenants (id, name, identity_tenant, suspended_at, created_at, base_currency)
-		VALUES (:tenant, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`),
-		h.Name, h.IdentityTenant, suspended, h.CreatedAt.UnixMilli(), h.BaseCurrency)
+	env, err := tenancy.ParseEnvironment(h.Environment)
+	if err != nil {
+		return err
+	}
+	res, err := t.exec(ctx, scope(`INSERT INTO tenants (id, name, identity_tenant, suspended_at, created_at, base_currency, environment)
+		VALUES (:tenant, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`),
+		h.Name, h.IdentityTenant, suspended, h.CreatedAt.UnixMilli(), h.BaseCurrency, env)
 	if err != nil {
 		return err
 	}

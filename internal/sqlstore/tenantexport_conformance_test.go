@@ -81,7 +81,7 @@ func TestConformanceTenantTablesAreAllListed(t *testing.T) {
 func fillTenant(t *testing.T, s *Store, id portal.TenantID, host string) *Tenant {
 	t.Helper()
 	ctx := context.Background()
-	if err := s.AddTenant(ctx, tenancy.Tenant{ID: id, Name: "Acme <R&D> \"Water\"", Hosts: []string{host, "www." + host}, IdentityTenant: string(id) + "-x7k2p"}); err != nil {
+	if err := s.AddTenant(ctx, tenancy.Tenant{ID: id, Name: "Acme <R&D> \"Water\"", Hosts: []string{host, "www." + host}, IdentityTenant: string(id) + "-x7k2p", Environment: "Training"}); err != nil {
 		t.Fatal(err)
 	}
 	ten := s.Tenant(id)

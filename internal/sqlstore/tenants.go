@@ -65,7 +65,7 @@ var _ tenancy.Directory = (*Store)(nil)
 // created. It reads one consistent state: a host is never listed without
 // its tenant. It is the tenancy.Directory the server's map is built from.
 func (s *Store) Tenants(ctx context.Context) ([]tenancy.Tenant, error) {
-	rows, err := s.rdb.QueryContext(ctx, `SELECT t.id, t.name, t.identity_tenant, t.suspended_at, t.created_at, h.host
+	rows, err := s.rdb.QueryContext(ctx, `SELECT t.id, t.name, t.identity_tenant, t.suspended_at, t.created_at, t.environment, h.host
 		FROM tenants t LEFT JOIN tenant_hosts h ON h.tenant_id = t.id`)
 	if err != nil {
 		return nil, err
@@ -80,7 +80,7 @@ func (s *Store) Tenants(ctx context.Context) ([]tenancy.Tenant, error) {
 			created   int64
 			host      sql.NullString
 		)
-		if err := rows.Scan(&t.ID, &t.Name, &t.IdentityTenant, &suspended, &created, &host); err != nil {
+		if err := rows.Scan(&t.ID, &t.Name, &t.IdentityTenant, &suspended, &created, &t.Environment, &host); err != nil {
 			return nil, err
 		}
 		have := byID[t.ID]
@@ -135,6 +135,10 @@ func (s *Store) AddTenant(ctx context.Context, t tenancy.Tenant) error {
 			return portal.Errorf(portal.CodeInvalid, "%q is not a valid identity tenant", t.IdentityTenant)
 		}
 	}
+	environment, err := tenancy.ParseEnvironment(t.Environment)
+	if err != nil {
+		return err
+	}
 	hosts, err := parseHosts(t.Hosts)
 	if err != nil {
 		return err
@@ -148,8 +152,8 @@ func (s *Store) AddTenant(ctx context.Context, t tenancy.Tenant) error {
 		suspendedAt = created.UnixMilli()
 	}
 	return s.inTx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO tenants (id, name, identity_tenant, suspended_at, created_at)
-			VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`), string(id), name, identity, suspendedAt, created.UnixMilli())
+		res, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO tenants (id, name, identity_tenant, suspended_at, created_at, environment)
+			VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`), string(id), name, identity, suspendedAt, created.UnixMilli(), environment)
 		if err != nil {
 			return err
 		}
@@ -252,6 +256,26 @@ func (s *Store) SetTenantSuspended(ctx context.Context, id portal.TenantID, susp
 		}
 		return nil
 	})
+}
+
+// SetTenantEnvironment sets tenant id's environment badge ("" for the
+// deployment's); an unknown tenant is a CodeNotFound error, a badge
+// tenancy.ParseEnvironment refuses a CodeInvalid one.
+func (s *Store) SetTenantEnvironment(ctx context.Context, id portal.TenantID, environment string) error {
+	env, err := tenancy.ParseEnvironment(environment)
+	if err != nil {
+		return err
+	}
+	res, err := s.db.ExecContext(ctx, s.d.rebind(`UPDATE tenants SET environment = ? WHERE id = ?`), env, string(id))
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return err
+	} else if n == 0 {
+		return portal.Errorf(portal.CodeNotFound, "there is no tenant %s", id)
+	}
+	return nil
 }
 
 // parseHosts normalises hosts (tenancy.ParseHost), without repeats, in

@@ -51,7 +51,7 @@ func TestConformanceTenants(t *testing.T) {
 		created := time.UnixMilli(1_760_000_000_000).UTC()
 		if err := s.AddTenant(ctx, tenancy.Tenant{
 			ID: "acme", Name: " Acme Water ", Hosts: []string{"Portal.Acme.example:443", "acme.localhost.", "portal.acme.example"},
-			IdentityTenant: "acme-x7k2p", CreatedAt: created,
+			IdentityTenant: "acme-x7k2p", CreatedAt: created, Environment: " Sandbox ",
 		}); err != nil {
 			t.Fatal(err)
 		}
@@ -66,9 +66,26 @@ func TestConformanceTenants(t *testing.T) {
 			t.Fatalf("tenants: %+v", got)
 		}
 		want := tenancy.Tenant{ID: "acme", Name: "Acme Water", Hosts: []string{"acme.localhost", "portal.acme.example"},
-			IdentityTenant: "acme-x7k2p", CreatedAt: created}
+			IdentityTenant: "acme-x7k2p", CreatedAt: created, Environment: "Sandbox"}
 		if !reflect.DeepEqual(got[0], want) {
 			t.Errorf("acme: %+v, want %+v", got[0], want)
+		}
+		// The environment badge: changed, reset, refused when too long or
+		// of no tenant.
+		if err := s.SetTenantEnvironment(ctx, "globex", "Training"); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := s.Tenants(ctx); got[1].Environment != "Training" {
+			t.Errorf("globex's badge: %q", got[1].Environment)
+		}
+		if err := s.SetTenantEnvironment(ctx, "globex", ""); err != nil {
+			t.Fatal(err)
+		}
+		wantCode(t, "a long badge", s.SetTenantEnvironment(ctx, "acme", strings.Repeat("x", 25)), portal.CodeInvalid)
+		wantCode(t, "a badge on two lines", s.SetTenantEnvironment(ctx, "acme", "Sand\nbox"), portal.CodeInvalid)
+		wantCode(t, "a badge of no tenant", s.SetTenantEnvironment(ctx, "nobody", "Sandbox"), portal.CodeNotFound)
+		if got, _ := s.Tenants(ctx); got[0].Environment != "Sandbox" || got[1].Environment != "" {
+			t.Errorf("badges: %q, %q", got[0].Environment, got[1].Environment)
 		}
 		if d := got[2]; d.Name != "Demo" || d.Hosts == nil || len(d.Hosts) != 0 || d.Suspended || d.IdentityTenant != "" || d.SignInTenant() != "portico-demo" {
 			t.Errorf("the seeded tenant: %+v", d)

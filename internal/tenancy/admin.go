@@ -21,6 +21,7 @@ type AdminStore interface {
 	AddTenant(ctx context.Context, t Tenant) error
 	ChangeTenantHosts(ctx context.Context, id portal.TenantID, add, remove []string) error
 	SetTenantSuspended(ctx context.Context, id portal.TenantID, suspended bool, at time.Time) error
+	SetTenantEnvironment(ctx context.Context, id portal.TenantID, environment string) error
 	ExportTenant(ctx context.Context, id portal.TenantID, to Sink) (ExportSummary, error)
 	ImportTenant(ctx context.Context, from fs.FS, o ImportOptions) (ImportSummary, error)
 	DeleteTenant(ctx context.Context, id portal.TenantID) (DeleteSummary, error)
@@ -94,6 +95,15 @@ func (a *Admin) SetSuspended(ctx context.Context, id portal.TenantID, suspended 
 		now = a.Now
 	}
 	if err := a.Store.SetTenantSuspended(ctx, id, suspended, now()); err != nil {
+		return Tenant{}, err
+	}
+	return a.Find(ctx, id)
+}
+
+// SetEnvironment sets tenant id's environment badge (Sandbox, Training;
+// "" for the deployment's PORTICO_ENVIRONMENT) and returns it as stored.
+func (a *Admin) SetEnvironment(ctx context.Context, id portal.TenantID, environment string) (Tenant, error) {
+	if err := a.Store.SetTenantEnvironment(ctx, id, environment); err != nil {
 		return Tenant{}, err
 	}
 	return a.Find(ctx, id)

@@ -176,6 +176,8 @@ type Header struct {
 	SuspendedAt    *time.Time `json:"suspendedAt"`
 	CreatedAt      time.Time  `json:"createdAt"`
 	BaseCurrency   string     `json:"baseCurrency"`
+	// Environment is its badge, "" for the deployment's.
+	Environment string `json:"environment"`
 	// Company is the company profile's row (the letterhead), null when
 	// the tenant has none.
 	Company map[string]json.RawMessage `json:"company"`

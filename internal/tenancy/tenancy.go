@@ -10,9 +10,12 @@ package tenancy
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/portico/portico/internal/portal"
 )
@@ -29,7 +32,10 @@ type Tenant struct {
 	IdentityTenant string
 	// Suspended tenants keep their data; sign-in, sessions and sync stop.
 	Suspended bool
-	CreatedAt time.Time
+	// Environment is the badge its app shows (Sandbox, Training); ""
+	// is the deployment's (PORTICO_ENVIRONMENT).
+	Environment string
+	CreatedAt   time.Time
 }
 
 // SignInTenant is the identity service's tenant of t's users.
@@ -134,4 +140,19 @@ func (m *Map) Several() bool { return m.single == nil }
 func (m *Map) Tenant(id portal.TenantID) (Tenant, bool) {
 	t, ok := m.tenants[id]
 	return t, ok
+}
+
+// MaxEnvironment is the longest environment badge, in characters.
+const MaxEnvironment = 24
+
+// ParseEnvironment is an environment badge as kept: trimmed, on one line,
+// at most MaxEnvironment characters ("" for the deployment's); else a
+// CodeInvalid error.
+func ParseEnvironment(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if utf8.RuneCountInString(s) > MaxEnvironment || strings.ContainsFunc(s, unicode.IsControl) {
+		return "", portal.Invalid(fmt.Sprintf("an environment badge is one line of at most %d characters, such as Sandbox", MaxEnvironment),
+			portal.FieldError{Field: "environment", Message: "At most 24 characters, one line."})
+	}
+	return s, nil
 }
