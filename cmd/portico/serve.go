@@ -116,6 +116,7 @@ func serve(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *s
 		WriteMetrics:          writeMetrics,
 		Equipment:             equipmentCharges(cfg.Equipment),
 		DBTimeout:             cfg.DBTimeout,
+		Budget:                tenantBudget(cfg, store.MaxConns()),
 		PublicURL:             cfg.PublicURL,
 		RateLimits:            store,
 		TrustedProxies:        cfg.TrustedProxies,
@@ -167,6 +168,21 @@ func serve(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *s
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// tenantBudget is each tenant's budget on this instance while it serves
+// several (PORTICO_TENANT_*): by default half the database pool's
+// connections (at least 2) and their time, so that one company's flood
+// leaves the other half to the rest.
+func tenantBudget(cfg config.Config, pool int) tenancy.Budget {
+	b := tenancy.Budget{Concurrent: cfg.TenantConcurrency, Rate: cfg.TenantRate, DBTime: cfg.TenantDBTime, Wait: 2 * time.Second}
+	if b.Concurrent == 0 {
+		b.Concurrent = max(2, pool/2)
+	}
+	if b.DBTime == 0 {
+		b.DBTime = time.Duration(max(2, pool/2)) * time.Second
+	}
+	return b
 }
 
 // byTenant orders engines by their tenant.

@@ -118,6 +118,10 @@ type Options struct {
 	// DBTimeout bounds each call a request makes to its tenant's store
 	// (boundedStore); zero means DefaultDBTimeout.
 	DBTimeout time.Duration
+	// Budget is what each tenant's API requests may use of this instance
+	// while the deployment serves several (tenancy.Budget; with one
+	// tenant nothing is limited).
+	Budget tenancy.Budget
 	// PublicURL is the origin users reach the portal at; an https one
 	// adds Strict-Transport-Security to every answer.
 	PublicURL string
@@ -150,7 +154,9 @@ type Server struct {
 	client ClientConfig
 	// addresses picks a request's tenant by its host; nil: not by address.
 	addresses *tenancy.Live
-	currency  string // Options.Currency
+	// budgets keep each tenant's share of the instance (withBudget).
+	budgets  *tenancy.Budgets
+	currency string // Options.Currency
 	// dbUnavailable is Options.DBUnavailable.
 	dbUnavailable func(error) bool
 	mux           *http.ServeMux
@@ -233,6 +239,9 @@ func NewServer(o Options) (*Server, error) {
 	}
 	if o.Directory != nil {
 		s.addresses = tenancy.NewLive(o.Directory, portal.TenantID(o.Client.TenantID), o.DefaultHosts, TenantsTTL)
+		if o.Budget != (tenancy.Budget{}) {
+			s.budgets = tenancy.NewBudgets(o.Budget)
+		}
 	}
 	if o.UI != nil {
 		var err error
@@ -242,7 +251,7 @@ func NewServer(o Options) (*Server, error) {
 	}
 	s.routes()
 	s.chain = s.withRequestID(s.withClientIP(s.withAccessLog(s.withRecover(s.withSecurityHeaders(s.withCompression(
-		s.withProblemDocuments(s.withTenant(s.withInputPolicy(withRoutePattern(s.mux))))))))))
+		s.withProblemDocuments(s.withTenant(s.withBudget(s.withInputPolicy(withRoutePattern(s.mux)))))))))))
 	return s, nil
 }
 
@@ -271,7 +280,9 @@ type boundedStore struct {
 func bounded[T any](b boundedStore, ctx context.Context, f func(context.Context) (T, error)) (T, error) {
 	c, cancel := context.WithTimeout(ctx, b.timeout)
 	defer cancel()
+	start := time.Now()
 	v, err := f(c)
+	chargeDBTime(ctx, time.Since(start))
 	if err != nil && ctx.Err() == nil && errors.Is(c.Err(), context.DeadlineExceeded) {
 		err = portal.Wrap(portal.CodeUnavailable, err, msgTooSlow)
 	}

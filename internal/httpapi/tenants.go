@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/session"
@@ -130,4 +132,43 @@ func (s *Server) clientConfig(r *http.Request) ClientConfig {
 		}
 	}
 	return cfg
+}
+
+// withBudget admits each API request of a tenant within its budget
+// (tenancy.Budgets) while the deployment serves several companies, and
+// charges the tenant the database time the request's store calls took
+// (boundedStore). A request refused gets 429 or 503 with Retry-After. The
+// event stream, open for hours, takes no slot; health, metrics and the
+// operator API are no tenant's.
+func (s *Server) withBudget(next http.Handler) http.Handler {
+	if s.budgets == nil {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		a, ok := r.Context().Value(tenantKey{}).(addressed)
+		if !ok || !a.several || !strings.HasPrefix(r.URL.Path, "/api/") || r.URL.Path == "/api/v1/health" || r.URL.Path == "/api/v1/events" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		ticket, err := s.budgets.Admit(r.Context(), a.tenant.ID)
+		if err != nil {
+			w.Header().Set("Retry-After", "1")
+			s.writeError(w, r, err)
+			return
+		}
+		spent := new(atomic.Int64)
+		defer func() { ticket.Done(time.Duration(spent.Load())) }()
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), dbTimeKey{}, spent)))
+	})
+}
+
+// dbTimeKey holds the request's database time so far (withBudget).
+type dbTimeKey struct{}
+
+// chargeDBTime adds d to the database time of ctx's request, when its
+// tenant has a budget.
+func chargeDBTime(ctx context.Context, d time.Duration) {
+	if spent, ok := ctx.Value(dbTimeKey{}).(*atomic.Int64); ok {
+		spent.Add(int64(d))
+	}
 }

@@ -4,13 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/fstest"
 	"time"
 
+	"github.com/portico/portico/internal/portal"
+	"github.com/portico/portico/internal/records"
 	"github.com/portico/portico/internal/tenancy"
 )
 
@@ -133,5 +137,93 @@ func TestTenantsByAddress(t *testing.T) {
 	}
 	if _, code, _ := login("acme.example.com", "acme", "uid-ada", "ada@acme.test"); code != 200 {
 		t.Errorf("acme while globex is suspended: %d", code)
+	}
+}
+
+// gatedLists is a tenant's store whose list queries first say they
+// started (entered) and wait for release, then take spend.
+type gatedLists struct {
+	TenantStore
+	entered, release chan struct{}
+	spend            time.Duration
+}
+
+func (g gatedLists) ListRecords(ctx context.Context, q records.ListQuery) (records.Page, error) {
+	if g.entered != nil {
+		g.entered <- struct{}{}
+		<-g.release
+	}
+	time.Sleep(g.spend)
+	return g.TenantStore.ListRecords(ctx, q)
+}
+
+// One company's flood holds up its own requests, not another's: while
+// acme's one request slot is taken, acme's next waits and is refused
+// (503, Retry-After) and globex's answers at once; once acme has spent
+// its database time, it is rate limited (429) and globex is not.
+func TestTenantBudgets(t *testing.T) {
+	dir := &directory{tenants: []tenancy.Tenant{
+		{ID: "acme", Name: "Acme", Hosts: []string{"acme.example.com"}},
+		{ID: "globex", Name: "Globex", Hosts: []string{"portal.globex.example"}, IdentityTenant: "globex"},
+	}}
+	gate := gatedLists{entered: make(chan struct{}), release: make(chan struct{})}
+	var gated atomic.Bool
+	e := authEnvFrom(t, 1000, authTemplate, func(o *Options) {
+		o.Directory, o.DefaultHosts = dir, []string{"127.0.0.1"}
+		o.Client.TenantID = "acme"
+		o.Budget = tenancy.Budget{Concurrent: 1, DBTime: 300 * time.Millisecond, Wait: 100 * time.Millisecond}
+		plain := o.Tenants
+		o.Tenants = func(id portal.TenantID) TenantStore {
+			if id == "acme" && gated.Load() {
+				g := gate
+				g.TenantStore = plain(id)
+				return g
+			}
+			return plain(id)
+		}
+	})
+	at := func(host string) http.Header { return http.Header{"Host": {host}} }
+	login := func(host, tenant, uid, email string) string {
+		w := e.callWith("GET", "/api/v1/auth/login?idToken="+url.QueryEscape(idToken(tenant, uid, email)), "", 0, "", at(host))
+		var a loginAnswer
+		if w.Code != 200 || json.Unmarshal(w.Body.Bytes(), &a) != nil {
+			t.Fatalf("sign-in at %s: %d %s", host, w.Code, w.Body)
+		}
+		return a.Data.Token
+	}
+	ada, gus := login("acme.example.com", "acme", "uid-ada", "ada@acme.test"), login("portal.globex.example", "globex", "uid-gus", "gus@globex.test")
+	list := func(token, host string) *httptest.ResponseRecorder { // (gus's role sees no kind: globex asks for kinds)
+		return e.callWith("GET", "/api/v1/netsuite/portal-list?type=project&limit=5", token, 10, "", at(host))
+	}
+
+	gated.Store(true)
+	first := make(chan int)
+	go func() { first <- list(ada, "acme.example.com").Code }()
+	<-gate.entered
+	start := time.Now()
+	if w := e.callWith("GET", "/api/v1/kinds", ada, 10, "", at("acme.example.com")); w.Code != 503 || w.Header().Get("Retry-After") == "" || time.Since(start) < 100*time.Millisecond {
+		t.Errorf("acme's second request while its slot is taken: %d after %s, Retry-After %q", w.Code, time.Since(start), w.Header().Get("Retry-After"))
+	}
+	start = time.Now()
+	if w := e.callWith("GET", "/api/v1/kinds", gus, 10, "", at("portal.globex.example")); w.Code != 200 || time.Since(start) > 90*time.Millisecond {
+		t.Errorf("globex meanwhile: %d after %s", w.Code, time.Since(start))
+	}
+	close(gate.release)
+	if code := <-first; code != 200 {
+		t.Errorf("acme's first request: %d", code)
+	}
+
+	// Database time: a list that spends 1.5 s (the burst is 600 ms)
+	// leaves acme in debt for seconds.
+	gate.entered, gate.spend = nil, 1500*time.Millisecond
+	if w := list(ada, "acme.example.com"); w.Code != 200 {
+		t.Fatalf("acme's slow list: %d", w.Code)
+	}
+	gated.Store(false)
+	if w := e.callWith("GET", "/api/v1/kinds", ada, 10, "", at("acme.example.com")); w.Code != 429 || w.Header().Get("Retry-After") == "" {
+		t.Errorf("acme in debt: %d %s", w.Code, w.Body)
+	}
+	if w := e.callWith("GET", "/api/v1/kinds", gus, 10, "", at("portal.globex.example")); w.Code != 200 {
+		t.Errorf("globex while acme is in debt: %d", w.Code)
 	}
 }

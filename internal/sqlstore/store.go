@@ -191,6 +191,10 @@ func (s *Store) SetMaxConns(n int) {
 	s.rdb.SetMaxIdleConns(n)
 }
 
+// MaxConns is the most connections the store's reads may hold at once
+// (SetMaxConns).
+func (s *Store) MaxConns() int { return s.rdb.Stats().MaxOpenConnections }
+
 // sqliteDriver is the database/sql driver used for SQLite;
 // docs/performance.md ("SQLite driver") says why this one.
 const sqliteDriver = "sqlite"

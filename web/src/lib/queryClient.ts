@@ -1,9 +1,12 @@
 import { onlineManager, QueryClient } from '@tanstack/react-query';
 import { ApiError } from './api';
 
-/** Client errors (4xx) are answers, not glitches: retrying them only repeats the failure. */
+/**
+ * Client errors (4xx) are answers, not glitches: retrying them only repeats the failure.
+ * 429 is the exception: the company's budget on the server is spent for a moment.
+ */
 function shouldRetry(failureCount: number, error: unknown): boolean {
-  if (error instanceof ApiError && error.status >= 400 && error.status < 500) return false;
+  if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 429) return false;
   return failureCount < 2;
 }
 
