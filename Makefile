@@ -62,11 +62,12 @@ lint: $(WEB_DEPS) web/dist ## gofmt, go vet, staticcheck, tsc --noEmit, eslint
 deploy-check: ## check the syntax of deploy/ (systemd unit, nginx, Prometheus config and alerts) with the tools installed
 	@scripts/deploy-check.sh
 
-bench: web/dist ## the records API and search under load (1M projects, built once into bench/out), the ERP pull (1M records), the mixed load on SQLite, PostgreSQL and 3 instances, the Go micro-benchmarks
+bench: web/dist ## the records API and search under load (1M projects, built once into bench/out), the ERP pull (1M records), the mixed load on SQLite, PostgreSQL and 3 instances, one company flooded beside another, the Go micro-benchmarks
 	$(GO) run ./bench
 	$(GO) run ./bench/sync
 	$(GO) run ./bench/mixed
 	$(GO) run ./bench/events
+	$(GO) run ./bench/tenants
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./internal/...
 
 bench-mixed: web/dist ## reads, search, creates and edits at 100 connections on SQLite, PostgreSQL (127.0.0.1:5432) and 3 instances behind a proxy; checks every acknowledged write is stored once

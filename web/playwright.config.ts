@@ -2,6 +2,7 @@ import { defineConfig, devices } from '@playwright/test';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { accessFor, companyMapping, connectEnv, writeOnce, type AccountField, type FakeAccount } from './e2e/netsuite-accounts';
 
 // End-to-end tests run against the real binary (`make build` embeds web/dist into
 // bin/portico) in Debian's Chromium; `npx playwright install` is never used. The Firebase
@@ -17,15 +18,67 @@ const EMULATOR_HOST = process.env.FIREBASE_AUTH_EMULATOR_HOST ?? '127.0.0.1:9099
 // records per kind) and a portal server that syncs from it every 2 s. That server is not
 // seeded: its records come from the account; its access from internal/demo/access.yaml.
 const ERP_ADDR = addr(2);
-// Two companies on one deployment (tenants.spec.ts), each at its own host name: the demo
-// company at riverbend.localhost, a second one (fewer records) at kestrel.localhost.
-// Chromium resolves every *.localhost name to the loopback address.
+// Two companies on one deployment (tenants.spec.ts), each at its own host name and each
+// syncing from its own fake NetSuite account (no seeded records): the demo company at
+// riverbend.localhost from an account in Los Angeles whose projects have a service area, a
+// second one at kestrel.localhost from an account in Berlin (dates DD/MM/YYYY) with fewer
+// records whose projects have a latitude. Neither account has the other's field. Chromium resolves every *.localhost name to the
+// loopback address.
 const TENANTS_PORT = PORT_BASE + 3;
-export const COMPANIES = {
-  riverbend: { url: `http://riverbend.localhost:${TENANTS_PORT}`, projects: 20 },
-  kestrel: { url: `http://kestrel.localhost:${TENANTS_PORT}`, projects: 8, name: 'Kestrel Consulting' },
+/** A company of the 'tenants' project: its address, its name, its fake account and what the account holds. */
+interface Company {
+  url: string;
+  name: string;
+  /** Records of every kind in its account (netsuite-fake -per-kind): its projects. */
+  projects: number;
+  seed: number;
+  /** Its account's (the integration user's) time zone and date format; its mapping says the zone. */
+  timezone: string;
+  dateFormat?: string;
+  /** The environment badge its navbar shows (`tenants add -environment`); none: the deployment's Production, no badge. */
+  environment?: string;
+  /** The account field its mapping adds to projects. */
+  accountField: AccountField;
+  /** A field its account lacks (netsuite-fake -without): the other company's account field. */
+  without: string;
+  netsuite: FakeAccount;
+}
+export const COMPANIES: { riverbend: Company; kestrel: Company; unknown: { url: string } } = {
+  riverbend: {
+    url: `http://riverbend.localhost:${TENANTS_PORT}`,
+    name: 'Riverbend Ecological Services',
+    projects: 20,
+    seed: 1,
+    timezone: 'America/Los_Angeles',
+    accountField: { name: 'custentity_res_service_area', label: 'Service area', type: 'text' },
+    without: 'job.custentity_res_latitude',
+    netsuite: {
+      baseUrl: `http://${addr(11)}`,
+      realm: '123456_SB1',
+      tba: { consumerKey: 'riverbend-ck', consumerSecret: 'riverbend-cs', tokenId: 'riverbend-tid', tokenSecret: 'riverbend-ts' },
+    },
+  },
+  kestrel: {
+    url: `http://kestrel.localhost:${TENANTS_PORT}`,
+    name: 'Kestrel Consulting',
+    projects: 8,
+    seed: 2,
+    timezone: 'Europe/Berlin',
+    dateFormat: 'DD/MM/YYYY',
+    environment: 'Sandbox',
+    accountField: { name: 'custentity_res_latitude', label: 'Latitude', type: 'quantity' },
+    without: 'job.custentity_res_service_area',
+    netsuite: {
+      baseUrl: `http://${addr(12)}`,
+      realm: '7654321',
+      tba: { consumerKey: 'kestrel-ck', consumerSecret: 'kestrel-cs', tokenId: 'kestrel-tid', tokenSecret: 'kestrel-ts' },
+    },
+  },
   unknown: { url: `http://nobody.localhost:${TENANTS_PORT}` },
 };
+// A test value only (`openssl rand -base64 32`, never used anywhere else): the key the
+// tenants server seals the stored NetSuite credentials with.
+const TENANTS_TEST_SECRET_KEY = 'P/lrzgKFdfX/qAA3A5pbTr8xgeAJyTkeQIHNqluAn94=';
 const NETSUITE_ADDR = addr(10);
 const NETSUITE_TBA = { consumerKey: 'e2e-ck', consumerSecret: 'e2e-cs', tokenId: 'e2e-tid', tokenSecret: 'e2e-ts' };
 /** The fake account, for tests that check what reached it (erp.spec.ts reads it with TBA). */
@@ -68,6 +121,59 @@ function server(addr: string, name: string, env: Record<string, string> = {}) {
       ...env,
     },
   };
+}
+
+/**
+ * The 'tenants' project's servers: each company's fake account, then one portal server that
+ * stores a NetSuite connection per company (`netsuite connect -tenant`, the account given by
+ * that command's own PORTICO_NETSUITE_* alone) and syncs both; serve itself has no
+ * PORTICO_NETSUITE_*.
+ */
+function tenantsServers() {
+  const dir = dataDir('tenants');
+  const { riverbend, kestrel } = COMPANIES;
+  const fake = (c: Company) => ({
+    command:
+      // A binary of its own: the fakes (and erp's) are built at the same moment.
+      `sh -c "cd .. && go build -o bin/netsuite-fake-${c.netsuite.realm} ./cmd/netsuite-fake && exec bin/netsuite-fake-${c.netsuite.realm} -addr ${c.netsuite.baseUrl.slice('http://'.length)}` +
+      ` -account ${c.netsuite.realm} -per-kind ${c.projects} -seed ${c.seed} -without ${c.without} -timezone ${c.timezone}${c.dateFormat ? ` -date-format ${c.dateFormat}` : ''} -tba ${Object.values(c.netsuite.tba).join(':')}"`,
+    // Up once it answers: a request without credentials gets NetSuite's 401 INVALID_LOGIN.
+    url: `${c.netsuite.baseUrl}/services/rest/record/v1/customer/1`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
+  });
+  const mapping = (name: string, c: Company) =>
+    writeOnce(dir, `${name}-mapping.yaml`, companyMapping(c.timezone, c.accountField));
+  const kestrelAccess = writeOnce(dir, 'kestrel-access.yaml', accessFor('kestrel', kestrel.name));
+  const portico = '../bin/portico';
+  const steps = [
+    // The demo company (the default tenant) and its access, named by the demo access file.
+    `${portico} roles import ../internal/demo/access.yaml`,
+    `${portico} emulator-accounts`,
+    `${portico} tenants hosts portico-demo -add riverbend.localhost`,
+    `${connectEnv(riverbend.netsuite)} ${portico} netsuite connect -tenant portico-demo -mapping ${mapping('riverbend', riverbend)}`,
+    // The second company, a sandbox, with the same access (its own users, in its own identity tenant).
+    `${portico} tenants add kestrel -name '${kestrel.name}' -host kestrel.localhost -environment ${kestrel.environment}`,
+    `${portico} roles import ${kestrelAccess}`,
+    `PORTICO_DEFAULT_TENANT=kestrel ${portico} emulator-accounts`,
+    `${connectEnv(kestrel.netsuite)} ${portico} netsuite connect -tenant kestrel -mapping ${mapping('kestrel', kestrel)}`,
+    `exec ${portico} serve`,
+  ];
+  return [
+    fake(riverbend),
+    fake(kestrel),
+    {
+      // The deployment is Production (no badge); kestrel's own environment is its badge.
+      ...server(`127.0.0.1:${TENANTS_PORT}`, 'tenants', {
+        PORTICO_ENVIRONMENT: 'Production',
+        PORTICO_SECRET_KEYS: TENANTS_TEST_SECRET_KEY,
+        PORTICO_SYNC_INTERVAL: '1s',
+      }),
+      command: `sh -c "${steps.join(' && ')}"`,
+    },
+  ];
 }
 
 const chromium = {
@@ -169,16 +275,6 @@ export default defineConfig({
       }),
       command: 'sh -c "../bin/portico roles import ../internal/demo/access.yaml && ../bin/portico emulator-accounts && ../bin/portico serve"',
     },
-    {
-      ...server(`127.0.0.1:${TENANTS_PORT}`, 'tenants'),
-      // The second company first (its name kept by the seed), then the demo company, each
-      // seeded and given its sign-in accounts as the default tenant in turn.
-      command:
-        `sh -c "../bin/portico tenants add kestrel -name '${COMPANIES.kestrel.name}' -host kestrel.localhost` +
-        ` && PORTICO_DEFAULT_TENANT=kestrel ../bin/portico seed -per-kind ${COMPANIES.kestrel.projects}` +
-        ` && PORTICO_DEFAULT_TENANT=kestrel ../bin/portico emulator-accounts` +
-        ` && ../bin/portico seed -per-kind ${COMPANIES.riverbend.projects} && ../bin/portico emulator-accounts` +
-        ` && ../bin/portico tenants hosts portico-demo -add riverbend.localhost && ../bin/portico serve"`,
-    },
+    ...tenantsServers(),
   ],
 });

@@ -172,31 +172,37 @@ func tenantAccount(ctx context.Context, cfg config.Config, store *sqlstore.Store
 }
 
 // syncEngines are the sync engines of every tenant with a NetSuite
-// account (none when there is none), by tenant. The store reads each
+// account (none when there is none), by tenant, and the NetSuite UI
+// origins of the stored connections' accounts, for the records' links
+// (the default tenant's from PORTICO_NETSUITE_* keeps PORTICO_ERP_UI_URL). The store reads each
 // tenant's records as its kinds have them from now on, and the document
 // indexes fit them all. Each tenant must exist: its replica, checkpoints
 // and outbox belong to it. sig, when not nil, carries wake-ups to and from
 // the other instances on the database.
-func syncEngines(ctx context.Context, cfg config.Config, store *sqlstore.Store, sig *signals.Signals, log *slog.Logger) (map[portal.TenantID]*erpsync.Engine, error) {
+func syncEngines(ctx context.Context, cfg config.Config, store *sqlstore.Store, sig *signals.Signals, log *slog.Logger) (map[portal.TenantID]*erpsync.Engine, map[portal.TenantID]string, error) {
 	accounts, err := netsuiteAccounts(ctx, cfg, store)
 	if err != nil || len(accounts) == 0 {
-		return nil, err
+		return nil, nil, err
 	}
+	links := map[portal.TenantID]string{}
 	conns := map[portal.TenantID]*netsuite.Client{}
 	kinds := map[portal.TenantID]*records.Registry{}
 	for _, a := range accounts {
 		if err := requireTenant(ctx, store, a.tenant); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if conns[a.tenant], kinds[a.tenant], err = connectNetSuite(a, log); err != nil {
-			return nil, err
+			return nil, nil, err
+		}
+		if a.stored {
+			links[a.tenant] = netsuite.UIBaseURL(a.cfg.Account)
 		}
 	}
 	// The kinds first: a tenant's handle reads with those set when it
 	// was made.
 	store.SetKinds(kinds)
 	if err := store.IndexDocumentFields(ctx, slices.Collect(maps.Values(kinds))...); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	engines := map[portal.TenantID]*erpsync.Engine{}
 	for tenant, conn := range conns {
@@ -208,7 +214,7 @@ func syncEngines(ctx context.Context, cfg config.Config, store *sqlstore.Store, 
 		}
 		engines[tenant] = erpsync.New(conn, store.Tenant(tenant), opt)
 	}
-	return engines, nil
+	return engines, links, nil
 }
 
 // tenantSuspended reports whether tenant is suspended (`portico tenants
@@ -258,7 +264,7 @@ func syncCommand(ctx context.Context, cfg config.Config, store *sqlstore.Store, 
 	if err != nil {
 		return fmt.Errorf("sync: %w", err)
 	}
-	engines, err := syncEngines(ctx, cfg, store, sig, log)
+	engines, _, err := syncEngines(ctx, cfg, store, sig, log)
 	if err != nil {
 		return err
 	}

@@ -59,7 +59,7 @@ func serve(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *s
 	hub := events.NewHub(func(t portal.TenantID) events.Log { return store.Tenant(t) }, sig, log.With("component", "events"))
 	// Every tenant with a NetSuite account has its engine; each takes
 	// its tenant's lease, so the instances share the tenants' syncs.
-	engines, err := syncEngines(ctx, cfg, store, sig, log)
+	engines, erpLinks, err := syncEngines(ctx, cfg, store, sig, log)
 	if err != nil {
 		return err
 	}
@@ -106,6 +106,7 @@ func serve(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *s
 		ERP:                   cfg.ERP,
 		Product:               cfg.Product,
 		ERPBaseURL:            cfg.ERPUIURL,
+		ERPBaseURLs:           erpLinks,
 		LoginPerMinuteIP:      cfg.LoginPerMinuteIP,
 		LoginPerMinuteAccount: cfg.LoginPerMinuteAccount,
 		SessionCacheTTL:       cfg.SessionCacheTTL,

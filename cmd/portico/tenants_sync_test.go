@@ -142,7 +142,7 @@ func TestTwoCompaniesSyncTheirOwnAccounts(t *testing.T) {
 			var page struct {
 				Data struct{ Rows []map[string]any }
 			}
-			c.who.get("/api/v1/netsuite/portal-list?type=project&limit=100", &page)
+			c.who.get("/api/v1/netsuite/portal-list?type=project&pageSize=100", &page)
 			return len(page.Data.Rows) == want
 		})
 	}
@@ -176,7 +176,7 @@ func TestTwoCompaniesSyncTheirOwnAccounts(t *testing.T) {
 	var sorted struct {
 		Data struct{ Rows []map[string]any }
 	}
-	if code := kestrel.get("/api/v1/netsuite/portal-list?type=project&limit=100&sort=custentity_res_latitude&dir=desc", &sorted); code != 200 {
+	if code := kestrel.get("/api/v1/netsuite/portal-list?type=project&pageSize=100&sort=custentity_res_latitude&dir=desc", &sorted); code != 200 {
 		t.Fatalf("kestrel's projects by latitude: %d", code)
 	}
 	if len(sorted.Data.Rows) != fakeB.Count("job") {
@@ -190,6 +190,12 @@ func TestTwoCompaniesSyncTheirOwnAccounts(t *testing.T) {
 		if i > 0 && row["custentity_res_latitude"].(float64) > sorted.Data.Rows[i-1]["custentity_res_latitude"].(float64) {
 			t.Fatalf("not by latitude, descending: %v after %v", row["custentity_res_latitude"], sorted.Data.Rows[i-1]["custentity_res_latitude"])
 		}
+	}
+	// Its records open in its own account's NetSuite UI.
+	var rec struct{ Data struct{ ErpURL string } }
+	kestrel.get("/api/v1/netsuite/portal-record?type=project&id=1", &rec)
+	if want := netsuite.UIBaseURL("123456_SB1") + "/"; !strings.HasPrefix(rec.Data.ErpURL, want) {
+		t.Errorf("kestrel's project opens at %q, not in its account (%s)", rec.Data.ErpURL, want)
 	}
 	// Riverbend sorting by kestrel's field is refused, not answered.
 	if code := riverbend.get("/api/v1/netsuite/portal-list?type=project&sort=custentity_res_latitude", nil); code != 400 && code != 422 {
@@ -231,7 +237,7 @@ func TestTwoCompaniesSyncTheirOwnAccounts(t *testing.T) {
 		var page struct {
 			Data struct{ Rows []map[string]any }
 		}
-		c.get("/api/v1/netsuite/portal-list?type=project&limit=100", &page)
+		c.get("/api/v1/netsuite/portal-list?type=project&pageSize=100", &page)
 		for _, row := range page.Data.Rows {
 			if row["id"] == float64(id) {
 				s, _ := row["companyname"].(string)

@@ -88,7 +88,7 @@ func (s *Server) serveSave(w http.ResponseWriter, r *http.Request, kind string) 
 		status = http.StatusCreated
 		w.Header().Set("Location", fmt.Sprintf("/api/v1/%s/%s-record?type=%s&id=%d", s.erp, s.product, k.Name, saved.ID))
 	}
-	writeData(w, status, savedAnswer{View: k.View(saved.Record, s.erpBase), Unchanged: saved.Unchanged})
+	writeData(w, status, savedAnswer{View: k.View(saved.Record, s.erpBaseOf(caller(r).Tenant)), Unchanged: saved.Unchanged})
 }
 
 // writeMode returns the caller's tenant's sync (nil without an ERP) and

@@ -521,7 +521,7 @@ func (s *Server) serveRecord(w http.ResponseWriter, r *http.Request, kind string
 		s.recordTab(w, r, k, rec, tab)
 		return
 	}
-	v := k.ViewWithDetails(rec, s.erpBase, s.details.of(caller(r).Tenant, k, rec))
+	v := k.ViewWithDetails(rec, s.erpBaseOf(caller(r).Tenant), s.details.of(caller(r).Tenant, k, rec))
 	if v.CanApprove, err = caller(r).Guard.MayDecide(r.Context(), k, rec); err != nil {
 		s.writeError(w, r, err)
 		return

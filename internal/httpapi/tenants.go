@@ -137,7 +137,7 @@ func (s *Server) clientConfig(r *http.Request) ClientConfig {
 // withBudget admits each API request of a tenant within its budget
 // (tenancy.Budgets) while the deployment serves several companies, and
 // charges the tenant the database time the request's store calls took
-// (boundedStore). A request refused gets 429 or 503 with Retry-After. The
+// (boundedStore). A request refused gets 429 with Retry-After. The
 // event stream, open for hours, takes no slot; health, metrics and the
 // operator API are no tenant's.
 func (s *Server) withBudget(next http.Handler) http.Handler {

@@ -159,7 +159,7 @@ func (g gatedLists) ListRecords(ctx context.Context, q records.ListQuery) (recor
 
 // One company's flood holds up its own requests, not another's: while
 // acme's one request slot is taken, acme's next waits and is refused
-// (503, Retry-After) and globex's answers at once; once acme has spent
+// (429, Retry-After) and globex's answers at once; once acme has spent
 // its database time, it is rate limited (429) and globex is not.
 func TestTenantBudgets(t *testing.T) {
 	dir := &directory{tenants: []tenancy.Tenant{
@@ -201,7 +201,7 @@ func TestTenantBudgets(t *testing.T) {
 	go func() { first <- list(ada, "acme.example.com").Code }()
 	<-gate.entered
 	start := time.Now()
-	if w := e.callWith("GET", "/api/v1/kinds", ada, 10, "", at("acme.example.com")); w.Code != 503 || w.Header().Get("Retry-After") == "" || time.Since(start) < 100*time.Millisecond {
+	if w := e.callWith("GET", "/api/v1/kinds", ada, 10, "", at("acme.example.com")); w.Code != 429 || w.Header().Get("Retry-After") == "" || time.Since(start) < 100*time.Millisecond {
 		t.Errorf("acme's second request while its slot is taken: %d after %s, Retry-After %q", w.Code, time.Since(start), w.Header().Get("Retry-After"))
 	}
 	start = time.Now()

@@ -83,9 +83,9 @@ const (
 
 // Admit waits, up to the budget's Wait, for room for one request of
 // tenant: a free slot, a request token, and database time not in debt.
-// A request refused is a CodeRateLimited error (no token, or database
-// time in debt) or a CodeUnavailable one (every slot still taken); the
-// caller answers it with Retry-After. A request admitted must end with
+// A request refused is a CodeRateLimited error (every slot still taken,
+// no token, or database time in debt: the tenant's own demand, not a
+// fault of the server); the caller answers it with Retry-After. A request admitted must end with
 // Ticket.Done.
 func (b *Budgets) Admit(ctx context.Context, tenant portal.TenantID) (Ticket, error) {
 	s := b.shareOf(tenant)
@@ -116,7 +116,7 @@ func (b *Budgets) Admit(ctx context.Context, tenant portal.TenantID) (Ticket, er
 		case <-ctx.Done():
 			return Ticket{}, ctx.Err()
 		case <-deadline.C:
-			return Ticket{}, portal.Errorf(portal.CodeUnavailable, msgBusy)
+			return Ticket{}, portal.Errorf(portal.CodeRateLimited, msgBusy)
 		}
 	}
 	return Ticket{s: s, owner: b}, nil

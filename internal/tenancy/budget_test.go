@@ -24,7 +24,7 @@ func TestBudgetConcurrency(t *testing.T) {
 		held = append(held, tk)
 	}
 	start := time.Now()
-	if _, err := b.Admit(ctx, "acme"); portal.ErrorCode(err) != portal.CodeUnavailable || time.Since(start) < 50*time.Millisecond {
+	if _, err := b.Admit(ctx, "acme"); portal.ErrorCode(err) != portal.CodeRateLimited || time.Since(start) < 50*time.Millisecond {
 		t.Errorf("a third request: %v after %s", err, time.Since(start))
 	}
 	other, err := b.Admit(ctx, "globex")

@@ -1,8 +1,8 @@
-import { createHmac, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test, type APIRequestContext, type Locator, type Page, type Response } from '@playwright/test';
 import { NETSUITE } from '../playwright.config';
+import { netsuiteCall } from './netsuite-accounts';
 import { ARTIFACTS, mainMenu, runAxe, signIn, userButton, users, watchProblems } from './support';
 
 // NetSuite mode: the 'erp' project's server (playwright.config.ts) syncs every 2 s from a fake
@@ -92,40 +92,14 @@ function fieldValue(page: Page, group: string, label: string) {
   return page.getByRole('region', { name: group, exact: true }).locator(`xpath=.//dt[normalize-space()="${label}"]/following-sibling::dd[1]`);
 }
 
-/** RFC 3986 percent-encoding, as OAuth 1.0 signs (RFC 5849 §3.6). */
-const oauthEncode = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-
-/**
- * Calls the fake account's REST record API, signed with Token-Based Authentication as NetSuite
- * wants it (OAuth 1.0a, HMAC-SHA256; a JSON body is not signed): what NetSuite holds, or a change
- * made in NetSuite by someone else.
- */
-async function netsuiteCall(request: APIRequestContext, method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown) {
-  const url = `${NETSUITE.baseUrl}/services/rest/record/v1/${path}`;
-  const { consumerKey, consumerSecret, tokenId, tokenSecret } = NETSUITE.tba;
-  const oauth: Record<string, string> = {
-    oauth_consumer_key: consumerKey,
-    oauth_token: tokenId,
-    oauth_signature_method: 'HMAC-SHA256',
-    oauth_timestamp: String(Math.floor(Date.now() / 1000)),
-    oauth_nonce: randomBytes(16).toString('hex'),
-    oauth_version: '1.0',
-  };
-  const params = Object.entries(oauth)
-    .map(([k, v]) => `${oauthEncode(k)}=${oauthEncode(v)}`)
-    .sort()
-    .join('&');
-  const base = [method, oauthEncode(url), oauthEncode(params)].join('&');
-  oauth.oauth_signature = createHmac('sha256', `${oauthEncode(consumerSecret)}&${oauthEncode(tokenSecret)}`).update(base).digest('base64');
-  const header = `OAuth realm="${NETSUITE.realm}", ${Object.entries(oauth)
-    .map(([k, v]) => `${k}="${oauthEncode(v)}"`)
-    .join(', ')}`;
-  return request.fetch(url, { method, headers: { Authorization: header, 'Content-Type': 'application/json' }, data: body });
+/** Calls the fake account's REST record API, signed as NetSuite wants it (netsuiteCall). */
+function netsuite(request: APIRequestContext, method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown) {
+  return netsuiteCall(request, NETSUITE, method, path, body);
 }
 
 /** Reads a record straight from the fake account: what NetSuite holds now. */
 async function netsuiteRecord(request: APIRequestContext, recordType: string, id: number): Promise<Record<string, unknown>> {
-  const answer = await netsuiteCall(request, 'GET', `${recordType}/${id}`);
+  const answer = await netsuite(request, 'GET', `${recordType}/${id}`);
   expect(answer.status(), await answer.text()).toBe(200);
   return (await answer.json()) as Record<string, unknown>;
 }
@@ -477,10 +451,10 @@ test.describe('Approvals in NetSuite mode', () => {
   test('Pete approves a bill of his project that NetSuite routed to him, and NetSuite has it approved', async ({ page, request }) => {
     test.setTimeout(120_000); // two pulls and a push, each on the sync's 2 s beat
     // NetSuite's approval routing: a new bill of a project Pete manages waits for him (employee 2).
-    let answer = await netsuiteCall(request, 'PATCH', 'job/1', { projectManager: { id: '2' } });
+    let answer = await netsuite(request, 'PATCH', 'job/1', { projectManager: { id: '2' } });
     expect(answer.status(), await answer.text()).toBe(204);
     const memo = `Willow stakes, approval test ${Date.now() % 1_000_000}`;
-    answer = await netsuiteCall(request, 'POST', 'vendorbill', {
+    answer = await netsuite(request, 'POST', 'vendorbill', {
       tranId: `APR-${Date.now() % 1_000_000}`,
       memo,
       entity: { id: '1' },

@@ -80,10 +80,16 @@ func (d *Database) Recreate(ctx context.Context) error {
 // Seed runs `bin seed args...` on the database (after Recreate) and, when
 // it fails, returns the end of its output with the error.
 func (d *Database) Seed(ctx context.Context, bin string, args ...string) error {
-	cmd := exec.CommandContext(ctx, bin, append([]string{"seed"}, args...)...)
-	cmd.Env = append(CleanEnv(), "PORTICO_DATABASE_URL="+d.URL, "PORTICO_DATA_DIR="+d.DataDir)
+	return d.Run(ctx, bin, nil, append([]string{"seed"}, args...)...)
+}
+
+// Run runs `bin args...` on the database with env added, and when it
+// fails returns the end of its output with the error.
+func (d *Database) Run(ctx context.Context, bin string, env []string, args ...string) error {
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Env = append(append(CleanEnv(), "PORTICO_DATABASE_URL="+d.URL, "PORTICO_DATA_DIR="+d.DataDir), env...)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("seed %s: %v\n%s", d.Engine, err, lastLines(string(out), 5))
+		return fmt.Errorf("%s %s: %v\n%s", args[0], d.Engine, err, lastLines(string(out), 5))
 	}
 	return nil
 }
@@ -173,6 +179,12 @@ var demoCallers = []Caller{
 // leaves the schema as it finds it: the processes may be of another
 // release.
 func SignIn(ctx context.Context, d *Database) ([]Caller, error) {
+	return SignInAt(ctx, d, Tenant)
+}
+
+// SignInAt is SignIn for another tenant seeded with the demo access file
+// (`PORTICO_DEFAULT_TENANT=T portico seed`).
+func SignInAt(ctx context.Context, d *Database, tenant portal.TenantID) ([]Caller, error) {
 	store, err := sqlstore.OpenExisting(ctx, d.URL, d.DataDir)
 	if err != nil {
 		return nil, err
@@ -197,7 +209,7 @@ func SignIn(ctx context.Context, d *Database) ([]Caller, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s is not a demo user", u.Email)
 		}
-		tokens, _, err := sessions.Issue(ctx, Tenant, id)
+		tokens, _, err := sessions.Issue(ctx, tenant, id)
 		if err != nil {
 			return nil, err
 		}

@@ -128,6 +128,12 @@ func RESTBaseURL(account string) string {
 	return "https://" + AccountHost(account) + ".suitetalk.api.netsuite.com"
 }
 
+// UIBaseURL is the origin of the account's NetSuite UI, where a record's
+// page opens: https://<account host>.app.netsuite.com.
+func UIBaseURL(account string) string {
+	return "https://" + AccountHost(account) + ".app.netsuite.com"
+}
+
 // New checks cfg and returns a Client.
 func New(cfg Config) (*Client, error) {
 	if !ValidAccount(cfg.Account) {

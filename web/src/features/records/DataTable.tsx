@@ -151,6 +151,11 @@ export function totalsRow(
   return { label: server?.estimated ? '≈ Total' : 'Total', cells };
 }
 
+/** What a row's live mark says: who changed it, or that the sync brought a change made in NetSuite (it names no one). */
+function changedBy(by: string): string {
+  return by ? `Updated by ${by}` : 'Changed in NetSuite';
+}
+
 /** What a row is called (its title cell), for its checkbox's label. */
 function rowName(row: Row, column: ListColumn | undefined): string {
   const value = column ? row[column.name] : undefined;
@@ -260,7 +265,7 @@ export function DataTable({ caption, columns, rows, kind, kinds, sort, onSort, b
                 role="row"
                 key={`${row.id}-${index}`}
                 className={[rowKind && classes.rowLink, marks.has(row.id) && classes.changed, selected && listClasses.selected].filter(Boolean).join(' ') || undefined}
-                title={marks.has(row.id) ? `Updated by ${marks.get(row.id)}` : undefined}
+                title={marks.has(row.id) ? changedBy(marks.get(row.id)!) : undefined}
                 aria-selected={selection ? selected : undefined}
                 onClick={rowKind ? (event) => openRow(event, row.id) : undefined}
                 onKeyDown={selection ? (event) => toggleWithKey(event, row) : undefined}
@@ -322,7 +327,7 @@ export function DataTable({ caption, columns, rows, kind, kinds, sort, onSort, b
         )}
       </Table>
       <VisuallyHidden role="status" aria-live="polite">
-        {updatedBy.length > 0 ? `Updated by ${updatedBy.join(', ')}` : ''}
+        {updatedBy.map(changedBy).join('; ')}
       </VisuallyHidden>
     </div>
   );

@@ -146,5 +146,9 @@ describe('live events in the record pages', () => {
     expect(row('Acme Water')).toHaveAttribute('title', 'Updated by Pete Manager');
     expect(row('Birch Ltd')).not.toHaveAttribute('title');
     expect(screen.getByRole('status')).toHaveTextContent('Updated by Pete Manager');
+    // A change the sync brought from NetSuite names no one.
+    act(() => applyEvent(queryClient, { event: 'record', id: '13', data: JSON.stringify({ kind: 'customer', ids: [8], action: 'edit', byUserId: 0, by: '', at: NEWER }) }, 1));
+    expect(row('Birch Ltd')).toHaveAttribute('title', 'Changed in NetSuite');
+    expect(screen.getByRole('status')).toHaveTextContent('Updated by Pete Manager; Changed in NetSuite');
   });
 });
