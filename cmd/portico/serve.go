@@ -6,19 +6,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"maps"
 	"net"
 	"net/http"
 	"net/url"
 	"runtime/debug"
-	"slices"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/portico/portico/internal/config"
 	"github.com/portico/portico/internal/equipment"
-	"github.com/portico/portico/internal/erpsync"
 	"github.com/portico/portico/internal/events"
 	"github.com/portico/portico/internal/httpapi"
 	"github.com/portico/portico/internal/identity"
@@ -57,33 +52,20 @@ func serve(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *s
 	// ctx, the requests' base context.)
 	store.AnnounceEvents(sig)
 	hub := events.NewHub(func(t portal.TenantID) events.Log { return store.Tenant(t) }, sig, log.With("component", "events"))
-	// Every tenant with a NetSuite account has its engine; each takes
-	// its tenant's lease, so the instances share the tenants' syncs.
-	engines, erpLinks, err := syncEngines(ctx, cfg, store, sig, log)
+	// Every tenant with a NetSuite account has its engine (fleet); each
+	// takes its tenant's lease, so the instances share the tenants' syncs.
+	syncs, waitSyncs, err := startFleet(ctx, cfg, store, sig, log)
 	if err != nil {
 		return err
 	}
-	var syncs func(portal.TenantID) httpapi.Syncer
+	defer waitSyncs()
 	// /metrics: the store's gauges (SQLite's log size), then the sync
 	// engines'.
 	writeMetrics := func(ctx context.Context, w io.Writer) error {
 		if err := store.WritePrometheus(w, cfg.Instance); err != nil {
 			return err
 		}
-		return erpsync.WritePrometheus(ctx, w, slices.SortedFunc(maps.Values(engines), byTenant)...)
-	}
-	if len(engines) > 0 {
-		syncs = func(t portal.TenantID) httpapi.Syncer {
-			if eng, ok := engines[t]; ok {
-				return eng
-			}
-			return nil
-		}
-		var running sync.WaitGroup
-		for _, eng := range engines {
-			running.Go(func() { eng.Run(ctx) })
-		}
-		defer running.Wait()
+		return syncs.writeMetrics(ctx, w)
 	}
 	h, err := httpapi.NewServer(httpapi.Options{
 		Logger: log,
@@ -106,11 +88,11 @@ func serve(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *s
 		ERP:                   cfg.ERP,
 		Product:               cfg.Product,
 		ERPBaseURL:            cfg.ERPUIURL,
-		ERPBaseURLs:           erpLinks,
+		ERPBaseURLOf:          syncs.link,
 		LoginPerMinuteIP:      cfg.LoginPerMinuteIP,
 		LoginPerMinuteAccount: cfg.LoginPerMinuteAccount,
 		SessionCacheTTL:       cfg.SessionCacheTTL,
-		Syncs:                 syncs,
+		Syncs:                 syncs.syncer,
 		MetricsToken:          cfg.MetricsToken,
 		OperatorToken:         cfg.OperatorToken,
 		Operator:              &tenancy.Admin{Store: store, Default: cfg.DefaultTenant},
@@ -184,11 +166,6 @@ func tenantBudget(cfg config.Config, pool int) tenancy.Budget {
 		b.DBTime = time.Duration(max(2, pool/2)) * time.Second
 	}
 	return b
-}
-
-// byTenant orders engines by their tenant.
-func byTenant(a, b *erpsync.Engine) int {
-	return strings.Compare(string(a.Tenant()), string(b.Tenant()))
 }
 
 // identityCSP lists the identity service's origins for the

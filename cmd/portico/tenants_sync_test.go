@@ -37,6 +37,9 @@ func TestTwoCompaniesSyncTheirOwnAccounts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the server")
 	}
+	poll := fleetPoll
+	fleetPoll = 100 * time.Millisecond
+	t.Cleanup(func() { fleetPoll = poll })
 	la, _ := time.LoadLocation("America/Los_Angeles")
 	berlin, _ := time.LoadLocation("Europe/Berlin")
 	const secretA, secretB = "riverbend-token-secret-5e1d0c", "kestrel-token-secret-a93b77"
@@ -91,13 +94,18 @@ func TestTwoCompaniesSyncTheirOwnAccounts(t *testing.T) {
 	if out := must(with(envA), "netsuite", "connect", "-tenant", "portico-demo", "-mapping", mappingA); !strings.Contains(out, "tenant portico-demo syncs from NetSuite account 123456_SB1 with its own mapping") {
 		t.Errorf("connect: %s", out)
 	}
-	must(with(envB), "netsuite", "connect", "-tenant", "kestrel", "-mapping", mappingB)
 	if _, err := runWith(t, base, "netsuite", "connect", "-tenant", "nobody", "-mapping", mappingB); err == nil {
 		t.Error("connected a tenant that does not exist")
 	}
 	// Each stored connection checks against its own account: fields and
-	// time zone (the check fails on a zone that is wrong).
-	for _, tenant := range []string{"portico-demo", "kestrel"} {
+	// time zone (the check fails on a zone that is wrong). Kestrel's is
+	// checked before it is stored too (the variables' account).
+	checkB := with(envB)
+	checkB["PORTICO_NETSUITE_MAPPING"] = mappingB
+	if out, err := runWith(t, checkB, "netsuite", "check"); err != nil {
+		t.Errorf("kestrel's account from the variables: %v\n%s", err, out)
+	}
+	for _, tenant := range []string{"portico-demo"} {
 		if out, err := runWith(t, base, "netsuite", "check", "-tenant", tenant); err != nil {
 			t.Errorf("check -tenant %s: %v\n%s", tenant, err, out)
 		}
@@ -131,6 +139,22 @@ func TestTwoCompaniesSyncTheirOwnAccounts(t *testing.T) {
 	})
 	riverbend := signIn(t, addr, "", "portico-demo")
 	kestrel := signIn(t, addr, "kestrel.localhost", "kestrel")
+	// Kestrel connected while the server runs: its sync starts within a
+	// poll, and its kinds gain its field.
+	connected := func(c *hostClient) bool {
+		var st struct{ Data struct{ Connected bool } }
+		if code := c.get("/api/v1/sync/status", &st); code != 200 {
+			t.Fatalf("%s's sync status: %d", c.host, code)
+		}
+		return st.Data.Connected
+	}
+	if connected(kestrel) || !connected(riverbend) {
+		t.Errorf("before kestrel is connected: kestrel %v, riverbend %v", connected(kestrel), connected(riverbend))
+	}
+	must(with(envB), "netsuite", "connect", "-tenant", "kestrel", "-mapping", mappingB)
+	if out, err := runWith(t, base, "netsuite", "check", "-tenant", "kestrel"); err != nil {
+		t.Errorf("check -tenant kestrel: %v\n%s", err, out)
+	}
 
 	// Each company lists its own account's projects…
 	for _, c := range []struct {
@@ -269,6 +293,16 @@ func TestTwoCompaniesSyncTheirOwnAccounts(t *testing.T) {
 	}
 	if n := strings.Count(string(metrics), "# TYPE portico_sync_lease_holder "); n != 1 {
 		t.Errorf("portico_sync_lease_holder typed %d times", n)
+	}
+
+	// Disconnected, kestrel's sync stops within a poll; its records stay.
+	must(base, "netsuite", "disconnect", "-tenant", "kestrel")
+	eventually(t, 5*time.Second, "kestrel's sync stopped", func() bool { return !connected(kestrel) })
+	if !connected(riverbend) {
+		t.Error("riverbend's sync stopped with kestrel's")
+	}
+	if title(kestrel, 2) != "Changed in Berlin" {
+		t.Error("kestrel's records went with its connection")
 	}
 
 	// Neither account's secrets are readable in the database or the log.

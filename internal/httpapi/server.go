@@ -84,10 +84,10 @@ type Options struct {
 	// ERP and Product are the {erp} and {product} API path segments.
 	ERP, Product string
 	// ERPBaseURL is the ERP UI's origin, for "Open in NetSuite" links;
-	// ERPBaseURLs a tenant's own, where its account is not the
-	// deployment's (a connection of its own).
-	ERPBaseURL  string
-	ERPBaseURLs map[portal.TenantID]string
+	// ERPBaseURLOf, when set, gives a tenant's own where its account is
+	// not the deployment's (a connection of its own).
+	ERPBaseURL   string
+	ERPBaseURLOf func(portal.TenantID) (string, bool)
 	// LoginPerMinuteIP and LoginPerMinuteAccount bound sign-in attempts.
 	LoginPerMinuteIP, LoginPerMinuteAccount int
 	// RateLimits shares those limits between the instances that use the
@@ -171,7 +171,7 @@ type Server struct {
 	refreshIP     signInLimit
 	erp, product  string
 	erpBase       string
-	erpBases      map[portal.TenantID]string
+	erpBases      func(portal.TenantID) (string, bool)
 	sessionCache  *sessionCache
 	// employees is which employee record each user is, for rules with
 	// records.Me: per instance, kept as long as a session check.
@@ -222,7 +222,7 @@ func NewServer(o Options) (*Server, error) {
 	s := &Server{
 		log: o.Logger, store: o.Store, client: o.Client, csp: newCSP(o.CSP), mux: http.NewServeMux(),
 		identity: o.Identity, sessions: o.Sessions, tenants: o.Tenants, equipment: o.Equipment,
-		erp: o.ERP, product: o.Product, erpBase: o.ERPBaseURL, erpBases: o.ERPBaseURLs, sessionCache: newSessionCache(o.SessionCacheTTL), syncs: o.Syncs,
+		erp: o.ERP, product: o.Product, erpBase: o.ERPBaseURL, erpBases: o.ERPBaseURLOf, sessionCache: newSessionCache(o.SessionCacheTTL), syncs: o.Syncs,
 		employees:    records.NewEmployees(o.SessionCacheTTL),
 		metricsToken: o.MetricsToken, writeMetrics: o.WriteMetrics, operatorToken: o.OperatorToken, operatorSvc: o.Operator,
 		loginIP: newSignInLimit("login", o.LoginPerMinuteIP), loginAccount: newSignInLimit("login", o.LoginPerMinuteAccount),
@@ -300,8 +300,10 @@ func boundedErr(b boundedStore, ctx context.Context, f func(context.Context) err
 
 // erpBaseOf is the origin of tenant's ERP UI, for its records' links.
 func (s *Server) erpBaseOf(tenant portal.TenantID) string {
-	if base, ok := s.erpBases[tenant]; ok {
-		return base
+	if s.erpBases != nil {
+		if base, ok := s.erpBases(tenant); ok {
+			return base
+		}
 	}
 	return s.erpBase
 }
