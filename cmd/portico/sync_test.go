@@ -13,16 +13,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/golang-jwt/jwt/v5"
-
 	"github.com/portico/portico/internal/erp/netsuite"
 	"github.com/portico/portico/internal/records"
 )
 
-// client is a signed-in API user of a running server.
+// client is a signed-in API user of a running server, at one of its
+// host names (host; "" for the server's own address).
 type client struct {
 	t     *testing.T
 	base  string
+	host  string
 	token string
 	role  int64
 }
@@ -35,6 +35,9 @@ func (c *client) do(method, target string, body any, out any) int {
 		rd = strings.NewReader(string(b))
 	}
 	req, _ := http.NewRequest(method, c.base+target, rd)
+	if c.host != "" {
+		req.Host = c.host
+	}
 	req.Header.Set("Authorization", "Bearer "+c.token)
 	req.Header.Set("X-Role-Id", fmt.Sprint(c.role))
 	res, err := http.DefaultClient.Do(req)
@@ -96,29 +99,7 @@ func TestServeSyncsWithNetSuite(t *testing.T) {
 	})
 
 	// Sign in as the demo administrator (the emulator's unsigned token).
-	now := time.Now()
-	idTok, _ := jwt.NewWithClaims(jwt.SigningMethodNone, jwt.MapClaims{
-		"iss": "https://securetoken.google.com/demo-portal", "aud": "demo-portal", "sub": "uid-ada",
-		"iat": now.Unix(), "exp": now.Add(time.Hour).Unix(), "auth_time": now.Unix(),
-		"email": "ada.admin@portico.test", "email_verified": true,
-		"firebase": map[string]any{"tenant": "portico-demo", "sign_in_provider": "password"},
-	}).SignedString(jwt.UnsafeAllowNoneSignatureType)
-	var login struct {
-		Data struct {
-			Token       string
-			CurrentRole struct{ ID int64 }
-		}
-	}
-	res, err := http.Get(base + "/api/v1/auth/login?idToken=" + url.QueryEscape(idTok))
-	if err != nil {
-		t.Fatal(err)
-	}
-	json.NewDecoder(res.Body).Decode(&login)
-	res.Body.Close()
-	c := &client{t: t, base: base, token: login.Data.Token, role: 1001}
-	if c.token == "" {
-		t.Fatalf("sign-in: %d", res.StatusCode)
-	}
+	c := signIn(t, addr, "", "portico-demo")
 
 	// Every list shows the account's records once the first pull is done.
 	m, _ := netsuite.ParseMapping(netsuite.DefaultMapping)

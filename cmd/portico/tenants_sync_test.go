@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -141,9 +139,9 @@ func TestTwoCompaniesSyncTheirOwnAccounts(t *testing.T) {
 	kestrel := signIn(t, addr, "kestrel.localhost", "kestrel")
 	// Kestrel connected while the server runs: its sync starts within a
 	// poll, and its kinds gain its field.
-	connected := func(c *hostClient) bool {
+	connected := func(c *client) bool {
 		var st struct{ Data struct{ Connected bool } }
-		if code := c.get("/api/v1/sync/status", &st); code != 200 {
+		if code := c.do("GET", "/api/v1/sync/status", nil, &st); code != 200 {
 			t.Fatalf("%s's sync status: %d", c.host, code)
 		}
 		return st.Data.Connected
@@ -158,7 +156,7 @@ func TestTwoCompaniesSyncTheirOwnAccounts(t *testing.T) {
 
 	// Each company lists its own account's projects…
 	for _, c := range []struct {
-		who  *hostClient
+		who  *client
 		fake *netsuitetest.Server
 	}{{riverbend, fakeA}, {kestrel, fakeB}} {
 		want := c.fake.Count("job")
@@ -166,19 +164,19 @@ func TestTwoCompaniesSyncTheirOwnAccounts(t *testing.T) {
 			var page struct {
 				Data struct{ Rows []map[string]any }
 			}
-			c.who.get("/api/v1/netsuite/portal-list?type=project&pageSize=100", &page)
+			c.who.do("GET", "/api/v1/netsuite/portal-list?type=project&pageSize=100", nil, &page)
 			return len(page.Data.Rows) == want
 		})
 	}
 	// …with its own account's fields, and not the other's.
-	fieldsOf := func(c *hostClient) []string {
+	fieldsOf := func(c *client) []string {
 		var kinds struct {
 			Data []struct {
 				Name   string
 				Fields []struct{ Name string }
 			}
 		}
-		c.get("/api/v1/kinds", &kinds)
+		c.do("GET", "/api/v1/kinds", nil, &kinds)
 		for _, k := range kinds.Data {
 			if k.Name == "project" {
 				var out []string
@@ -200,7 +198,7 @@ func TestTwoCompaniesSyncTheirOwnAccounts(t *testing.T) {
 	var sorted struct {
 		Data struct{ Rows []map[string]any }
 	}
-	if code := kestrel.get("/api/v1/netsuite/portal-list?type=project&pageSize=100&sort=custentity_res_latitude&dir=desc", &sorted); code != 200 {
+	if code := kestrel.do("GET", "/api/v1/netsuite/portal-list?type=project&pageSize=100&sort=custentity_res_latitude&dir=desc", nil, &sorted); code != 200 {
 		t.Fatalf("kestrel's projects by latitude: %d", code)
 	}
 	if len(sorted.Data.Rows) != fakeB.Count("job") {
@@ -217,19 +215,19 @@ func TestTwoCompaniesSyncTheirOwnAccounts(t *testing.T) {
 	}
 	// Its records open in its own account's NetSuite UI.
 	var rec struct{ Data struct{ ErpURL string } }
-	kestrel.get("/api/v1/netsuite/portal-record?type=project&id=1", &rec)
+	kestrel.do("GET", "/api/v1/netsuite/portal-record?type=project&id=1", nil, &rec)
 	if want := netsuite.UIBaseURL("123456_SB1") + "/"; !strings.HasPrefix(rec.Data.ErpURL, want) {
 		t.Errorf("kestrel's project opens at %q, not in its account (%s)", rec.Data.ErpURL, want)
 	}
 	// Riverbend sorting by kestrel's field is refused, not answered.
-	if code := riverbend.get("/api/v1/netsuite/portal-list?type=project&sort=custentity_res_latitude", nil); code != 400 && code != 422 {
+	if code := riverbend.do("GET", "/api/v1/netsuite/portal-list?type=project&sort=custentity_res_latitude", nil, nil); code != 400 && code != 422 {
 		t.Errorf("riverbend sorted by kestrel's field: %d", code)
 	}
 
 	// A change in either account reaches its own company alone, within
 	// seconds once the first round is done: each account's times are read
 	// in its own zone.
-	for _, c := range []*hostClient{riverbend, kestrel} {
+	for _, c := range []*client{riverbend, kestrel} {
 		eventually(t, 60*time.Second, c.host+" first sync round", func() bool {
 			var st struct {
 				Data struct {
@@ -240,7 +238,7 @@ func TestTwoCompaniesSyncTheirOwnAccounts(t *testing.T) {
 					}
 				}
 			}
-			c.get("/api/v1/sync/status", &st)
+			c.do("GET", "/api/v1/sync/status", nil, &st)
 			for _, k := range st.Data.Kinds {
 				if k.LagSeconds < 0 && k.Unavailable == "" && !k.Off {
 					return false
@@ -257,11 +255,11 @@ func TestTwoCompaniesSyncTheirOwnAccounts(t *testing.T) {
 	}
 	// (Read from the list: a record page also fetches its record from
 	// NetSuite, which would prove nothing of the pull.)
-	title := func(c *hostClient, id int) string {
+	title := func(c *client, id int) string {
 		var page struct {
 			Data struct{ Rows []map[string]any }
 		}
-		c.get("/api/v1/netsuite/portal-list?type=project&pageSize=100", &page)
+		c.do("GET", "/api/v1/netsuite/portal-list?type=project&pageSize=100", nil, &page)
 		for _, row := range page.Data.Rows {
 			if row["id"] == float64(id) {
 				s, _ := row["companyname"].(string)
@@ -327,37 +325,9 @@ func TestTwoCompaniesSyncTheirOwnAccounts(t *testing.T) {
 	}
 }
 
-// hostClient is a signed-in API user of a server at one host name.
-type hostClient struct {
-	t          *testing.T
-	addr, host string
-	token      string
-	role       int64
-}
-
-// get reads target into out (when not nil) and returns the status.
-func (c *hostClient) get(target string, out any) int {
-	c.t.Helper()
-	req, _ := http.NewRequest("GET", "http://"+c.addr+target, nil)
-	if c.host != "" {
-		req.Host = c.host
-	}
-	req.Header.Set("Authorization", "Bearer "+c.token)
-	req.Header.Set("X-Role-Id", fmt.Sprint(c.role))
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	if out != nil {
-		json.NewDecoder(res.Body).Decode(out)
-	}
-	return res.StatusCode
-}
-
 // signIn signs the demo administrator in at host ("" for the server's
 // own address) with an emulator token of identity tenant tenant.
-func signIn(t *testing.T, addr, host, tenant string) *hostClient {
+func signIn(t *testing.T, addr, host, tenant string) *client {
 	t.Helper()
 	now := time.Now()
 	idTok, _ := jwt.NewWithClaims(jwt.SigningMethodNone, jwt.MapClaims{
@@ -366,9 +336,9 @@ func signIn(t *testing.T, addr, host, tenant string) *hostClient {
 		"email": "ada.admin@portico.test", "email_verified": true,
 		"firebase": map[string]any{"tenant": tenant, "sign_in_provider": "password"},
 	}).SignedString(jwt.UnsafeAllowNoneSignatureType)
-	c := &hostClient{t: t, addr: addr, host: host, role: 1001}
+	c := &client{t: t, base: "http://" + addr, host: host, role: 1001}
 	var login struct{ Data struct{ Token string } }
-	if code := c.get("/api/v1/auth/login?idToken="+url.QueryEscape(idTok), &login); code != 200 || login.Data.Token == "" {
+	if code := c.do("GET", "/api/v1/auth/login?idToken="+url.QueryEscape(idTok), nil, &login); code != 200 || login.Data.Token == "" {
 		t.Fatalf("sign-in at %q: %d", host, code)
 	}
 	c.token = login.Data.Token

@@ -200,7 +200,7 @@ func TestConformanceTenantExportDeleteImportRoundTrip(t *testing.T) {
 		}
 		header := string(first["tenant.json"])
 		for _, want := range []string{`"name": "Acme <R&D> \"Water\""`, `"acme.example"`, `"identityTenant": "acme-x7k2p"`,
-			`"suspended": true`, `"baseCurrency": "NZD"`, `"legal_name"`} {
+			`"suspended": true`, `"baseCurrency": "NZD"`, `"environment": "Training"`, `"legal_name"`} {
 			if !strings.Contains(header, want) {
 				t.Errorf("tenant.json lacks %s:\n%s", want, header)
 			}

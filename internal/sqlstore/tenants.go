@@ -244,18 +244,7 @@ func (s *Store) SetTenantSuspended(ctx context.Context, id portal.TenantID, susp
 	if suspended {
 		q, args = `UPDATE tenants SET suspended_at = COALESCE(suspended_at, ?) WHERE id = ?`, []any{at.UnixMilli(), string(id)}
 	}
-	return s.inTx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, s.d.rebind(q), args...)
-		if err != nil {
-			return err
-		}
-		if n, err := res.RowsAffected(); err != nil {
-			return err
-		} else if n == 0 {
-			return portal.Errorf(portal.CodeNotFound, "there is no tenant %s", id)
-		}
-		return nil
-	})
+	return s.updateTenant(ctx, id, q, args...)
 }
 
 // SetTenantEnvironment sets tenant id's environment badge ("" for the
@@ -266,7 +255,13 @@ func (s *Store) SetTenantEnvironment(ctx context.Context, id portal.TenantID, en
 	if err != nil {
 		return err
 	}
-	res, err := s.db.ExecContext(ctx, s.d.rebind(`UPDATE tenants SET environment = ? WHERE id = ?`), env, string(id))
+	return s.updateTenant(ctx, id, `UPDATE tenants SET environment = ? WHERE id = ?`, env, string(id))
+}
+
+// updateTenant runs an UPDATE of tenant id's row; no such row is a
+// CodeNotFound error.
+func (s *Store) updateTenant(ctx context.Context, id portal.TenantID, q string, args ...any) error {
+	res, err := s.db.ExecContext(ctx, s.d.rebind(q), args...)
 	if err != nil {
 		return err
 	}
