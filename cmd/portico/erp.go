@@ -179,7 +179,8 @@ func tenantAccount(ctx context.Context, cfg config.Config, store *sqlstore.Store
 // indexes fit them all. Each tenant must exist: its replica, checkpoints
 // and outbox belong to it. sig, when not nil, carries wake-ups to and from
 // the other instances on the database.
-func syncEngines(ctx context.Context, cfg config.Config, store *sqlstore.Store, sig *signals.Signals, log *slog.Logger) (map[portal.TenantID]*erpsync.Engine, map[portal.TenantID]string, error) {
+func syncEngines(ctx context.Context, cfg config.Config, dbs *databases, sig *signals.Signals, log *slog.Logger) (map[portal.TenantID]*erpsync.Engine, map[portal.TenantID]string, error) {
+	store := dbs.main
 	accounts, err := netsuiteAccounts(ctx, cfg, store)
 	if err != nil || len(accounts) == 0 {
 		return nil, nil, err
@@ -199,10 +200,12 @@ func syncEngines(ctx context.Context, cfg config.Config, store *sqlstore.Store, 
 		}
 	}
 	// The kinds first: a tenant's handle reads with those set when it
-	// was made.
-	store.SetKinds(kinds)
-	if err := store.IndexDocumentFields(ctx, slices.Collect(maps.Values(kinds))...); err != nil {
-		return nil, nil, err
+	// was made. Every database fits every tenant's kinds.
+	for _, st := range dbs.all {
+		st.SetKinds(kinds)
+		if err := st.IndexDocumentFields(ctx, slices.Collect(maps.Values(kinds))...); err != nil {
+			return nil, nil, err
+		}
 	}
 	engines := map[portal.TenantID]*erpsync.Engine{}
 	for tenant, conn := range conns {
@@ -212,7 +215,7 @@ func syncEngines(ctx context.Context, cfg config.Config, store *sqlstore.Store, 
 		if sig != nil {
 			opt.Signals = sig
 		}
-		engines[tenant] = erpsync.New(conn, store.Tenant(tenant), opt)
+		engines[tenant] = erpsync.New(conn, dbs.tenant(tenant), opt)
 	}
 	return engines, links, nil
 }
@@ -264,14 +267,19 @@ func syncCommand(ctx context.Context, cfg config.Config, store *sqlstore.Store, 
 	if err != nil {
 		return fmt.Errorf("sync: %w", err)
 	}
-	engines, _, err := syncEngines(ctx, cfg, store, sig, log)
+	dbs, err := openDatabases(ctx, cfg, store)
+	if err != nil {
+		return err
+	}
+	defer dbs.close()
+	engines, _, err := syncEngines(ctx, cfg, dbs, sig, log)
 	if err != nil {
 		return err
 	}
 	eng := engines[a.tenant]
 	var kinds []*records.Kind
 	if kind != "" {
-		k, ok := store.Tenant(a.tenant).Kinds().Lookup(kind)
+		k, ok := dbs.tenant(a.tenant).Kinds().Lookup(kind)
 		if !ok {
 			return fmt.Errorf("sync: unknown kind %q", kind)
 		}

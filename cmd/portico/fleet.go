@@ -15,7 +15,6 @@ import (
 	"github.com/portico/portico/internal/httpapi"
 	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/signals"
-	"github.com/portico/portico/internal/sqlstore"
 )
 
 // fleetPoll is how often a server looks whether the tenants' NetSuite
@@ -30,10 +29,10 @@ var fleetPoll = 10 * time.Second
 // changed, came or went, leaving the others running. Each engine takes
 // its tenant's lease, so the instances share the tenants' syncs.
 type fleet struct {
-	cfg   config.Config
-	store *sqlstore.Store
-	sig   *signals.Signals
-	log   *slog.Logger
+	cfg config.Config
+	dbs *databases
+	sig *signals.Signals
+	log *slog.Logger
 
 	mu       sync.RWMutex
 	engines  map[portal.TenantID]*erpsync.Engine
@@ -44,8 +43,8 @@ type fleet struct {
 
 // startFleet builds and starts the engines, then follows the connections
 // until ctx ends; wait waits for every engine to stop after that.
-func startFleet(ctx context.Context, cfg config.Config, store *sqlstore.Store, sig *signals.Signals, log *slog.Logger) (f *fleet, wait func(), err error) {
-	f = &fleet{cfg: cfg, store: store, sig: sig, log: log, stops: map[portal.TenantID]func(){}}
+func startFleet(ctx context.Context, cfg config.Config, dbs *databases, sig *signals.Signals, log *slog.Logger) (f *fleet, wait func(), err error) {
+	f = &fleet{cfg: cfg, dbs: dbs, sig: sig, log: log, stops: map[portal.TenantID]func(){}}
 	if err := f.refresh(ctx); err != nil {
 		return nil, nil, err
 	}
@@ -79,7 +78,7 @@ func startFleet(ctx context.Context, cfg config.Config, store *sqlstore.Store, s
 // versions are when each tenant's account last changed: a stored
 // connection's time, or "env" for the PORTICO_NETSUITE_* one.
 func (f *fleet) readVersions(ctx context.Context) (map[portal.TenantID]string, error) {
-	stored, err := f.store.ERPConnections(ctx)
+	stored, err := f.dbs.main.ERPConnections(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +105,7 @@ func (f *fleet) refresh(ctx context.Context) error {
 	if same {
 		return nil
 	}
-	engines, links, err := syncEngines(ctx, f.cfg, f.store, f.sig, f.log)
+	engines, links, err := syncEngines(ctx, f.cfg, f.dbs, f.sig, f.log)
 	if err != nil {
 		return err
 	}

@@ -40,7 +40,14 @@ func serve(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *s
 	if err != nil {
 		return fmt.Errorf("session key: %w", err)
 	}
-	sessions := session.NewManager(func(t portal.TenantID) session.Store { return store.Tenant(t) }, session.Options{
+	// The tenants placed in databases of their own are served from them
+	// (PORTICO_TENANT_DATABASES); the rest, and the directory, from store.
+	dbs, err := openDatabases(ctx, cfg, store)
+	if err != nil {
+		return err
+	}
+	defer dbs.close()
+	sessions := session.NewManager(func(t portal.TenantID) session.Store { return dbs.tenant(t) }, session.Options{
 		Key: key, AccessTTL: cfg.AccessTokenTTL, RefreshTTL: cfg.RefreshTokenTTL, MaxAge: cfg.SessionMaxAge,
 	})
 	// The instances on the database signal each other through it (the
@@ -50,11 +57,13 @@ func serve(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *s
 	// Live updates: writes announce their events through sig; the hub
 	// follows the tenants this instance has streams of. (Streams end with
 	// ctx, the requests' base context.)
-	store.AnnounceEvents(sig)
-	hub := events.NewHub(func(t portal.TenantID) events.Log { return store.Tenant(t) }, sig, log.With("component", "events"))
+	for _, st := range dbs.all {
+		st.AnnounceEvents(sig)
+	}
+	hub := events.NewHub(func(t portal.TenantID) events.Log { return dbs.tenant(t) }, sig, log.With("component", "events"))
 	// Every tenant with a NetSuite account has its engine (fleet); each
 	// takes its tenant's lease, so the instances share the tenants' syncs.
-	syncs, waitSyncs, err := startFleet(ctx, cfg, store, sig, log)
+	syncs, waitSyncs, err := startFleet(ctx, cfg, dbs, sig, log)
 	if err != nil {
 		return err
 	}
@@ -82,7 +91,7 @@ func serve(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *s
 		CSP:                   identityCSP(cfg.Identity),
 		Identity:              verifier,
 		Sessions:              sessions,
-		Tenants:               func(t portal.TenantID) httpapi.TenantStore { return store.Tenant(t) },
+		Tenants:               func(t portal.TenantID) httpapi.TenantStore { return dbs.tenant(t) },
 		Directory:             store,
 		DefaultHosts:          defaultHosts(cfg),
 		ERP:                   cfg.ERP,

@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/secretbox"
@@ -24,17 +25,23 @@ import (
 // Config is the whole configuration. The README's configuration table lists
 // every variable; keep the two in step.
 type Config struct {
-	Addr            string          // PORTICO_ADDR: listen address
-	DataDir         string          // PORTICO_DATA_DIR: where the embedded SQLite file lives
-	DatabaseURL     string          // PORTICO_DATABASE_URL: postgres://... selects PostgreSQL
-	LogFormat       string          // PORTICO_LOG_FORMAT: text or json
-	LogLevel        slog.Level      // PORTICO_LOG_LEVEL: debug, info, warn, error
-	Environment     string          // PORTICO_ENVIRONMENT: shown as a badge unless "Production"
-	ProductName     string          // PORTICO_PRODUCT_NAME: the name in the top bar and title
-	ERP             string          // PORTICO_ERP: the {erp} API path segment
-	Product         string          // PORTICO_PRODUCT: the {product} API path segment
-	DefaultTenant   portal.TenantID // PORTICO_DEFAULT_TENANT: the tenant `seed` fills and `serve` shows
-	ShutdownTimeout time.Duration   // PORTICO_SHUTDOWN_TIMEOUT: grace period for in-flight requests
+	Addr          string          // PORTICO_ADDR: listen address
+	DataDir       string          // PORTICO_DATA_DIR: where the embedded SQLite file lives
+	DatabaseURL   string          // PORTICO_DATABASE_URL: postgres://... selects PostgreSQL
+	LogFormat     string          // PORTICO_LOG_FORMAT: text or json
+	LogLevel      slog.Level      // PORTICO_LOG_LEVEL: debug, info, warn, error
+	Environment   string          // PORTICO_ENVIRONMENT: shown as a badge unless "Production"
+	ProductName   string          // PORTICO_PRODUCT_NAME: the name in the top bar and title
+	ERP           string          // PORTICO_ERP: the {erp} API path segment
+	Product       string          // PORTICO_PRODUCT: the {product} API path segment
+	DefaultTenant portal.TenantID // PORTICO_DEFAULT_TENANT: the tenant `seed` fills and `serve` shows
+	// TenantDatabases place tenants in databases of their own, by
+	// tenant: PORTICO_TENANT_DATABASES, "ID=URL" pairs separated by
+	// spaces or semicolons. A tenant not named lives in the main database
+	// (PORTICO_DATABASE_URL), which also keeps every tenant's directory
+	// entry (hosts, suspension, NetSuite connection).
+	TenantDatabases map[portal.TenantID]string
+	ShutdownTimeout time.Duration // PORTICO_SHUTDOWN_TIMEOUT: grace period for in-flight requests
 	// GCPercent is the garbage collector's target a serving process sets:
 	// ServerGCPercent when the environment has no GOGC, else 0 (the
 	// runtime already applies GOGC, and GOMEMLIMIT beside it).
@@ -290,6 +297,9 @@ func Load(getenv func(string) string, fs *flag.FlagSet, args []string) (Config, 
 	if c.TenantDBTime, err = time.ParseDuration(env("PORTICO_TENANT_DB_TIME", "0s")); err != nil || c.TenantDBTime < 0 {
 		return c, nil, fmt.Errorf("PORTICO_TENANT_DB_TIME: database time a second, such as 2s (0 for half the database pool's)")
 	}
+	if c.TenantDatabases, err = parseTenantDatabases(env("PORTICO_TENANT_DATABASES", "")); err != nil {
+		return c, nil, err
+	}
 	c.MetricsToken = env("PORTICO_METRICS_TOKEN", "")
 	if c.MetricsToken != "" && len(c.MetricsToken) < 32 {
 		return c, nil, fmt.Errorf("PORTICO_METRICS_TOKEN: at least 32 characters")
@@ -392,4 +402,25 @@ func isLoopback(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// parseTenantDatabases reads PORTICO_TENANT_DATABASES: "ID=URL" pairs,
+// separated by spaces or semicolons, each a tenant id and a postgres://
+// URL, no tenant twice.
+func parseTenantDatabases(text string) (map[portal.TenantID]string, error) {
+	out := map[portal.TenantID]string{}
+	for _, pair := range strings.FieldsFunc(text, func(r rune) bool { return r == ';' || unicode.IsSpace(r) }) {
+		id, u, ok := strings.Cut(pair, "=")
+		tenant, err := portal.ParseTenantID(id)
+		switch {
+		case !ok || err != nil:
+			return nil, fmt.Errorf("PORTICO_TENANT_DATABASES: %q is not TENANT=postgres://…", pair)
+		case !strings.HasPrefix(u, "postgres://") && !strings.HasPrefix(u, "postgresql://"):
+			return nil, fmt.Errorf("PORTICO_TENANT_DATABASES: tenant %s's database must be a postgres:// URL", tenant)
+		case out[tenant] != "":
+			return nil, fmt.Errorf("PORTICO_TENANT_DATABASES: tenant %s is placed twice", tenant)
+		}
+		out[tenant] = u
+	}
+	return out, nil
 }

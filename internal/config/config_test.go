@@ -141,3 +141,15 @@ func TestSQLiteWALLimit(t *testing.T) {
 		}
 	}
 }
+
+func TestTenantDatabases(t *testing.T) {
+	got, err := parseTenantDatabases(" kestrel=postgres://db2/portico;acme=postgresql://u@db3:5433/p?sslmode=disable ")
+	if err != nil || len(got) != 2 || got["kestrel"] != "postgres://db2/portico" || got["acme"] != "postgresql://u@db3:5433/p?sslmode=disable" {
+		t.Fatalf("%v, %v", got, err)
+	}
+	for _, bad := range []string{"kestrel", "Kestrel=postgres://x", "kestrel=sqlite:/x.db", "a=postgres://x a=postgres://y"} {
+		if _, err := parseTenantDatabases(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
