@@ -1,16 +1,28 @@
-// Command tenants is the noisy-neighbour benchmark of issue 39: two
-// companies on one `portico serve` on PostgreSQL, each with the demo
-// (`portico seed -per-kind N`: about 20,000 records at the default 1,400),
-// the second at its own host name. A quiet user of the second company
-// pages through its project list (-quiet workers, one request at a time
-// each, -think apart: 40 requests a second at the defaults, within the
-// company's request rate) for -duration alone, then again while -flood workers send the
-// first company's heaviest reads as fast as they are answered (project
-// lists filtered by text and sorted by a document field, and global
-// searches). It prints the quiet company's list latency (p50, p99) alone
-// and under the flood, and what the flood got (requests answered, refused
-// with 429), in three configurations of the same server, -runs times in
-// turn (the table gives the medians):
+// Command tenants is issue 39's benchmark of many companies on one
+// deployment, in two parts.
+//
+// The fleet (fleet.go): -companies (50) companies, each with its own fake
+// NetSuite account of about 20,000 records (-per-kind 1,400), connected
+// with `portico netsuite connect -tenant`, half of them placed in a second
+// database (-second-database-url; on another PostgreSQL server for a real
+// spread), synced by three `portico serve` instances sharing both. It
+// prints how long the first full pull of every company took, how the
+// companies' sync leases spread over the instances, and the lag of changes
+// made in random accounts (five a second for -duration) until the
+// company's database has them.
+//
+// The flood: two companies on one `portico serve` on PostgreSQL, each with
+// the demo (`portico seed -per-kind N`), the second at its own host name.
+// A quiet user of the second company pages through its project list
+// (-quiet workers, one request at a time each, -think apart: 40 requests a
+// second at the defaults, within the company's request rate) for -duration
+// alone, then again while -flood workers send the first company's
+// heaviest reads as fast as they are answered (project lists filtered by
+// text and sorted by a document field, and global searches). It prints the
+// quiet company's list latency (p50, p99) alone and under the flood, and
+// what the flood got (requests answered, refused with 429), in three
+// configurations of the same server, -runs times in turn (the table gives
+// the medians):
 //
 //   - budgets: the defaults (PORTICO_TENANT_*: half the database pool's
 //     connections and time for each company);
@@ -21,13 +33,15 @@
 // Issue 39's target: the flooded neighbour's list p99 within 20 % of its
 // quiet figure.
 //
-//	go run ./bench/tenants [-per-kind 1400] [-duration 20s] [-flood 32] [-quiet 2]
-//	                       [-database-url postgres://...]
+//	go run ./bench/tenants [-only fleet|flood] [-companies 50] [-interval 30s] [-per-kind 1400] [-duration 20s]
+//	                       [-flood 32] [-quiet 2] [-runs 3] [-database-url postgres://...]
+//	                       [-second-database-url postgres://...]
 //
 // Run it from the repository's root: it builds ./cmd/portico (which needs
-// web/dist) and writes the server's logs under bench/out/tenants. The
-// database -database-url names is dropped and recreated (its name must
-// start with portico_bench_tenants) and removed at the end.
+// web/dist) and writes the servers' logs under bench/out/tenants. The
+// databases -database-url and -second-database-url name are dropped and
+// recreated (their names must start with portico_bench_tenants) and
+// removed at the end.
 package main
 
 import (
@@ -59,6 +73,10 @@ type options struct {
 	flood, quiet int
 	runs         int
 	databaseURL  string
+	secondURL    string
+	companies    int
+	interval     time.Duration
+	only         string
 }
 
 const (
@@ -77,6 +95,11 @@ func main() {
 	flag.DurationVar(&o.think, "think", 50*time.Millisecond, "a quiet user's pause between requests")
 	flag.StringVar(&o.databaseURL, "database-url", "postgres://postgres@127.0.0.1:5432/portico_bench_tenants",
 		"PostgreSQL database (dropped and recreated; its name must start with portico_bench_tenants)")
+	flag.StringVar(&o.secondURL, "second-database-url", "postgres://postgres@127.0.0.1:5432/portico_bench_tenants_b",
+		"the fleet's second database, where half the companies live; on another server for a real spread (e.g. a cluster on port 5433)")
+	flag.IntVar(&o.companies, "companies", 50, "the fleet's companies")
+	flag.DurationVar(&o.interval, "interval", 30*time.Second, "the fleet's sync interval (PORTICO_SYNC_INTERVAL)")
+	flag.StringVar(&o.only, "only", "", "run only one part: flood or fleet")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -109,6 +132,16 @@ func run(ctx context.Context, o options) error {
 	harness.Progress("building ./cmd/portico ...")
 	if out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/portico").CombinedOutput(); err != nil {
 		return fmt.Errorf("build: %v\n%s", err, out)
+	}
+	if o.only != "flood" {
+		f, err := runFleet(ctx, o, bin, dir)
+		if err != nil {
+			return err
+		}
+		reportFleet(os.Stdout, o, f)
+		if o.only == "fleet" {
+			return nil
+		}
 	}
 	d, err := harness.NewDatabase("postgres", o.databaseURL, dir, "portico_bench_tenants")
 	if err != nil {
