@@ -44,7 +44,6 @@ type fleetResult struct {
 	notes              []string
 }
 
-
 func runFleet(ctx context.Context, o options, bin string, dir string) (fleetResult, error) {
 	var r fleetResult
 	mainDB, err := harness.NewDatabase("postgres", o.databaseURL, dir, "portico_bench_tenants")
