@@ -412,6 +412,36 @@ func TestConformanceBulkLoadRebuildsIndexes(t *testing.T) {
 	})
 }
 
+// A sync's first pull into an empty database is a bulk load only while
+// the database has that one tenant: with another, whose first pull may
+// run at the same moment, the shared indexes and search triggers stay,
+// and the other's records written meanwhile are found by search.
+func TestConformanceSyncBulkLoadBesideAnotherTenant(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		acme, globex := seedTenant(t, s, "acme"), seedTenant(t, s, "globex")
+		var during int
+		err := acme.BulkLoad(ctx, func() error {
+			if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM (`+s.d.recordIndexesQuery()+`) x`).Scan(&during); err != nil {
+				return err
+			}
+			if err := globex.PutRecords(ctx, []records.Record{testRecord("project", 1, "Meanwhile", "Active")}); err != nil {
+				return err
+			}
+			return acme.PutRecords(ctx, []records.Record{testRecord("project", 1, "Loaded", "Active")})
+		})
+		if err != nil || during < 6 {
+			t.Fatalf("indexes during acme's load: %d (err %v)", during, err)
+		}
+		if got := candidateIDs(t, globex, "meanwhile", "project"); len(got) != 1 {
+			t.Errorf("globex's record written during acme's load is not found: %v", got)
+		}
+		if got := candidateIDs(t, acme, "loaded", "project"); len(got) != 1 {
+			t.Errorf("acme's loaded record is not found: %v", got)
+		}
+	})
+}
+
 // On SQLite a record's document is stored as JSONB by every write (a pull,
 // its merge into a stored record, a note), and read back as JSON text.
 func TestSQLiteDocumentsAreJSONB(t *testing.T) {
