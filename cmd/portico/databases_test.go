@@ -3,12 +3,9 @@ package main
 import (
 	"context"
 	"io"
-	"net"
-	"net/http"
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/portico/portico/internal/records"
 	"github.com/portico/portico/internal/sqlstore"
@@ -70,29 +67,7 @@ func TestATenantInItsOwnDatabase(t *testing.T) {
 		t.Error("a tenant placed but not added was accepted")
 	}
 
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	serveEnv := in(map[string]string{"PORTICO_ADDR": addr, "PORTICO_TENANT_DATABASES": "kestrel=" + placedURL})
-	sctx, cancel := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- run(sctx, []string{"serve"}, func(k string) string { return serveEnv[k] }, io.Discard) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("serve: %v", err)
-		}
-	}()
-	eventually(t, 10*time.Second, "server up", func() bool {
-		res, err := http.Get("http://" + addr + "/api/v1/health")
-		if err == nil {
-			res.Body.Close()
-		}
-		return err == nil && res.StatusCode == 200
-	})
+	addr, _ := startServe(t, in(map[string]string{"PORTICO_TENANT_DATABASES": "kestrel=" + placedURL}), io.Discard)
 	riverbend := signIn(t, addr, "", "portico-demo")
 	kestrel := signIn(t, addr, "kestrel.localhost", "kestrel")
 	count := func(c *client) int {

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -64,39 +65,50 @@ func eventually(t *testing.T, within time.Duration, what string, cond func() boo
 	return time.Since(start)
 }
 
-func TestServeSyncsWithNetSuite(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the server")
-	}
-	fake, env := fakeNetSuite(t, nil, 20)
+// startServe runs `portico serve` with env, at a free loopback address it
+// sets as PORTICO_ADDR and returns, its log going to out, until stop is
+// called or the test ends (a serve that fails is a test error). It
+// returns once the health check answers.
+func startServe(t *testing.T, env map[string]string, out io.Writer) (addr string, stop func() error) {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := ln.Addr().String()
+	addr = ln.Addr().String()
 	ln.Close()
-	env["PORTICO_ADDR"], env["PORTICO_SYNC_INTERVAL"] = addr, "1s"
-	env["PORTICO_IDENTITY_PROJECT_ID"], env["PORTICO_IDENTITY_EMULATOR_HOST"] = "demo-portal", "127.0.0.1:1"
-	if _, err := runWith(t, env, "roles", "import", "../../internal/demo/access.yaml"); err != nil {
-		t.Fatal(err)
-	}
+	env["PORTICO_ADDR"] = addr
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, []string{"serve"}, func(k string) string { return env[k] }, io.Discard) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
+	go func() { done <- run(ctx, []string{"serve"}, func(k string) string { return env[k] }, out) }()
+	stop = sync.OnceValue(func() error { cancel(); return <-done })
+	t.Cleanup(func() {
+		if err := stop(); err != nil {
 			t.Errorf("serve: %v", err)
 		}
-	}()
-	base := "http://" + addr
+	})
 	eventually(t, 10*time.Second, "server up", func() bool {
-		res, err := http.Get(base + "/api/v1/health")
+		res, err := http.Get("http://" + addr + "/api/v1/health")
 		if err == nil {
 			res.Body.Close()
 		}
 		return err == nil && res.StatusCode == 200
 	})
+	return addr, stop
+}
+
+func TestServeSyncsWithNetSuite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the server")
+	}
+	fake, env := fakeNetSuite(t, nil, 20)
+	env["PORTICO_SYNC_INTERVAL"] = "1s"
+	env["PORTICO_IDENTITY_PROJECT_ID"], env["PORTICO_IDENTITY_EMULATOR_HOST"] = "demo-portal", "127.0.0.1:1"
+	if _, err := runWith(t, env, "roles", "import", "../../internal/demo/access.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	addr, _ := startServe(t, env, io.Discard)
+	base := "http://" + addr
 
 	// Sign in as the demo administrator (the emulator's unsigned token).
 	c := signIn(t, addr, "", "portico-demo")

@@ -2,9 +2,7 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -110,31 +108,10 @@ func TestTwoCompaniesSyncTheirOwnAccounts(t *testing.T) {
 	}
 
 	// The server, with no PORTICO_NETSUITE_* at all.
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
 	serveEnv := with(nil)
-	serveEnv["PORTICO_ADDR"], serveEnv["PORTICO_SYNC_INTERVAL"] = addr, "1s"
+	serveEnv["PORTICO_SYNC_INTERVAL"] = "1s"
 	var logs lockedBuffer
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- run(ctx, []string{"serve"}, func(k string) string { return serveEnv[k] }, &logs) }()
-	stop := sync.OnceValue(func() error { cancel(); return <-done })
-	defer func() {
-		if err := stop(); err != nil {
-			t.Errorf("serve: %v", err)
-		}
-	}()
-	eventually(t, 10*time.Second, "server up", func() bool {
-		res, err := http.Get("http://" + addr + "/api/v1/health")
-		if err == nil {
-			res.Body.Close()
-		}
-		return err == nil && res.StatusCode == 200
-	})
+	addr, stop := startServe(t, serveEnv, &logs)
 	riverbend := signIn(t, addr, "", "portico-demo")
 	kestrel := signIn(t, addr, "kestrel.localhost", "kestrel")
 	// Kestrel connected while the server runs: its sync starts within a
