@@ -114,7 +114,7 @@ func runFleet(ctx context.Context, o options, bin string, dir string) (fleetResu
 	}
 	harness.Progress("fleet: three instances sync them all ...")
 	start := time.Now()
-	all, err := harness.StartInstances(bin, mainDB, "fleet", 3, keys, "PORTICO_SYNC_INTERVAL="+o.interval.String(),
+	all, err := harness.StartInstances(bin, mainDB, "fleet", 3, keys, "PORTICO_SYNC_INTERVAL="+o.interval.String(), "PORTICO_LOG_LEVEL="+o.logLevel,
 		"PORTICO_TENANT_DATABASES="+strings.Join(placed, " "))
 	if err != nil {
 		return r, err
@@ -167,30 +167,43 @@ func runFleet(ctx context.Context, o options, bin string, dir string) (fleetResu
 	r.firstPulls, r.firstPull = done, slices.Max(done)
 	harness.Progress("fleet: all pulled in %s; now changes in random accounts for %s ...", r.firstPull.Round(time.Second), o.duration)
 
-	// Steady state: five changes a second in random accounts.
+	// Steady state: five changes a second in random accounts, each looked
+	// for in its company's database every 100 ms from the moment it is made
+	// (a change not there 3 intervals after the last is missed).
 	type change struct {
 		i    int
 		id   int64
 		name string
 		at   time.Time
 	}
-	var changes []change
+	var (
+		changes []change
+		seen    []time.Duration
+		pending int
+		next    time.Time
+	)
+	changed := map[[2]int64]bool{}
 	rng := rand.New(rand.NewPCG(1, 2))
 	end := time.Now().Add(o.duration)
-	for n := 0; time.Now().Before(end); n++ {
-		i := rng.IntN(len(fakes))
-		jobs := fakes[i].All("job")
-		id := jobs[rng.IntN(len(jobs))].ID
-		name := fmt.Sprintf("Fleet change %d", n)
-		if err := fakes[i].Update("job", id, map[string]any{"companyname": name}); err != nil {
-			return r, err
+	deadline := end.Add(3 * o.interval)
+	for n := 0; ; time.Sleep(100 * time.Millisecond) {
+		now := time.Now()
+		if now.Before(end) && !now.Before(next) {
+			// A project changed once only: a second change of it would hide the first.
+			i := rng.IntN(len(fakes))
+			jobs := fakes[i].All("job")
+			id := jobs[rng.IntN(len(jobs))].ID
+			if !changed[[2]int64{int64(i), id}] {
+				changed[[2]int64{int64(i), id}] = true
+				name := fmt.Sprintf("Fleet change %d", n)
+				n++
+				if err := fakes[i].Update("job", id, map[string]any{"companyname": name}); err != nil {
+					return r, err
+				}
+				changes, seen = append(changes, change{i, id, name, time.Now()}), append(seen, 0)
+				next = now.Add(200 * time.Millisecond)
+			}
 		}
-		changes = append(changes, change{i, id, name, time.Now()})
-		time.Sleep(200 * time.Millisecond)
-	}
-	seen := make([]time.Duration, len(changes))
-	deadline := time.Now().Add(3 * o.interval)
-	for pending := len(changes); pending > 0 && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
 		pending = 0
 		for j, c := range changes {
 			if seen[j] != 0 {
@@ -201,6 +214,9 @@ func runFleet(ctx context.Context, o options, bin string, dir string) (fleetResu
 			} else {
 				pending++
 			}
+		}
+		if now.After(end) && (pending == 0 || now.After(deadline)) || ctx.Err() != nil {
+			break
 		}
 	}
 	for _, s := range seen {

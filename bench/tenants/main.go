@@ -77,6 +77,7 @@ type options struct {
 	companies    int
 	interval     time.Duration
 	only         string
+	logLevel     string
 }
 
 const (
@@ -100,6 +101,7 @@ func main() {
 	flag.IntVar(&o.companies, "companies", 50, "the fleet's companies")
 	flag.DurationVar(&o.interval, "interval", 30*time.Second, "the fleet's sync interval (PORTICO_SYNC_INTERVAL)")
 	flag.StringVar(&o.only, "only", "", "run only one part: flood or fleet")
+	flag.StringVar(&o.logLevel, "log-level", "warn", "the fleet's instances' PORTICO_LOG_LEVEL (info: every pull and lease change)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
