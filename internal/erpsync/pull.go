@@ -212,8 +212,10 @@ func (e *Engine) pullKind(ctx context.Context, l Lease, k *records.Kind, full bo
 		apply = w.ApplyRebasedPull
 	}
 	fail := func(err error) (int64, error) {
-		if errors.Is(err, ErrLeaseLost) {
-			return st.LastPulled, err // the kind's state is the new holder's
+		if errors.Is(err, ErrLeaseLost) || errors.Is(context.Cause(ctx), ErrLeaseLost) {
+			// The kind's state is the new holder's (a read cut short by
+			// the renewal that found the lease gone fails "canceled").
+			return st.LastPulled, ErrLeaseLost
 		}
 		st.LastError = errorText(err)
 		if st.DeletedSince.IsZero() && !rebasing {

@@ -83,6 +83,15 @@ type dialect struct {
 	// has none, in a single statement (so concurrent notes never lose one
 	// another).
 	appendNote scoped
+	// fenceLease and lockLease read a sync lease's row and lock it
+	// (sync.go). fenceLease matches only while the lease has the token,
+	// and keeps its owner from changing until the transaction ends
+	// (PostgreSQL's FOR KEY SHARE: the holder's renewals of the row, which
+	// change no key, go ahead). lockLease locks the row outright unless
+	// another transaction has it locked, and then reads nothing
+	// (FOR UPDATE SKIP LOCKED). SQLite's are plain reads: its write
+	// transactions already exclude each other.
+	fenceLease, lockLease scoped
 }
 
 // listCovered are the promoted columns a list's page shows that its

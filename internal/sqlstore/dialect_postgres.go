@@ -22,6 +22,8 @@ var postgres = dialect{
 			FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
 			WHERE c.relname = '` + table + `' AND c.relnamespace = current_schema()::regnamespace AND NOT t.tgisinternal`
 	},
+	fenceLease: scope(fenceLeaseSQL + ` FOR KEY SHARE`),
+	lockLease:  scope(lockLeaseSQL + ` FOR UPDATE SKIP LOCKED`),
 	appendNote: scope(`UPDATE records SET fields = jsonb_set(fields, '{notes}',
 			(CASE jsonb_typeof(fields -> 'notes') WHEN 'array' THEN fields -> 'notes' ELSE '[]'::jsonb END)
 			|| jsonb_build_array(CAST(? AS jsonb)))

@@ -15,6 +15,8 @@ var sqlite = dialect{
 			WHERE type IN ('index', 'trigger') AND tbl_name = '` + table + `' AND sql IS NOT NULL` + kept("name")
 	},
 	nameVersions: true,
+	fenceLease:   scope(fenceLeaseSQL + ``),
+	lockLease:    scope(lockLeaseSQL + ``),
 	appendNote: scope(`UPDATE records SET fields = jsonb_insert(CASE json_type(fields, '$.notes') WHEN 'array' THEN fields
 			ELSE jsonb_set(fields, '$.notes', json_array()) END, '$.notes[#]', json(?))
 		WHERE tenant_id = :tenant AND kind = ? AND id = ?`),

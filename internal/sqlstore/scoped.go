@@ -225,3 +225,10 @@ func (t *Tenant) inTx(ctx context.Context, fn func(*Tenant) error) error {
 		return fn(&Tenant{id: t.id, q: tx, r: tx, d: t.d, s: t.s})
 	})
 }
+
+// inLeaseTx is inTx on the store's lease connections (Store.inLeaseTx).
+func (t *Tenant) inLeaseTx(ctx context.Context, fn func(*Tenant) error) error {
+	return t.s.inLeaseTx(ctx, func(tx *sql.Tx) error {
+		return fn(&Tenant{id: t.id, q: tx, r: tx, d: t.d, s: t.s})
+	})
+}

@@ -36,6 +36,10 @@ import (
 type Store struct {
 	db  *sql.DB // writes, transactions, and everything on PostgreSQL
 	rdb *sql.DB // reads outside transactions
+	// ldb claims and releases the sync leases (inLeaseTx): on PostgreSQL a
+	// pool of its own (leaseConns), so that a renewal never queues behind
+	// the data work of many tenants' syncs for a connection; on SQLite db.
+	ldb *sql.DB
 	// upkeep checkpoints SQLite's log and merges its search index off the
 	// write path (see upkeep.go); nil on PostgreSQL.
 	upkeep *upkeep
@@ -148,7 +152,17 @@ func open(ctx context.Context, url, dataDir string, opts ...Option) (*Store, err
 	if err != nil {
 		return nil, err
 	}
-	s.db, s.rdb, s.d, s.dsn = db, db, d, dsn
+	s.db, s.rdb, s.ldb, s.d, s.dsn = db, db, db, d, dsn
+	if !d.embedded {
+		// Connected when first used: most commands take no lease.
+		if s.ldb, err = sql.Open(driver, dsn); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("open %s database: %w", d.name, err)
+		}
+		s.ldb.SetMaxOpenConns(leaseConns)
+		s.ldb.SetMaxIdleConns(leaseConns)
+		s.ldb.SetConnMaxIdleTime(5 * time.Minute)
+	}
 	if d.embedded {
 		db.SetMaxOpenConns(1)
 		db.SetMaxIdleConns(1)
@@ -162,6 +176,12 @@ func open(ctx context.Context, url, dataDir string, opts ...Option) (*Store, err
 	s.SetMaxConns(0)
 	return s, nil
 }
+
+// leaseConns is the size of a PostgreSQL store's pool for the sync
+// leases: a claim is a few statements on one row, never waiting for a
+// fenced write (see AcquireLease), so two serve the claims of every
+// tenant's engine, every 2½ s each.
+const leaseConns = 2
 
 // connectTimeout bounds how long Open waits for a PostgreSQL server.
 var connectTimeout = 10 * time.Second
@@ -257,16 +277,29 @@ func (s *Store) Close() error {
 	if s.rdb != s.db {
 		s.rdb.Close()
 	}
+	if s.ldb != s.db {
+		s.ldb.Close()
+	}
 	return s.db.Close()
 }
 
 // inTx runs fn in a transaction, committing when it returns nil. On
 // SQLite, transactions are committed in groups (package groupcommit).
 func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
+	return s.inTxOn(ctx, s.db, fn)
+}
+
+// inLeaseTx is inTx on the lease connections (ldb).
+func (s *Store) inLeaseTx(ctx context.Context, fn func(*sql.Tx) error) error {
+	return s.inTxOn(ctx, s.ldb, fn)
+}
+
+// inTxOn runs fn in a transaction on db (SQLite's: in its write group).
+func (s *Store) inTxOn(ctx context.Context, db *sql.DB, fn func(*sql.Tx) error) error {
 	if s.group != nil {
 		return s.group.Do(ctx, fn)
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}

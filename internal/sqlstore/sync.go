@@ -268,43 +268,83 @@ func (t *Tenant) pullChanges(ctx context.Context, kind string, recs []records.Re
 	return changed, nil
 }
 
+// The sync lease's statements. A claim first renews the lease if its
+// owner has it (renewLease), else creates it (insertLease), else locks it
+// (the dialect's lockLease) and takes it over if it has lapsed
+// (takeLease), all in one transaction, so two instances racing for a
+// lapsed lease cannot both win. A renewal changes neither the owner nor
+// the token, and so never waits for the owner's own fenced writes, which
+// lock the row against a change of owner only (the dialect's fenceLease);
+// a takeover locks the row outright, and finding it locked by a fenced
+// write (the old owner's, still running) does not wait: the lease stays
+// the old owner's until the next claim. The token grows when the owner
+// changes.
 var (
-	// acquireLease takes the lease when it is free or expired, renews it
-	// when it is owner's: one statement, so two instances racing for an
-	// expired lease cannot both win. The token grows when the owner
-	// changes; no row comes back when another owner holds the lease.
-	acquireLease = scope(`INSERT INTO sync_leases (tenant_id, name, owner, until, token) VALUES (:tenant, ?, ?, ?, 1)
-	ON CONFLICT (tenant_id, name) DO UPDATE SET owner = excluded.owner, until = excluded.until,
-		token = CASE WHEN sync_leases.owner = excluded.owner THEN sync_leases.token ELSE sync_leases.token + 1 END
-	WHERE sync_leases.until < ? OR sync_leases.owner = excluded.owner
-	RETURNING token`)
+	renewLease = scope(`UPDATE sync_leases SET until = ? WHERE tenant_id = :tenant AND name = ? AND owner = ?
+		RETURNING token`)
+	insertLease = scope(`INSERT INTO sync_leases (tenant_id, name, owner, until, token) VALUES (:tenant, ?, ?, ?, 1)
+		ON CONFLICT (tenant_id, name) DO NOTHING RETURNING token`)
+	lockLeaseSQL = `SELECT owner, until FROM sync_leases WHERE tenant_id = :tenant AND name = ?`
+	readLease    = scope(lockLeaseSQL)
+	takeLease    = scope(`UPDATE sync_leases SET owner = ?, until = ?, token = token + 1 WHERE tenant_id = :tenant AND name = ?
+		RETURNING token`)
 	// releaseLease expires the lease but keeps its row, and so its token.
-	releaseLease = scope(`UPDATE sync_leases SET until = 0 WHERE tenant_id = :tenant AND name = ? AND owner = ?`)
-	// fenceLease matches the lease only while it has the token, and locks
-	// its row until the transaction ends: a takeover waits for the
-	// fenced write, and then sees it.
-	fenceLease = scope(`UPDATE sync_leases SET token = token WHERE tenant_id = :tenant AND name = ? AND token = ?`)
+	releaseLease  = scope(`UPDATE sync_leases SET until = 0 WHERE tenant_id = :tenant AND name = ? AND owner = ?`)
+	fenceLeaseSQL = `SELECT 1 FROM sync_leases WHERE tenant_id = :tenant AND name = ? AND token = ?`
 )
 
-// AcquireLease implements erpsync.Store.
+// AcquireLease implements erpsync.Store. Its statements run on the
+// store's lease connections (see Store.inLeaseTx), so no other work
+// queued for the database delays a renewal.
 func (t *Tenant) AcquireLease(ctx context.Context, name, owner string, now, until time.Time) (int64, bool, error) {
-	var token int64
-	err := t.inTx(ctx, func(tx *Tenant) error { // a write that returns a row
-		return tx.queryRow(ctx, acquireLease, name, owner, until.UnixMilli(), now.UnixMilli()).Scan(&token)
+	var (
+		token int64
+		held  bool
+	)
+	err := t.inLeaseTx(ctx, func(tx *Tenant) error {
+		held = false
+		err := tx.queryRow(ctx, renewLease, until.UnixMilli(), name, owner).Scan(&token)
+		if errors.Is(err, sql.ErrNoRows) {
+			err = tx.queryRow(ctx, insertLease, name, owner, until.UnixMilli()).Scan(&token)
+		}
+		if errors.Is(err, sql.ErrNoRows) {
+			// Another's, or owner's own, made by a claim of its that
+			// committed since this one's renewal looked.
+			var (
+				holder string
+				lapses int64
+			)
+			err = tx.queryRow(ctx, tx.d.lockLease, name).Scan(&holder, &lapses)
+			locked := errors.Is(err, sql.ErrNoRows) // by a fenced write or a claim: no takeover now
+			if locked {
+				err = tx.queryRow(ctx, readLease, name).Scan(&holder, &lapses)
+			}
+			switch {
+			case err != nil:
+				return err
+			case holder == owner:
+				err = tx.queryRow(ctx, renewLease, until.UnixMilli(), name, owner).Scan(&token)
+			case locked || lapses >= now.UnixMilli():
+				return nil
+			default:
+				err = tx.queryRow(ctx, takeLease, owner, until.UnixMilli(), name).Scan(&token)
+			}
+		}
+		held = err == nil
+		return err
 	})
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, false, nil
-	}
 	if err != nil {
 		return 0, false, fmt.Errorf("acquire lease: %w", err)
 	}
-	return token, true, nil
+	return token, held, nil
 }
 
 // ReleaseLease implements erpsync.Store.
 func (t *Tenant) ReleaseLease(ctx context.Context, name, owner string) error {
-	_, err := t.exec(ctx, releaseLease, name, owner)
-	return err
+	return t.inLeaseTx(ctx, func(tx *Tenant) error {
+		_, err := tx.exec(ctx, releaseLease, name, owner)
+		return err
+	})
 }
 
 // inFencedTx runs fn in a transaction that holds lease l (fence) from its
@@ -324,12 +364,12 @@ func (t *Tenant) fence(ctx context.Context, l *erpsync.Lease) error {
 	if l == nil {
 		return nil
 	}
-	res, err := t.exec(ctx, fenceLease, l.Name, l.Token)
-	if err != nil {
+	var one int
+	switch err := t.queryRow(ctx, t.d.fenceLease, l.Name, l.Token).Scan(&one); {
+	case errors.Is(err, sql.ErrNoRows):
+		return erpsync.ErrLeaseLost
+	case err != nil:
 		return fmt.Errorf("check the sync lease: %w", err)
-	}
-	if n, err := res.RowsAffected(); err != nil || n != 1 {
-		return errors.Join(erpsync.ErrLeaseLost, err)
 	}
 	return nil
 }

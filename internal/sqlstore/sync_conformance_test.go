@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -169,6 +171,109 @@ func TestConformanceLeaseFencesTheHoldersWrites(t *testing.T) {
 		}
 		if r, _ := ten.Record(ctx, "customer", 1); r.Write.State != records.WriteSynced {
 			t.Fatalf("the new holder's completion: %+v", r.Write)
+		}
+	})
+}
+
+// Claims at once: of one lease by many instances, exactly one wins; by
+// one owner's loops (its lease loop, a pull, a push), every one holds it,
+// with one token.
+func TestConformanceLeaseClaimsAtOnce(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		now := time.Now()
+		for round := range 5 {
+			claims := func(ten *Tenant, owner func(i int) string) (won int, tokens map[int64]bool) {
+				t.Helper()
+				var mu sync.Mutex
+				var wg sync.WaitGroup
+				tokens = map[int64]bool{}
+				for i := range 8 {
+					wg.Go(func() {
+						token, ok, err := ten.AcquireLease(ctx, "erp-sync", owner(i), now, now.Add(10*time.Second))
+						if err != nil {
+							t.Error(err)
+						}
+						mu.Lock()
+						defer mu.Unlock()
+						if ok {
+							won++
+							tokens[token] = true
+						}
+					})
+				}
+				wg.Wait()
+				return won, tokens
+			}
+			race := seedTenant(t, s, portal.TenantID(fmt.Sprintf("race-%d", round)))
+			if won, _ := claims(race, func(i int) string { return fmt.Sprintf("instance-%d", i) }); won != 1 {
+				t.Fatalf("round %d: %d instances won one free lease", round, won)
+			}
+			own := seedTenant(t, s, portal.TenantID(fmt.Sprintf("own-%d", round)))
+			if won, tokens := claims(own, func(int) string { return "one" }); won != 8 || len(tokens) != 1 {
+				t.Fatalf("round %d: one owner's 8 claims at once: %d held it, tokens %v", round, won, tokens)
+			}
+		}
+	})
+}
+
+// A holder's fenced write keeps its lease from changing hands, yet holds
+// neither the holder's own renewal nor another instance's claim: the
+// renewal goes through, the claim finds the lease not takeable and
+// returns at once. (Before, a renewal waited behind the write, and with
+// many tenants' writes the lease lapsed while its holder was working.)
+// On SQLite a write transaction excludes every other anyway.
+func TestConformanceLeaseRenewsBesideAFencedWrite(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		if s.d.embedded {
+			t.Skip("one write transaction at a time")
+		}
+		ctx := context.Background()
+		ten := seedTenant(t, s, "acme")
+		now := time.UnixMilli(1_800_000_000_000).UTC()
+		claim := func(owner string, at time.Time) (int64, bool) {
+			t.Helper()
+			ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			defer cancel()
+			token, ok, err := ten.AcquireLease(ctx, "erp-sync", owner, at, at.Add(10*time.Second))
+			if err != nil {
+				t.Fatalf("%s's claim: %v (it waited for the fenced write?)", owner, err)
+			}
+			return token, ok
+		}
+		token, _ := claim("old", now)
+		old := erpsync.Lease{Name: "erp-sync", Owner: "old", Token: token}
+		inside, release, done := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+		var once sync.Once
+		end := func() { once.Do(func() { close(release) }) }
+		t.Cleanup(end) // a failure below must not leave the write open
+		go func() {
+			done <- ten.inFencedTx(ctx, &old, func(tx *Tenant) error {
+				close(inside)
+				<-release
+				return nil
+			})
+		}()
+		<-inside
+		if _, ok := claim("new", now.Add(11*time.Second)); ok {
+			t.Fatal("a lapsed lease changed hands while its holder's fenced write ran")
+		}
+		if renewed, ok := claim("old", now.Add(11*time.Second)); !ok || renewed != token {
+			t.Fatalf("the holder's renewal beside its fenced write: %v, token %d, want %d", ok, renewed, token)
+		}
+		end()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := claim("new", now.Add(12*time.Second)); ok {
+			t.Fatal("a renewed lease changed hands")
+		}
+		taken, ok := claim("new", now.Add(22*time.Second))
+		if !ok || taken <= token {
+			t.Fatalf("taking the lapsed lease after the write: %v, token %d after %d", ok, taken, token)
+		}
+		if err := ten.Fence(old).SaveSyncState(ctx, erpsync.State{Kind: "customer"}); !errors.Is(err, erpsync.ErrLeaseLost) {
+			t.Fatalf("the old holder's write after the takeover: %v, want ErrLeaseLost", err)
 		}
 	})
 }
