@@ -140,7 +140,7 @@ func runFleet(ctx context.Context, o options, bin string, dir string) (fleetResu
 		}
 		return stores[mainDB.URL].Tenant(tenant(i))
 	}
-	// The first pull: every company's projects and clients all there.
+	// The first pull: every company's every kind.
 	done := make([]time.Duration, len(fakes))
 	for left := len(fakes); left > 0; {
 		if time.Since(start) > 15*time.Minute || ctx.Err() != nil {
@@ -151,7 +151,14 @@ func runFleet(ctx context.Context, o options, bin string, dir string) (fleetResu
 			if done[i] != 0 {
 				continue
 			}
-			whole := true
+			// Every kind pulled once, and projects and clients all there.
+			states, err := storeOf(i).SyncStates(ctx)
+			whole := err == nil && len(states) == len(records.All())
+			for _, st := range states {
+				if st.LastSuccess.IsZero() && st.Unavailable == "" {
+					whole = false
+				}
+			}
 			for _, kind := range []string{"project", "customer"} {
 				k, _ := records.Lookup(kind)
 				n, err := storeOf(i).CountMatching(ctx, records.ListQuery{Kind: kind})

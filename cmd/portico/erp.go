@@ -178,8 +178,9 @@ func tenantAccount(ctx context.Context, cfg config.Config, store *sqlstore.Store
 // tenant's records as its kinds have them from now on, and the document
 // indexes fit them all. Each tenant must exist: its replica, checkpoints
 // and outbox belong to it. sig, when not nil, carries wake-ups to and from
-// the other instances on the database.
-func syncEngines(ctx context.Context, cfg config.Config, dbs *databases, sig *signals.Signals, log *slog.Logger) (map[portal.TenantID]*erpsync.Engine, map[portal.TenantID]string, error) {
+// the other instances on the database; share, when not nil, is this
+// instance's share of the tenants' leases (erpsync.Options.Share).
+func syncEngines(ctx context.Context, cfg config.Config, dbs *databases, sig *signals.Signals, share erpsync.Share, log *slog.Logger) (map[portal.TenantID]*erpsync.Engine, map[portal.TenantID]string, error) {
 	store := dbs.main
 	accounts, err := netsuiteAccounts(ctx, cfg, store)
 	if err != nil || len(accounts) == 0 {
@@ -211,7 +212,7 @@ func syncEngines(ctx context.Context, cfg config.Config, dbs *databases, sig *si
 	for tenant, conn := range conns {
 		opt := erpsync.Options{Interval: cfg.NetSuite.SyncInterval, Instance: cfg.Instance,
 			Logger:    log.With("component", "erpsync", "tenant", string(tenant)),
-			Suspended: func(ctx context.Context) bool { return tenantSuspended(ctx, store, tenant) }}
+			Suspended: func(ctx context.Context) bool { return tenantSuspended(ctx, store, tenant) }, Share: share}
 		if sig != nil {
 			opt.Signals = sig
 		}
@@ -272,7 +273,7 @@ func syncCommand(ctx context.Context, cfg config.Config, store *sqlstore.Store, 
 		return err
 	}
 	defer dbs.close()
-	engines, _, err := syncEngines(ctx, cfg, dbs, sig, log)
+	engines, _, err := syncEngines(ctx, cfg, dbs, sig, nil, log)
 	if err != nil {
 		return err
 	}

@@ -2,12 +2,15 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"io"
 	"log/slog"
 	"maps"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/portico/portico/internal/config"
@@ -34,6 +37,8 @@ type fleet struct {
 	sig *signals.Signals
 	log *slog.Logger
 
+	share *share
+
 	mu       sync.RWMutex
 	engines  map[portal.TenantID]*erpsync.Engine
 	links    map[portal.TenantID]string
@@ -45,6 +50,9 @@ type fleet struct {
 // until ctx ends; wait waits for every engine to stop after that.
 func startFleet(ctx context.Context, cfg config.Config, dbs *databases, sig *signals.Signals, log *slog.Logger) (f *fleet, wait func(), err error) {
 	f = &fleet{cfg: cfg, dbs: dbs, sig: sig, log: log, stops: map[portal.TenantID]func(){}}
+	f.share = newShare(f, cfg.Instance)
+	// Counted among the instances before its engines claim anything.
+	f.share.see(ctx)
 	if err := f.refresh(ctx); err != nil {
 		return nil, nil, err
 	}
@@ -64,8 +72,14 @@ func startFleet(ctx context.Context, cfg config.Config, dbs *databases, sig *sig
 			}
 		}
 	}()
+	seen := make(chan struct{})
+	go func() {
+		defer close(seen)
+		f.share.follow(ctx)
+	}()
 	return f, func() {
 		<-done
+		<-seen
 		f.mu.Lock()
 		stops := slices.Collect(maps.Values(f.stops))
 		f.mu.Unlock()
@@ -105,7 +119,7 @@ func (f *fleet) refresh(ctx context.Context) error {
 	if same {
 		return nil
 	}
-	engines, links, err := syncEngines(ctx, f.cfg, f.dbs, f.sig, f.log)
+	engines, links, err := syncEngines(ctx, f.cfg, f.dbs, f.sig, f.share, f.log)
 	if err != nil {
 		return err
 	}
@@ -177,4 +191,108 @@ func (f *fleet) writeMetrics(ctx context.Context, w io.Writer) error {
 	})
 	f.mu.RUnlock()
 	return erpsync.WritePrometheus(ctx, w, engines...)
+}
+
+// sharePeriod is how often an instance notes in the main database that
+// it runs and counts the instances that do; an instance not seen for
+// shareLapse is no longer counted (one killed, say).
+const (
+	sharePeriod = 2500 * time.Millisecond
+	shareLapse  = 4 * sharePeriod
+)
+
+// share is an instance's share of its tenants' sync leases
+// (erpsync.Share): the tenants with an account ÷ the instances running,
+// rounded up. The instances count themselves in the main database
+// (sqlstore's SeeInstance) every sharePeriod. The leases held are this
+// instance's engines' own view (Engine.HoldsLease), so the share is per
+// instance, and the instances' shares together cover every tenant.
+type share struct {
+	f  *fleet
+	id string // unique among the instances: the instance's name and a random suffix
+
+	live atomic.Int64 // instances running, this one included (0: not counted yet)
+
+	mu                  sync.Mutex
+	claiming, releasing int // claims and give-ups under way
+}
+
+func newShare(f *fleet, instance string) *share {
+	b := make([]byte, 4)
+	rand.Read(b)
+	return &share{f: f, id: instance + "-" + hex.EncodeToString(b)}
+}
+
+// see counts the instances running, this one among them.
+func (s *share) see(ctx context.Context) {
+	now := time.Now()
+	n, err := s.f.dbs.main.SeeInstance(ctx, s.id, now, now.Add(shareLapse))
+	if err != nil {
+		if ctx.Err() == nil {
+			s.f.log.Warn("count the instances sharing the syncs; the last count stands", "err", err)
+		}
+		return
+	}
+	s.live.Store(int64(n))
+}
+
+// follow counts the instances every sharePeriod until ctx ends, then
+// takes this one out of the count.
+func (s *share) follow(ctx context.Context) {
+	tick := time.NewTicker(sharePeriod)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			if err := s.f.dbs.main.ForgetInstance(context.WithoutCancel(ctx), s.id); err != nil {
+				s.f.log.Warn("leave the count of the instances sharing the syncs", "err", err)
+			}
+			return
+		case <-tick.C:
+			s.f.mu.RLock()
+			syncing := len(s.f.engines) > 0
+			s.f.mu.RUnlock()
+			if syncing { // an instance without engines is not counted: it takes no share
+				s.see(ctx)
+			}
+		}
+	}
+}
+
+// counts returns the leases this instance's engines hold and its share;
+// s.mu is held (and then the fleet's).
+func (s *share) counts() (held, limit int) {
+	s.f.mu.RLock()
+	defer s.f.mu.RUnlock()
+	for _, e := range s.f.engines {
+		if e.HoldsLease() {
+			held++
+		}
+	}
+	n := int(max(1, s.live.Load()))
+	return held, (len(s.f.engines) + n - 1) / n
+}
+
+// Claim implements erpsync.Share.
+func (s *share) Claim() (func(), bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	held, limit := s.counts()
+	if held+s.claiming >= limit {
+		return nil, false
+	}
+	s.claiming++
+	return func() { s.mu.Lock(); s.claiming--; s.mu.Unlock() }, true
+}
+
+// GiveUp implements erpsync.Share.
+func (s *share) GiveUp() (func(), bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	held, limit := s.counts()
+	if held-s.releasing <= limit {
+		return nil, false
+	}
+	s.releasing++
+	return func() { s.mu.Lock(); s.releasing--; s.mu.Unlock() }, true
 }

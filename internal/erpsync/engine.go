@@ -58,7 +58,14 @@ type Options struct {
 	// the tenant's writes wait in its outbox, and the rounds resume when
 	// it answers false again.
 	Suspended func(context.Context) bool
-	Logger    *slog.Logger
+	// Share, when set, is this instance's share of several tenants'
+	// leases: an engine takes its tenant's lease only while the instance
+	// may take one more, and gives it up between pulls while the
+	// instance holds more than its share, so the tenants' syncs spread
+	// over the instances. Without it an engine takes its lease whenever
+	// it is free.
+	Share  Share
+	Logger *slog.Logger
 	// Now is the clock; time.Now by default.
 	Now func() time.Time
 }

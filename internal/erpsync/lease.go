@@ -34,6 +34,57 @@ const leaseName = "erp-sync"
 // within 1¼ leases of its last renewal.
 func (e *Engine) renewEvery() time.Duration { return e.opt.Lease / 4 }
 
+// Share is an instance's share of the leases of the tenants it syncs
+// (Options.Share): the tenants' engines in one instance share one.
+type Share interface {
+	// Claim asks whether the instance may take one more lease; when ok,
+	// done is called once the claim has ended, won or lost (the claims
+	// under way count against the share meanwhile).
+	Claim() (done func(), ok bool)
+	// GiveUp asks whether the instance holds more than its share, and
+	// so one of its engines gives its lease up; when ok, done is called
+	// once it has (the give-ups under way count meanwhile).
+	GiveUp() (done func(), ok bool)
+}
+
+// HoldsLease reports whether this engine holds its tenant's lease, as far
+// as its last claim knows.
+func (e *Engine) HoldsLease() bool { return e.holds() }
+
+// take claims the lease: renews it when this engine holds it; with a
+// Share, takes it only while the instance may take one more.
+func (e *Engine) take(ctx context.Context) (Lease, error) {
+	if e.holds() || e.opt.Share == nil {
+		return e.claim(ctx)
+	}
+	done, ok := e.opt.Share.Claim()
+	if !ok {
+		return Lease{}, ErrBusy
+	}
+	defer done()
+	return e.claim(ctx)
+}
+
+// giveUp releases the lease between pulls when the instance holds more
+// than its share (Options.Share); it reports whether it did.
+func (e *Engine) giveUp(ctx context.Context) bool {
+	if e.opt.Share == nil || !e.pullMu.TryLock() {
+		return false
+	}
+	defer e.pullMu.Unlock()
+	done, ok := e.opt.Share.GiveUp()
+	if !ok {
+		return false
+	}
+	defer done()
+	if err := e.Release(ctx); err != nil {
+		e.log.Warn("give the sync lease up", "err", err)
+		return false
+	}
+	e.log.Info("the sync lease given up: this instance holds more than its share", "owner", e.opt.Owner)
+	return true
+}
+
 // claim takes or renews the lease.
 func (e *Engine) claim(ctx context.Context) (Lease, error) {
 	now := e.opt.Now()
@@ -74,7 +125,7 @@ func (e *Engine) renew(ctx context.Context, l Lease) error {
 // fails for another reason (the database, briefly) is logged, and the
 // writes' fencing still guards the work.
 func (e *Engine) hold(ctx context.Context, fn func(ctx context.Context, l Lease) error) error {
-	l, err := e.claim(ctx)
+	l, err := e.take(ctx)
 	if err != nil {
 		return err
 	}
@@ -112,13 +163,19 @@ func (e *Engine) hold(ctx context.Context, fn func(ctx context.Context, l Lease)
 // holder keeps it while idle (so one instance stays the worker), and a
 // dead holder is replaced within 1¼ leases. Taking it over wakes the push
 // loop and, after the first round, asks for a pull: the previous holder
-// may have died with work to do.
+// may have died with work to do. With a Share, the lease is taken only
+// while the instance may take one more, and released between pulls while
+// it holds more than its share.
 func (e *Engine) leaseLoop(ctx context.Context) {
 	tick := time.NewTicker(e.renewEvery())
 	defer tick.Stop()
 	held := false
 	for first := true; ; first = false {
-		_, err := e.claim(ctx)
+		err := ErrBusy
+		gaveUp := held && e.giveUp(ctx)
+		if !gaveUp {
+			_, err = e.take(ctx)
+		}
 		switch {
 		case err == nil && !held:
 			e.log.Info("holding the sync lease", "owner", e.opt.Owner)
@@ -126,7 +183,7 @@ func (e *Engine) leaseLoop(ctx context.Context) {
 			if !first {
 				e.offerPull(pullRequest{})
 			}
-		case errors.Is(err, ErrBusy) && held:
+		case errors.Is(err, ErrBusy) && held && !gaveUp:
 			e.log.Info("the sync lease passed to another instance", "owner", e.opt.Owner)
 		case err != nil && !errors.Is(err, ErrBusy) && ctx.Err() == nil:
 			e.log.Warn("claim the sync lease", "err", err)
