@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/portico/portico/internal/records"
@@ -17,16 +16,9 @@ import (
 // nowhere else, and the other company is served from the main database as
 // before.
 func TestATenantInItsOwnDatabase(t *testing.T) {
-	base := os.Getenv("PORTICO_TEST_DATABASE_URL")
-	if base == "" || testing.Short() {
-		t.Skip("PORTICO_TEST_DATABASE_URL is not set, or -short")
-	}
+	base := testPostgres(t)
 	ctx := context.Background()
-	mainURL, dropMain, err := sqlstore.ScratchURL(ctx, base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(dropMain)
+	mainURL := scratchPostgres(t, base)
 	// The placed database: on a second PostgreSQL server when the test
 	// is given one (pg_createcluster … --port 5433), else another schema
 	// of the same one.
@@ -34,33 +26,14 @@ func TestATenantInItsOwnDatabase(t *testing.T) {
 	if second == "" {
 		second = base
 	}
-	placedURL, dropPlaced, err := sqlstore.ScratchURL(ctx, second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(dropPlaced)
+	placedURL := scratchPostgres(t, second)
 	env := map[string]string{"PORTICO_DATA_DIR": t.TempDir(), "PORTICO_LOG_LEVEL": "warn", "PORTICO_DATABASE_URL": mainURL,
 		"PORTICO_IDENTITY_PROJECT_ID": "demo-portal", "PORTICO_IDENTITY_EMULATOR_HOST": "127.0.0.1:1"}
-	in := func(more map[string]string) map[string]string {
-		out := map[string]string{}
-		for k, v := range env {
-			out[k] = v
-		}
-		for k, v := range more {
-			out[k] = v
-		}
-		return out
-	}
-	must := func(env map[string]string, args ...string) {
-		t.Helper()
-		if out, err := runWith(t, env, args...); err != nil {
-			t.Fatalf("portico %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-	}
-	must(env, "seed", "-per-kind", "20")
-	must(env, "tenants", "add", "kestrel", "-name", "Kestrel Consulting", "-host", "kestrel.localhost")
+	in := func(more map[string]string) map[string]string { return withEnv(env, more) }
+	mustRun(t, env, "seed", "-per-kind", "20")
+	mustRun(t, env, "tenants", "add", "kestrel", "-name", "Kestrel Consulting", "-host", "kestrel.localhost")
 	// Kestrel's data is made in its own database.
-	must(in(map[string]string{"PORTICO_DATABASE_URL": placedURL, "PORTICO_DEFAULT_TENANT": "kestrel"}), "seed", "-per-kind", "8")
+	mustRun(t, in(map[string]string{"PORTICO_DATABASE_URL": placedURL, "PORTICO_DEFAULT_TENANT": "kestrel"}), "seed", "-per-kind", "8")
 
 	// A tenant placed but not in the main database's directory is refused.
 	if _, err := runWith(t, in(map[string]string{"PORTICO_TENANT_DATABASES": "nobody=" + placedURL, "PORTICO_SYNC_INTERVAL": "1s"}), "sync", "-once"); err == nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -17,6 +18,46 @@ func runWith(t *testing.T, env map[string]string, args ...string) (string, error
 	var out strings.Builder
 	err := run(context.Background(), args, func(k string) string { return env[k] }, &out)
 	return out.String(), err
+}
+
+// mustRun is runWith that fails the test when the command fails.
+func mustRun(t *testing.T, env map[string]string, args ...string) string {
+	t.Helper()
+	out, err := runWith(t, env, args...)
+	if err != nil {
+		t.Fatalf("portico %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return out
+}
+
+// withEnv is env with more's variables over it.
+func withEnv(env, more map[string]string) map[string]string {
+	out := maps.Clone(env)
+	maps.Copy(out, more)
+	return out
+}
+
+// scratchPostgres is the URL of an empty database on the PostgreSQL
+// server at base, dropped when the test ends.
+func scratchPostgres(t *testing.T, base string) string {
+	t.Helper()
+	u, drop, err := sqlstore.ScratchURL(context.Background(), base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(drop)
+	return u
+}
+
+// testPostgres is PORTICO_TEST_DATABASE_URL; the test is skipped without
+// it, and under -short.
+func testPostgres(t *testing.T) string {
+	t.Helper()
+	base := os.Getenv("PORTICO_TEST_DATABASE_URL")
+	if base == "" || testing.Short() {
+		t.Skip("PORTICO_TEST_DATABASE_URL is not set, or -short")
+	}
+	return base
 }
 
 func TestCommands(t *testing.T) {

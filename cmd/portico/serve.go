@@ -163,16 +163,20 @@ func serve(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *s
 }
 
 // tenantBudget is each tenant's budget on this instance while it serves
-// several (PORTICO_TENANT_*): by default half the database pool's
-// connections (at least 2) and their time, so that one company's flood
-// leaves the other half to the rest.
+// several (PORTICO_TENANT_*). By default, as the pool is twice the CPUs:
+// a quarter of the pool's connections at once (half the CPUs, at least
+// 1) and a quarter of the CPUs' time a second in the database (at least
+// half a second), so one company's flood leaves most of the machine to
+// the others. (Half the pool's connections and time kept both of a
+// 2-core machine's CPUs busy, and another company's p99 at 2.2 times its
+// quiet figure; docs/performance.md, "One company flooded".)
 func tenantBudget(cfg config.Config, pool int) tenancy.Budget {
 	b := tenancy.Budget{Concurrent: cfg.TenantConcurrency, Rate: cfg.TenantRate, DBTime: cfg.TenantDBTime, Wait: 2 * time.Second}
 	if b.Concurrent == 0 {
-		b.Concurrent = max(2, pool/2)
+		b.Concurrent = max(1, pool/4)
 	}
 	if b.DBTime == 0 {
-		b.DBTime = time.Duration(max(2, pool/2)) * time.Second
+		b.DBTime = max(time.Second/2, time.Duration(pool)*time.Second/8)
 	}
 	return b
 }

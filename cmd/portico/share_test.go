@@ -1,19 +1,16 @@
 package main
 
 import (
-	"context"
 	"database/sql"
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/portico/portico/internal/erp/netsuitetest"
 	"github.com/portico/portico/internal/secretbox"
-	"github.com/portico/portico/internal/sqlstore"
 )
 
 // Instances share the companies' syncs: the first takes every company's
@@ -21,42 +18,24 @@ import (
 // from those that hold more, and the leases of one that stops pass to
 // those still running.
 func TestInstancesShareTheCompaniesSyncs(t *testing.T) {
-	base := os.Getenv("PORTICO_TEST_DATABASE_URL")
-	if base == "" || testing.Short() {
-		t.Skip("PORTICO_TEST_DATABASE_URL is not set, or -short")
-	}
+	base := testPostgres(t)
 	t.Parallel()
-	ctx := context.Background()
-	mainURL, drop, err := sqlstore.ScratchURL(ctx, base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(drop)
+	mainURL := scratchPostgres(t, base)
 	env := map[string]string{"PORTICO_DATA_DIR": t.TempDir(), "PORTICO_LOG_LEVEL": "warn", "PORTICO_DATABASE_URL": mainURL,
 		"PORTICO_SECRET_KEYS": secretbox.NewKey(), "PORTICO_SYNC_INTERVAL": "1s",
 		"PORTICO_IDENTITY_PROJECT_ID": "demo-portal", "PORTICO_IDENTITY_EMULATOR_HOST": "127.0.0.1:1"}
-	with := func(more map[string]string) map[string]string {
-		out := maps.Clone(env)
-		maps.Copy(out, more)
-		return out
-	}
-	must := func(env map[string]string, args ...string) {
-		t.Helper()
-		if out, err := runWith(t, env, args...); err != nil {
-			t.Fatalf("portico %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-	}
-	must(env, "migrate")
+	with := func(more map[string]string) map[string]string { return withEnv(env, more) }
+	mustRun(t, env, "migrate")
 	var companies []string
 	for i := range 6 {
 		c := fmt.Sprintf("company-%d", i+1)
-		must(env, "tenants", "add", c, "-name", fmt.Sprintf("Company %d", i+1), "-host", c+".localhost")
+		mustRun(t, env, "tenants", "add", c, "-name", fmt.Sprintf("Company %d", i+1), "-host", c+".localhost")
 		companies = append(companies, c)
 	}
 	for _, c := range companies {
 		_, account := fakeNetSuiteConfig(t, netsuitetest.Config{}, 2)
 		delete(account, "PORTICO_DATA_DIR")
-		must(with(account), "netsuite", "connect", "-tenant", c)
+		mustRun(t, with(account), "netsuite", "connect", "-tenant", c)
 	}
 
 	db, err := sql.Open("pgx", mainURL)

@@ -70,14 +70,7 @@ func TestTwoCompaniesSyncTheirOwnAccounts(t *testing.T) {
 		}
 		return out
 	}
-	must := func(env map[string]string, args ...string) string {
-		t.Helper()
-		out, err := runWith(t, env, args...)
-		if err != nil {
-			t.Fatalf("portico %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-		return out
-	}
+	must := func(env map[string]string, args ...string) string { t.Helper(); return mustRun(t, env, args...) }
 	must(base, "roles", "import", "../../internal/demo/access.yaml")
 	must(base, "tenants", "add", "kestrel", "-name", "Kestrel Consulting", "-host", "kestrel.localhost")
 	access, err := os.ReadFile("../../internal/demo/access.yaml")

@@ -81,8 +81,8 @@ type Config struct {
 
 	// TenantConcurrency, TenantRate and TenantDBTime are each tenant's
 	// budget on an instance while it serves several (tenancy.Budget):
-	// requests at once (0: half the database pool, at least 2), requests
-	// a second, and database time a second (0: half the pool's).
+	// requests at once (0: a quarter of the database pool, at least 1), requests
+	// a second, and database time a second (0: an eighth of the pool's, at least 0.5 s).
 	TenantConcurrency int           // PORTICO_TENANT_CONCURRENCY
 	TenantRate        float64       // PORTICO_TENANT_RATE
 	TenantDBTime      time.Duration // PORTICO_TENANT_DB_TIME
@@ -289,13 +289,13 @@ func Load(getenv func(string) string, fs *flag.FlagSet, args []string) (Config, 
 		return c, nil, fmt.Errorf("PORTICO_INSTANCE: up to 64 letters, digits and . _ : -")
 	}
 	if c.TenantConcurrency, err = strconv.Atoi(env("PORTICO_TENANT_CONCURRENCY", "0")); err != nil || c.TenantConcurrency < 0 || c.TenantConcurrency > 10000 {
-		return c, nil, fmt.Errorf("PORTICO_TENANT_CONCURRENCY: a number of requests from 1 to 10000 (0 for half the database pool)")
+		return c, nil, fmt.Errorf("PORTICO_TENANT_CONCURRENCY: a number of requests from 1 to 10000 (0 for a quarter of the database pool)")
 	}
 	if c.TenantRate, err = strconv.ParseFloat(env("PORTICO_TENANT_RATE", "200"), 64); err != nil || c.TenantRate < 0 || math.IsInf(c.TenantRate, 0) {
 		return c, nil, fmt.Errorf("PORTICO_TENANT_RATE: requests a second, such as 200 (0 for no limit)")
 	}
 	if c.TenantDBTime, err = time.ParseDuration(env("PORTICO_TENANT_DB_TIME", "0s")); err != nil || c.TenantDBTime < 0 {
-		return c, nil, fmt.Errorf("PORTICO_TENANT_DB_TIME: database time a second, such as 2s (0 for half the database pool's)")
+		return c, nil, fmt.Errorf("PORTICO_TENANT_DB_TIME: database time a second, such as 2s (0 for an eighth of the database pool's)")
 	}
 	if c.TenantDatabases, err = parseTenantDatabases(env("PORTICO_TENANT_DATABASES", "")); err != nil {
 		return c, nil, err
