@@ -63,11 +63,7 @@ func TestInstancesShareTheCompaniesSyncs(t *testing.T) {
 	}
 	spread := func(want map[string]int) {
 		t.Helper()
-		var got map[string]int
-		eventually(t, 30*time.Second, fmt.Sprintf("leases held %v", want), func() bool {
-			got = held()
-			return maps.Equal(got, want)
-		})
+		eventually(t, 30*time.Second, fmt.Sprintf("leases held %v", want), func() bool { return maps.Equal(held(), want) })
 	}
 	startServe(t, with(map[string]string{"PORTICO_INSTANCE": "a"}), io.Discard)
 	spread(map[string]int{"a": 6})

@@ -153,16 +153,6 @@ func open(ctx context.Context, url, dataDir string, opts ...Option) (*Store, err
 		return nil, err
 	}
 	s.db, s.rdb, s.ldb, s.d, s.dsn = db, db, db, d, dsn
-	if !d.embedded {
-		// Connected when first used: most commands take no lease.
-		if s.ldb, err = sql.Open(driver, dsn); err != nil {
-			db.Close()
-			return nil, fmt.Errorf("open %s database: %w", d.name, err)
-		}
-		s.ldb.SetMaxOpenConns(leaseConns)
-		s.ldb.SetMaxIdleConns(leaseConns)
-		s.ldb.SetConnMaxIdleTime(5 * time.Minute)
-	}
 	if d.embedded {
 		db.SetMaxOpenConns(1)
 		db.SetMaxIdleConns(1)
@@ -172,6 +162,15 @@ func open(ctx context.Context, url, dataDir string, opts ...Option) (*Store, err
 			return nil, err
 		}
 		s.group = groupcommit.New(db)
+	} else {
+		// Connected when first used: most commands take no lease.
+		if s.ldb, err = sql.Open(driver, dsn); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("open %s database: %w", d.name, err)
+		}
+		s.ldb.SetMaxOpenConns(leaseConns)
+		s.ldb.SetMaxIdleConns(leaseConns)
+		s.ldb.SetConnMaxIdleTime(5 * time.Minute)
 	}
 	s.SetMaxConns(0)
 	return s, nil
