@@ -549,7 +549,11 @@ func conditionSQL(d dialect, k *records.Kind, c records.Cond) (string, []any, er
 		return "", nil, portal.Errorf(portal.CodeInvalid, "Cannot filter on %q.", c.Column)
 	}
 	if within, ok := c.Value.(records.Within); ok && c.Op == records.OpIn {
-		return withinSQL(d, col, doc, within)
+		outer := "records." + col
+		if doc {
+			outer = "CAST(json_extract(records.fields, " + docPath(f.Name, "id") + ") AS INTEGER)"
+		}
+		return withinSQL(d, col, outer, doc, within)
 	}
 	if c.Op == records.OpIn {
 		ids, _ := c.Value.([]int64)
@@ -582,10 +586,17 @@ func conditionSQL(d dialect, k *records.Kind, c records.Cond) (string, []any, er
 }
 
 // withinSQL compiles a reference being one of the records a Within
-// matches to a subquery over the referenced kind (its own filter's index
-// answers it): col IN (SELECT id ...), the id as text for a document
-// reference (compared as text, see conditionSQL).
-func withinSQL(d dialect, col string, doc bool, w records.Within) (string, []any, error) {
+// matches (col, or outer: the same as the listed row's id, qualified
+// by its table) to a subquery over the referenced kind, which its own
+// filter's index answers: col IN (SELECT id ...), the id as text for a
+// document reference (compared as text, see conditionSQL). When the
+// referenced records are many and the list walks its own sort
+// (dialect.walkFollowed), it is an EXISTS instead, correlated on the row's
+// reference: each row walked is checked by one look-up of the record it
+// references, where IN gathered all the referenced records' ids first, on
+// every page (a manager's 50,000 projects at a million, for a page of the
+// invoices of a few of them).
+func withinSQL(d dialect, col, outer string, doc bool, w records.Within) (string, []any, error) {
 	tk, err := d.listKind(w.Kind)
 	if err != nil {
 		return "", nil, err
@@ -599,12 +610,14 @@ func withinSQL(d dialect, col string, doc bool, w records.Within) (string, []any
 		}
 		where, args = append(where, sql), append(args, pargs...)
 	}
+	if d.walkFollowed[followedKey(w)] {
+		// The referenced table is named w, so that the unqualified columns
+		// of its filter are its own and "records." is the listed row.
+		return "EXISTS (SELECT 1 FROM records w WHERE id = " + outer + " AND " + strings.Join(where, " AND ") + ")", args, nil
+	}
 	id := "id"
 	if doc {
 		id = "CAST(id AS TEXT)"
-	}
-	if d.walkFollowed[followedKey(w)] {
-		col = fmt.Sprintf(d.unindexed, col)
 	}
 	return col + " IN (SELECT " + id + " FROM records WHERE " + strings.Join(where, " AND ") + ")", args, nil
 }

@@ -345,28 +345,74 @@ func (t *Tenant) planFollowed(ctx context.Context, q records.ListQuery) (dialect
 			}
 		}
 	}
-	for _, part := range q.Filter.Parts() {
+	return d, eachWithin(q.Filter, func(w records.Within, tk *records.Kind) error {
+		large, err := many(tk, w.Filter, walkFollowedOver)
+		if large {
+			mark(followedKey(w))
+		}
+		return err
+	})
+}
+
+// eachWithin calls fn with each followed reference's condition of f
+// (records.Within) whose kind is known, until fn fails.
+func eachWithin(f records.Filter, fn func(records.Within, *records.Kind) error) error {
+	for _, part := range f.Parts() {
 		for _, conj := range part.Any {
 			for _, c := range conj {
 				w, ok := c.Value.(records.Within)
 				if !ok {
 					continue
 				}
-				tk, known := records.Lookup(w.Kind)
-				if !known {
-					continue
-				}
-				large, err := many(tk, w.Filter, walkFollowedOver)
-				if err != nil {
-					return d, err
-				}
-				if large {
-					mark(followedKey(w))
+				if tk, known := records.Lookup(w.Kind); known {
+					if err := fn(w, tk); err != nil {
+						return err
+					}
 				}
 			}
 		}
 	}
-	return d, nil
+	return nil
+}
+
+var keptCount = scope(`SELECT COALESCE((SELECT n FROM record_counts WHERE tenant_id = :tenant AND kind = ?), 0)`)
+
+// planSummary is the dialect a summary of q's records of kind k is
+// written in. A summary reads every record it matches (up to
+// records.SummaryExact+1), so a followed reference to one owner's records
+// is walked (dialect.walkFollowed: each of k's records checked by one
+// look-up of the record it references) when they are many and k has no
+// more records than they are: at a million projects, gathering a manager's
+// 50,000 and looking up each one's invoices cost more than checking each
+// of 1,000 invoices' project.
+func (t *Tenant) planSummary(ctx context.Context, k *records.Kind, q records.ListQuery) (dialect, error) {
+	d := t.d
+	if d.unindexed == "" {
+		return d, nil
+	}
+	kindN := int64(-1)
+	return d, eachWithin(q.Filter, func(w records.Within, tk *records.Kind) error {
+		o, ok := ownerScopeOf(tk, records.ListQuery{Kind: tk.Name, Filter: w.Filter})
+		if !ok {
+			return nil
+		}
+		kept, ok, err := t.keptOwnerSummary(ctx, tk, o, nil, records.Summary{})
+		if !ok || err != nil || kept.Total <= walkFollowedOver {
+			return err
+		}
+		if kindN < 0 {
+			if err := t.queryRow(ctx, keptCount, k.Name).Scan(&kindN); err != nil {
+				return err
+			}
+		}
+		if kindN <= kept.Total {
+			if d.walkFollowed == nil {
+				d.walkFollowed = map[string]bool{}
+			}
+			d.walkFollowed[followedKey(w)] = true
+		}
+		return nil
+	})
 }
 
 // namesIDs reports whether every record f selects is named by id (one of

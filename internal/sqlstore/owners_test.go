@@ -301,6 +301,23 @@ func TestConformanceFollowedWalk(t *testing.T) {
 		if err := ten.PutRecords(ctx, invs); err != nil {
 			t.Fatal(err)
 		}
+		// Clients of three sales reps, and billing summaries naming them
+		// by a document reference: fewer than a rep's clients, so that a
+		// summary walks them too (planSummary).
+		var clients, sums []records.Record
+		for i := int64(1); i <= 60; i++ {
+			clients = append(clients, records.Record{Kind: "customer", ID: 20_000 + i, Title: fmt.Sprintf("Client %d", i), ModifiedAt: at,
+				Fields: json.RawMessage(fmt.Sprintf(`{"salesrep": {"id": "%d", "refName": "Rep %d"}}`, 1+i%3, 1+i%3))})
+		}
+		for i := int64(1); i <= 15; i++ {
+			sums = append(sums, records.Record{Kind: "billing_summary", ID: 30_000 + i, Title: fmt.Sprintf("Summary %d", i), ModifiedAt: at,
+				Date: fmt.Sprintf("2026-%02d-%02d", 1+i%12, 1+i%28),
+				Fields: json.RawMessage(fmt.Sprintf(`{"custrecord_res_bs_customer": {"id": "%d", "refName": "Client %d"}}`, 20_000+1+i%65, 1+i%65))})
+		}
+		if err := ten.PutRecords(ctx, append(clients, sums...)); err != nil {
+			t.Fatal(err)
+		}
+		ck, _ := records.Lookup("customer")
 		k, _ := records.Lookup("invoice")
 		pk, _ := records.Lookup("project")
 		mine := records.Filter{Any: [][]records.Cond{{{Column: records.ColProject, Type: records.TypeRef, Op: records.OpIn,
@@ -327,14 +344,25 @@ func TestConformanceFollowedWalk(t *testing.T) {
 		invoicesOf2 := records.ListQuery{Kind: k.Name, Filter: mine, Sort: records.ColDate, Desc: true, Limit: 40, Columns: []records.Column{}, Fields: []string{}}
 		projectsOf2 := records.ListQuery{Kind: "project", Filter: mustFilter(t, pk, "projectmanager eq 2"), Sort: records.ColStatus, Limit: 7,
 			Columns: []records.Column{}, Fields: []string{}}
+		summariesOf2 := records.ListQuery{Kind: "billing_summary", Sort: records.ColDate, Limit: 2, Columns: []records.Column{}, Fields: []string{},
+			Filter: records.Filter{Any: [][]records.Cond{{{Column: records.DocColumn("custrecord_res_bs_customer"), Type: records.TypeRef, Op: records.OpIn,
+				Value: records.Within{Kind: "customer", Filter: mustFilter(t, ck, "salesrep eq 2")}}}}}}
 		defer func(f, o int64) { walkFollowedOver, walkOwnedOver = f, o }(walkFollowedOver, walkOwnedOver)
-		for _, q := range []records.ListQuery{invoicesOf2, projectsOf2} {
+		for _, q := range []records.ListQuery{invoicesOf2, projectsOf2, summariesOf2} {
 			walkFollowedOver, walkOwnedOver = 1_000_000, 1_000_000
 			read := pages(q)
+			readN, err := ten.Summarize(ctx, records.SummaryQuery{List: q, Count: true})
+			if err != nil {
+				t.Fatal(err)
+			}
 			walkFollowedOver, walkOwnedOver = 0, 0
 			walked := pages(q)
-			if fmt.Sprint(read) != fmt.Sprint(walked) || len(read) < 2 {
-				t.Errorf("%s: pages read first %v, walked %v", q.Kind, read, walked)
+			walkedN, err := ten.Summarize(ctx, records.SummaryQuery{List: q, Count: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(read) != fmt.Sprint(walked) || len(read) < 2 || readN.Total != walkedN.Total {
+				t.Errorf("%s: pages read first %v (%d), walked %v (%d)", q.Kind, read, readN.Total, walked, walkedN.Total)
 			}
 		}
 	})

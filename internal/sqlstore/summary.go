@@ -70,7 +70,11 @@ func (t *Tenant) Summarize(ctx context.Context, q records.SummaryQuery) (records
 	if err != nil {
 		return out, err
 	}
-	where, args, err := whereClause(t.d, k, q.List, text)
+	d, err := t.planSummary(ctx, k, q.List)
+	if err != nil {
+		return out, err
+	}
+	where, args, err := whereClause(d, k, q.List, text)
 	if err != nil {
 		return out, err
 	}
