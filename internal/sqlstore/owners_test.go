@@ -311,7 +311,7 @@ func TestConformanceFollowedWalk(t *testing.T) {
 		}
 		for i := int64(1); i <= 15; i++ {
 			sums = append(sums, records.Record{Kind: "billing_summary", ID: 30_000 + i, Title: fmt.Sprintf("Summary %d", i), ModifiedAt: at,
-				Date: fmt.Sprintf("2026-%02d-%02d", 1+i%12, 1+i%28),
+				Date:   fmt.Sprintf("2026-%02d-%02d", 1+i%12, 1+i%28),
 				Fields: json.RawMessage(fmt.Sprintf(`{"custrecord_res_bs_customer": {"id": "%d", "refName": "Client %d"}}`, 20_000+1+i%65, 1+i%65))})
 		}
 		if err := ten.PutRecords(ctx, append(clients, sums...)); err != nil {
