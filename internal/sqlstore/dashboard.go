@@ -124,18 +124,27 @@ func (d dialect) filterIndexes() map[string]string {
 			panic(fmt.Sprintf("sqlstore: the dashboard filters on %s.%s, which has no filter SQL: %v", kf.Kind.Name, kf.Field.Name, err))
 		}
 		expr := strings.TrimSuffix(sql, " = ?")
-		ddl := fmt.Sprintf("ON records (tenant_id, (%s), id) WHERE %s", expr, kindIs(kf.Kind))
+		ddls := []string{fmt.Sprintf("ON records (tenant_id, (%s), id) WHERE %s", expr, kindIs(kf.Kind))}
 		if kf.Field.Name == kf.Kind.Owner {
-			// A user's own records in a list's default order (by name), as
-			// a rule "owner eq $me" shows them: one index walk, holding
-			// every promoted column a page shows (records_title's, and the
-			// time of the last change, which a search's candidates are
-			// ranked by), so such a page reads the index alone.
-			ddl = fmt.Sprintf("ON records (tenant_id, (%s), title, id%s) WHERE %s", expr, d.carrying(listCovered+", modified_at"), kindIs(kf.Kind))
+			ddls = []string{
+				// A user's own records in a list's default order (by name),
+				// as a rule "owner eq $me" shows them: one index walk,
+				// holding every promoted column a page shows (records_title's,
+				// and the time of the last change, which a search's
+				// candidates are ranked by), so such a page reads the index
+				// alone.
+				fmt.Sprintf("ON records (tenant_id, (%s), title, id%s) WHERE %s", expr, d.carrying(listCovered+", modified_at"), kindIs(kf.Kind)),
+				// And by status (sortKeys' status, title), the order a list
+				// groups by and a "mine" card of one status counts: a page
+				// reads its rows by id (ownerIndexedSort).
+				fmt.Sprintf("ON records (tenant_id, (%s), status, title, id) WHERE %s", expr, kindIs(kf.Kind)),
+			}
 		}
-		sum := sha256.Sum256([]byte(ddl))
-		name := fmt.Sprintf("%s%x", docIndexPrefix, sum[:8])
-		out[name] = "CREATE INDEX IF NOT EXISTS " + name + " " + ddl
+		for _, ddl := range ddls {
+			sum := sha256.Sum256([]byte(ddl))
+			name := fmt.Sprintf("%s%x", docIndexPrefix, sum[:8])
+			out[name] = "CREATE INDEX IF NOT EXISTS " + name + " " + ddl
+		}
 	}
 	return out
 }

@@ -277,7 +277,7 @@ func (t *Tenant) keptOwnerSummary(ctx context.Context, k *records.Kind, o ownerS
 var walkFollowedOver int64 = records.SummaryExact
 
 // walkOwnedOver is how many of the owner's records make a list of them
-// sorted by anything but name walk its sort index, checking the owner of
+// sorted by anything but name or status walk its sort index, checking the owner of
 // each record (a table row each), rather than sort them all: at 100k
 // projects, a page walked cost as much as sorting about 16,000 of them
 // read off the owner's index (448 req/s sorting 4,492, 121 walking).
@@ -295,8 +295,8 @@ func ownedKey(k *records.Kind, owner string) string { return "owner\x00" + k.Nam
 // (owner_totals says how many), marked to be walked (dialect.walkFollowed):
 // a followed reference to them (an invoice's project managed by the
 // user), and the owner's own condition when the list is sorted by
-// anything but name (the owner's index is in name order; in any other a
-// page would sort all of the owner's records). In a list of records named
+// anything but name or status (the owner's indexes are in those orders;
+// in any other a page would sort all of the owner's records). In a list of records named
 // by id (namesIDs) both are marked, whatever their size: each is checked
 // on the records read by id.
 func (t *Tenant) planFollowed(ctx context.Context, q records.ListQuery) (dialect, error) {
@@ -325,7 +325,7 @@ func (t *Tenant) planFollowed(ctx context.Context, q records.ListQuery) (dialect
 		d.walkFollowed[key] = true
 	}
 	k, known := records.Lookup(q.Kind)
-	if known && k.Owner != "" && (byID || !sortsByName(q)) {
+	if known && k.Owner != "" && (byID || !ownerIndexedSort(q)) {
 		// The owner's condition alone, whatever else the list asks.
 		for _, part := range q.Filter.Parts() {
 			for _, conj := range part.Any {
@@ -414,6 +414,10 @@ func (t *Tenant) planSummary(ctx context.Context, k *records.Kind, q records.Lis
 		return nil
 	})
 }
+
+// ownerIndexedSort reports whether an owner's index is in q's order
+// (filterIndexes): by name or by status.
+func ownerIndexedSort(q records.ListQuery) bool { return sortsByName(q) || q.Sort == records.ColStatus }
 
 // namesIDs reports whether every record f selects is named by id (one of
 // its parts is "id in a list"): few (records.Guard.Visible asks for at

@@ -342,7 +342,7 @@ func TestConformanceFollowedWalk(t *testing.T) {
 			}
 		}
 		invoicesOf2 := records.ListQuery{Kind: k.Name, Filter: mine, Sort: records.ColDate, Desc: true, Limit: 40, Columns: []records.Column{}, Fields: []string{}}
-		projectsOf2 := records.ListQuery{Kind: "project", Filter: mustFilter(t, pk, "projectmanager eq 2"), Sort: records.ColStatus, Limit: 7,
+		projectsOf2 := records.ListQuery{Kind: "project", Filter: mustFilter(t, pk, "projectmanager eq 2"), Sort: records.ColAmount, Limit: 7,
 			Columns: []records.Column{}, Fields: []string{}}
 		summariesOf2 := records.ListQuery{Kind: "billing_summary", Sort: records.ColDate, Limit: 2, Columns: []records.Column{}, Fields: []string{},
 			Filter: records.Filter{Any: [][]records.Cond{{{Column: records.DocColumn("custrecord_res_bs_customer"), Type: records.TypeRef, Op: records.OpIn,

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/portico/portico/internal/records"
 )
@@ -265,4 +266,47 @@ func isIndexWalk(s *Store, plan string) bool {
 		return strings.Contains(plan, "USING INDEX") && !strings.Contains(plan, "TEMP B-TREE")
 	}
 	return strings.Contains(plan, "Index Scan") && !strings.Contains(plan, "Sort") && !strings.Contains(plan, "Seq Scan")
+}
+
+// TestOwnersListsWalkTheirIndex: a list of one owner's records (a rule
+// "projectmanager eq $me"), by name or by status, either way, first page
+// or after a cursor, walks one of the owner's indexes (filterIndexes)
+// with no sort step, however many records the owner has.
+func TestOwnersListsWalkTheirIndex(t *testing.T) {
+	ctx := context.Background()
+	s := openSQLite(t)
+	ten := seedTenant(t, s, "acme")
+	at := time.UnixMilli(1_700_000_000_000).UTC()
+	if err := ten.PutRecords(ctx, ownedProjects(1, 3000, func(i int64) int64 { return 1 + i%40 }, func(int64) bool { return false }, at)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.db.ExecContext(ctx, "ANALYZE"); err != nil {
+		t.Fatal(err)
+	}
+	pk, _ := records.Lookup("project")
+	// However many the owner's records: never walked along another index.
+	defer func(o int64) { walkOwnedOver = o }(walkOwnedOver)
+	walkOwnedOver = 0
+	for _, sort := range []records.Column{records.ColTitle, records.ColStatus} {
+		after := &records.Cursor{Values: []string{"Project 00100"}, ID: 100}
+		if sort == records.ColStatus {
+			after.Values = []string{"Active", "Project 00100"}
+		}
+		for _, desc := range []bool{false, true} {
+			for _, cur := range []*records.Cursor{nil, after} {
+				q := records.ListQuery{Kind: "project", Sort: sort, Desc: desc, After: cur, Limit: 50, Filter: mustFilter(t, pk, "projectmanager eq 7")}
+				d, err := ten.planFollowed(ctx, q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				plan, err := listStatement(d, q, predicate{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if p := queryPlan(t, s, plan.st, plan.args...); strings.Contains(p, "TEMP B-TREE") || !strings.Contains(p, "INDEX "+docIndexPrefix) {
+					t.Errorf("by %s, desc %v, after %v: plan %q", sort, desc, cur, p)
+				}
+			}
+		}
+	}
 }
