@@ -23,10 +23,15 @@ func (t *Tenant) Tally(ctx context.Context, q records.TallyQuery) (records.Tally
 	if err != nil {
 		return records.Tally{}, err
 	}
+	// It reads its scope's records as a summary does.
+	d, err := t.planSummary(ctx, k, records.ListQuery{Kind: q.Kind, Filter: q.Filter})
+	if err != nil {
+		return records.Tally{}, err
+	}
 	value, unit := "0", "''"
 	if q.Sum.Column != "" {
-		value = t.d.summableValue(q.Sum.Column)
-		if u := t.d.unitSQL(k, q.Sum); u != "" {
+		value = d.summableValue(q.Sum.Column)
+		if u := d.unitSQL(k, q.Sum); u != "" {
 			unit = u
 		}
 	}
@@ -39,7 +44,7 @@ func (t *Tenant) Tally(ctx context.Context, q records.TallyQuery) (records.Tally
 		}
 		pred, pargs := "1 = 1", []any(nil)
 		for i, part := range b.Parts() {
-			sql, fargs, err := filterSQL(t.d, k, part)
+			sql, fargs, err := filterSQL(d, k, part)
 			if err != nil {
 				return records.Tally{}, err
 			}
@@ -57,7 +62,7 @@ func (t *Tenant) Tally(ctx context.Context, q records.TallyQuery) (records.Tally
 		cols = append(cols, fmt.Sprintf("COALESCE(SUM(b%d), 0)", n), fmt.Sprintf("COALESCE(SUM(b%d * v), 0)", n))
 		args = append(args, pargs...)
 	}
-	where, wargs, err := whereClause(t.d, k, records.ListQuery{Kind: q.Kind, Filter: q.Filter}, predicate{})
+	where, wargs, err := whereClause(d, k, records.ListQuery{Kind: q.Kind, Filter: q.Filter}, predicate{})
 	if err != nil {
 		return records.Tally{}, err
 	}

@@ -378,7 +378,8 @@ func eachWithin(f records.Filter, fn func(records.Within, *records.Kind) error) 
 var keptCount = scope(`SELECT COALESCE((SELECT n FROM record_counts WHERE tenant_id = :tenant AND kind = ?), 0)`)
 
 // planSummary is the dialect a summary of q's records of kind k is
-// written in. A summary reads every record it matches (up to
+// written in, and a dashboard's tally or a grouped report of them. Each
+// reads every record it matches (a summary and a tally up to
 // records.SummaryExact+1), so a followed reference to one owner's records
 // is walked (dialect.walkFollowed: each of k's records checked by one
 // look-up of the record it references) when they are many and k has no

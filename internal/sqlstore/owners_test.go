@@ -349,20 +349,24 @@ func TestConformanceFollowedWalk(t *testing.T) {
 				Value: records.Within{Kind: "customer", Filter: mustFilter(t, ck, "salesrep eq 2")}}}}}}
 		defer func(f, o int64) { walkFollowedOver, walkOwnedOver = f, o }(walkFollowedOver, walkOwnedOver)
 		for _, q := range []records.ListQuery{invoicesOf2, projectsOf2, summariesOf2} {
+			// Its pages, count and report by month.
+			answers := func() string {
+				n, err := ten.Summarize(ctx, records.SummaryQuery{List: q, Count: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				groups, err := ten.GroupRecords(ctx, records.GroupQuery{Kind: q.Kind, Filter: q.Filter, GroupBy: records.ColDate,
+					Fns: []string{records.AggCount}, Limit: 100})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return fmt.Sprint(pages(q), n.Total, groups)
+			}
 			walkFollowedOver, walkOwnedOver = 1_000_000, 1_000_000
-			read := pages(q)
-			readN, err := ten.Summarize(ctx, records.SummaryQuery{List: q, Count: true})
-			if err != nil {
-				t.Fatal(err)
-			}
+			read := answers()
 			walkFollowedOver, walkOwnedOver = 0, 0
-			walked := pages(q)
-			walkedN, err := ten.Summarize(ctx, records.SummaryQuery{List: q, Count: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if fmt.Sprint(read) != fmt.Sprint(walked) || len(read) < 2 || readN.Total != walkedN.Total {
-				t.Errorf("%s: pages read first %v (%d), walked %v (%d)", q.Kind, read, readN.Total, walked, walkedN.Total)
+			if walked := answers(); read != walked || len(pages(q)) < 2 {
+				t.Errorf("%s: read first %v, walked %v", q.Kind, read, walked)
 			}
 		}
 	})

@@ -43,7 +43,12 @@ func (t *Tenant) GroupRecords(ctx context.Context, q records.GroupQuery) ([]reco
 	if err != nil {
 		return nil, err
 	}
-	where, args, err := whereClause(t.d, k, records.ListQuery{Kind: q.Kind, Filter: q.Filter}, predicate{})
+	// It reads every record of its filter, as a summary does.
+	d, err := t.planSummary(ctx, k, records.ListQuery{Kind: q.Kind, Filter: q.Filter})
+	if err != nil {
+		return nil, err
+	}
+	where, args, err := whereClause(d, k, records.ListQuery{Kind: q.Kind, Filter: q.Filter}, predicate{})
 	if err != nil {
 		return nil, err
 	}
