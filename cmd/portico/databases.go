@@ -79,6 +79,24 @@ func (d *databases) of(t portal.TenantID) *sqlstore.Store {
 // tenant is tenant t's handle, in its database.
 func (d *databases) tenant(t portal.TenantID) *sqlstore.Tenant { return d.of(t).Tenant(t) }
 
+// Ping checks that every database answers, the main one and each a
+// tenant is placed in: the health check's (a deployment whose tenants'
+// database is down is not healthy, though its main one answers).
+func (d *databases) Ping(ctx context.Context) error {
+	for i, st := range d.all {
+		if err := st.Ping(ctx); err != nil {
+			if i > 0 {
+				return fmt.Errorf("a database tenants are placed in: %w", err)
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// Engine is the main database's engine.
+func (d *databases) Engine() string { return d.main.Engine() }
+
 // close closes the databases opened beside main.
 func (d *databases) close() {
 	for _, st := range d.all[1:] {

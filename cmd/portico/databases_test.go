@@ -6,6 +6,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/records"
 	"github.com/portico/portico/internal/sqlstore"
 )
@@ -84,5 +85,28 @@ func TestATenantInItsOwnDatabase(t *testing.T) {
 	}
 	if n, err := mainStore.Tenant("portico-demo").CountMatching(ctx, records.ListQuery{Kind: "project"}); err != nil || n != 20 {
 		t.Errorf("riverbend's projects in the main database: %d, %v", n, err)
+	}
+}
+
+// TestEveryDatabaseIsPinged: the health check answers for every database
+// tenants live in, not the main one alone.
+func TestEveryDatabaseIsPinged(t *testing.T) {
+	ctx := context.Background()
+	open := func() *sqlstore.Store {
+		st, err := sqlstore.Open(ctx, "", t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	main, placed := open(), open()
+	defer main.Close()
+	d := &databases{main: main, placed: map[portal.TenantID]*sqlstore.Store{"kestrel": placed}, all: []*sqlstore.Store{main, placed}}
+	if err := d.Ping(ctx); err != nil || d.Engine() != "sqlite" {
+		t.Fatalf("both answering: %v (%s)", err, d.Engine())
+	}
+	placed.Close()
+	if err := d.Ping(ctx); err == nil {
+		t.Error("the placed database is closed, and the ping answered")
 	}
 }

@@ -78,7 +78,7 @@ func serve(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *s
 	}
 	h, err := httpapi.NewServer(httpapi.Options{
 		Logger: log,
-		Store:  store,
+		Store:  dbs,
 		UI:     web.Dist(),
 		Client: httpapi.ClientConfig{
 			ProductName: cfg.ProductName, Environment: cfg.Environment, ERP: cfg.ERP, Product: cfg.Product,
