@@ -59,10 +59,14 @@ type dialect struct {
 	// checking each record against the referenced records' ids (read once,
 	// into a temporary index) until a page matches, rather than reading
 	// every record of every referenced one and sorting them all (an
-	// invoice list through a manager's 50,000 projects). A correlated
-	// lookup of the referenced record per record checked cost 2.6 times
-	// as much (100k projects). Set per statement by Tenant.planFollowed.
+	// invoice list through a manager's 5,000 projects). Set per statement
+	// by Tenant.planFollowed, and the owner's own condition (ownedKey).
 	walkFollowed map[string]bool
+	// correlated are those of them whose referenced records are so many
+	// (correlateOver) that each record walked is checked by a look-up of
+	// the one it references instead (withinSQL), where gathering all their
+	// ids on every page cost more.
+	correlated map[string]bool
 	// kinds are the kinds of the tenant the statements are for, with its
 	// account's fields; set by Store.Tenant (nil: the code's).
 	kinds *records.Registry

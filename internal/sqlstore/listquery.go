@@ -589,13 +589,13 @@ func conditionSQL(d dialect, k *records.Kind, c records.Cond) (string, []any, er
 // matches (col, or outer: the same as the listed row's id, qualified
 // by its table) to a subquery over the referenced kind, which its own
 // filter's index answers: col IN (SELECT id ...), the id as text for a
-// document reference (compared as text, see conditionSQL). When the
-// referenced records are many and the list walks its own sort
-// (dialect.walkFollowed), it is an EXISTS instead, correlated on the row's
-// reference: each row walked is checked by one look-up of the record it
-// references, where IN gathered all the referenced records' ids first, on
-// every page (a manager's 50,000 projects at a million, for a page of the
-// invoices of a few of them).
+// document reference (compared as text, see conditionSQL); unindexed when
+// the list walks its own sort (dialect.walkFollowed). When the referenced
+// records are very many (dialect.correlated), it is an EXISTS instead,
+// correlated on the row's reference: each row walked is checked by one
+// look-up of the record it references, where IN gathered all the
+// referenced records' ids first, on every page (a manager's 50,000
+// projects at a million, for a page of the invoices of a few of them).
 func withinSQL(d dialect, col, outer string, doc bool, w records.Within) (string, []any, error) {
 	tk, err := d.listKind(w.Kind)
 	if err != nil {
@@ -610,7 +610,7 @@ func withinSQL(d dialect, col, outer string, doc bool, w records.Within) (string
 		}
 		where, args = append(where, sql), append(args, pargs...)
 	}
-	if d.walkFollowed[followedKey(w)] {
+	if d.correlated[followedKey(w)] {
 		// The referenced table is named w, so that the unqualified columns
 		// of its filter are its own and "records." is the listed row.
 		return "EXISTS (SELECT 1 FROM records w WHERE id = " + outer + " AND " + strings.Join(where, " AND ") + ")", args, nil
@@ -618,6 +618,9 @@ func withinSQL(d dialect, col, outer string, doc bool, w records.Within) (string
 	id := "id"
 	if doc {
 		id = "CAST(id AS TEXT)"
+	}
+	if d.walkFollowed[followedKey(w)] {
+		col = fmt.Sprintf(d.unindexed, col)
 	}
 	return col + " IN (SELECT " + id + " FROM records WHERE " + strings.Join(where, " AND ") + ")", args, nil
 }

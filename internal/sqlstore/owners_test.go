@@ -347,7 +347,8 @@ func TestConformanceFollowedWalk(t *testing.T) {
 		summariesOf2 := records.ListQuery{Kind: "billing_summary", Sort: records.ColDate, Limit: 2, Columns: []records.Column{}, Fields: []string{},
 			Filter: records.Filter{Any: [][]records.Cond{{{Column: records.DocColumn("custrecord_res_bs_customer"), Type: records.TypeRef, Op: records.OpIn,
 				Value: records.Within{Kind: "customer", Filter: mustFilter(t, ck, "salesrep eq 2")}}}}}}
-		defer func(f, o int64) { walkFollowedOver, walkOwnedOver = f, o }(walkFollowedOver, walkOwnedOver)
+		defer func(f, o, c, l int64) { walkFollowedOver, walkOwnedOver, correlateOver, lookupCost = f, o, c, l }(
+			walkFollowedOver, walkOwnedOver, correlateOver, lookupCost)
 		for _, q := range []records.ListQuery{invoicesOf2, projectsOf2, summariesOf2} {
 			// Its pages, count and report by month.
 			answers := func() string {
@@ -362,11 +363,17 @@ func TestConformanceFollowedWalk(t *testing.T) {
 				}
 				return fmt.Sprint(pages(q), n.Total, groups)
 			}
-			walkFollowedOver, walkOwnedOver = 1_000_000, 1_000_000
+			walkFollowedOver, walkOwnedOver, correlateOver, lookupCost = 1_000_000, 1_000_000, 1_000_000, 1_000_000
 			read := answers()
+			// Walked, checking each record against the referenced ids.
 			walkFollowedOver, walkOwnedOver = 0, 0
 			if walked := answers(); read != walked || len(pages(q)) < 2 {
 				t.Errorf("%s: read first %v, walked %v", q.Kind, read, walked)
+			}
+			// Walked, looking up the record each references (summaries too).
+			correlateOver, lookupCost = 0, 1
+			if walked := answers(); read != walked {
+				t.Errorf("%s: read first %v, walked with look-ups %v", q.Kind, read, walked)
 			}
 		}
 	})
