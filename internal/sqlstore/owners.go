@@ -399,8 +399,6 @@ func eachWithin(f records.Filter, fn func(records.Within, *records.Kind) error) 
 	return nil
 }
 
-var keptCount = scope(`SELECT COALESCE((SELECT n FROM record_counts WHERE tenant_id = :tenant AND kind = ?), 0)`)
-
 // planSummary is the dialect a summary of q's records of kind k is
 // written in, and a dashboard's tally or a grouped report of them. Each
 // reads every record it matches (a summary and a tally up to
@@ -425,7 +423,7 @@ func (t *Tenant) planSummary(ctx context.Context, k *records.Kind, q records.Lis
 			return err
 		}
 		if kindN < 0 {
-			if err := t.queryRow(ctx, keptCount, k.Name).Scan(&kindN); err != nil {
+			if kindN, err = t.keptCount(ctx, k); err != nil {
 				return err
 			}
 		}
