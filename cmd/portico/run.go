@@ -42,6 +42,7 @@ Commands:
   tenants import DIR    re-create a company from an export, in a database that lacks it
                         [-as ID] [-host HOST …]
   tenants delete ID     delete a company and all its data, in one transaction: -confirm ID
+                        [-left-behind: only its rows left in the main database once placed in its own]
   backup FILE           write a consistent copy of the SQLite database into the new FILE, also
                         while serve runs on it (PostgreSQL: prints the pg_dump recipe)
   restore FILE          put a backup in place as the database of a data directory that has none,

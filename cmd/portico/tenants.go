@@ -42,6 +42,7 @@ type tenantsOptions struct {
 	out            string // export's -o
 	as             string // import's -as
 	confirm        string // delete's -confirm
+	leftBehind     bool   // delete's -left-behind
 }
 
 // hostList is a flag given any number of times.
@@ -88,6 +89,8 @@ func (o *tenantsOptions) flags(cmd string, fs *flag.FlagSet) {
 		fs.Var(&o.hosts, "host", "a host name it answers at instead of the export's (repeat for more)")
 	case "tenants delete":
 		fs.StringVar(&o.confirm, "confirm", "", "the tenant's ID again: deleting removes all its data (required)")
+		fs.BoolVar(&o.leftBehind, "left-behind", false,
+			"delete only what the tenant left in the main database when PORTICO_TENANT_DATABASES placed it in its own; its directory entry (name, hosts, suspension, NetSuite connection) stays")
 	}
 }
 
@@ -113,7 +116,8 @@ func runTenants(ctx context.Context, store *sqlstore.Store, cfg config.Config, c
 		}
 		return fmt.Errorf("%s: give %s: portico %s", cmd, what, tenantsUsage[cmd])
 	}
-	admin := &tenancy.Admin{Store: store, Default: cfg.DefaultTenant}
+	admin := &tenancy.Admin{Store: store, Default: cfg.DefaultTenant,
+		Placed: func(t portal.TenantID) bool { _, ok := cfg.TenantDatabases[t]; return ok }}
 	if cmd == "tenants import" {
 		return sentence(cmd, importTenant(ctx, admin, o, stdout))
 	}
@@ -161,6 +165,14 @@ func runTenants(ctx context.Context, store *sqlstore.Store, cfg config.Config, c
 	case "tenants export":
 		return sentence(cmd, exportTenant(ctx, admin, id, o.out, stdout))
 	case "tenants delete":
+		if o.leftBehind {
+			sum, err := admin.DeleteLeftBehind(ctx, id, o.confirm)
+			if err != nil {
+				return sentence(cmd, err)
+			}
+			fmt.Fprintf(stdout, "deleted what tenant %s left in the main database: %s\n", id, countsText(sum.Rows))
+			return nil
+		}
 		sum, err := admin.Delete(ctx, id, o.confirm)
 		if err != nil {
 			return sentence(cmd, err)
@@ -243,7 +255,7 @@ var tenantsUsage = map[string]string{
 	"tenants environment": "tenants environment ID [NAME]",
 	"tenants export":      "tenants export ID -o DIR",
 	"tenants import":      "tenants import DIR [-as ID] [-host HOST …]",
-	"tenants delete":      "tenants delete ID -confirm ID",
+	"tenants delete":      "tenants delete ID -confirm ID [-left-behind]",
 }
 
 // tenantJSON is a tenant as `tenants list -json` prints it.

@@ -198,6 +198,25 @@ func TestTenantsExportImportDelete(t *testing.T) {
 	}
 	refused("confirm with its ID (acme)", "tenants", "delete", "acme")
 	refused("confirm with its ID (acme)", "tenants", "delete", "acme", "-confirm", "portico-demo")
+
+	// What acme left behind once placed elsewhere: its data goes, it
+	// stays listed with its host.
+	refused("is served from the main database", "tenants", "delete", "acme", "-confirm", "acme", "-left-behind")
+	env["PORTICO_TENANT_DATABASES"] = "acme=postgres://127.0.0.1:1/acme"
+	refused("confirm with its ID (acme)", "tenants", "delete", "acme", "-confirm", "portico-demo", "-left-behind")
+	out = must("deleted what tenant acme left in the main database: ", "tenants", "delete", "acme", "-confirm", "acme", "-left-behind")
+	if !strings.Contains(out, " records") || strings.Contains(out, "tenant_hosts") {
+		t.Errorf("a left-behind delete says %q", out)
+	}
+	delete(env, "PORTICO_TENANT_DATABASES")
+	if out := must("acme.example", "tenants", "list"); !strings.Contains(out, "acme") {
+		t.Errorf("acme is no longer listed:\n%s", out)
+	}
+	out = must("deleted tenant acme: ", "tenants", "delete", "acme", "-confirm", "acme")
+	if strings.Contains(out, " records") || !strings.Contains(out, "tenant_hosts") {
+		t.Errorf("deleting acme after its data: %q", out)
+	}
+	must("imported tenant acme (", "tenants", "import", dir, "-as", "acme", "-host", "acme.example")
 	out = must("deleted tenant acme: ", "tenants", "delete", "acme", "-confirm", "acme")
 	if !strings.Contains(out, " records") || !strings.Contains(out, " users") {
 		t.Errorf("delete does not say what went: %q", out)

@@ -852,10 +852,28 @@ func columnValue(c column, raw json.RawMessage, from fs.FS) (any, error) {
 // unknown tenant is a CodeNotFound error. Refusing the default tenant and
 // asking for confirmation are the caller's (tenancy.Admin).
 func (s *Store) DeleteTenant(ctx context.Context, id portal.TenantID) (tenancy.DeleteSummary, error) {
+	return s.deleteTenant(ctx, id, false)
+}
+
+// directoryTables are the tables of a tenant's directory entry beside its
+// tenants row: what the main database keeps of a tenant placed in a
+// database of its own (cmd/portico's databases).
+var directoryTables = []string{"tenant_hosts", "erp_connections"}
+
+// DeleteTenantData deletes every row of tenant id's data but its
+// directory entry (its tenants row and directoryTables), in one
+// transaction: what a tenant placed in a database of its own left in this
+// one (tenancy.Admin.DeleteLeftBehind).
+func (s *Store) DeleteTenantData(ctx context.Context, id portal.TenantID) (tenancy.DeleteSummary, error) {
+	return s.deleteTenant(ctx, id, true)
+}
+
+// deleteTenant is DeleteTenant, or DeleteTenantData when dataOnly.
+func (s *Store) deleteTenant(ctx context.Context, id portal.TenantID, dataOnly bool) (tenancy.DeleteSummary, error) {
 	sum := tenancy.DeleteSummary{Rows: map[string]int64{}}
 	var present []string
 	for _, tt := range tenantTables {
-		if s.hasTenantTable(ctx, tt.name) {
+		if s.hasTenantTable(ctx, tt.name) && !(dataOnly && slices.Contains(directoryTables, tt.name)) {
 			present = append(present, tt.name)
 		}
 	}
@@ -877,6 +895,9 @@ func (s *Store) DeleteTenant(ctx context.Context, id portal.TenantID) (tenancy.D
 			} else if n > 0 {
 				sum.Rows[name] = n
 			}
+		}
+		if dataOnly {
+			return nil
 		}
 		_, err := t.exec(ctx, scope(`DELETE FROM tenants WHERE id = :tenant`))
 		return err

@@ -312,3 +312,34 @@ func TestConformanceTenantImportRefusesADamagedExport(t *testing.T) {
 		}
 	})
 }
+
+// What a tenant placed in a database of its own left in the main one
+// goes, but its directory entry: its row, hosts and NetSuite connection.
+// Another tenant is untouched.
+func TestConformanceTenantDataLeftBehindIsDeleted(t *testing.T) {
+	engines(t, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		fillTenant(t, s, "acme", "acme.example")
+		fillTenant(t, s, "globex", "globex.example")
+		globexBefore := tenantRows(t, s, "globex")
+		del, err := s.DeleteTenantData(ctx, "acme")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if del.Rows["records"] < 3 || del.Rows["users"] == 0 || del.Rows["tenant_hosts"] != 0 || del.Rows["erp_connections"] != 0 {
+			t.Errorf("deleted %v", del.Rows)
+		}
+		if left := tenantRows(t, s, "acme"); !maps.Equal(left, map[string]int64{"tenant_hosts": 2, "erp_connections": 1}) {
+			t.Errorf("left of acme: %v, want its hosts and NetSuite connection", left)
+		}
+		if ok, _ := s.TenantExists(ctx, "acme"); !ok {
+			t.Error("acme's row went")
+		}
+		if conns, err := s.ERPConnections(ctx); err != nil || len(conns) != 2 {
+			t.Errorf("NetSuite connections after: %d, %v", len(conns), err)
+		}
+		if after := tenantRows(t, s, "globex"); !maps.Equal(after, globexBefore) {
+			t.Errorf("globex changed: %v, was %v", after, globexBefore)
+		}
+	})
+}

@@ -25,6 +25,7 @@ type AdminStore interface {
 	ExportTenant(ctx context.Context, id portal.TenantID, to Sink) (ExportSummary, error)
 	ImportTenant(ctx context.Context, from fs.FS, o ImportOptions) (ImportSummary, error)
 	DeleteTenant(ctx context.Context, id portal.TenantID) (DeleteSummary, error)
+	DeleteTenantData(ctx context.Context, id portal.TenantID) (DeleteSummary, error)
 }
 
 // Admin runs the operator's use cases against a store. Default is the
@@ -33,6 +34,9 @@ type AdminStore interface {
 type Admin struct {
 	Store   AdminStore
 	Default portal.TenantID
+	// Placed reports whether a tenant's data lives in a database of its
+	// own (PORTICO_TENANT_DATABASES) rather than Store's; nil: none does.
+	Placed func(portal.TenantID) bool
 	// Now is the clock of suspensions; nil is time.Now.
 	Now func() time.Time
 }
@@ -179,4 +183,26 @@ func (a *Admin) Delete(ctx context.Context, id portal.TenantID, confirm string) 
 		return DeleteSummary{}, err
 	}
 	return a.Store.DeleteTenant(ctx, id)
+}
+
+// DeleteLeftBehind removes what tenant id left in the main database
+// (Store) when it was placed in a database of its own: every row of its
+// data there, which is no longer read, in one transaction. Its directory
+// entry stays (name, hosts, suspension, NetSuite connection: the main
+// database's, which the deployment reads). confirm must be the id, as for
+// Delete; a tenant not placed elsewhere is refused (CodeConflict): its
+// data in the main database is the data it is served from.
+func (a *Admin) DeleteLeftBehind(ctx context.Context, id portal.TenantID, confirm string) (DeleteSummary, error) {
+	if confirm != string(id) {
+		msg := "deleting what tenant " + string(id) + " left in the main database removes it for good: confirm with its ID (" + string(id) + ")"
+		return DeleteSummary{}, portal.Invalid(msg, portal.FieldError{Field: "confirm", Message: "Must be the tenant's ID."})
+	}
+	if _, err := a.Find(ctx, id); err != nil {
+		return DeleteSummary{}, err
+	}
+	if a.Placed == nil || !a.Placed(id) {
+		return DeleteSummary{}, portal.Errorf(portal.CodeConflict,
+			"tenant %s is served from the main database (PORTICO_TENANT_DATABASES does not place it elsewhere): its data there is not left behind", id)
+	}
+	return a.Store.DeleteTenantData(ctx, id)
 }
