@@ -104,7 +104,7 @@ func serve(ctx context.Context, cfg config.Config, store *sqlstore.Store, log *s
 		Syncs:                 syncs.syncer,
 		MetricsToken:          cfg.MetricsToken,
 		OperatorToken:         cfg.OperatorToken,
-		Operator:              &tenancy.Admin{Store: store, Default: cfg.DefaultTenant},
+		Operator:              &tenancy.Admin{Store: store, Default: cfg.DefaultTenant, Placed: cfg.Placed},
 		WriteMetrics:          writeMetrics,
 		Equipment:             equipmentCharges(cfg.Equipment),
 		DBTimeout:             cfg.DBTimeout,

@@ -116,8 +116,7 @@ func runTenants(ctx context.Context, store *sqlstore.Store, cfg config.Config, c
 		}
 		return fmt.Errorf("%s: give %s: portico %s", cmd, what, tenantsUsage[cmd])
 	}
-	admin := &tenancy.Admin{Store: store, Default: cfg.DefaultTenant,
-		Placed: func(t portal.TenantID) bool { _, ok := cfg.TenantDatabases[t]; return ok }}
+	admin := &tenancy.Admin{Store: store, Default: cfg.DefaultTenant, Placed: cfg.Placed}
 	if cmd == "tenants import" {
 		return sentence(cmd, importTenant(ctx, admin, o, stdout))
 	}

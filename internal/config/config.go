@@ -407,6 +407,13 @@ func isLoopback(host string) bool {
 // parseTenantDatabases reads PORTICO_TENANT_DATABASES: "ID=URL" pairs,
 // separated by spaces or semicolons, each a tenant id and a postgres://
 // URL, no tenant twice.
+// Placed reports whether PORTICO_TENANT_DATABASES places tenant t in a
+// database of its own.
+func (c Config) Placed(t portal.TenantID) bool {
+	_, ok := c.TenantDatabases[t]
+	return ok
+}
+
 func parseTenantDatabases(text string) (map[portal.TenantID]string, error) {
 	out := map[portal.TenantID]string{}
 	for _, pair := range strings.FieldsFunc(text, func(r rune) bool { return r == ';' || unicode.IsSpace(r) }) {

@@ -30,6 +30,7 @@ type OperatorService interface {
 	SetEnvironment(ctx context.Context, id portal.TenantID, environment string) (tenancy.Tenant, error)
 	Export(ctx context.Context, id portal.TenantID, to tenancy.Sink) (tenancy.ExportSummary, error)
 	Delete(ctx context.Context, id portal.TenantID, confirm string) (tenancy.DeleteSummary, error)
+	DeleteLeftBehind(ctx context.Context, id portal.TenantID, confirm string) (tenancy.DeleteSummary, error)
 }
 
 var _ OperatorService = (*tenancy.Admin)(nil)
@@ -221,7 +222,9 @@ func (s *Server) operatorExport(w http.ResponseWriter, r *http.Request) {
 }
 
 // operatorDelete answers DELETE /operator/v1/tenants/{id}?confirm={id}
-// with the rows deleted per table.
+// with the rows deleted per table; with leftBehind=true, it deletes only
+// what the tenant left in the main database once placed in its own
+// (tenancy.Admin.DeleteLeftBehind).
 func (s *Server) operatorDelete(w http.ResponseWriter, r *http.Request) {
 	id, err := pathTenant(r)
 	if err != nil {
@@ -232,7 +235,16 @@ func (s *Server) operatorDelete(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	sum, err := s.operatorSvc.Delete(r.Context(), id, r.URL.Query().Get("confirm"))
+	del := s.operatorSvc.Delete
+	switch r.URL.Query().Get("leftBehind") {
+	case "":
+	case "true":
+		del = s.operatorSvc.DeleteLeftBehind
+	default:
+		s.writeError(w, r, portal.Invalid("leftBehind is true or absent", portal.FieldError{Field: "leftBehind", Message: "Must be true, or absent."}))
+		return
+	}
+	sum, err := del(r.Context(), id, r.URL.Query().Get("confirm"))
 	if err != nil {
 		s.writeError(w, r, err)
 		return

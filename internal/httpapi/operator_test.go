@@ -178,6 +178,13 @@ func TestOperatorAPIOperations(t *testing.T) {
 	if d := detail(call("DELETE", "/operator/v1/tenants/acme?confirm=acme", "", 403)); !strings.Contains(d, "default tenant") {
 		t.Errorf("deleting the default tenant: %q", d)
 	}
+	// What a tenant left behind: refused for one served from this
+	// database (none is placed elsewhere here), and a clear word on a bad
+	// flag.
+	if d := detail(call("DELETE", "/operator/v1/tenants/initech?confirm=initech&leftBehind=true", "", 409)); !strings.Contains(d, "served from the main database") {
+		t.Errorf("a left-behind delete of a tenant served here: %q", d)
+	}
+	call("DELETE", "/operator/v1/tenants/initech?confirm=initech&leftBehind=yes", "", 400)
 	deleted := call("DELETE", "/operator/v1/tenants/initech?confirm=initech", "", 200)["data"].(map[string]any)
 	if rows := deleted["deleted"].(map[string]any); rows["tenant_hosts"] != float64(1) {
 		t.Errorf("delete: %v", deleted)
