@@ -404,9 +404,6 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// parseTenantDatabases reads PORTICO_TENANT_DATABASES: "ID=URL" pairs,
-// separated by spaces or semicolons, each a tenant id and a postgres://
-// URL, no tenant twice.
 // Placed reports whether PORTICO_TENANT_DATABASES places tenant t in a
 // database of its own.
 func (c Config) Placed(t portal.TenantID) bool {
@@ -414,6 +411,9 @@ func (c Config) Placed(t portal.TenantID) bool {
 	return ok
 }
 
+// parseTenantDatabases reads PORTICO_TENANT_DATABASES: "ID=URL" pairs,
+// separated by spaces or semicolons, each a tenant id and a postgres://
+// URL, no tenant twice.
 func parseTenantDatabases(text string) (map[portal.TenantID]string, error) {
 	out := map[portal.TenantID]string{}
 	for _, pair := range strings.FieldsFunc(text, func(r rune) bool { return r == ';' || unicode.IsSpace(r) }) {

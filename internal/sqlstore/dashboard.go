@@ -24,7 +24,7 @@ func (t *Tenant) Tally(ctx context.Context, q records.TallyQuery) (records.Tally
 		return records.Tally{}, err
 	}
 	// It reads its scope's records as a summary does.
-	d, err := t.planSummary(ctx, k, records.ListQuery{Kind: q.Kind, Filter: q.Filter})
+	d, err := t.planSummary(ctx, k, q.Filter)
 	if err != nil {
 		return records.Tally{}, err
 	}

@@ -59,8 +59,9 @@ type dialect struct {
 	// checking each record against the referenced records' ids (read once,
 	// into a temporary index) until a page matches, rather than reading
 	// every record of every referenced one and sorting them all (an
-	// invoice list through a manager's 5,000 projects). Set per statement
-	// by Tenant.planFollowed, and the owner's own condition (ownedKey).
+	// invoice list through a manager's 5,000 projects); and the owner's
+	// own condition (ownedKey), walked likewise. Set per statement by
+	// Tenant.planFollowed.
 	walkFollowed map[string]bool
 	// correlated are those of them whose referenced records are so many
 	// (correlateOver) that each record walked is checked by a look-up of

@@ -290,10 +290,10 @@ var lookupCost int64 = 13
 var correlateOver = 1000 * lookupCost
 
 // walkOwnedOver is how many of the owner's records make a list of them
-// sorted by anything but name or status walk its sort index, checking the owner of
-// each record (a table row each), rather than sort them all: at 100k
-// projects, a page walked cost as much as sorting about 16,000 of them
-// read off the owner's index (448 req/s sorting 4,492, 121 walking).
+// sorted by anything but name or status walk its sort index, checking the
+// owner of each record (a table row each), rather than sort them all: at
+// 100k projects, a page walked cost as much as sorting about 16,000 of
+// them read off the owner's index (448 req/s sorting 4,492, 121 walking).
 var walkOwnedOver int64 = 20_000
 
 // followedKey names a followed reference's condition (records.Within)
@@ -309,9 +309,9 @@ func ownedKey(k *records.Kind, owner string) string { return "owner\x00" + k.Nam
 // a followed reference to them (an invoice's project managed by the
 // user), and the owner's own condition when the list is sorted by
 // anything but name or status (the owner's indexes are in those orders;
-// in any other a page would sort all of the owner's records). In a list of records named
-// by id (namesIDs) both are marked, whatever their size: each is checked
-// on the records read by id.
+// in any other a page would sort all of the owner's records). In a list
+// of records named by id (namesIDs) both are marked, whatever their size:
+// each is checked on the records read by id.
 func (t *Tenant) planFollowed(ctx context.Context, q records.ListQuery) (dialect, error) {
 	d := t.d
 	if d.unindexed == "" {
@@ -324,19 +324,10 @@ func (t *Tenant) planFollowed(ctx context.Context, q records.ListQuery) (dialect
 		if byID {
 			return true, nil
 		}
-		o, ok := ownerScopeOf(k, records.ListQuery{Kind: k.Name, Filter: f})
-		if !ok {
-			return false, nil
-		}
-		kept, ok, err := t.keptOwnerSummary(ctx, k, o, nil, records.Summary{})
-		return ok && kept.Total > over, err
+		n, err := t.ownedCount(ctx, k, f)
+		return n > over, err
 	}
-	mark := func(key string) {
-		if d.walkFollowed == nil {
-			d.walkFollowed = map[string]bool{}
-		}
-		d.walkFollowed[key] = true
-	}
+	mark := func(key string) { d.walkFollowed = marked(d.walkFollowed, key) }
 	k, known := records.Lookup(q.Kind)
 	if known && k.Owner != "" && (byID || !ownerIndexedSort(q)) {
 		// The owner's condition alone, whatever else the list asks.
@@ -359,23 +350,44 @@ func (t *Tenant) planFollowed(ctx context.Context, q records.ListQuery) (dialect
 		}
 	}
 	return d, eachWithin(q.Filter, func(w records.Within, tk *records.Kind) error {
-		large, err := many(tk, w.Filter, walkFollowedOver)
-		if !large || err != nil {
-			return err
-		}
-		mark(followedKey(w))
 		if byID {
-			return nil // few records walked: the referenced ids are read for them
+			// Few records walked: the referenced ids are read for them.
+			mark(followedKey(w))
+			return nil
 		}
-		huge, err := many(tk, w.Filter, correlateOver)
-		if huge {
-			if d.correlated == nil {
-				d.correlated = map[string]bool{}
+		n, err := t.ownedCount(ctx, tk, w.Filter)
+		if n > walkFollowedOver {
+			mark(followedKey(w))
+			if n > correlateOver {
+				d.correlated = marked(d.correlated, followedKey(w))
 			}
-			d.correlated[followedKey(w)] = true
 		}
 		return err
 	})
+}
+
+// ownedCount is how many records f selects of kind k when it selects
+// one owner's (ownerScopeOf), from owner_totals; 0 for any other filter.
+func (t *Tenant) ownedCount(ctx context.Context, k *records.Kind, f records.Filter) (int64, error) {
+	o, ok := ownerScopeOf(k, records.ListQuery{Kind: k.Name, Filter: f})
+	if !ok {
+		return 0, nil
+	}
+	kept, ok, err := t.keptOwnerSummary(ctx, k, o, nil, records.Summary{})
+	if !ok {
+		return 0, err
+	}
+	return kept.Total, err
+}
+
+// marked is m with key set, made when nil (a dialect's per-statement
+// marks: m is never shared with the tenant's own dialect, which has none).
+func marked(m map[string]bool, key string) map[string]bool {
+	if m == nil {
+		m = map[string]bool{}
+	}
+	m[key] = true
+	return m
 }
 
 // eachWithin calls fn with each followed reference's condition of f
@@ -399,7 +411,7 @@ func eachWithin(f records.Filter, fn func(records.Within, *records.Kind) error) 
 	return nil
 }
 
-// planSummary is the dialect a summary of q's records of kind k is
+// planSummary is the dialect a summary of k's records matching f is
 // written in, and a dashboard's tally or a grouped report of them. Each
 // reads every record it matches (a summary and a tally up to
 // records.SummaryExact+1), so a followed reference to one owner's records
@@ -407,19 +419,15 @@ func eachWithin(f records.Filter, fn func(records.Within, *records.Kind) error) 
 // few records against the referenced ones that looking each up costs
 // less than gathering the referenced ids and looking up each one's
 // records (lookupCost).
-func (t *Tenant) planSummary(ctx context.Context, k *records.Kind, q records.ListQuery) (dialect, error) {
+func (t *Tenant) planSummary(ctx context.Context, k *records.Kind, f records.Filter) (dialect, error) {
 	d := t.d
 	if d.unindexed == "" {
 		return d, nil
 	}
 	kindN := int64(-1)
-	return d, eachWithin(q.Filter, func(w records.Within, tk *records.Kind) error {
-		o, ok := ownerScopeOf(tk, records.ListQuery{Kind: tk.Name, Filter: w.Filter})
-		if !ok {
-			return nil
-		}
-		kept, ok, err := t.keptOwnerSummary(ctx, tk, o, nil, records.Summary{})
-		if !ok || err != nil || kept.Total <= walkFollowedOver {
+	return d, eachWithin(f, func(w records.Within, tk *records.Kind) error {
+		n, err := t.ownedCount(ctx, tk, w.Filter)
+		if err != nil || n <= walkFollowedOver {
 			return err
 		}
 		if kindN < 0 {
@@ -427,11 +435,8 @@ func (t *Tenant) planSummary(ctx context.Context, k *records.Kind, q records.Lis
 				return err
 			}
 		}
-		if kindN*lookupCost <= kept.Total {
-			if d.correlated == nil {
-				d.correlated = map[string]bool{}
-			}
-			d.correlated[followedKey(w)] = true
+		if kindN*lookupCost <= n {
+			d.correlated = marked(d.correlated, followedKey(w))
 		}
 		return nil
 	})

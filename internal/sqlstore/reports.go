@@ -44,7 +44,7 @@ func (t *Tenant) GroupRecords(ctx context.Context, q records.GroupQuery) ([]reco
 		return nil, err
 	}
 	// It reads every record of its filter, as a summary does.
-	d, err := t.planSummary(ctx, k, records.ListQuery{Kind: q.Kind, Filter: q.Filter})
+	d, err := t.planSummary(ctx, k, q.Filter)
 	if err != nil {
 		return nil, err
 	}

@@ -70,7 +70,7 @@ func (t *Tenant) Summarize(ctx context.Context, q records.SummaryQuery) (records
 	if err != nil {
 		return out, err
 	}
-	d, err := t.planSummary(ctx, k, q.List)
+	d, err := t.planSummary(ctx, k, q.List.Filter)
 	if err != nil {
 		return out, err
 	}

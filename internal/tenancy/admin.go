@@ -171,9 +171,8 @@ func (a *Admin) Import(ctx context.Context, from fs.FS, o ImportOptions) (Import
 // (CodeForbidden): the server would serve an empty company at every
 // address of its own.
 func (a *Admin) Delete(ctx context.Context, id portal.TenantID, confirm string) (DeleteSummary, error) {
-	if confirm != string(id) {
-		msg := "deleting tenant " + string(id) + " removes all its data for good: confirm with its ID (" + string(id) + "), after exporting it if you may want it back"
-		return DeleteSummary{}, portal.Invalid(msg, portal.FieldError{Field: "confirm", Message: "Must be the tenant's ID."})
+	if err := confirmed(id, confirm, "deleting tenant "+string(id)+" removes all its data for good", ", after exporting it if you may want it back"); err != nil {
+		return DeleteSummary{}, err
 	}
 	if id == a.Default {
 		return DeleteSummary{}, portal.Errorf(portal.CodeForbidden,
@@ -193,9 +192,8 @@ func (a *Admin) Delete(ctx context.Context, id portal.TenantID, confirm string) 
 // Delete; a tenant not placed elsewhere is refused (CodeConflict): its
 // data in the main database is the data it is served from.
 func (a *Admin) DeleteLeftBehind(ctx context.Context, id portal.TenantID, confirm string) (DeleteSummary, error) {
-	if confirm != string(id) {
-		msg := "deleting what tenant " + string(id) + " left in the main database removes it for good: confirm with its ID (" + string(id) + ")"
-		return DeleteSummary{}, portal.Invalid(msg, portal.FieldError{Field: "confirm", Message: "Must be the tenant's ID."})
+	if err := confirmed(id, confirm, "deleting what tenant "+string(id)+" left in the main database removes it for good", ""); err != nil {
+		return DeleteSummary{}, err
 	}
 	if _, err := a.Find(ctx, id); err != nil {
 		return DeleteSummary{}, err
@@ -205,4 +203,15 @@ func (a *Admin) DeleteLeftBehind(ctx context.Context, id portal.TenantID, confir
 			"tenant %s is served from the main database (PORTICO_TENANT_DATABASES does not place it elsewhere): its data there is not left behind", id)
 	}
 	return a.Store.DeleteTenantData(ctx, id)
+}
+
+// confirmed is nil when confirm is id, else the CodeInvalid error that
+// says what a deletion does and asks for the id: "<what>: confirm with its
+// ID (<id>)<advice>".
+func confirmed(id portal.TenantID, confirm, what, advice string) error {
+	if confirm == string(id) {
+		return nil
+	}
+	return portal.Invalid(what+": confirm with its ID ("+string(id)+")"+advice,
+		portal.FieldError{Field: "confirm", Message: "Must be the tenant's ID."})
 }
