@@ -381,23 +381,51 @@ func detail(parts ...string) string {
 // Fold is text as search compares it: lower case, without accents (é is
 // e, however it is written).
 func Fold(s string) string {
-	ascii := true
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
+	if lower, ok := lowerOnly(s); ok {
+		return lower
 	}
-	if ascii {
-		return strings.ToLower(s)
-	}
+	lower := strings.ToLower(s)
 	t := unaccent.Get().(transform.Transformer)
 	defer unaccent.Put(t)
-	folded, _, err := transform.String(t, strings.ToLower(s))
+	folded, _, err := transform.String(t, lower)
 	if err != nil {
-		return strings.ToLower(s)
+		return lower
 	}
 	return folded
+}
+
+// lowerOnly is s in lower case when that is all Fold does to it: when each
+// of its characters is ASCII, or neither a letter nor a mark, with no case
+// and no canonical decomposition (a dash, a quotation mark, a symbol),
+// which decomposing leaves alone, removing marks keeps, and composing
+// never joins to a neighbour (the second of a composed pair is a mark or a
+// letter). Most names are such text, many with a dash; the transform costs
+// several times the check.
+func lowerOnly(s string) (string, bool) {
+	var lowered []byte // a copy, once a letter is lowered
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				if lowered == nil {
+					lowered = []byte(s)
+				}
+				lowered[i] = c + 'a' - 'A'
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError || unicode.IsLetter(r) || unicode.IsMark(r) || unicode.ToLower(r) != r ||
+			norm.NFD.PropertiesString(s[i:]).Decomposition() != nil {
+			return "", false
+		}
+		i += size
+	}
+	if lowered == nil {
+		return s, true
+	}
+	return string(lowered), true
 }
 
 // unaccent pools the transformers that remove accents (a chain holds

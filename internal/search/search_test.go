@@ -7,7 +7,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/records"
@@ -297,5 +302,48 @@ func TestBestKept(t *testing.T) {
 	}
 	if got := Best(append(found, found[0]), "wetland"); len(got) != Limit || got[0].Seq != 124 {
 		t.Errorf("Best: %d entries, first %+v; want %d, newest prefix first", len(got), got[0], Limit)
+	}
+}
+
+// Every character the short way lets through folds as the transform folds
+// it, between letters and after one that composes with marks.
+func TestFoldTheShortWay(t *testing.T) {
+	unaccented := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+	slow := func(s string) string {
+		folded, _, err := transform.String(unaccented, strings.ToLower(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return folded
+	}
+	short := 0
+	// Planes 0 to 3 and 14 hold every assigned character but private use.
+	for r := rune(0x80); r <= 0xE0FFF; r++ {
+		if !utf8.ValidRune(r) || r > 0x3FFFF && r < 0xE0000 {
+			continue
+		}
+		for _, s := range []string{"Ab" + string(r) + "Cd", "E" + string(r)} {
+			if _, ok := lowerOnly(s); !ok {
+				continue
+			}
+			short++
+			if got, want := Fold(s), slow(s); got != want {
+				t.Fatalf("Fold(%q) = %q, want %q", s, got, want)
+			}
+		}
+	}
+	if short < 2*1000 {
+		t.Fatalf("only %d texts took the short way", short)
+	}
+	for _, s := range []string{"Cedar Fen — Phase 5", "“Heron” Bank", "plain", "Émile's Café", "e\u0301cole", "Straße", "Ⓐ", "\xff"} {
+		if got, want := Fold(s), slow(s); got != want {
+			t.Errorf("Fold(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+func BenchmarkFold(b *testing.B) {
+	for b.Loop() {
+		Fold("Cedar Swamp Nutrient Offset — Phase 5")
 	}
 }
