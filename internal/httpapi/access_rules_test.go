@@ -392,6 +392,63 @@ func TestAccessRulesSearch(t *testing.T) {
 	})
 }
 
+// Under a rule that is the owner's alone ("projectmanager eq $me"), the
+// search answers the user's matches, though everyone else's newer ones
+// fill what the index answers, and never another's: the first of his list
+// with the text, in its order (by name).
+func TestAccessRulesSearchOwnRecords(t *testing.T) {
+	const rulesOwn = 22
+	onRuleEngines(t, func(t *testing.T, in *eventsInstance) {
+		ctx := context.Background()
+		ten := in.store.Tenant("acme")
+		f := rulesAccess
+		f.Roles = append(slices.Clone(f.Roles), access.Role{Key: "own", ID: rulesOwn, Name: "Own projects", Type: "staff", Layout: "pm",
+			Permissions: []string{"project.view", "customer.view"}, Rules: map[string]string{"project.view": "projectmanager eq $me"}})
+		f.Users = slices.Clone(f.Users)
+		f.Users[1].Roles = []int64{rulesPM, rulesOwn}
+		if err := ten.ImportAccess(ctx, f); err != nil {
+			t.Fatal(err)
+		}
+		// Pete's 25 ponds, then 400 newer hills of Ada's.
+		project := func(id, manager int64, title string) records.Record {
+			return ruleRecord("project", id, title, "Active", map[string]any{"projectmanager": map[string]any{"id": fmt.Sprint(manager), "refName": "x"}})
+		}
+		var petes, adas []records.Record
+		for i := range 25 {
+			petes = append(petes, project(int64(1000+i), 2, fmt.Sprintf("Quokka Pond %d", i)))
+		}
+		for i := range 400 {
+			adas = append(adas, project(int64(2000+i), 1, fmt.Sprintf("Quokka Hill %d", i)))
+		}
+		for _, rs := range [][]records.Record{petes, adas} {
+			if err := ten.PutRecords(ctx, rs); err != nil {
+				t.Fatal(err)
+			}
+		}
+		pete := in.token(t, "acme", "uid-pete", "pete@acme.test")
+		code, results := in.search(t, pete, rulesOwn, "Quokka")
+		if code != 200 {
+			t.Fatalf("search: %d", code)
+		}
+		var got []int64
+		for _, r := range results {
+			if r.Type != "project" || r.ID < 1000 || r.ID >= 1025 {
+				t.Fatalf("not one of Pete's ponds: %+v", r)
+			}
+			got = append(got, r.ID)
+		}
+		// His first 20 by name.
+		slices.SortFunc(petes, func(a, b records.Record) int { return strings.Compare(a.Title, b.Title) })
+		var want []int64
+		for _, r := range petes[:search.Limit] {
+			want = append(want, r.ID)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("Pete's ponds %v, want his first %d by name: %v", got, search.Limit, want)
+		}
+	})
+}
+
 // A record outside the rule is not found, the same answer as a record
 // that does not exist, on its page, its tabs and its files, with or
 // without an ERP behind the portal; the tabs of a project (and a client)
