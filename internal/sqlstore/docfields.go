@@ -305,6 +305,9 @@ func (s *Store) recount(ctx context.Context) error {
 				return err
 			}
 		}
-		return s.allOwnerTotalsAfresh(ctx, tx)
+		if err := s.allOwnerTotalsAfresh(ctx, tx); err != nil {
+			return err
+		}
+		return projectOwnersAfresh(ctx, tx)
 	})
 }

@@ -549,6 +549,9 @@ func conditionSQL(d dialect, k *records.Kind, c records.Cond) (string, []any, er
 		return "", nil, portal.Errorf(portal.CodeInvalid, "Cannot filter on %q.", c.Column)
 	}
 	if within, ok := c.Value.(records.Within); ok && c.Op == records.OpIn {
+		if owner, ok := projectOwned(c, within); ok {
+			return projectOwnerSQL(d, within), []any{owner}, nil
+		}
 		outer := "records." + col
 		if doc {
 			outer = "CAST(json_extract(records.fields, " + docPath(f.Name, "id") + ") AS INTEGER)"

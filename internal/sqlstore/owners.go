@@ -42,7 +42,8 @@ func ownerSQL(path string) string { return refIDSQL("'" + path + "'") }
 // syncOwners makes owner_fields the registry's owners, on conn (the
 // migrations' lock holder): a kind whose owner leaves loses its totals
 // and its search entries' owners, one whose owner joins or changes is
-// totalled afresh and its entries given their records' owners, in the
+// totalled afresh and its entries given their records' owners (and the
+// project's, the records of projects theirs: migration 0038), in the
 // transaction that records it (on PostgreSQL with the records locked
 // against writes meanwhile, so no write's trigger misses it).
 func (s *Store) syncOwners(ctx context.Context, conn *sql.Conn) error {
@@ -90,6 +91,13 @@ func (s *Store) syncOwners(ctx context.Context, conn *sql.Conn) error {
 				WHERE kind = ?`), kind); err != nil {
 				return err
 			}
+		}
+		if have[projectRefKind] != want[projectRefKind] {
+			// The records of projects carry their projects' owners.
+			if err := s.d.holdRecords(ctx, tx); err != nil {
+				return err
+			}
+			return projectOwnersAfresh(ctx, tx)
 		}
 		return nil
 	})
@@ -269,6 +277,49 @@ func (t *Tenant) keptOwnerSummary(ctx context.Context, k *records.Kind, o ownerS
 	return out, true, nil
 }
 
+// projectOwned reports whether c, a followed reference's condition w, is
+// "the record's project is owned by owner" (a rule "job.projectmanager eq
+// $me"), and owner as the records carry it: the reference is the
+// record's project (ColProject) and w selects one owner's projects and
+// nothing else.
+func projectOwned(c records.Cond, w records.Within) (owner string, ok bool) {
+	pk, known := records.Lookup(w.Kind)
+	if c.Column != records.ColProject || !known || pk.Name != projectRefKind {
+		return "", false
+	}
+	o, ok := ownerScopeOf(pk, records.ListQuery{Kind: pk.Name, Filter: w.Filter})
+	return o.owner, ok && !o.hasStatus
+}
+
+// projectRefKind is the kind a record's project (records.ColProject)
+// references, whose owner each record of a project carries in
+// project_owner (migration 0038).
+const projectRefKind = "project"
+
+// projectOwnerSQL is projectOwned's condition as the record's own column
+// (migration 0038): an index range in name order
+// (records_project_owner), or, in a list of records named by id, a check
+// of each (dialect.walkFollowed). Its argument is the owner.
+func projectOwnerSQL(d dialect, w records.Within) string {
+	col := "project_owner"
+	if d.walkFollowed[followedKey(w)] {
+		col = fmt.Sprintf(d.unindexed, col)
+	}
+	return col + " = ?"
+}
+
+// projectOwnersAfresh sets every record's project owner (migration 0038)
+// from its project, in tx: after a bulk load, which runs without the
+// triggers that keep it, and when the project's owner field changes
+// (owner_fields).
+func projectOwnersAfresh(ctx context.Context, tx *sql.Tx) error {
+	_, err := tx.ExecContext(ctx, `UPDATE records SET project_owner = COALESCE((SELECT CAST(json_extract(p.fields, o.path) AS TEXT)
+			FROM owner_fields o, records p
+			WHERE o.kind = '`+projectRefKind+`' AND p.tenant_id = records.tenant_id AND p.kind = '`+projectRefKind+`' AND p.id = records.project_id), '')
+		WHERE project_id IS NOT NULL`)
+	return err
+}
+
 // walkFollowedOver is how many referenced records make a followed
 // reference's condition one to check along a list's sort (see
 // dialect.walkFollowed): beyond it, reading the records of each of them
@@ -349,11 +400,15 @@ func (t *Tenant) planFollowed(ctx context.Context, q records.ListQuery) (dialect
 			}
 		}
 	}
-	return d, eachWithin(q.Filter, func(w records.Within, tk *records.Kind) error {
+	return d, eachWithin(q.Filter, func(c records.Cond, w records.Within, tk *records.Kind) error {
 		if byID {
-			// Few records walked: the referenced ids are read for them.
+			// Few records walked: the referenced ids (or the records' own
+			// project owners) are read for them.
 			mark(followedKey(w))
 			return nil
+		}
+		if _, ok := projectOwned(c, w); ok {
+			return nil // an index range of its own (projectOwnerSQL)
 		}
 		n, err := t.ownedCount(ctx, tk, w.Filter)
 		if n > walkFollowedOver {
@@ -391,8 +446,8 @@ func marked(m map[string]bool, key string) map[string]bool {
 }
 
 // eachWithin calls fn with each followed reference's condition of f
-// (records.Within) whose kind is known, until fn fails.
-func eachWithin(f records.Filter, fn func(records.Within, *records.Kind) error) error {
+// (records.Within, and its condition) whose kind is known, until fn fails.
+func eachWithin(f records.Filter, fn func(records.Cond, records.Within, *records.Kind) error) error {
 	for _, part := range f.Parts() {
 		for _, conj := range part.Any {
 			for _, c := range conj {
@@ -401,7 +456,7 @@ func eachWithin(f records.Filter, fn func(records.Within, *records.Kind) error) 
 					continue
 				}
 				if tk, known := records.Lookup(w.Kind); known {
-					if err := fn(w, tk); err != nil {
+					if err := fn(c, w, tk); err != nil {
 						return err
 					}
 				}
@@ -425,7 +480,10 @@ func (t *Tenant) planSummary(ctx context.Context, k *records.Kind, f records.Fil
 		return d, nil
 	}
 	kindN := int64(-1)
-	return d, eachWithin(f, func(w records.Within, tk *records.Kind) error {
+	return d, eachWithin(f, func(c records.Cond, w records.Within, tk *records.Kind) error {
+		if _, ok := projectOwned(c, w); ok {
+			return nil // never a look-up (projectOwnerSQL)
+		}
 		n, err := t.ownedCount(ctx, tk, w.Filter)
 		if err != nil || n <= walkFollowedOver {
 			return err
