@@ -298,7 +298,7 @@ const projectRefKind = "project"
 
 // projectOwnerSQL is projectOwned's condition as the record's own column
 // (migration 0038): an index range in name order
-// (records_project_owner), or, in a list of records named by id, a check
+// (records_project_owner_date, _title), or, in a list of records named by id, a check
 // of each (dialect.walkFollowed). Its argument is the owner.
 func projectOwnerSQL(d dialect, w records.Within) string {
 	col := "project_owner"

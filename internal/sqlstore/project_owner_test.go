@@ -14,7 +14,7 @@ import (
 
 // staleProjectOwners counts the records of a project whose project_owner is
 // not their project's owner as the project holds it now (migration 0038):
-// '' for a project that is not there or has none.
+// empty for a project that is not there or has none.
 func staleProjectOwners(t *testing.T, s *Store) int {
 	t.Helper()
 	var n int

@@ -27,7 +27,10 @@ UPDATE records r SET project_owner = COALESCE((SELECT CAST(json_extract(p.fields
         WHERE o.kind = 'project' AND p.tenant_id = r.tenant_id AND p.kind = 'project' AND p.id = r.project_id), '')
     WHERE project_id IS NOT NULL;
 
-CREATE INDEX records_project_owner ON records (tenant_id, kind, project_owner, title, id)
+CREATE INDEX records_project_owner_date ON records (tenant_id, kind, project_owner, occurred_on, id)
+    INCLUDE (title, code, status, parent_id, parent_name, project_id, project_name, amount, currency, modified_at)
+    WHERE project_owner IS NOT NULL;
+CREATE INDEX records_project_owner_title ON records (tenant_id, kind, project_owner, title, id)
     INCLUDE (code, status, parent_id, parent_name, project_id, project_name, amount, occurred_on, currency, modified_at)
     WHERE project_owner IS NOT NULL;
 
