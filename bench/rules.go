@@ -71,6 +71,7 @@ func ruleCases(ctx context.Context, store *sqlstore.Store, product string, conns
 		// Its best answers are other managers' projects: the rule's own list tops it up.
 		{"global search \"cedar\"", "/api/v1/netsuite/portal?method=search&query=cedar", ownProjectsRole},
 		{"dashboard", "/api/v1/dashboard", ownProjectsRole},
+		{"dashboard of the demo's project manager (rules through the project)", "/api/v1/dashboard", demoPMRole},
 		{"invoice list (rule through the project)", "/api/v1/netsuite/portal-list?type=invoice&pageSize=50", demoPMRole},
 		{"invoice list with the total and totals", "/api/v1/netsuite/portal-list?type=invoice&pageSize=50&count=true&totals=true", demoPMRole},
 	}
