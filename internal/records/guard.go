@@ -30,9 +30,10 @@ const Me = "$me"
 
 // Within is the value of an OpIn condition on a reference that a rule
 // follows: the ids of the records of Kind that Filter matches. The store
-// makes it part of the query (a subquery over the referenced kind's index),
-// so a rule costs no read of its own and has no bound on how many records
-// it follows to.
+// makes it part of the query (a subquery over the referenced kind's index,
+// or, for "the record's project is one owner's", a column the record
+// carries), so a rule costs no read of its own and has no bound on how
+// many records it follows to.
 type Within struct {
 	Kind   string
 	Filter Filter

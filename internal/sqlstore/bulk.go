@@ -119,6 +119,13 @@ func (s *Store) rebuildPendingIndexes(ctx context.Context) error {
 		todo = append(todo, p)
 	}
 	rows.Close()
+	if len(todo) > 0 {
+		// The load ran without the triggers that set the records'
+		// project owners: set before the indexes over them are back.
+		if err := s.inTx(ctx, func(tx *sql.Tx) error { return projectOwnersAfresh(ctx, tx) }); err != nil {
+			return fmt.Errorf("project owners: %w", err)
+		}
+	}
 	for _, p := range todo {
 		err := s.inTx(ctx, func(tx *sql.Tx) error {
 			if _, err := tx.ExecContext(ctx, p.ddl); err != nil {

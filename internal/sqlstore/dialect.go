@@ -58,10 +58,11 @@ type dialect struct {
 	// their condition is unindexed, so the list walks its sort index
 	// checking each record against the referenced records' ids (read once,
 	// into a temporary index) until a page matches, rather than reading
-	// every record of every referenced one and sorting them all (an
-	// invoice list through a manager's 5,000 projects); and the owner's
-	// own condition (ownedKey), walked likewise. Set per statement by
-	// Tenant.planFollowed.
+	// every record of every referenced one and sorting them all; the
+	// owner's own condition (ownedKey), walked likewise; and, in a list of
+	// records named by id, every followed reference's condition and a
+	// record's project's owner (projectOwnerKey), checked on the records
+	// read. Set per statement by Tenant.planFollowed.
 	walkFollowed map[string]bool
 	// correlated are those of them whose referenced records are so many
 	// (correlateOver) that each record walked is checked by a look-up of

@@ -305,9 +305,6 @@ func (s *Store) recount(ctx context.Context) error {
 				return err
 			}
 		}
-		if err := s.allOwnerTotalsAfresh(ctx, tx); err != nil {
-			return err
-		}
-		return projectOwnersAfresh(ctx, tx)
+		return s.allOwnerTotalsAfresh(ctx, tx)
 	})
 }

@@ -550,7 +550,7 @@ func conditionSQL(d dialect, k *records.Kind, c records.Cond) (string, []any, er
 	}
 	if within, ok := c.Value.(records.Within); ok && c.Op == records.OpIn {
 		if owner, ok := projectOwned(c, within); ok {
-			return projectOwnerSQL(d, within), []any{owner}, nil
+			return projectOwnerSQL(d, owner), []any{owner}, nil
 		}
 		outer := "records." + col
 		if doc {

@@ -30,8 +30,9 @@ func registryOwners() map[string]string {
 
 // refIDSQL is a document reference's id as filters compare it (path: its
 // JSON path as a SQL expression, a literal or a column), as text, empty for
-// none: what a filter on a reference (conditionSQL), owner_totals' owner
-// and a search entry's owner (entryOwner) all are.
+// none: what a filter on a reference (conditionSQL), owner_totals' owner,
+// a search entry's owner (entryOwner) and a record's project owner
+// (migration 0038's project_owners) all are.
 func refIDSQL(path string) string {
 	return "COALESCE(CAST(json_extract(fields, " + path + ") AS TEXT), '')"
 }
@@ -42,10 +43,11 @@ func ownerSQL(path string) string { return refIDSQL("'" + path + "'") }
 // syncOwners makes owner_fields the registry's owners, on conn (the
 // migrations' lock holder): a kind whose owner leaves loses its totals
 // and its search entries' owners, one whose owner joins or changes is
-// totalled afresh and its entries given their records' owners (and the
-// project's, the records of projects theirs: migration 0038), in the
-// transaction that records it (on PostgreSQL with the records locked
-// against writes meanwhile, so no write's trigger misses it).
+// totalled afresh and its entries given their records' owners, and when
+// the project kind's owner changes, every record of a project is given
+// its project's owner afresh (migration 0038): all in the transaction
+// that records it (on PostgreSQL with the records locked against writes
+// meanwhile, so no write's trigger misses it).
 func (s *Store) syncOwners(ctx context.Context, conn *sql.Conn) error {
 	want := registryOwners()
 	return inConnTx(ctx, conn, func(tx *sql.Tx) error {
@@ -60,7 +62,8 @@ func (s *Store) syncOwners(ctx context.Context, conn *sql.Conn) error {
 			}
 		}
 		slices.Sort(changed)
-		if len(changed) > 0 {
+		projectChanged := have[projectRefKind] != want[projectRefKind]
+		if len(changed) > 0 || projectChanged {
 			if err := s.d.holdRecords(ctx, tx); err != nil {
 				return err
 			}
@@ -92,11 +95,7 @@ func (s *Store) syncOwners(ctx context.Context, conn *sql.Conn) error {
 				return err
 			}
 		}
-		if have[projectRefKind] != want[projectRefKind] {
-			// The records of projects carry their projects' owners.
-			if err := s.d.holdRecords(ctx, tx); err != nil {
-				return err
-			}
+		if projectChanged {
 			return projectOwnersAfresh(ctx, tx)
 		}
 		return nil
@@ -300,9 +299,9 @@ const projectRefKind = "project"
 // (migration 0038): an index range in the order of the list (by date,
 // the default, or by name), or, in a list of records named by id, a check
 // of each (dialect.walkFollowed). Its argument is the owner.
-func projectOwnerSQL(d dialect, w records.Within) string {
+func projectOwnerSQL(d dialect, owner string) string {
 	col := "project_owner"
-	if d.walkFollowed[followedKey(w)] {
+	if d.walkFollowed[projectOwnerKey(owner)] {
 		col = fmt.Sprintf(d.unindexed, col)
 	}
 	return col + " = ?"
@@ -313,10 +312,8 @@ func projectOwnerSQL(d dialect, w records.Within) string {
 // triggers that keep it, and when the project's owner field changes
 // (owner_fields).
 func projectOwnersAfresh(ctx context.Context, tx *sql.Tx) error {
-	_, err := tx.ExecContext(ctx, `UPDATE records SET project_owner = COALESCE((SELECT CAST(json_extract(p.fields, o.path) AS TEXT)
-			FROM owner_fields o, records p
-			WHERE o.kind = '`+projectRefKind+`' AND p.tenant_id = records.tenant_id AND p.kind = '`+projectRefKind+`' AND p.id = records.project_id), '')
-		WHERE project_id IS NOT NULL`)
+	_, err := tx.ExecContext(ctx, `UPDATE records SET project_owner = COALESCE((SELECT owner FROM project_owners p
+		WHERE p.tenant_id = records.tenant_id AND p.id = records.project_id), '') WHERE project_id IS NOT NULL`)
 	return err
 }
 
@@ -353,6 +350,10 @@ var walkOwnedOver int64 = 20_000
 // followedKey names a followed reference's condition (records.Within)
 // within one statement.
 func followedKey(w records.Within) string { return w.Kind + "\x00" + fmt.Sprint(w.Filter) }
+
+// projectOwnerKey names the condition "the record's project's owner is
+// owner" (projectOwned) within one statement.
+func projectOwnerKey(owner string) string { return "project owner\x00" + owner }
 
 // ownedKey names the condition "k's owner is owner" within one statement.
 func ownedKey(k *records.Kind, owner string) string { return "owner\x00" + k.Name + "\x00" + owner }
@@ -404,13 +405,16 @@ func (t *Tenant) planFollowed(ctx context.Context, q records.ListQuery) (dialect
 		}
 	}
 	return d, eachWithin(q.Filter, func(c records.Cond, w records.Within, tk *records.Kind) error {
-		if byID {
-			// Few records walked: the referenced ids (or the records' own
-			// project owners) are read for them.
+		owner, projectOwned := projectOwned(c, w)
+		switch {
+		case byID && projectOwned:
+			mark(projectOwnerKey(owner)) // checked on the records read
+			return nil
+		case byID:
+			// Few records walked: the referenced ids are read for them.
 			mark(followedKey(w))
 			return nil
-		}
-		if _, ok := projectOwned(c, w); ok {
+		case projectOwned:
 			return nil // an index range of its own (projectOwnerSQL)
 		}
 		n, err := t.ownedCount(ctx, tk, w.Filter)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -108,7 +109,10 @@ func TestConformanceProjectOwnerFollowsTheProject(t *testing.T) {
 		if _, err := s.db.ExecContext(ctx, `UPDATE records SET project_owner = NULL`); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.recount(ctx); err != nil {
+		if _, err := s.db.ExecContext(ctx, `INSERT INTO pending_indexes (name, ddl) VALUES ('test_pending', 'CREATE INDEX IF NOT EXISTS test_pending ON records (tenant_id)')`); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.rebuildPendingIndexes(ctx); err != nil {
 			t.Fatal(err)
 		}
 		step("set afresh", []int64{400, 401, 500})
@@ -211,45 +215,61 @@ func TestConformanceProjectOwnerUnderWriters(t *testing.T) {
 	})
 }
 
-// An invoice of project 11 written while a change of the project's
-// manager (Pete to Ada) is not committed yet carries the new manager once
-// both are in: on PostgreSQL the invoice's write waits for the project's
-// (it reads the project FOR SHARE; without that it read Pete, and the
-// change's update of the project's records did not see it), on SQLite
-// for the write lock.
-func TestConformanceProjectOwnerOfARecordWrittenBesideItsProjectsChange(t *testing.T) {
-	engines(t, func(t *testing.T, s *Store) {
-		ctx := context.Background()
-		ten := guardFixture(t, s)
-		tx, err := s.db.BeginTx(ctx, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer tx.Rollback()
-		doc := "jsonb(?)"
-		if s.d.name == "postgres" {
-			doc = "CAST(? AS jsonb)"
-		}
-		if _, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE records SET fields = `+doc+` WHERE kind = 'project' AND id = 11`),
-			`{"projectmanager": {"id": "1", "refName": "Ada"}}`); err != nil {
-			t.Fatal(err)
-		}
-		done := make(chan error, 1)
-		go func() { done <- ten.PutRecords(ctx, []records.Record{invoiceOf(700, 11)}) }()
-		time.Sleep(300 * time.Millisecond) // the invoice's write under way (or done)
-		if err := tx.Commit(); err != nil {
-			t.Fatal(err)
-		}
-		if err := <-done; err != nil {
-			t.Fatal(err)
-		}
-		if n := staleProjectOwners(t, s); n != 0 {
-			t.Fatalf("%d records carry another owner than their project's", n)
-		}
-		if got, _ := petesInvoices(t, ten); !slices.Equal(got, []int64{400}) {
-			t.Fatalf("Pete's invoices %v, want [400]", got)
-		}
-	})
+// An invoice written while a write of its project is not committed yet
+// carries the project's owner as written once both are in: a change of
+// project 11's manager (Pete to Ada), and a new project 30 of Pete's. On
+// PostgreSQL the invoice's write waits for the project's, or the
+// project's update of its records for the invoice (without that, the
+// invoice kept Pete, or no owner); on SQLite the writes wait for the
+// write lock.
+func TestConformanceProjectOwnerOfARecordWrittenBesideItsProjectsWrite(t *testing.T) {
+	for _, c := range []struct {
+		name, write string
+		project     int64
+		want        []int64
+	}{
+		{"a change of its manager", `UPDATE records SET fields = %s WHERE kind = 'project' AND id = 11`, 11, []int64{400}},
+		{"a new project", `INSERT INTO records (tenant_id, kind, id, title, modified_at, fields)
+			SELECT tenant_id, kind, 30, 'Project 30', modified_at, fields FROM records WHERE kind = 'project' AND id = 10`, 30, []int64{400, 401, 700}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			engines(t, func(t *testing.T, s *Store) {
+				ctx := context.Background()
+				ten := guardFixture(t, s)
+				tx, err := s.db.BeginTx(ctx, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer tx.Rollback()
+				doc := "jsonb(?)"
+				if s.d.name == "postgres" {
+					doc = "CAST(? AS jsonb)"
+				}
+				write, args := c.write, []any{}
+				if strings.Contains(write, "%s") {
+					write, args = fmt.Sprintf(write, doc), append(args, `{"projectmanager": {"id": "1", "refName": "Ada"}}`)
+				}
+				if _, err := tx.ExecContext(ctx, s.d.rebind(write), args...); err != nil {
+					t.Fatal(err)
+				}
+				done := make(chan error, 1)
+				go func() { done <- ten.PutRecords(ctx, []records.Record{invoiceOf(700, c.project)}) }()
+				time.Sleep(300 * time.Millisecond) // the invoice's write under way (or done)
+				if err := tx.Commit(); err != nil {
+					t.Fatal(err)
+				}
+				if err := <-done; err != nil {
+					t.Fatal(err)
+				}
+				if n := staleProjectOwners(t, s); n != 0 {
+					t.Fatalf("%d records carry another owner than their project's", n)
+				}
+				if got, _ := petesInvoices(t, ten); !slices.Equal(got, c.want) {
+					t.Fatalf("Pete's invoices %v, want %v", got, c.want)
+				}
+			})
+		})
+	}
 }
 
 // The records' project column references projects in every kind, as

@@ -23,10 +23,13 @@ import (
 )
 
 // schemaTenantTables lists the tables of the live schema that have a
-// tenant_id column, from the engine's own catalog.
+// tenant_id column, from the engine's own catalog (not views: their rows
+// are their tables').
 func schemaTenantTables(t *testing.T, s *Store) []string {
 	t.Helper()
-	q := `SELECT table_name FROM information_schema.columns WHERE table_schema = current_schema() AND column_name = 'tenant_id'`
+	q := `SELECT c.table_name FROM information_schema.columns c JOIN information_schema.tables t
+		ON t.table_schema = c.table_schema AND t.table_name = c.table_name AND t.table_type = 'BASE TABLE'
+		WHERE c.table_schema = current_schema() AND c.column_name = 'tenant_id'`
 	if s.Engine() == "sqlite" {
 		q = `SELECT m.name FROM sqlite_master m, pragma_table_info(m.name) p
 			WHERE m.type = 'table' AND m.sql NOT LIKE 'CREATE VIRTUAL%' AND p.name = 'tenant_id'`

@@ -99,3 +99,50 @@ func TestTerminatedConnectionsAreUnavailable(t *testing.T) {
 		t.Errorf("after the terminations: %v", err)
 	}
 }
+
+// A transaction PostgreSQL ends to break a deadlock is unavailable for a
+// moment, not a fault: two transactions take two locks in opposite
+// orders, and the one ended fails with an error Unavailable recognises.
+func TestDeadlockIsUnavailable(t *testing.T) {
+	base := os.Getenv("PORTICO_TEST_DATABASE_URL")
+	if base == "" {
+		t.Skip("PORTICO_TEST_DATABASE_URL is not set")
+	}
+	ctx := context.Background()
+	db, err := sql.Open("pgx", base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	b := make([]byte, 4)
+	rand.Read(b)
+	key := int64(b[0])<<24 | int64(b[1])<<16 | int64(b[2])<<8 | int64(b[3])
+	txs := make([]*sql.Tx, 2)
+	for i := range txs {
+		if txs[i], err = db.BeginTx(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+		defer txs[i].Rollback()
+		if _, err := txs[i].ExecContext(ctx, `SELECT pg_advisory_xact_lock($1)`, key+int64(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	errs := make(chan error, 2)
+	for i, tx := range txs {
+		go func() {
+			_, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1)`, key+int64(1-i))
+			if err != nil {
+				tx.Rollback() // frees the other
+			}
+			errs <- err
+		}()
+	}
+	first, second := <-errs, <-errs
+	ended := errors.Join(first, second)
+	if ended == nil || (first != nil && second != nil) {
+		t.Fatalf("want one transaction ended, got %v and %v", first, second)
+	}
+	if !Unavailable(ended) {
+		t.Fatalf("a deadlock is not unavailable: %v", ended)
+	}
+}

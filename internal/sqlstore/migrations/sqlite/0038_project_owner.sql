@@ -27,9 +27,13 @@
 -- An expand step: the previous release's writes fire these triggers too.
 -- oldest binary: 31
 ALTER TABLE records ADD COLUMN project_owner TEXT;
-UPDATE records SET project_owner = COALESCE((SELECT CAST(json_extract(p.fields, o.path) AS TEXT)
-        FROM owner_fields o, records p
-        WHERE o.kind = 'project' AND p.tenant_id = records.tenant_id AND p.kind = 'project' AND p.id = records.project_id), '')
+-- The records' projects' owners (none when the project's owner field is
+-- not known: '' where a record reads it).
+CREATE VIEW project_owners AS
+    SELECT p.tenant_id, p.id, COALESCE(CAST(json_extract(p.fields, o.path) AS TEXT), '') AS owner
+    FROM records p, owner_fields o WHERE p.kind = 'project' AND o.kind = 'project';
+UPDATE records SET project_owner = COALESCE((SELECT owner FROM project_owners p
+        WHERE p.tenant_id = records.tenant_id AND p.id = records.project_id), '')
     WHERE project_id IS NOT NULL;
 
 -- A manager's records of a kind in a list's default order (by date: each
@@ -45,36 +49,33 @@ CREATE INDEX records_project_owner_title ON records (tenant_id, kind, project_ow
 
 CREATE TRIGGER records_project_owner_ai AFTER INSERT ON records WHEN new.project_id IS NOT NULL
 BEGIN
-    UPDATE records SET project_owner = COALESCE((SELECT CAST(json_extract(p.fields, o.path) AS TEXT)
-            FROM owner_fields o, records p
-            WHERE o.kind = 'project' AND p.tenant_id = new.tenant_id AND p.kind = 'project' AND p.id = new.project_id), '')
+    UPDATE records SET project_owner = COALESCE((SELECT owner FROM project_owners p
+            WHERE p.tenant_id = new.tenant_id AND p.id = new.project_id), '')
         WHERE rowid = new.rowid;
 END;
 CREATE TRIGGER records_project_owner_au AFTER UPDATE OF project_id ON records
 WHEN old.project_id IS NOT new.project_id
 BEGIN
     UPDATE records SET project_owner = CASE WHEN new.project_id IS NULL THEN NULL
-            ELSE COALESCE((SELECT CAST(json_extract(p.fields, o.path) AS TEXT)
-                FROM owner_fields o, records p
-                WHERE o.kind = 'project' AND p.tenant_id = new.tenant_id AND p.kind = 'project' AND p.id = new.project_id), '') END
+            ELSE COALESCE((SELECT owner FROM project_owners p WHERE p.tenant_id = new.tenant_id AND p.id = new.project_id), '') END
         WHERE rowid = new.rowid;
 END;
 
 -- A project written: its records follow its owner (records_project finds
--- them).
+-- them); a project gone, or renumbered, leaves its records with none.
 CREATE TRIGGER records_projects_owner_ai AFTER INSERT ON records WHEN new.kind = 'project'
 BEGIN
-    UPDATE records SET project_owner = COALESCE((SELECT CAST(json_extract(new.fields, path) AS TEXT) FROM owner_fields WHERE kind = 'project'), '')
+    UPDATE records SET project_owner = COALESCE((SELECT owner FROM project_owners p WHERE p.tenant_id = new.tenant_id AND p.id = new.id), '')
         WHERE tenant_id = new.tenant_id AND project_id = new.id
-            AND project_owner IS NOT COALESCE((SELECT CAST(json_extract(new.fields, path) AS TEXT) FROM owner_fields WHERE kind = 'project'), '');
+            AND project_owner IS NOT COALESCE((SELECT owner FROM project_owners p WHERE p.tenant_id = new.tenant_id AND p.id = new.id), '');
 END;
 CREATE TRIGGER records_projects_owner_au AFTER UPDATE OF fields, id ON records
 WHEN new.kind = 'project' AND (old.fields IS NOT new.fields OR old.id IS NOT new.id)
 BEGIN
     UPDATE records SET project_owner = '' WHERE tenant_id = old.tenant_id AND project_id = old.id AND old.id IS NOT new.id;
-    UPDATE records SET project_owner = COALESCE((SELECT CAST(json_extract(new.fields, path) AS TEXT) FROM owner_fields WHERE kind = 'project'), '')
+    UPDATE records SET project_owner = COALESCE((SELECT owner FROM project_owners p WHERE p.tenant_id = new.tenant_id AND p.id = new.id), '')
         WHERE tenant_id = new.tenant_id AND project_id = new.id
-            AND project_owner IS NOT COALESCE((SELECT CAST(json_extract(new.fields, path) AS TEXT) FROM owner_fields WHERE kind = 'project'), '');
+            AND project_owner IS NOT COALESCE((SELECT owner FROM project_owners p WHERE p.tenant_id = new.tenant_id AND p.id = new.id), '');
 END;
 CREATE TRIGGER records_projects_owner_ad AFTER DELETE ON records WHEN old.kind = 'project'
 BEGIN
