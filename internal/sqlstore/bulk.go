@@ -102,7 +102,9 @@ func (s *Store) BulkLoad(ctx context.Context, load func() error) error {
 	return errors.Join(loadErr, s.indexSearchIfEmpty(ctx))
 }
 
-// rebuildPendingIndexes recreates indexes a bulk load dropped.
+// rebuildPendingIndexes recreates indexes (and triggers) a bulk load
+// dropped, after setting what the dropped triggers did not: the records'
+// project owners first, the counts and sums after (recount).
 func (s *Store) rebuildPendingIndexes(ctx context.Context) error {
 	rows, err := s.db.QueryContext(ctx, `SELECT name, ddl FROM pending_indexes ORDER BY name`)
 	if err != nil {
