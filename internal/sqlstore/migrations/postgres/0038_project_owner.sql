@@ -24,8 +24,11 @@
 -- An expand step: the previous release's writes fire these triggers too.
 -- oldest binary: 31
 --
--- Writes of records wait from the start (see 0032).
-LOCK TABLE records IN SHARE ROW EXCLUSIVE MODE;
+-- Reads and writes of records wait from the start, for the lock the
+-- column's addition takes: taken later, as an upgrade of 0032's lock, it
+-- deadlocked in the rolling-upgrade test with a write that had read
+-- records before it wrote one.
+LOCK TABLE records IN ACCESS EXCLUSIVE MODE;
 ALTER TABLE records ADD COLUMN project_owner TEXT;
 
 -- A project's owner as its records carry it.
