@@ -9,10 +9,10 @@
 -- A rule through the project ("job.projectmanager eq $me": a project
 -- manager's invoices, vendor bills and billing) is then the condition
 -- project_owner = ?, an index walk in the list's order
--- (records_project_owner_date, _title), where it was a look-up of each record's
--- project along the list's sort (about 1,000 invoices for a page of 50 of
--- a manager's at a million projects: 2-3% of the same list without the
--- rule).
+-- (records_project_owner_date, _title), where it was a look-up of each
+-- record's project along the list's sort (about 1,000 invoices for a page
+-- of 50 of a manager's at a million projects: 2-3% of the same list
+-- without the rule).
 --
 -- Kept by the triggers below in the write's transaction: a record's own
 -- when it is written with a project or moved to another (after the row is
@@ -22,7 +22,7 @@
 -- None of the records' other triggers fires on a change of project_owner
 -- alone (each names its columns). A bulk load, which runs without
 -- triggers, and a change of the project's owner field set them all afresh
--- (Store.projectOwnersAfresh).
+-- (projectOwnersAfresh, in Go).
 --
 -- An expand step: the previous release's writes fire these triggers too.
 -- oldest binary: 31
