@@ -5,12 +5,14 @@ import { ARTIFACTS, runAxe, signIn, users, watchProblems } from './support';
 // the device keeps copies of what was opened and the changes saved without a network.
 test.use({ serviceWorkers: 'allow' });
 
-/** Waits until the service worker has the build's files and controls the page. */
+/** Waits until the service worker has the build's files, controls the page and keeps its shell. */
 async function shellKept(page: Page): Promise<void> {
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;
     if (!navigator.serviceWorker.controller) await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
   });
+  // The page's shell is kept (sw.js: by the first navigation it answers, or at activation).
+  await expect.poll(() => page.evaluate(async () => (await caches.match('/', { cacheName: 'portico-page' })) !== undefined)).toBe(true);
 }
 
 /** How many copies the device keeps for the signed-in user (IndexedDB "portico", store "copies"). */

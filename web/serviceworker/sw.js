@@ -6,7 +6,10 @@
 //   a file under the same name.
 // - A page load (navigation) goes to the network first, and its answer (index.html with
 //   the client configuration) is kept as the last shell; without a network, or when the
-//   server does not answer within NAVIGATION_TIMEOUT_MS, that kept shell answers.
+//   server does not answer within NAVIGATION_TIMEOUT_MS, that kept shell answers. At
+//   activation, with no shell kept yet, the worker fetches one itself: the page that
+//   installed it loaded before it was in control, and without that a reload offline
+//   right after the first visit had nothing to answer with.
 // - The API is never touched here: what the app shows offline is its own business
 //   (copies of recently opened records kept by the app, changes queued on the device),
 //   so no answer of one user or role can be served to another from here.
@@ -35,7 +38,8 @@ self.addEventListener('activate', (event) => {
     caches
       .keys()
       .then((names) => Promise.all(names.filter((name) => name.startsWith('portico-shell-') && name !== SHELL_CACHE).map((name) => caches.delete(name))))
-      .then(() => self.clients.claim()),
+      .then(() => self.clients.claim())
+      .then(() => keepFirstShell()),
   );
 });
 
@@ -68,6 +72,17 @@ async function navigation(request) {
   }
   const kept = await caches.match(PAGE_KEY, { cacheName: PAGE_CACHE });
   return kept ?? network;
+}
+
+/** Keeps the page's shell when none is kept yet; without a network, none. */
+async function keepFirstShell() {
+  if (await caches.match(PAGE_KEY, { cacheName: PAGE_CACHE })) return;
+  try {
+    const response = await fetch(PAGE_KEY);
+    if (response.ok && (response.headers.get('Content-Type') ?? '').startsWith('text/html')) await keepShell(response);
+  } catch {
+    // Offline: the next page load keeps it.
+  }
 }
 
 /**
