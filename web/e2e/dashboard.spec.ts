@@ -97,8 +97,13 @@ test.describe('dashboards', () => {
     await signIn(page, users.ada.email, users.ada.fullName);
     await userButton(page, users.ada.fullName).click();
     const switched = page.waitForResponse((r) => r.url().endsWith('/api/v1/auth/role') && r.request().method() === 'POST');
+    // Already on /, the switch reloads the page: the figures are read after it, not from the
+    // page it replaces (whose context the reload destroyed under a read, once in CI).
+    const reloaded = page.waitForEvent('framenavigated', (frame) => frame === page.mainFrame());
     await page.getByRole('menuitemradio', { name: 'Accountant' }).click();
     expect((await switched).status()).toBe(200);
+    await reloaded;
+    await page.waitForLoadState('load');
     await expect(page.getByText('You are working as Accountant.')).toBeVisible();
 
     // What is outstanding, one amount per currency (the demo invoices Canadian clients in CAD).
