@@ -405,16 +405,16 @@ func (t *Tenant) planFollowed(ctx context.Context, q records.ListQuery) (dialect
 		}
 	}
 	return d, eachWithin(q.Filter, func(c records.Cond, w records.Within, tk *records.Kind) error {
-		owner, projectOwned := projectOwned(c, w)
+		owner, byOwner := projectOwned(c, w)
 		switch {
-		case byID && projectOwned:
+		case byID && byOwner:
 			mark(projectOwnerKey(owner)) // checked on the records read
 			return nil
 		case byID:
 			// Few records walked: the referenced ids are read for them.
 			mark(followedKey(w))
 			return nil
-		case projectOwned:
+		case byOwner:
 			return nil // an index range of its own (projectOwnerSQL)
 		}
 		n, err := t.ownedCount(ctx, tk, w.Filter)
