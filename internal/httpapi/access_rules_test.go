@@ -525,6 +525,26 @@ func TestAccessRulesRecordPagesAndTabs(t *testing.T) {
 				t.Errorf("%s: %v, want %v", target, got, want)
 			}
 		}
+		// The equipment charges beside the vendor bills are the project's
+		// costs too: his projects' (and the accountant's, who sees every
+		// bill), never another manager's (asked of the service or not).
+		asked := equipmentService(t, in.authEnv, 200, `{"data": [{"id": 9, "date": "2026-03-07", "equipment": "Excavator 320", "hours": 6.5, "rate": 120, "amount": 780}]}`)
+		for _, c := range []struct {
+			token  string
+			role   int64
+			id     int64
+			charge bool
+		}{{pete, rulesPM, 10, true}, {pete, rulesPM, 11, true}, {pete, rulesPM, 20, false}, {in.token(t, "acme", "uid-ada", "ada@acme.test"), rulesAll, 20, true}} {
+			var cost costDetails
+			target := fmt.Sprintf("/api/v1/netsuite/portal-record?type=project&id=%d&tab=costdetails", c.id)
+			if code := in.getJSON(t, c.token, c.role, target, &cost); code != 200 || (cost.Data.Equipment != nil) != c.charge ||
+				(c.charge && len(cost.Data.Equipment.Rows) != 1) {
+				t.Errorf("role %d, %s: %d, equipment %+v", c.role, target, code, cost.Data.Equipment)
+			}
+		}
+		if got := strings.Join(*asked, ","); got != "10,11,20" {
+			t.Errorf("the service was asked for projects %s, want 10,11,20 (Ada's)", got)
+		}
 		// Another manager's project itself is his to see (no rule on
 		// projects).
 		if code, p := problem("/api/v1/netsuite/project?id=20"); code != 200 {

@@ -593,7 +593,18 @@ func (s *Server) recordTab(w http.ResponseWriter, r *http.Request, k *records.Ki
 		return
 	}
 	if k.Name == "project" && tab.Name == "costdetails" {
-		writeData(w, http.StatusOK, costDetailsAnswer{TabPage: ans, Equipment: s.equipmentOf(r, rec.ID)})
+		// The equipment charges are the project's costs too: shown to
+		// whoever sees all of its vendor bills.
+		whole, err := caller(r).Guard.SeesTabWhole(r.Context(), k, rec, tab, rk)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		var equipment *equipmentSection
+		if whole {
+			equipment = s.equipmentOf(r, rec.ID)
+		}
+		writeData(w, http.StatusOK, costDetailsAnswer{TabPage: ans, Equipment: equipment})
 		return
 	}
 	writeData(w, http.StatusOK, ans)

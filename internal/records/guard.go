@@ -275,6 +275,69 @@ func (g *Guard) Check(ctx context.Context, k *Kind, id int64, action string) err
 	return err
 }
 
+// SeesTabWhole reports whether the caller sees every record a related tab
+// of rec lists (Kind.Related: the records of listed referring to the
+// tab's target): the role may view listed, and its view rule, with the
+// reference fixed to the target, holds whatever else such a record
+// holds. It is decided on the target alone (a rule through it, "the
+// project's manager is me", is checked against that record; a condition
+// on anything else makes it false), so what a tab adds that is not a
+// record of listed (the project's equipment charges beside its vendor
+// bills) shows only to whoever sees all of the tab's records.
+func (g *Guard) SeesTabWhole(ctx context.Context, k *Kind, rec Record, tab Tab, listed *Kind) (bool, error) {
+	target, id := k.TabTarget(tab, rec)
+	col, ok := listed.RelatedColumn(target)
+	if !ok || id == 0 || !g.May(listed, ActView) {
+		return false, nil
+	}
+	scope, err := g.Scope(ctx, listed, ActView)
+	if err != nil {
+		return false, err
+	}
+	for _, part := range scope.Parts() {
+		holds := false
+		for _, conj := range part.Any {
+			if holds, err = g.holdsFor(ctx, conj, col, id); err != nil || holds {
+				break
+			}
+		}
+		if err != nil || !holds {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// holdsFor reports whether every condition of conj holds for a record
+// whose reference col is id, whatever its other fields: each must be on
+// col, and be id, hold it, or (a followed reference) match the record id.
+func (g *Guard) holdsFor(ctx context.Context, conj []Cond, col Column, id int64) (bool, error) {
+	for _, c := range conj {
+		if c.Column != col {
+			return false, nil
+		}
+		switch v := c.Value.(type) {
+		case int64:
+			if c.Op != OpEq || v != id {
+				return false, nil
+			}
+		case []int64:
+			if c.Op != OpIn || !slices.Contains(v, id) {
+				return false, nil
+			}
+		case Within:
+			page, err := g.st.ListRecords(ctx, ListQuery{Kind: v.Kind, Limit: 1, Columns: []Column{}, Fields: []string{},
+				Filter: v.Filter.And(Filter{Any: [][]Cond{{{Column: ColID, Op: OpIn, Value: []int64{id}}}}})})
+			if err != nil || len(page.Records) == 0 {
+				return false, err
+			}
+		default:
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
 // Visible returns those of ids (records of k) the caller may act on, in
 // no particular order: all of them when the permission has no rule, none
 // when the role lacks it.

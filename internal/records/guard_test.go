@@ -132,3 +132,38 @@ func TestGuardSeenOwned(t *testing.T) {
 		t.Errorf("no permission: %v, read %v, %v", got, st.read, err)
 	}
 }
+
+// SeesTabWhole holds for a project's cost details when the vendor-bill
+// rule, with the bill's project fixed, holds whatever else the bill
+// holds: through the project (its manager, read of the project), or on
+// the project itself; never on a condition of the bill's own.
+func TestGuardSeesTabWhole(t *testing.T) {
+	prj, _ := Lookup("project")
+	bills, _ := Lookup("vendorbill")
+	tab, _ := prj.TabNamed("costdetails")
+	for _, c := range []struct {
+		perms []string
+		rule  string
+		want  map[int64]bool // by project
+	}{
+		{[]string{"vendorbill.view"}, "", map[int64]bool{10: true, 20: true}},
+		{nil, "", map[int64]bool{10: false, 20: false}},
+		{[]string{"vendorbill.view"}, "custbody_res_project.projectmanager eq $me", map[int64]bool{10: true, 20: false}},
+		{[]string{"vendorbill.view"}, "custbody_res_project.projectmanager eq $me or status eq Open", map[int64]bool{10: true, 20: false}},
+		{[]string{"vendorbill.view"}, "custbody_res_project.projectmanager eq $me and status eq Open", map[int64]bool{10: false, 20: false}},
+		{[]string{"vendorbill.view"}, "status eq Open", map[int64]bool{10: false, 20: false}},
+		{[]string{"vendorbill.view"}, "custbody_res_project eq 20", map[int64]bool{10: false, 20: true}},
+	} {
+		role := access.Role{Permissions: c.perms}
+		if c.rule != "" {
+			role.Rules = map[string]string{"vendorbill.view": c.rule}
+		}
+		g := NewGuard(&readsByID{visible: map[int64]bool{10: true}}, role, "pete@acme.test")
+		for id, want := range c.want {
+			got, err := g.SeesTabWhole(context.Background(), prj, Record{Kind: "project", ID: id}, tab, bills)
+			if err != nil || got != want {
+				t.Errorf("%v %q, project %d: %v %v, want %v", c.perms, c.rule, id, got, err, want)
+			}
+		}
+	}
+}
