@@ -787,9 +787,55 @@ func TestAccessRulesEdit(t *testing.T) {
 		if v.Data.Title != "Fox Hollow" {
 			t.Errorf("Ada's project is now %q", v.Data.Title)
 		}
+		for id, edited := range map[int64]bool{11: true, 20: false} {
+			r, err := in.store.Tenant("acme").Record(context.Background(), "project", id)
+			if err != nil || strings.Contains(string(r.Fields), `"projectedtotal"`) != edited {
+				t.Errorf("project %d after the bulk edit: %s %v", id, r.Fields, err)
+			}
+		}
 		// A note on another's project needs its edit scope too.
 		if code, _, _ := in.addNote(t, pete, rulesPM, noteURL+"?type=project&id=20", "Mine now.", nil); code != 404 {
 			t.Errorf("note on project 20: %d", code)
+		}
+		// So do retrying or discarding its change the ERP has not taken,
+		// and saying he is editing it: not found, as a missing project is.
+		// Ada's change of her project 20, refused by the ERP, is hers.
+		in.syncs = map[portal.TenantID]Syncer{"acme": erpsync.New(nil, in.store.Tenant("acme"), erpsync.Options{})}
+		defer func() { in.syncs = nil }()
+		ada := in.token(t, "acme", "uid-ada", "ada@acme.test")
+		var hers viewAnswer
+		in.getJSON(t, ada, rulesAll, "/api/v1/netsuite/portal-record?type=project&id=20", &hers)
+		if code, _, p := in.save(t, ada, rulesAll, "PUT", "/api/v1/netsuite/portal-crud?type=project&id=20",
+			map[string]any{"fields": map[string]any{"companyname": "Fox Hollow II"}, "version": hers.Data.Version}); code != 200 {
+			t.Fatalf("Ada's edit: %d %+v", code, p)
+		}
+		ten := in.store.Tenant("acme")
+		due, err := ten.DueOutbox(context.Background(), time.Now().Add(time.Hour), 10)
+		if err != nil || len(due) != 1 {
+			t.Fatalf("due: %+v %v", due, err)
+		}
+		ten.FailOutbox(context.Background(), due[0], "Refused", time.Now())
+		for _, target := range []string{"/api/v1/sync/writes/retry?type=project&id=%d", "/api/v1/sync/writes/discard?type=project&id=%d",
+			"/api/v1/events/editing?type=project&id=%d"} {
+			answer := func(id int64) (int, string) {
+				w := in.call("POST", fmt.Sprintf(target, id), pete, rulesPM, "")
+				var p Problem
+				json.Unmarshal(w.Body.Bytes(), &p)
+				return w.Code, strings.ReplaceAll(p.Title+"|"+p.Detail, strconv.FormatInt(id, 10), "{id}")
+			}
+			code, body := answer(20)
+			if missingCode, missing := answer(999999); code != 404 || code != missingCode || body != missing {
+				t.Errorf("%s of Ada's project: %d %s; of a missing one: %d %s", target, code, body, missingCode, missing)
+			}
+			if code, body := answer(10); code == 404 && strings.Contains(body, "No project") {
+				t.Errorf("%s of his project: %d %s", target, code, body)
+			}
+		}
+		if en, err := ten.FailedEntry(context.Background(), "project", 20); err != nil || en.RecordID != 20 {
+			t.Errorf("Ada's refused change after Pete's tries: %+v %v", en, err)
+		}
+		if w := in.call("POST", "/api/v1/sync/writes/retry?type=project&id=20", ada, rulesAll, ""); w.Code != 200 {
+			t.Errorf("Ada's retry: %d %s", w.Code, w.Body)
 		}
 	})
 }

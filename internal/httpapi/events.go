@@ -221,8 +221,9 @@ func (s *Server) streamEnded(ctx context.Context, p principal, fresh bool) int {
 
 // editing is POST (an edit form is open: for editingFor) and DELETE (it
 // closed) /api/v1/events/editing?type=&id=: the tenant's other streams
-// whose role may see the kind get "event: editing". The caller's role must
-// be allowed to edit the kind. 204.
+// whose role may see the kind get "event: editing". The record must be one
+// the caller may edit (else not found, or forbidden for a role that may
+// not edit the kind). 204.
 func (s *Server) editing(w http.ResponseWriter, r *http.Request) {
 	if s.events == nil {
 		s.writeError(w, r, portal.Errorf(portal.CodeNotFound, "Live updates are off on this server."))
@@ -234,13 +235,13 @@ func (s *Server) editing(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := caller(r)
-	if err := p.Guard.Require(k, records.ActEdit); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
 	id, ok := records.ParseID(q(r, "id"))
 	if !ok {
 		s.writeError(w, r, portal.Invalid("A record id is required.", portal.FieldError{Field: "id", Message: "A positive number."}))
+		return
+	}
+	if err := p.Guard.CheckAction(r.Context(), k.Name, id, records.ActEdit); err != nil {
+		s.writeError(w, r, err)
 		return
 	}
 	until := time.Now().UTC().Truncate(time.Second)

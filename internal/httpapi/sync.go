@@ -147,8 +147,8 @@ func (s *Server) syncRun(w http.ResponseWriter, r *http.Request) {
 }
 
 // writeAction answers POST /api/v1/sync/writes/{action}?type=&id=: retry
-// or discard a record's change that the ERP has not taken. It needs the
-// right to edit (or create) that kind.
+// or discard a record's change that the ERP has not taken, of a record
+// the caller may change (Guard.CheckChange).
 func (s *Server) writeAction(w http.ResponseWriter, r *http.Request) {
 	sy := s.syncer(r)
 	if sy == nil {
@@ -165,14 +165,13 @@ func (s *Server) writeAction(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	p := caller(r)
-	if !p.Guard.May(k, records.ActEdit) && !p.Guard.May(k, records.ActCreate) {
-		s.writeError(w, r, portal.Errorf(portal.CodeForbidden, "Your role may not change %s.", strings.ToLower(k.Plural)))
-		return
-	}
 	id, ok := records.ParseID(q(r, "id"))
 	if !ok {
 		s.writeError(w, r, portal.Invalid("The record id must be a positive number.", portal.FieldError{Field: "id", Message: "A positive number."}))
+		return
+	}
+	if err := caller(r).Guard.CheckChange(r.Context(), k.Name, id); err != nil {
+		s.writeError(w, r, err)
 		return
 	}
 	act := sy.RetryRecord

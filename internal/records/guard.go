@@ -593,6 +593,24 @@ func (g *Guard) CheckReference(ctx context.Context, kind string, id int64) error
 	return g.Check(ctx, k, id, ActView)
 }
 
+// CheckChange checks that the caller may retry or discard a change of
+// record id of kind that the ERP has not taken: a record they may edit,
+// or, in a role that may create the kind but not edit it (its change is a
+// create), one they may see. Outside that it is not found, as Check
+// answers; a role that may do neither is refused.
+func (g *Guard) CheckChange(ctx context.Context, kind string, id int64) error {
+	k, ok := g.Registry().Lookup(kind)
+	switch {
+	case !ok:
+		return portal.Errorf(portal.CodeNotFound, "No %s with id %d.", kind, id)
+	case g.May(k, ActEdit):
+		return g.Check(ctx, k, id, ActEdit)
+	case g.May(k, ActCreate):
+		return g.Check(ctx, k, id, ActView)
+	}
+	return portal.Errorf(portal.CodeForbidden, "Your role may not change %s.", strings.ToLower(k.Plural))
+}
+
 // CheckAction is Check by kind name.
 func (g *Guard) CheckAction(ctx context.Context, kind string, id int64, action string) error {
 	k, ok := g.Registry().Lookup(kind)
