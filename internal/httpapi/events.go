@@ -7,8 +7,10 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"sync/atomic"
 	"time"
 
+	"github.com/portico/portico/internal/access"
 	"github.com/portico/portico/internal/events"
 	"github.com/portico/portico/internal/portal"
 	"github.com/portico/portico/internal/records"
@@ -37,10 +39,18 @@ func (s *Server) eventStream(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	p := caller(r)
-	role := p.Role
-	conn, err := s.events.Connect(ctx, p.Tenant, events.Viewer{UserID: p.User.ID, RoleID: role.ID, May: func(kind string) bool {
-		k, ok := p.Guard.Registry().Lookup(kind)
-		return ok && p.Guard.May(k, records.ActView)
+	// The stream's guard, renewed every heartbeat and whenever the
+	// session may have changed (a session event: an access import among
+	// them), from the role as it is then: a rule's followed records (the
+	// user's projects) are resolved at most a heartbeat ago, and a change
+	// of the role's permissions or rules holds from the event on. The hub
+	// reads it too, to pick the kinds the stream is told of.
+	var guard atomic.Pointer[records.Guard]
+	guard.Store(p.Guard)
+	conn, err := s.events.Connect(ctx, p.Tenant, events.Viewer{UserID: p.User.ID, RoleID: p.Role.ID, May: func(kind string) bool {
+		g := guard.Load()
+		k, ok := g.Registry().Lookup(kind)
+		return ok && g.May(k, records.ActView)
 	}})
 	if err != nil {
 		s.writeError(w, r, portal.Wrap(portal.CodeUnavailable, err, "Live updates are not available right now."))
@@ -92,17 +102,21 @@ func (s *Server) eventStream(w http.ResponseWriter, r *http.Request) {
 		send(&events.Event{Type: "end", Data: []byte(`{"status":` + strconv.Itoa(status) + `}`)})
 		return errStreamEnded
 	}
-	// The stream's guard, renewed every heartbeat: a rule's followed
-	// records (the user's projects) are resolved at most that long ago.
-	guard := p.Guard
+	renew := func(fresh bool) int {
+		role, status := s.streamRole(ctx, p, fresh)
+		if role != nil {
+			guard.Store(s.guardOf(p.Tenant, *role, p.User.Email))
+		}
+		return status
+	}
 	deliver := func(e *events.Event) error {
 		if e.Type == events.TypeSession {
-			if status := s.streamEnded(ctx, p, true); status != 0 {
+			if status := renew(true); status != 0 {
 				return end(status)
 			}
 			return nil
 		}
-		e, err := seenEvent(ctx, guard, e)
+		e, err := seenEvent(ctx, guard.Load(), e)
 		if err != nil || e == nil {
 			return err
 		}
@@ -136,8 +150,7 @@ func (s *Server) eventStream(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		case <-tick.C:
-			guard = s.guardOf(p.Tenant, p.Role, p.User.Email)
-			if status := s.streamEnded(ctx, p, false); status != 0 {
+			if status := renew(false); status != 0 {
 				end(status)
 				return
 			}
@@ -190,33 +203,36 @@ func seenEvent(ctx context.Context, g *records.Guard, e *events.Event) (*events.
 // errStreamEnded is how deliver ends a stream whose session has ended.
 var errStreamEnded = errors.New("httpapi: the stream's session ended")
 
-// streamEnded checks the session of a stream again, as withAuth would: it
-// returns 511 when the session (or the user) has ended, 403 when the user
-// no longer holds the role, else 0 (a database that does not answer ends
-// nothing: the next heartbeat checks again). fresh reads the session from
-// the store, not from the instance's session cache: a session event says
-// it changed, perhaps on another instance.
-func (s *Server) streamEnded(ctx context.Context, p principal, fresh bool) int {
+// streamRole checks the session of a stream again, as withAuth would, and
+// returns the stream's role as it is now, with status 0; else the status
+// the stream ends with: 511 when the session (or the user) has ended, 403
+// when the user no longer holds the role. A database that does not answer
+// ends nothing and tells nothing (nil, 0: the next heartbeat checks
+// again). fresh reads the session from the store, not from the instance's
+// session cache: a session event says it changed, perhaps on another
+// instance.
+func (s *Server) streamRole(ctx context.Context, p principal, fresh bool) (*access.Role, int) {
 	now := time.Now()
 	sess, user, cached := s.sessionCache.get(p.Tenant, p.Session.SessionID, now)
 	if fresh || !cached {
 		var err error
 		sess, user, err = s.tenants(p.Tenant).SessionUser(ctx, p.Session.SessionID)
 		if portal.IsNotFound(err) {
-			return http.StatusNetworkAuthenticationRequired
+			return nil, http.StatusNetworkAuthenticationRequired
 		}
 		if err != nil {
-			return 0
+			return nil, 0
 		}
 		s.sessionCache.put(p.Tenant, sess, user, now)
 	}
 	if s.sessions.Check(p.Session, sess) != nil || user.Disabled {
-		return http.StatusNetworkAuthenticationRequired
+		return nil, http.StatusNetworkAuthenticationRequired
 	}
-	if _, err := user.Role(p.Role.ID); err != nil {
-		return http.StatusForbidden
+	role, err := user.Role(p.Role.ID)
+	if err != nil {
+		return nil, http.StatusForbidden
 	}
-	return 0
+	return &role, 0
 }
 
 // editing is POST (an edit form is open: for editingFor) and DELETE (it

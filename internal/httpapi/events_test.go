@@ -593,6 +593,21 @@ func checkStreamsEnd(t *testing.T, a, b *eventsInstance, admin *sqlstore.Store) 
 	adaAcc.ends(t, 403, 2*time.Second)
 	adaPM.quiet(t, 300*time.Millisecond)
 
+	// One that narrows role 10's clients to her own (none) holds for its
+	// open stream from then on: a client written after it is not told of.
+	f.Roles = slices.Clone(acmeAccess.Roles)
+	for i := range f.Roles {
+		if f.Roles[i].ID == 10 {
+			f.Roles[i].Rules = map[string]string{"customer.view": "salesrep eq $me"}
+		}
+	}
+	if err := admin.Tenant("acme").ImportAccess(context.Background(), f); err != nil {
+		t.Fatal(err)
+	}
+	adaPM.quiet(t, 300*time.Millisecond) // the import's session event, told of to none
+	a.createCustomer(t, ada, "Not hers to see")
+	adaPM.quiet(t, time.Second)
+
 	// One that disables her ends the rest (511).
 	f.Users[0].Disabled = true
 	start = time.Now()
