@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -179,10 +180,15 @@ func TestConformanceGuardUnderWritersOfTheReference(t *testing.T) {
 				}
 			})
 		}
+		// Each reader reads at least 25 times, and until the reads have
+		// seen both of Pete's states (so the writers did write between
+		// them), for at most 20 s.
+		var states [2]atomic.Int64 // without 401, with it
+		deadline := time.Now().Add(20 * time.Second)
 		var reads sync.WaitGroup
 		for range 4 {
 			reads.Go(func() {
-				for range 25 {
+				for n := 0; n < 25 || (states[0].Load() == 0 || states[1].Load() == 0) && time.Now().Before(deadline); n++ {
 					g := petesGuard(ten)
 					f, err := g.Narrow(ctx, "invoice", records.Filter{})
 					if err != nil {
@@ -194,8 +200,23 @@ func TestConformanceGuardUnderWritersOfTheReference(t *testing.T) {
 						t.Error(err)
 						return
 					}
-					if got := idsOf(page.Records); !slices.Equal(got, []int64{400}) && !slices.Equal(got, []int64{400, 401}) {
+					got := idsOf(page.Records)
+					switch {
+					case slices.Equal(got, []int64{400}):
+						states[0].Add(1)
+					case slices.Equal(got, []int64{400, 401}):
+						states[1].Add(1)
+					default:
 						t.Errorf("Pete's invoices read %v", got)
+					}
+					// Their count too, under the guard of the same request.
+					sum, err := ten.Summarize(ctx, records.SummaryQuery{List: records.ListQuery{Kind: "invoice", Filter: f}, Count: true})
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					if sum.Total != 1 && sum.Total != 2 {
+						t.Errorf("Pete's invoices counted %d", sum.Total)
 					}
 				}
 			})
@@ -203,5 +224,8 @@ func TestConformanceGuardUnderWritersOfTheReference(t *testing.T) {
 		reads.Wait()
 		close(stop)
 		wg.Wait()
+		if states[0].Load() == 0 || states[1].Load() == 0 {
+			t.Errorf("the reads saw project 11 %d times not Pete's and %d times his: the writers did not write between them", states[0].Load(), states[1].Load())
+		}
 	})
 }
