@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -611,11 +612,16 @@ func TestAccessRulesReports(t *testing.T) {
 		code, body := in.postJSON(t, pete, rulesPM, "POST", "/api/v1/reports/run?type=invoice", grouped)
 		var run reportRun
 		json.Unmarshal(body, &run)
+		// His two, one a row per currency: counted and summed (100.00,
+		// 200.00 CAD), with none of the others' 300.00 and 400.00.
+		sums := map[string]float64{}
 		var n float64
 		for _, r := range run.Data.Rows {
 			n += r["v0"].(float64)
+			unit, _ := r["_currency"].(string)
+			sums[unit] += r["v1"].(float64)
 		}
-		if code != 200 || !run.Data.Grouped || n != 2 {
+		if code != 200 || !run.Data.Grouped || n != 2 || !maps.Equal(sums, map[string]float64{"": 100, "CAD": 200}) {
 			t.Errorf("grouped report: %d %s", code, body)
 		}
 		table := map[string]any{"name": "All", "columns": []string{"memo", "total"}, "visibility": "private", "report": map[string]any{"chart": "table"}}
