@@ -134,22 +134,19 @@ func (s *Server) deleteConfig(w http.ResponseWriter, r *http.Request, asReport b
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// editableList loads ?id= for a change: it must exist for this kind, be a
-// report when asReport and a plain list otherwise, be visible to the
-// caller (else 404: others' private lists do not exist for them) and be
-// theirs to edit (else 403).
+// editableList loads ?id= for a change: a saved list (not the built-in
+// one) of this kind that the caller may change (ListActor.CheckEdit).
 func (s *Server) editableList(r *http.Request, k *records.Kind, asReport bool) (records.ListConfig, error) {
 	id := q(r, "id")
 	if id == k.DefaultList {
 		return records.ListConfig{}, portal.Errorf(portal.CodeForbidden, "The built-in list cannot be changed; save a copy instead.")
 	}
 	l, err := s.recordStore(r).List(r.Context(), id)
-	p := caller(r)
-	if err != nil || l.Kind != k.Name || !p.lists().Sees(l) || asReport != (l.Report != nil) {
+	if portal.IsNotFound(err) {
 		return l, portal.Errorf(portal.CodeNotFound, "No such saved list.")
 	}
-	if !p.lists().MayEdit(l) {
-		return l, portal.Errorf(portal.CodeForbidden, "Only its owner or someone allowed to edit lists can change this list.")
+	if err != nil {
+		return l, err
 	}
-	return l, nil
+	return l, caller(r).lists().CheckEdit(l, k.Name, asReport)
 }

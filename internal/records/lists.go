@@ -90,6 +90,21 @@ func (a ListActor) MayEdit(l ListConfig) bool {
 	return l.OwnerID == a.UserID || (l.Visibility == SharedRole && l.RoleID == a.Role.ID && a.Role.Can(PermEditLists))
 }
 
+// CheckEdit answers a change of saved list l, asked of kind's lists (a
+// report when asReport, else a plain list): nil when the actor may make
+// it; not found when l is not of that kind or sort, or not one they see
+// (others' private lists do not exist for them); forbidden when they see
+// it but may not change it (MayEdit).
+func (a ListActor) CheckEdit(l ListConfig, kind string, asReport bool) error {
+	if l.Kind != kind || !a.Sees(l) || asReport != (l.Report != nil) {
+		return portal.Errorf(portal.CodeNotFound, "No such saved list.")
+	}
+	if !a.MayEdit(l) {
+		return portal.Errorf(portal.CodeForbidden, "Only its owner or someone allowed to edit lists can change this list.")
+	}
+	return nil
+}
+
 // Publish sets who sees l to v on the actor's behalf: Private clears its
 // role; SharedRole shares it with everyone working in role roleID, one
 // the actor holds (0: the role they work in; another is refused with

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/portico/portico/internal/access"
+	"github.com/portico/portico/internal/portal"
 )
 
 func TestListActorRules(t *testing.T) {
@@ -30,6 +31,30 @@ func TestListActorRules(t *testing.T) {
 	}
 	if editor.MayEdit(ListConfig{BuiltIn: true, Visibility: SharedRole, RoleID: 10}) {
 		t.Error("the built-in list is nobody's to change")
+	}
+	// A change: not found unless seen, of the kind and sort asked for;
+	// forbidden when seen but not the actor's to change.
+	l.Kind = "project"
+	noEdit := ListActor{UserID: 3, Role: access.Role{ID: 10}}
+	for _, c := range []struct {
+		a        ListActor
+		kind     string
+		asReport bool
+		want     portal.Code
+	}{
+		{editor, "project", false, ""}, {viewer, "project", false, ""},
+		{noEdit, "project", false, portal.CodeForbidden},
+		{other, "project", false, portal.CodeNotFound},
+		{editor, "invoice", false, portal.CodeNotFound},
+		{editor, "project", true, portal.CodeNotFound},
+	} {
+		var got portal.Code
+		if err := c.a.CheckEdit(l, c.kind, c.asReport); err != nil {
+			got = portal.ErrorCode(err)
+		}
+		if got != c.want {
+			t.Errorf("user %d in role %d, %s report %v: %q, want %q", c.a.UserID, c.a.Role.ID, c.kind, c.asReport, got, c.want)
+		}
 	}
 }
 
