@@ -745,17 +745,17 @@ func TestAccessRulesEvents(t *testing.T) {
 		}
 		g := records.NewGuard(ten, p, "pete@acme.test")
 		mixed := events.RecordChange("invoice", events.ActionSync, []int64{400, 402, 401, 403}, 0, time.Now(), "")
-		e, err := seenEvent(ctx, g, &events.Event{ID: 7, Type: mixed.Type, Kind: mixed.Kind, Data: mixed.Data})
+		e, err := (&events.Event{ID: 7, Type: mixed.Type, Kind: mixed.Kind, Data: mixed.Data}).SeenBy(ctx, g)
 		var d events.RecordData
 		if err != nil || e == nil || json.Unmarshal(e.Data, &d) != nil || !slices.Equal(d.IDs, []int64{400, 401}) || regexp.MustCompile(`[\[,:]402[\],}]`).Match(e.Data) { // not the time's milliseconds
 			t.Errorf("mixed event: %+v %v", e, err)
 		}
 		theirs := events.RecordChange("vendorbill", events.ActionSync, []int64{520}, 0, time.Now(), "")
-		if e, err := seenEvent(ctx, g, &events.Event{ID: 8, Type: theirs.Type, Kind: theirs.Kind, Data: theirs.Data}); e != nil || err != nil {
+		if e, err := (&events.Event{ID: 8, Type: theirs.Type, Kind: theirs.Kind, Data: theirs.Data}).SeenBy(ctx, g); e != nil || err != nil {
 			t.Errorf("event of another's bill: %+v %v", e, err)
 		}
 		editing, _ := json.Marshal(events.EditingData{Kind: "invoice", ID: 402, UserID: 1, User: "Ada Admin", Until: time.Now().Add(time.Minute)})
-		if e, err := seenEvent(ctx, g, &events.Event{Type: events.TypeEditing, Kind: "invoice", Data: editing}); e != nil || err != nil {
+		if e, err := (&events.Event{Type: events.TypeEditing, Kind: "invoice", Data: editing}).SeenBy(ctx, g); e != nil || err != nil {
 			t.Errorf("presence on another's invoice: %+v %v", e, err)
 		}
 	})

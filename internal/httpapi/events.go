@@ -2,10 +2,8 @@ package httpapi
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
-	"slices"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -116,7 +114,7 @@ func (s *Server) eventStream(w http.ResponseWriter, r *http.Request) {
 			}
 			return nil
 		}
-		e, err := seenEvent(ctx, guard.Load(), e)
+		e, err := e.SeenBy(ctx, guard.Load())
 		if err != nil || e == nil {
 			return err
 		}
@@ -159,45 +157,6 @@ func (s *Server) eventStream(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-}
-
-// seenEvent is e as the guard's caller may see it: a record event's ids
-// cut down to the records they may see, a presence event on a record
-// they may not see dropped (nil), others as they are. An event left
-// naming no record is dropped too.
-func seenEvent(ctx context.Context, g *records.Guard, e *events.Event) (*events.Event, error) {
-	switch e.Type {
-	case events.TypeRecord:
-		var d events.RecordData
-		if err := json.Unmarshal(e.Data, &d); err != nil || len(d.IDs) == 0 {
-			return e, err
-		}
-		seen, err := g.Seen(ctx, map[string][]int64{d.Kind: d.IDs})
-		if err != nil {
-			return nil, err
-		}
-		n := len(d.IDs)
-		d.IDs = slices.DeleteFunc(d.IDs, func(id int64) bool { return !seen[d.Kind][id] })
-		switch len(d.IDs) {
-		case n:
-			return e, nil
-		case 0:
-			return nil, nil
-		}
-		out := *e
-		out.Data, err = json.Marshal(d)
-		return &out, err
-	case events.TypeEditing:
-		var d events.EditingData
-		if err := json.Unmarshal(e.Data, &d); err != nil {
-			return nil, err
-		}
-		seen, err := g.Seen(ctx, map[string][]int64{d.Kind: {d.ID}})
-		if err != nil || !seen[d.Kind][d.ID] {
-			return nil, err
-		}
-	}
-	return e, nil
 }
 
 // errStreamEnded is how deliver ends a stream whose session has ended.
