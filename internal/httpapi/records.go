@@ -141,66 +141,10 @@ func (s guarded) Record(ctx context.Context, kind string, id int64) (records.Rec
 	return s.TenantStore.Record(ctx, kind, id)
 }
 
-// SearchCandidates finds candidates in the search index, of every kind
-// searched, and keeps those of a kind under a rule that the rule lets the
-// caller see (Guard.SeenOwned, on the owners the entries carry). When the search's answer among them is one the
-// rule drops nothing of (search.BestKept), that is all: it is what the
-// index answers without the rule. Otherwise it adds, for each such kind,
-// the first search.Limit of its list with the same text, narrowed by the
-// rule: the index's candidates of such a kind may all lie outside it (a
-// manager's own projects among a million), and cut down they would leave
-// the search without them. The index's walk costs what it does without a
-// rule (a walk that skipped the ruled kinds' entries read more of them).
+// SearchCandidates is the index's candidates narrowed to what the caller
+// may see (search.Narrowed).
 func (s guarded) SearchCandidates(ctx context.Context, text string, kinds []string, limit int) ([]search.Entry, error) {
-	var ruled []string
-	for _, kind := range kinds {
-		narrowed, err := s.g.Narrowed(ctx, kind)
-		if err != nil {
-			return nil, err
-		}
-		if narrowed {
-			ruled = append(ruled, kind)
-		}
-	}
-	found, err := s.TenantStore.SearchCandidates(ctx, text, kinds, limit)
-	if err != nil || len(ruled) == 0 {
-		return found, err
-	}
-	byKind := map[string][]int64{}
-	owners := map[string]map[int64]string{}
-	for _, e := range found {
-		if slices.Contains(ruled, e.Kind) {
-			byKind[e.Kind] = append(byKind[e.Kind], e.ID)
-			if owners[e.Kind] == nil {
-				owners[e.Kind] = map[int64]string{}
-			}
-			owners[e.Kind][e.ID] = e.Owner
-		}
-	}
-	seen, err := s.g.SeenOwned(ctx, byKind, func(kind string, id int64) string { return owners[kind][id] })
-	if err != nil {
-		return nil, err
-	}
-	visible := func(e search.Entry) bool { return !slices.Contains(ruled, e.Kind) || seen[e.Kind][e.ID] }
-	answered := search.BestKept(found, text, visible)
-	found = slices.DeleteFunc(found, func(e search.Entry) bool { return !visible(e) })
-	if answered {
-		return found, nil
-	}
-	for _, kind := range ruled {
-		page, err := s.ListRecords(ctx, records.ListQuery{Kind: kind, Text: text, Limit: min(limit, search.Limit),
-			Columns: []records.Column{records.ColTitle, records.ColCode, records.ColStatus}, Fields: []string{}})
-		if err != nil {
-			return nil, err
-		}
-		// The index answers the newest matches of each class it looks up: a
-		// record it left out is older than those of its class it answered,
-		// so it ranks after them (and after its list's records before it).
-		for i, r := range page.Records {
-			found = append(found, search.Entry{Kind: kind, ID: r.ID, Name: r.Title, Code: r.Code, Status: r.Status, Seq: -int64(i) - 1})
-		}
-	}
-	return found, nil
+	return search.Narrowed{Index: s.TenantStore, Lists: s, Scope: s.g}.SearchCandidates(ctx, text, kinds, limit)
 }
 
 // Shortlist keeps, of the user's recent or favourite records, those the

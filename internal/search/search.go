@@ -433,3 +433,86 @@ func lowerOnly(s string) (string, bool) {
 var unaccent = sync.Pool{New: func() any {
 	return transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
 }}
+
+// Scope is what narrows a search to the records its caller may see
+// (records.Guard): the one place that decides it.
+type Scope interface {
+	// Narrowed reports whether the caller sees only some records of kind.
+	Narrowed(ctx context.Context, kind string) (bool, error)
+	// SeenOwned returns, of the records named by kind and id, those the
+	// caller may see, deciding a record of known owner (owner(kind, id),
+	// as the index keeps it) on its owner where it can.
+	SeenOwned(ctx context.Context, byKind map[string][]int64, owner func(kind string, id int64) string) (map[string]map[int64]bool, error)
+}
+
+// Narrowed is an index whose candidates are narrowed to what Scope lets
+// its caller see; Lists is the caller's lists, narrowed alike.
+//
+// It finds candidates in Index, of every kind searched, and keeps those of
+// a kind under a rule that the rule lets the caller see (Scope.SeenOwned,
+// on the owners the entries carry). When the search's answer among them is
+// one the rule drops nothing of (BestKept), that is all: it is what the
+// index answers without the rule. Otherwise it adds, for each such kind,
+// the first Limit of its list with the same text, narrowed by the rule: the
+// index's candidates of such a kind may all lie outside it (a manager's
+// own projects among a million), and cut down they would leave the search
+// without them. The index's walk costs what it does without a rule (a
+// walk that skipped the ruled kinds' entries read more of them).
+type Narrowed struct {
+	Index Index
+	Lists Lister
+	Scope Scope
+}
+
+// SearchCandidates implements Index.
+func (n Narrowed) SearchCandidates(ctx context.Context, text string, kinds []string, limit int) ([]Entry, error) {
+	var ruled []string
+	for _, kind := range kinds {
+		narrowed, err := n.Scope.Narrowed(ctx, kind)
+		if err != nil {
+			return nil, err
+		}
+		if narrowed {
+			ruled = append(ruled, kind)
+		}
+	}
+	found, err := n.Index.SearchCandidates(ctx, text, kinds, limit)
+	if err != nil || len(ruled) == 0 {
+		return found, err
+	}
+	byKind := map[string][]int64{}
+	owners := map[string]map[int64]string{}
+	for _, e := range found {
+		if slices.Contains(ruled, e.Kind) {
+			byKind[e.Kind] = append(byKind[e.Kind], e.ID)
+			if owners[e.Kind] == nil {
+				owners[e.Kind] = map[int64]string{}
+			}
+			owners[e.Kind][e.ID] = e.Owner
+		}
+	}
+	seen, err := n.Scope.SeenOwned(ctx, byKind, func(kind string, id int64) string { return owners[kind][id] })
+	if err != nil {
+		return nil, err
+	}
+	visible := func(e Entry) bool { return !slices.Contains(ruled, e.Kind) || seen[e.Kind][e.ID] }
+	answered := BestKept(found, text, visible)
+	found = slices.DeleteFunc(found, func(e Entry) bool { return !visible(e) })
+	if answered {
+		return found, nil
+	}
+	for _, kind := range ruled {
+		page, err := n.Lists.ListRecords(ctx, records.ListQuery{Kind: kind, Text: text, Limit: min(limit, Limit),
+			Columns: []records.Column{records.ColTitle, records.ColCode, records.ColStatus}, Fields: []string{}})
+		if err != nil {
+			return nil, err
+		}
+		// The index answers the newest matches of each class it looks up: a
+		// record it left out is older than those of its class it answered,
+		// so it ranks after them (and after its list's records before it).
+		for i, r := range page.Records {
+			found = append(found, Entry{Kind: kind, ID: r.ID, Name: r.Title, Code: r.Code, Status: r.Status, Seq: -int64(i) - 1})
+		}
+	}
+	return found, nil
+}

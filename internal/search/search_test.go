@@ -345,3 +345,56 @@ func BenchmarkFold(b *testing.B) {
 		Fold("Cedar Swamp Nutrient Offset — Phase 5")
 	}
 }
+
+// ownOnly narrows projects to owner "2"'s.
+type ownOnly struct{}
+
+func (ownOnly) Narrowed(_ context.Context, kind string) (bool, error) { return kind == "project", nil }
+
+func (ownOnly) SeenOwned(_ context.Context, byKind map[string][]int64, owner func(string, int64) string) (map[string]map[int64]bool, error) {
+	out := map[string]map[int64]bool{}
+	for kind, ids := range byKind {
+		out[kind] = map[int64]bool{}
+		for _, id := range ids {
+			out[kind][id] = owner(kind, id) == "2"
+		}
+	}
+	return out, nil
+}
+
+// ownProjects lists owner 2's projects named "Pond …", as a narrowed list would.
+type ownProjects struct{ asked int }
+
+func (l *ownProjects) ListRecords(_ context.Context, q records.ListQuery) (records.Page, error) {
+	l.asked++
+	return records.Page{Records: []records.Record{{Kind: "project", ID: 500, Title: "Pond of his"}}}, nil
+}
+
+// A narrowed search keeps the entries the scope lets through; when the
+// index's best answer drops some, it tops the ruled kind up from the
+// narrowed list, which ranks after the index's own answers.
+func TestNarrowedSearch(t *testing.T) {
+	idx := &fakeIndex{entries: []Entry{{Kind: "customer", ID: 1, Name: "Pond Co", Seq: 9}}}
+	for i := range 30 {
+		idx.entries = append(idx.entries, Entry{Kind: "project", ID: int64(100 + i), Name: "Pond survey", Seq: int64(50 + i), Owner: "7"})
+	}
+	lists := &ownProjects{}
+	q, _ := Parse("pond")
+	got, err := Search(context.Background(), Narrowed{Index: idx, Lists: lists, Scope: ownOnly{}}, q, records.All())
+	var ids []int64
+	for _, r := range got {
+		ids = append(ids, r.ID)
+	}
+	if err != nil || !slices.Equal(ids, []int64{1, 500}) || lists.asked != 1 {
+		t.Errorf("others' best: %v %v (listed %d times), want [1 500] from one list", ids, err, lists.asked)
+	}
+	// His own among the best: the index's answer stands, no list.
+	for i := range idx.entries {
+		idx.entries[i].Owner = "2"
+	}
+	lists.asked = 0
+	got, err = Search(context.Background(), Narrowed{Index: idx, Lists: lists, Scope: ownOnly{}}, q, records.All())
+	if err != nil || len(got) != Limit || lists.asked != 0 {
+		t.Errorf("his own best: %d results, %v, listed %d times", len(got), err, lists.asked)
+	}
+}
