@@ -44,22 +44,20 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
 	writeData(w, http.StatusOK, res)
 }
 
-// deciding is the caller's store for a decision: its write of a record
-// needs the record's approve scope (the view rule and the approve rule),
-// not its edit scope, and the decision's comment, added to a record the
-// caller has just decided, its view scope. Decide writes only the kind's
-// approval fields through it.
+// deciding is the caller's store for a decision (Guard.CheckDecision
+// decides its write; its comment needs the record's view scope). Decide
+// writes only the kind's approval fields through it.
 type deciding struct{ guarded }
 
 func (s deciding) SaveRecord(ctx context.Context, w records.Write) (records.Record, error) {
-	if err := s.g.CheckAction(ctx, w.Record.Kind, w.Record.ID, records.ActApprove); err != nil {
+	if err := s.g.CheckDecision(ctx, w.Record.Kind, w.Record.ID); err != nil {
 		return records.Record{}, err
 	}
 	return s.TenantStore.SaveRecord(ctx, w)
 }
 
 func (s deciding) AddNote(ctx context.Context, w records.NoteWrite) error {
-	if err := s.g.CheckAction(ctx, w.Kind, w.RecordID, records.ActView); err != nil {
+	if err := s.g.CheckRecord(ctx, w.Kind, w.RecordID); err != nil {
 		return err
 	}
 	return s.TenantStore.AddNote(ctx, w)

@@ -185,28 +185,22 @@ func (s guarded) RecordSummary(ctx context.Context, kind string, id int64) (reco
 	return s.TenantStore.RecordSummary(ctx, kind, id)
 }
 
-// SaveRecord refuses an edit of a record outside the caller's edit scope
-// (not found). A create is the role's permission alone: rules narrow
-// view and edit.
 func (s guarded) SaveRecord(ctx context.Context, w records.Write) (records.Record, error) {
-	if !w.Base.IsZero() {
-		if err := s.g.CheckAction(ctx, w.Record.Kind, w.Record.ID, records.ActEdit); err != nil {
-			return records.Record{}, err
-		}
+	if err := s.g.CheckWrite(ctx, w); err != nil {
+		return records.Record{}, err
 	}
 	return s.TenantStore.SaveRecord(ctx, w)
 }
 
-// AddNote and AddFile change the record: they need its edit scope.
 func (s guarded) AddNote(ctx context.Context, w records.NoteWrite) error {
-	if err := s.g.CheckAction(ctx, w.Kind, w.RecordID, records.ActEdit); err != nil {
+	if err := s.g.CheckAddition(ctx, w.Kind, w.RecordID); err != nil {
 		return err
 	}
 	return s.TenantStore.AddNote(ctx, w)
 }
 
 func (s guarded) AddFile(ctx context.Context, w records.FileWrite) (records.File, error) {
-	if err := s.g.CheckAction(ctx, w.File.Kind, w.File.RecordID, records.ActEdit); err != nil {
+	if err := s.g.CheckAddition(ctx, w.File.Kind, w.File.RecordID); err != nil {
 		return records.File{}, err
 	}
 	return s.TenantStore.AddFile(ctx, w)

@@ -593,6 +593,30 @@ func (g *Guard) CheckReference(ctx context.Context, kind string, id int64) error
 	return g.Check(ctx, k, id, ActView)
 }
 
+// CheckWrite checks a save: an edit of a stored record needs its edit
+// scope (else not found); a create is the role's permission alone, which
+// the save's caller requires (rules narrow view and edit, not create).
+func (g *Guard) CheckWrite(ctx context.Context, w Write) error {
+	if w.Base.IsZero() {
+		return nil
+	}
+	return g.CheckAction(ctx, w.Record.Kind, w.Record.ID, ActEdit)
+}
+
+// CheckAddition checks a note or a file added to record id of kind: it
+// changes the record, so it needs the record's edit scope.
+func (g *Guard) CheckAddition(ctx context.Context, kind string, id int64) error {
+	return g.CheckAction(ctx, kind, id, ActEdit)
+}
+
+// CheckDecision checks a decision on record id of kind (approve or
+// reject): its approve scope, the view rule and the approve rule, not its
+// edit scope. A decision's comment, added to the record just decided,
+// needs its view scope only (CheckRecord).
+func (g *Guard) CheckDecision(ctx context.Context, kind string, id int64) error {
+	return g.CheckAction(ctx, kind, id, ActApprove)
+}
+
 // CheckChange checks that the caller may retry or discard a change of
 // record id of kind that the ERP has not taken: a record they may edit,
 // or, in a role that may create the kind but not edit it (its change is a
