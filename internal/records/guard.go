@@ -46,9 +46,12 @@ type lister interface {
 
 // Guard decides, for one caller in one role, which records they may see
 // and change. It is the one place that does: every read and write of
-// records in a request goes through it (GuardedStore, Check, Visible), so a
-// rule holds alike for lists, counts and totals, exports, search, record
-// pages and their tabs, dashboards, reports and live events.
+// records in a request goes through it (the request's store narrows each
+// query (Narrow) and checks each record (Check and the Check* of each
+// write); search.Narrowed and events.Event.SeenBy ask it (SeenOwned,
+// Seen)), so a rule holds alike for lists, counts and totals, exports,
+// search, record pages and their tabs, dashboards, reports and live
+// events.
 //
 // A permission (invoice.view) covers every record of its kind unless the
 // role has a rule for it (access.Role.Rules): a filter in ParseFilter's
