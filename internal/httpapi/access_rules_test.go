@@ -600,6 +600,20 @@ func TestAccessRulesDashboard(t *testing.T) {
 				}
 			}
 		}
+		// His projects follow a rule on projects too: one no project of
+		// his meets (another client's) leaves him none.
+		f := rulesAccess
+		f.Roles = slices.Clone(rulesAccess.Roles)
+		f.Roles[0].Rules = maps.Clone(f.Roles[0].Rules)
+		f.Roles[0].Rules["project.view"] = "customer eq 6"
+		if err := in.store.Tenant("acme").ImportAccess(context.Background(), f); err != nil {
+			t.Fatal(err)
+		}
+		d.Data = records.Dashboard{}
+		if code := in.getJSON(t, pete, rulesPM, "/api/v1/dashboard", &d); code != 200 || d.Data.Projects == nil ||
+			d.Data.Projects.All.Count != 0 || len(d.Data.Projects.Rows) != 0 {
+			t.Errorf("his projects under a rule none of them meets: %d %+v", code, d.Data.Projects)
+		}
 	})
 }
 
