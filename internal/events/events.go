@@ -34,6 +34,7 @@ package events
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"time"
 
 	"github.com/portico/portico/internal/portal"
@@ -61,8 +62,8 @@ const (
 	ActionWriteState = "write-state"
 )
 
-// MaxIDs is how many record ids one event lists; a change of more sends
-// Count instead (the client then refreshes the whole kind).
+// MaxIDs is how many record ids one event lists; a change of more is
+// logged as several events (RecordChanges).
 const MaxIDs = 200
 
 // Keep is how long the log keeps an event for a stream to resume after.
@@ -90,7 +91,8 @@ type Event struct {
 // RecordData is the data of a record event.
 type RecordData struct {
 	Kind string `json:"kind"`
-	// IDs are the records changed, at most MaxIDs; nil with Count set.
+	// IDs are the records changed, at most MaxIDs. An event of a release
+	// before RecordChanges may have none, and Count instead.
 	IDs        []int64   `json:"ids,omitempty"`
 	Count      int       `json:"count,omitempty"`
 	Action     string    `json:"action"`
@@ -127,16 +129,24 @@ type Change struct {
 	Data []byte
 }
 
-// RecordChange is a record event to log: ids beyond MaxIDs become a count.
+// RecordChange is the record event to log for a change of a few records
+// (at most MaxIDs: RecordChanges for any number).
 func RecordChange(kind, action string, ids []int64, byUser int64, at time.Time, writeState string) Change {
-	d := RecordData{Kind: kind, Action: action, ByUserID: byUser, At: at.UTC().Truncate(time.Millisecond), WriteState: writeState}
-	if len(ids) > MaxIDs {
-		d.Count = len(ids)
-	} else {
-		d.IDs = ids
-	}
+	d := RecordData{Kind: kind, IDs: ids, Action: action, ByUserID: byUser, At: at.UTC().Truncate(time.Millisecond), WriteState: writeState}
 	b, _ := json.Marshal(d)
 	return Change{Type: TypeRecord, Kind: kind, UserID: byUser, At: at, Data: b}
+}
+
+// RecordChanges are the record events to log for a change of ids, one per
+// MaxIDs of them: every event names its records, so a listener under a
+// rule is told of its own and of nothing else (a count of them all would
+// tell it of others').
+func RecordChanges(kind, action string, ids []int64, byUser int64, at time.Time, writeState string) []Change {
+	var out []Change
+	for part := range slices.Chunk(ids, MaxIDs) {
+		out = append(out, RecordChange(kind, action, part, byUser, at, writeState))
+	}
+	return out
 }
 
 // SessionChange is the session event to log when user's sessions end

@@ -6,24 +6,37 @@ import (
 	"slices"
 )
 
-// Seer tells, of the records named by kind and id, those a stream's
-// listener may see, as a set per kind (records.Guard.Seen): the one place
-// that decides it.
+// Seer tells what a stream's listener may see (records.Guard, the one
+// place that decides it).
 type Seer interface {
+	// Seen returns, of the records named by kind and id, those the
+	// listener may see, as a set per kind.
 	Seen(ctx context.Context, byKind map[string][]int64) (map[string]map[int64]bool, error)
+	// SeesAll reports whether the listener sees every record of kind.
+	SeesAll(ctx context.Context, kind string) (bool, error)
 }
 
 // SeenBy is e as the listener s decides for may be told of it: a record
 // event's ids cut down to the records they may see, a presence event on
 // a record they may not see dropped (nil), others as they are. An event
 // left naming no record is dropped too: a stream never names a record its
-// listener may not see.
+// listener may not see. A record event that counts its records rather
+// than naming them (as a release before RecordChanges logged a change of
+// more than MaxIDs) goes only to a listener who sees every record of its
+// kind: its count would tell others of records they may not see.
 func (e *Event) SeenBy(ctx context.Context, s Seer) (*Event, error) {
 	switch e.Type {
 	case TypeRecord:
 		var d RecordData
-		if err := json.Unmarshal(e.Data, &d); err != nil || len(d.IDs) == 0 {
+		if err := json.Unmarshal(e.Data, &d); err != nil {
 			return e, err
+		}
+		if len(d.IDs) == 0 {
+			all, err := s.SeesAll(ctx, d.Kind)
+			if err != nil || !all {
+				return nil, err
+			}
+			return e, nil
 		}
 		seen, err := s.Seen(ctx, map[string][]int64{d.Kind: d.IDs})
 		if err != nil {

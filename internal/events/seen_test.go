@@ -22,6 +22,9 @@ func (seesOdd) Seen(_ context.Context, byKind map[string][]int64) (map[string]ma
 	return out, nil
 }
 
+// SeesAll: every client, some invoices.
+func (seesOdd) SeesAll(_ context.Context, kind string) (bool, error) { return kind == "customer", nil }
+
 func TestSeenBy(t *testing.T) {
 	ctx := context.Background()
 	event := func(c Change) *Event { return &Event{ID: 1, Type: c.Type, Kind: c.Kind, Data: c.Data} }
@@ -37,10 +40,39 @@ func TestSeenBy(t *testing.T) {
 	if e, err := event(RecordChange("invoice", ActionEdit, []int64{2, 4}, 0, time.Now(), "")).SeenBy(ctx, seesOdd{}); e != nil || err != nil {
 		t.Errorf("none seen: %+v %v", e, err)
 	}
+	// An event that counts its records (an older release's) reaches only
+	// a listener who sees every record of its kind.
+	for kind, seen := range map[string]bool{"customer": true, "invoice": false} {
+		data, _ := json.Marshal(RecordData{Kind: kind, Count: 250, Action: ActionSync})
+		if e, err := (&Event{Type: TypeRecord, Kind: kind, Data: data}).SeenBy(ctx, seesOdd{}); (e != nil) != seen || err != nil {
+			t.Errorf("a count of %ss: %+v %v", kind, e, err)
+		}
+	}
 	for id, seen := range map[int64]bool{7: true, 8: false} {
 		data, _ := json.Marshal(EditingData{Kind: "project", ID: id, UserID: 1, Until: time.Now()})
 		if e, err := (&Event{Type: TypeEditing, Kind: "project", Data: data}).SeenBy(ctx, seesOdd{}); (e != nil) != seen || err != nil {
 			t.Errorf("presence on %d: %+v %v", id, e, err)
 		}
+	}
+}
+
+// A change of any number of records is logged as events that each name at
+// most MaxIDs of them, all of them in order.
+func TestRecordChangesNameEveryRecord(t *testing.T) {
+	ids := make([]int64, 2*MaxIDs+1)
+	for i := range ids {
+		ids[i] = int64(i + 1)
+	}
+	var named []int64
+	changes := RecordChanges("invoice", ActionSync, ids, 0, time.Now(), "")
+	for _, c := range changes {
+		var d RecordData
+		if err := json.Unmarshal(c.Data, &d); err != nil || d.Count != 0 || len(d.IDs) > MaxIDs {
+			t.Fatalf("event %s: %v", c.Data, err)
+		}
+		named = append(named, d.IDs...)
+	}
+	if len(changes) != 3 || !slices.Equal(named, ids) {
+		t.Errorf("%d events naming %d records, want 3 naming all %d", len(changes), len(named), len(ids))
 	}
 }

@@ -764,6 +764,27 @@ func TestAccessRulesEvents(t *testing.T) {
 		if err != nil || e == nil || json.Unmarshal(e.Data, &d) != nil || !slices.Equal(d.IDs, []int64{400, 401}) || regexp.MustCompile(`[\[,:]402[\],}]`).Match(e.Data) { // not the time's milliseconds
 			t.Errorf("mixed event: %+v %v", e, err)
 		}
+		// A change of more records than one event names (a large sync's)
+		// is told him as his alone, never as a count of them all.
+		large := []int64{402, 400}
+		for i := range events.MaxIDs {
+			large = append(large, int64(5000+i))
+		}
+		var told []int64
+		for _, c := range events.RecordChanges("invoice", events.ActionSync, large, 0, time.Now(), "") {
+			e, err := (&events.Event{ID: 9, Type: c.Type, Kind: c.Kind, Data: c.Data}).SeenBy(ctx, g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e != nil {
+				var d events.RecordData
+				json.Unmarshal(e.Data, &d)
+				told = append(told, d.IDs...)
+			}
+		}
+		if !slices.Equal(told, []int64{400}) {
+			t.Errorf("a large change told him of %v, want [400]", told)
+		}
 		theirs := events.RecordChange("vendorbill", events.ActionSync, []int64{520}, 0, time.Now(), "")
 		if e, err := (&events.Event{ID: 8, Type: theirs.Type, Kind: theirs.Kind, Data: theirs.Data}).SeenBy(ctx, g); e != nil || err != nil {
 			t.Errorf("event of another's bill: %+v %v", e, err)

@@ -579,6 +579,18 @@ func (g *Guard) Narrowed(ctx context.Context, kind string) (bool, error) {
 	return f.Conditions() > 0, err
 }
 
+// SeesAll reports whether the caller sees every record of kind: the role
+// may view it and its view permission has no rule (an unknown kind, or
+// one the role may not view, is false).
+func (g *Guard) SeesAll(ctx context.Context, kind string) (bool, error) {
+	k, ok := g.Registry().Lookup(kind)
+	if !ok || !g.May(k, ActView) {
+		return false, nil
+	}
+	scope, err := g.Scope(ctx, k, ActView)
+	return err == nil && scope.Conditions() == 0, err
+}
+
 // CheckRecord is Check by kind name, for view.
 func (g *Guard) CheckRecord(ctx context.Context, kind string, id int64) error {
 	return g.CheckAction(ctx, kind, id, ActView)

@@ -84,7 +84,7 @@ func TestConformanceEventLog(t *testing.T) {
 		}
 
 		evs, err := ten.EventsAfter(ctx, 0, 100)
-		if err != nil || len(evs) != 4 {
+		if err != nil || len(evs) != 5 {
 			t.Fatalf("events: %d %v", len(evs), err)
 		}
 		for i, e := range evs {
@@ -99,16 +99,20 @@ func TestConformanceEventLog(t *testing.T) {
 		if d := recordData(t, evs[1]); d.Action != events.ActionEdit || d.IDs[0] != rec.ID {
 			t.Errorf("edit: %s", evs[1].Data)
 		}
-		if d := recordData(t, evs[2]); d.Action != events.ActionSync || d.IDs != nil || d.Count != events.MaxIDs+1 || d.ByUserID != 0 {
+		// A large pull names every record, MaxIDs an event.
+		if d := recordData(t, evs[2]); d.Action != events.ActionSync || len(d.IDs) != events.MaxIDs || d.Count != 0 || d.ByUserID != 0 {
 			t.Errorf("a large pull: %s", evs[2].Data)
 		}
-		if d := recordData(t, evs[3]); len(d.IDs) != 2 || d.IDs[0] != changed.ID || d.IDs[1] != many[2].ID || d.Count != 0 {
-			t.Errorf("a small pull: %s", evs[3].Data)
+		if d := recordData(t, evs[3]); d.Action != events.ActionSync || len(d.IDs) != 1 || d.IDs[0] != many[events.MaxIDs].ID {
+			t.Errorf("a large pull's last: %s", evs[3].Data)
+		}
+		if d := recordData(t, evs[4]); len(d.IDs) != 2 || d.IDs[0] != changed.ID || d.IDs[1] != many[2].ID || d.Count != 0 {
+			t.Errorf("a small pull: %s", evs[4].Data)
 		}
 		if evs, _ := ten.EventsAfter(ctx, 2, 1); len(evs) != 1 || evs[0].ID != 3 {
 			t.Errorf("after 2, limit 1: %+v", evs)
 		}
-		if oldest, last, err := ten.EventBounds(ctx); oldest != 1 || last != 4 || err != nil {
+		if oldest, last, err := ten.EventBounds(ctx); oldest != 1 || last != 5 || err != nil {
 			t.Errorf("bounds: %d %d %v", oldest, last, err)
 		}
 		// Another tenant's log is its own.
@@ -129,7 +133,7 @@ func TestConformanceEventLog(t *testing.T) {
 		if err := ten.PutList(ctx, l); err != nil {
 			t.Fatal(err)
 		}
-		evs, _ = ten.EventsAfter(ctx, 4, 100)
+		evs, _ = ten.EventsAfter(ctx, 5, 100)
 		if len(evs) != 1 || evs[0].Type != events.TypeList || evs[0].RoleID != 10 || string(evs[0].Data) != `{"type":"list","kind":"customer"}` {
 			t.Errorf("list events: %+v", evs)
 		}
@@ -147,9 +151,9 @@ func TestConformanceEventLog(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// Ids 6..37 are old; logging 38..48 at now prunes at id 48.
+		// Ids 7..38 are old; logging 39..48 at now prunes at id 48.
 		err = ten.inTx(ctx, func(tx *Tenant) error {
-			for range 48 - 37 {
+			for range 48 - 38 {
 				if _, err := tx.logEvents(ctx, events.RecordChange("customer", events.ActionEdit, []int64{1}, 0, now, "")); err != nil {
 					return err
 				}
@@ -165,7 +169,7 @@ func TestConformanceEventLog(t *testing.T) {
 		}
 		evs, _ = ten.EventsAfter(ctx, 0, 100)
 		for _, e := range evs {
-			if e.ID >= 6 && e.ID <= 37 {
+			if e.ID >= 7 && e.ID <= 38 {
 				t.Fatalf("event %d outlived its day", e.ID)
 			}
 		}

@@ -213,7 +213,7 @@ func (t *Tenant) applyPull(ctx context.Context, l *erpsync.Lease, kind string, r
 		if len(changed) == 0 {
 			return nil
 		}
-		logged, err = tx.logEvents(ctx, events.RecordChange(kind, events.ActionSync, changed, 0, time.Now(), ""))
+		logged, err = tx.logEvents(ctx, events.RecordChanges(kind, events.ActionSync, changed, 0, time.Now(), "")...)
 		return err
 	})
 	t.announce(ctx, err == nil && logged)
