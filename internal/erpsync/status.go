@@ -76,11 +76,67 @@ func (e *Engine) Status(ctx context.Context) (Status, error) {
 	if out.Outbox, err = e.store.OutboxCounts(ctx); err != nil {
 		return out, err
 	}
+	for _, state := range []string{EntryPending, EntryFailed, EntrySynced} {
+		out.Outbox[state] += 0 // every count the page shows, zero or not
+	}
 	out.Open, err = e.store.OutboxEntries(ctx, []string{EntryPending, EntryFailed}, openShown)
 	if out.Open == nil {
 		out.Open = []Entry{}
 	}
 	return out, err
+}
+
+// Seer tells what the status's reader may see (records.Guard, the one
+// place that decides it).
+type Seer interface {
+	// Seen returns, of the records named by kind and id, those the
+	// reader may see, as a set per kind.
+	Seen(ctx context.Context, byKind map[string][]int64) (map[string]map[int64]bool, error)
+	// SeesAll reports whether the reader sees every record of kind.
+	SeesAll(ctx context.Context, kind string) (bool, error)
+}
+
+// SeenBy is the status as the reader s decides for may see it: the open
+// entries of the records they may see (an entry names its record and
+// carries the ERP's message about it), the kinds they see every record
+// of (a kind's pull counts count all of its records). A reader who does
+// not see every record of every kind gets the outbox's counts of the
+// entries they are shown (pending and failed) and no others: the
+// tenant's would count records they may not see.
+func (st Status) SeenBy(ctx context.Context, s Seer) (Status, error) {
+	out, whole := st, true
+	out.Kinds = []KindStatus{}
+	for _, k := range st.Kinds {
+		all, err := s.SeesAll(ctx, k.Kind)
+		if err != nil {
+			return Status{}, err
+		}
+		if all {
+			out.Kinds = append(out.Kinds, k)
+		}
+		whole = whole && all
+	}
+	byKind := map[string][]int64{}
+	for _, e := range st.Open {
+		byKind[e.Kind] = append(byKind[e.Kind], e.RecordID)
+	}
+	seen, err := s.Seen(ctx, byKind)
+	if err != nil {
+		return Status{}, err
+	}
+	out.Open = []Entry{}
+	for _, e := range st.Open {
+		if seen[e.Kind][e.RecordID] {
+			out.Open = append(out.Open, e)
+		}
+	}
+	if !whole {
+		out.Outbox = map[string]int64{EntryPending: 0, EntryFailed: 0}
+		for _, e := range out.Open {
+			out.Outbox[e.State]++
+		}
+	}
+	return out, nil
 }
 
 // Files lists a record's attachments as the ERP has them (none for a

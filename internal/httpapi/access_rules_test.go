@@ -880,3 +880,61 @@ func TestAccessRulesEdit(t *testing.T) {
 		}
 	})
 }
+
+// The sync page of a role under rules that may view it names only the
+// open changes of records the rule lets it see, lists only the kinds it
+// sees whole, and counts the outbox over what it shows.
+func TestAccessRulesSyncStatus(t *testing.T) {
+	onRuleEngines(t, func(t *testing.T, in *eventsInstance) {
+		ctx := context.Background()
+		ten := in.store.Tenant("acme")
+		f := rulesAccess
+		f.Roles = slices.Clone(rulesAccess.Roles)
+		f.Roles[0].Permissions = append(slices.Clone(f.Roles[0].Permissions), "sync.view")
+		if err := ten.ImportAccess(ctx, f); err != nil {
+			t.Fatal(err)
+		}
+		in.syncs = map[portal.TenantID]Syncer{"acme": erpsync.New(nil, ten, erpsync.Options{})}
+		defer func() { in.syncs = nil }()
+		// A refused change of an invoice of each manager's project.
+		ada := in.token(t, "acme", "uid-ada", "ada@acme.test")
+		for _, id := range []int64{400, 402} {
+			fields, _ := json.Marshal(records.FileFields{FileID: id})
+			if _, err := ten.AddFile(ctx, records.FileWrite{File: records.File{Kind: "invoice", RecordID: id, Name: fmt.Sprintf("settlement-%d.pdf", id),
+				ContentType: "application/pdf", ModifiedAt: time.Now().UTC(), Content: []byte("%PDF-1.4"), Write: records.WriteState{State: records.WritePending}},
+				By: records.Author{UserID: 1, RoleID: rulesAll}, Outbound: &records.Outbound{Op: records.OpFile, Fields: fields, Key: fmt.Sprint("k", id)}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		due, err := ten.DueOutbox(ctx, time.Now().Add(time.Hour), 10)
+		if err != nil || len(due) != 2 {
+			t.Fatalf("due: %+v %v", due, err)
+		}
+		for _, e := range due {
+			ten.FailOutbox(ctx, e, fmt.Sprintf("Invoice %d exceeds the credit limit", e.RecordID), time.Now())
+		}
+		var st syncStatusAnswer
+		pete := in.token(t, "acme", "uid-pete", "pete@acme.test")
+		if code := in.getJSON(t, pete, rulesPM, "/api/v1/sync/status", &st); code != 200 {
+			t.Fatalf("status: %d", code)
+		}
+		var open []int64
+		for _, e := range st.Data.Open {
+			open = append(open, e.RecordID)
+		}
+		var kinds []string
+		for _, k := range st.Data.Kinds {
+			kinds = append(kinds, k.Kind)
+		}
+		if !slices.Equal(open, []int64{400}) || st.Data.Outbox[erpsync.EntryFailed] != 1 || len(st.Data.Outbox) != 2 ||
+			slices.Contains(kinds, "invoice") || !slices.Contains(kinds, "project") || slices.Contains(kinds, "vendor") {
+			t.Errorf("Pete's sync page: open %v, outbox %v, kinds %v", open, st.Data.Outbox, kinds)
+		}
+		// Ada sees it all.
+		st = syncStatusAnswer{}
+		in.getJSON(t, ada, rulesAll, "/api/v1/sync/status", &st)
+		if len(st.Data.Open) != 2 || st.Data.Outbox[erpsync.EntryFailed] != 2 || len(st.Data.Kinds) != len(records.All()) {
+			t.Errorf("Ada's sync page: %+v", st.Data)
+		}
+	})
+}

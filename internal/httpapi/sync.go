@@ -78,6 +78,9 @@ func (s *Server) syncStatus(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st, err := sy.Status(r.Context())
+	if err == nil {
+		st, err = st.SeenBy(r.Context(), caller(r).Guard)
+	}
 	if err != nil {
 		s.writeError(w, r, err)
 		return

@@ -3,7 +3,9 @@
  * the records it pulled, the replica's lag and the last error, or that the kind is off in
  * the mapping or not in this account (and why), and the optional columns the account
  * lacks; the outbox's counts and
- * its open entries (changes on their way to NetSuite, or refused by it). Roles with
+ * its open entries (changes on their way to NetSuite, or refused by it). A role under access
+ * rules sees the kinds and entries of the records it may see, and the outbox counted over
+ * those entries (no "Synced" count). Roles with
  * sync.admin start a pull of one kind or of all, incremental or full (asked first);
  * the page then refreshes every 5 seconds. A portal without an ERP says so.
  */
@@ -204,10 +206,12 @@ function StatusBody({ status, kinds, isAdmin, busy, fetching, onRun }: StatusBod
             <dt>Failed</dt>
             <dd data-testid="outbox-failed">{formatCount(counts.failed ?? 0)}</dd>
           </div>
-          <div>
-            <dt>Synced</dt>
-            <dd data-testid="outbox-synced">{formatCount(counts.synced ?? 0)}</dd>
-          </div>
+          {counts.synced !== undefined && (
+            <div>
+              <dt>Synced</dt>
+              <dd data-testid="outbox-synced">{formatCount(counts.synced)}</dd>
+            </div>
+          )}
           {!!counts.discarded && (
             <div>
               <dt>Discarded</dt>
