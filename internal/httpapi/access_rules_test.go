@@ -938,3 +938,40 @@ func TestAccessRulesSyncStatus(t *testing.T) {
 		}
 	})
 }
+
+// The audit log of a role under rules that may read it leaves out the
+// events about records the rule hides (their names and changes).
+func TestAccessRulesAuditLog(t *testing.T) {
+	onRuleEngines(t, func(t *testing.T, in *eventsInstance) {
+		ctx := context.Background()
+		ten := in.store.Tenant("acme")
+		f := rulesAccess
+		f.Roles = slices.Clone(rulesAccess.Roles)
+		f.Roles[0].Permissions = append(slices.Clone(f.Roles[0].Permissions), "audit.view")
+		if err := ten.ImportAccess(ctx, f); err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range []int64{400, 402} {
+			if _, err := ten.AddFile(ctx, records.FileWrite{File: records.File{Kind: "invoice", RecordID: id, Name: fmt.Sprintf("settlement-%d.pdf", id),
+				ContentType: "application/pdf", ModifiedAt: time.Now().UTC(), Content: []byte("%PDF-1.4")}, By: records.Author{UserID: 1, RoleID: rulesAll}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		pete := in.token(t, "acme", "uid-pete", "pete@acme.test")
+		for _, target := range []string{"/api/v1/audit?kind=invoice", "/api/v1/audit"} {
+			var log struct{ Data []access.AuditEvent }
+			if code := in.getJSON(t, pete, rulesPM, target, &log); code != 200 {
+				t.Fatalf("%s: %d", target, code)
+			}
+			var named []int64
+			for _, e := range log.Data {
+				if e.Kind == "invoice" {
+					named = append(named, e.RecordID)
+				}
+			}
+			if !slices.Equal(named, []int64{400}) {
+				t.Errorf("%s names invoices %v, want [400]", target, named)
+			}
+		}
+	})
+}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/portico/portico/internal/access"
 	"github.com/portico/portico/internal/records"
 )
 
@@ -45,7 +46,7 @@ func TestGuardedDeclaresEveryReadOfRecords(t *testing.T) {
 		}
 	}
 	named := []reflect.Type{reflect.TypeFor[records.ListQuery](), reflect.TypeFor[records.SummaryQuery](), reflect.TypeFor[records.TallyQuery](),
-		reflect.TypeFor[records.GroupQuery](), reflect.TypeFor[records.Write](), reflect.TypeFor[records.NoteWrite](), reflect.TypeFor[records.FileWrite]()}
+		reflect.TypeFor[records.GroupQuery](), reflect.TypeFor[records.Write](), reflect.TypeFor[records.NoteWrite](), reflect.TypeFor[records.FileWrite](), reflect.TypeFor[access.AuditFilter]()}
 	store := reflect.TypeFor[TenantStore]()
 	checked := 0
 	for i := range store.NumMethod() {

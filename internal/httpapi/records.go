@@ -147,6 +147,12 @@ func (s guarded) SearchCandidates(ctx context.Context, text string, kinds []stri
 	return search.Narrowed{Index: s.TenantStore, Lists: s, Scope: s.g}.SearchCandidates(ctx, text, kinds, limit)
 }
 
+// AuditEvents leaves out the events about records the caller may not see
+// (Guard.AuditEvents).
+func (s guarded) AuditEvents(ctx context.Context, f access.AuditFilter) ([]access.AuditEvent, error) {
+	return s.g.AuditEvents(ctx, s.TenantStore, f)
+}
+
 // Shortlist keeps, of the user's recent or favourite records, those the
 // caller may see now (in this role, under its rules).
 func (s guarded) Shortlist(ctx context.Context, userID int64, shelf shortlist.Shelf) ([]shortlist.Entry, error) {

@@ -167,3 +167,45 @@ func TestGuardSeesTabWhole(t *testing.T) {
 		}
 	}
 }
+
+// auditLog is a log of events about projects 1..n (newest first), and a
+// sign-in, read a page at a time.
+type auditLog struct{ events []access.AuditEvent }
+
+func (l auditLog) AuditEvents(_ context.Context, f access.AuditFilter) ([]access.AuditEvent, error) {
+	var out []access.AuditEvent
+	for _, e := range l.events {
+		if (f.Before == 0 || e.ID < f.Before) && len(out) < f.Limit {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
+// A page of the audit log keeps the events a caller may see, filled from
+// older pages up to its limit.
+func TestGuardAuditEvents(t *testing.T) {
+	var log auditLog
+	for id := int64(30); id >= 1; id-- {
+		log.events = append(log.events, access.AuditEvent{ID: id, Event: "record_edit", Kind: "project", RecordID: id})
+	}
+	log.events = append(log.events, access.AuditEvent{ID: 0, Event: "login"})
+	visible := map[int64]bool{}
+	for id := int64(1); id <= 30; id += 3 {
+		visible[id] = true
+	}
+	g := NewGuard(&readsByID{visible: visible}, access.Role{Permissions: []string{"project.view"},
+		Rules: map[string]string{"project.view": "projectmanager eq $me"}}, "pete@acme.test")
+	got, err := g.AuditEvents(context.Background(), log, access.AuditFilter{Limit: 4})
+	var ids []int64
+	for _, e := range got {
+		ids = append(ids, e.RecordID)
+	}
+	if err != nil || !slices.Equal(ids, []int64{28, 25, 22, 19}) {
+		t.Errorf("first page: %v %v, want [28 25 22 19]", ids, err)
+	}
+	got, _ = g.AuditEvents(context.Background(), log, access.AuditFilter{Limit: 4, Before: 5})
+	if len(got) != 3 || got[0].RecordID != 4 || got[1].RecordID != 1 || got[2].Event != "login" {
+		t.Errorf("last page: %+v", got)
+	}
+}
