@@ -888,12 +888,7 @@ func TestAccessRulesSyncStatus(t *testing.T) {
 	onRuleEngines(t, func(t *testing.T, in *eventsInstance) {
 		ctx := context.Background()
 		ten := in.store.Tenant("acme")
-		f := rulesAccess
-		f.Roles = slices.Clone(rulesAccess.Roles)
-		f.Roles[0].Permissions = append(slices.Clone(f.Roles[0].Permissions), "sync.view")
-		if err := ten.ImportAccess(ctx, f); err != nil {
-			t.Fatal(err)
-		}
+		petesRoleMay(t, in, "sync.view")
 		in.syncs = map[portal.TenantID]Syncer{"acme": erpsync.New(nil, ten, erpsync.Options{})}
 		defer func() { in.syncs = nil }()
 		// A refused change of an invoice of each manager's project.
@@ -945,12 +940,7 @@ func TestAccessRulesAuditLog(t *testing.T) {
 	onRuleEngines(t, func(t *testing.T, in *eventsInstance) {
 		ctx := context.Background()
 		ten := in.store.Tenant("acme")
-		f := rulesAccess
-		f.Roles = slices.Clone(rulesAccess.Roles)
-		f.Roles[0].Permissions = append(slices.Clone(f.Roles[0].Permissions), "audit.view")
-		if err := ten.ImportAccess(ctx, f); err != nil {
-			t.Fatal(err)
-		}
+		petesRoleMay(t, in, "audit.view")
 		for _, id := range []int64{400, 402} {
 			if _, err := ten.AddFile(ctx, records.FileWrite{File: records.File{Kind: "invoice", RecordID: id, Name: fmt.Sprintf("settlement-%d.pdf", id),
 				ContentType: "application/pdf", ModifiedAt: time.Now().UTC(), Content: []byte("%PDF-1.4")}, By: records.Author{UserID: 1, RoleID: rulesAll}}); err != nil {
@@ -974,4 +964,15 @@ func TestAccessRulesAuditLog(t *testing.T) {
 			}
 		}
 	})
+}
+
+// petesRoleMay gives Pete's role (its rules unchanged) the permissions too.
+func petesRoleMay(t *testing.T, in *eventsInstance, perms ...string) {
+	t.Helper()
+	f := rulesAccess
+	f.Roles = slices.Clone(rulesAccess.Roles)
+	f.Roles[0].Permissions = append(slices.Clone(f.Roles[0].Permissions), perms...)
+	if err := in.store.Tenant("acme").ImportAccess(context.Background(), f); err != nil {
+		t.Fatal(err)
+	}
 }
