@@ -8,7 +8,7 @@
  * the row holding the focus). Money reads in its row's currency (`_currency`), else the
  * column's base currency (the kind's field's). The totals row sums the loaded rows
  * (`totals`), or shows the server's totals over the whole result, marked "≈" when
- * estimated; either way per unit (a currency, a credit type), one under the other, never
+ * estimated and labelled with what they cover (`totalsOf`: "Total of 51 invoices"); either way per unit (a currency, a credit type), one under the other, never
  * added together.
  * A row someone else just changed (a live event) is marked for a moment, its "Updated by"
  * in its title and announced politely. With `editCell`, a cell can carry an editor (a list's
@@ -50,6 +50,11 @@ export interface DataTableProps {
    * its rows), per unit; server totals cover every matching record, per unit too.
    */
   totals?: boolean | ListTotals;
+  /**
+   * What server totals cover, for the totals row's label ("Total of 51 invoices"): they are
+   * over every matching record, not the page. Without it the label is "Total".
+   */
+  totalsOf?: string;
   /** Makes rows selectable (a checkbox column). */
   selection?: RowSelection;
   /** The table element, made focusable from script (a new page moves the focus to it). */
@@ -123,7 +128,8 @@ function cellClass(column: ListColumn): string | undefined {
 /**
  * The totals row's cells: per column, its totals, one text per unit (formatted like its
  * cells: money in its currency, a quantity per credit type with the type's name), or null;
- * the label goes in the first column without one. Server totals are the answer's; `true`
+ * the label goes in the first column without one: "Total", or with server totals and `of`
+ * what they cover, "Total of 51 invoices" (they are not the page's). Server totals are the answer's; `true`
  * adds up the rows (money per `_currency`, a quantity per its `per` field's value in the row;
  * not at all when the rows lack that field). Null when there is nothing to total.
  */
@@ -132,6 +138,7 @@ export function totalsRow(
   rows: Row[],
   totals: boolean | ListTotals | undefined,
   kind?: Kind,
+  of?: string,
 ): { label: string; cells: (string[] | null)[] } | null {
   if (!totals) return null;
   const server = typeof totals === 'object' ? totals : null;
@@ -148,7 +155,8 @@ export function totalsRow(
     return sums && formatUnitTotals(sums, how);
   });
   if (cells.every((c) => c === null)) return null;
-  return { label: server?.estimated ? '≈ Total' : 'Total', cells };
+  const label = server && of ? `Total of ${of}` : 'Total';
+  return { label: server?.estimated ? `≈ ${label}` : label, cells };
 }
 
 /** What a row's live mark says: who changed it, or that the sync brought a change made in NetSuite (it names no one). */
@@ -163,13 +171,13 @@ function rowName(row: Row, column: ListColumn | undefined): string {
   return text || `record ${row.id}`;
 }
 
-export function DataTable({ caption, columns, rows, kind, kinds, sort, onSort, busy = false, totals, selection, tableRef, editCell }: DataTableProps) {
+export function DataTable({ caption, columns, rows, kind, kinds, sort, onSort, busy = false, totals, totalsOf, selection, tableRef, editCell }: DataTableProps) {
   const navigate = useNavigate();
   // Rows of a kind link to their view page.
   const rowKind = kind;
   const linked = linkColumn(columns, rowKind);
   const nameColumn = columns.find((c) => c.name === linked);
-  const footer = totalsRow(columns, rows, totals, kind);
+  const footer = totalsRow(columns, rows, totals, kind, totalsOf);
   const labelAt = footer ? Math.max(0, footer.cells.findIndex((c) => c === null)) : -1;
   const marks = useRowMarks(kind?.name);
   const updatedBy = [...new Set(rows.flatMap((row) => marks.get(row.id) ?? []))];

@@ -26,6 +26,7 @@ import { BulkEditDialog, bulkEditableFields, MAX_SELECTION, SelectionBar } from 
 import { canDecide } from './approval/approval';
 import { ApprovalDialog } from './approval/ApprovalDialog';
 import { filterableFields } from './filter';
+import { formatRecordCount } from './format';
 import { fieldOf } from './kinds';
 import { ColumnChooser, ExportCsvButton, SavedListPicker, SearchBox } from './ListControls';
 import { newListPath } from './listEditor';
@@ -238,6 +239,8 @@ function KindList({ kind, kinds }: { kind: Kind; kinds: Kind[] }) {
 
   const { cursor: _cursor, pageSize: _pageSize, ...exportParams } = params;
   const plural = kind.plural.toLowerCase();
+  // The totals are over every matching record, not the page: the label says how many.
+  const totalsOf = count.data ? formatRecordCount(count.data.total, count.data.estimated, [kind.label.toLowerCase(), plural]) : `all matching ${plural}`;
   const createPath = kind.canCreate ? createPathOf(kind) : undefined;
   const fromView = newListPath(kind.name, { columns: shownNames, sort: sort ?? undefined, filter: state.filter });
 
@@ -394,6 +397,7 @@ function KindList({ kind, kinds }: { kind: Kind; kinds: Kind[] }) {
             onSort={(field) => go(withSortToggled(state, field, sort, firstDir(visibleColumns.find((c) => c.name === field)?.type), ownSort))}
             busy={busy}
             totals={totals.data}
+            totalsOf={totalsOf}
             selection={{ selected: selectedIds, onChange: select }}
             tableRef={tableRef}
             editCell={editCell}

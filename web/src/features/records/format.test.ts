@@ -133,6 +133,9 @@ describe('counts and sizes', () => {
     expect(formatRecordCount(1)).toBe('1 record');
     expect(formatRecordCount(12345)).toBe('12,345 records');
     expect(formatRecordCount(1_234_567, true)).toBe('≈ 1.2M records');
+    expect(formatRecordCount(1, false, ['invoice', 'invoices'])).toBe('1 invoice');
+    expect(formatRecordCount(51, false, ['invoice', 'invoices'])).toBe('51 invoices');
+    expect(formatRecordCount(1_234_567, true, ['invoice', 'invoices'])).toBe('≈ 1.2M invoices');
     expect(formatBytes(512)).toBe('512 B');
     expect(formatBytes(1536)).toBe('1.5 KB');
     expect(formatBytes(2 * 1024 * 1024)).toBe('2.0 MB');

@@ -226,11 +226,12 @@ export function formatCount(n: number): string {
 
 /**
  * A record count: "1 record", "12,345 records"; an estimate reads "≈ 1.2M records" (its
- * last digits mean nothing).
+ * last digits mean nothing). `nouns` (singular, plural) name what is counted: a kind's
+ * "invoice", "invoices".
  */
-export function formatRecordCount(n: number, estimated = false): string {
-  if (estimated) return `≈ ${compactNumber.format(n)} records`;
-  return `${formatCount(n)} ${n === 1 ? 'record' : 'records'}`;
+export function formatRecordCount(n: number, estimated = false, nouns: [string, string] = ['record', 'records']): string {
+  if (estimated) return `≈ ${compactNumber.format(n)} ${nouns[1]}`;
+  return `${formatCount(n)} ${n === 1 ? nouns[0] : nouns[1]}`;
 }
 
 /** A file's size: "512 B", "1.5 KB", "2.0 MB" (in the user's locale). */
