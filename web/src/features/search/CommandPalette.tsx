@@ -86,6 +86,9 @@ export function CommandPalette({ opened, onClose }: CommandPaletteProps) {
         aria-expanded={options.length > 0}
         aria-controls={listId}
         aria-activedescendant={cursor.active >= 0 ? optionId(listId, cursor.active) : undefined}
+        description={search.hint}
+        inputWrapperOrder={['label', 'input', 'description', 'error']}
+        classNames={{ description: classes.paletteHint }}
         placeholder="Go to a page or search records"
         autoComplete="off"
         spellCheck={false}

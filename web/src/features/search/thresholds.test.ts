@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SEARCH_DEBOUNCE_MS, searchFires, searchShowsResults, searchTerm } from './thresholds';
+import { SEARCH_DEBOUNCE_MS, searchFires, searchHint, searchShowsResults, searchTerm } from './thresholds';
 
 describe('search thresholds (SPEC §5)', () => {
   it('takes the text after the first colon, trimmed, as the term', () => {
@@ -25,6 +25,16 @@ describe('search thresholds (SPEC §5)', () => {
     expect(searchShowsResults('  abcde  ')).toBe(false);
     expect(searchShowsResults('cus:abcd')).toBe(true);
     expect(searchShowsResults('cus: abc')).toBe(false);
+  });
+
+  it('hints how much to type while the query is too short to show results', () => {
+    expect(searchHint('')).toBeNull();
+    expect(searchHint('   ')).toBeNull();
+    expect(searchHint('c')).toBe('Type at least 6 characters to see results');
+    expect(searchHint(' cedar ')).toBe('Type at least 6 characters to see results');
+    expect(searchHint('cedars')).toBeNull();
+    expect(searchHint('cus: abc')).toBe('Type at least 4 characters after the colon to see results');
+    expect(searchHint('cus: abcd')).toBeNull();
   });
 
   it('debounces by one second', () => {

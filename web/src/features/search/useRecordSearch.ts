@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useDebouncer } from '../../components/ui/DebouncedInput';
 import { searchGrouped, type GroupedSearch, type SearchGroup, type SearchResult } from '../records';
-import { SEARCH_DEBOUNCE_MS, searchFires, searchShowsResults } from './thresholds';
+import { SEARCH_DEBOUNCE_MS, searchFires, searchHint, searchShowsResults } from './thresholds';
 
 const nothing: GroupedSearch = { results: [], groups: [], text: '' };
 
@@ -17,6 +17,8 @@ export interface RecordSearch {
   loading: boolean;
   /** Whether the results (or the spinner, or "No Results") are to be shown (SPEC §5). */
   showsResults: boolean;
+  /** While the query is too short to show results: how much more to type; else null. */
+  hint: string | null;
   /** Every change of the text: clears the results and (re)starts the debounced search. */
   change(query: string): void;
   /** Empties the query and the results; drops a pending or running search. */
@@ -76,5 +78,5 @@ export function useRecordSearch(): RecordSearch {
     else debouncer.cancel();
   };
 
-  return { query, ...answer, loading, showsResults: searchShowsResults(query), change, clear: () => change('') };
+  return { query, ...answer, loading, showsResults: searchShowsResults(query), hint: searchHint(query), change, clear: () => change('') };
 }

@@ -64,6 +64,7 @@ describe('CommandPalette', () => {
     const { dialog, input } = await openPalette(user);
     await user.type(input, 'acme');
     expect(within(dialog).queryByRole('group', { name: 'Records' })).not.toBeInTheDocument();
+    expect(input).toHaveAccessibleDescription('Type at least 6 characters to see results');
     await user.type(input, ' ltd');
     const records = await within(dialog).findByRole('group', { name: 'Clients · 1' }, { timeout: 3000 });
     expect(server.calls.map((q) => q.get('query'))).toEqual(['acme ltd']);

@@ -79,6 +79,18 @@ describe('GlobalSearch', () => {
     expect(within(listbox()).getAllByRole('option')).toHaveLength(4); // two results, each group's "See all"
   });
 
+  it('says how much more to type while the query is too short to show results, as the box\'s description', async () => {
+    const { user } = renderSearch({ fakeTimers: true });
+    expect(box()).not.toHaveAttribute('aria-describedby');
+    await typeAndSettle(user, 'cedar');
+    expect(box()).toHaveAccessibleDescription('Type at least 6 characters to see results');
+    expect(screen.getByText('Type at least 6 characters to see results')).toBeVisible();
+    await typeAndSettle(user, 's');
+    expect(box()).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.queryByText('Type at least 6 characters to see results')).not.toBeInTheDocument();
+    expect(box()).not.toHaveAttribute('aria-describedby');
+  });
+
   it('debounces by 1000 ms after the last change', async () => {
     const { user } = renderSearch({ fakeTimers: true });
     await user.type(box(), 'abcdef');

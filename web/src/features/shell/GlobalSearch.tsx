@@ -19,7 +19,9 @@ const SHORTCUT = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navi
  * results drop down as a listbox, grouped by kind, each group ending with "See all" (its
  * list filtered by the text); ArrowDown/ArrowUp highlight an entry, Enter or a click opens
  * it (a result in a new tab) and clears the query, Escape closes the list (a second Escape
- * clears the query). Leaving the box for anything outside it clears the query.
+ * clears the query). Leaving the box for anything outside it clears the query. While the
+ * query is too short to show results, a hint under the box (its description) says how
+ * much more to type.
  *
  * Ctrl+K (⌘K on a Mac), from anywhere, opens the command palette (loaded on first use):
  * the same search plus "Go to" entries for the role's menu.
@@ -75,6 +77,9 @@ export function GlobalSearch() {
           aria-expanded={expanded}
           aria-controls={listId}
           aria-activedescendant={expanded && cursor.active >= 0 ? optionId(listId, cursor.active) : undefined}
+          // Its description: how much more to type while the query is too short to show results.
+          description={search.hint}
+          inputWrapperOrder={['label', 'input', 'description', 'error']}
           placeholder="Search records"
           autoComplete="off"
           spellCheck={false}
@@ -95,7 +100,7 @@ export function GlobalSearch() {
           onChange={(event) => change(event.currentTarget.value)}
           onKeyDown={onKeyDown}
           onBlur={onBlur}
-          classNames={{ wrapper: classes.searchWrapper, input: classes.searchInput }}
+          classNames={{ wrapper: classes.searchWrapper, input: classes.searchInput, description: searchClasses.hint }}
         />
         {expanded && (
           <div className={searchClasses.panel}>
