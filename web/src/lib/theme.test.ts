@@ -1,6 +1,6 @@
 import { darken, DEFAULT_THEME, mergeMantineTheme } from '@mantine/core';
 import { describe, expect, it } from 'vitest';
-import { contrast, cssVariablesResolver, DIMMED, TEXT_CONTRAST, theme } from './theme';
+import { contrast, CONTROL_BORDER, CONTROL_CONTRAST, cssVariablesResolver, DIMMED, TEXT_CONTRAST, theme } from './theme';
 
 const resolved = mergeMantineTheme(DEFAULT_THEME, theme);
 const { light, dark } = cssVariablesResolver(resolved);
@@ -28,6 +28,13 @@ describe('theme colours reach WCAG AA text contrast', () => {
     for (const bg of [WHITE, gray[0], gray[1], gray[2]]) expect(contrast(DIMMED.light, bg), bg).toBeGreaterThanOrEqual(TEXT_CONTRAST);
     expect(dark['--mantine-color-dimmed']).toBe(DIMMED.dark);
     for (const bg of [darkShades[5], darkShades[6], darkShades[7], darkShades[8]]) expect(contrast(DIMMED.dark, bg), bg).toBeGreaterThanOrEqual(TEXT_CONTRAST);
+  });
+
+  it('unchecked checkboxes: the border on the body, hovered and selected rows, grey panels and the box, in both schemes', () => {
+    expect(light['--portico-control-border']).toBe(CONTROL_BORDER.light);
+    for (const bg of [WHITE, gray[0], gray[1], gray[2], '#f3f6ff', resolved.colors.indigo[0]]) expect(contrast(CONTROL_BORDER.light, bg), bg).toBeGreaterThanOrEqual(CONTROL_CONTRAST);
+    expect(dark['--portico-control-border']).toBe(CONTROL_BORDER.dark);
+    for (const bg of [darkShades[5], darkShades[6], darkShades[7], darkShades[8]]) expect(contrast(CONTROL_BORDER.dark, bg), bg).toBeGreaterThanOrEqual(CONTROL_CONTRAST);
   });
 
   it('error text and links on the body', () => {

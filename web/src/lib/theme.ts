@@ -25,6 +25,9 @@ export const theme = createTheme({
 /** WCAG 2 AA contrast for text (1.4.3). */
 export const TEXT_CONTRAST = 4.5;
 
+/** WCAG 2 AA contrast for the parts of a control that identify it, such as a box's border (1.4.11). */
+export const CONTROL_CONTRAST = 3;
+
 const WHITE = '#ffffff';
 
 /** The relative luminance of a #rrggbb colour (WCAG 2). */
@@ -64,8 +67,17 @@ function underWhiteText(shades: readonly string[]): string {
 export const DIMMED = { light: '#646b72', dark: '#a8a8a8' } as const;
 
 /**
+ * The border of an unchecked checkbox per scheme: ≥ 3:1 on the body, on hovered and
+ * selected rows, on grey panels and on the box's own fill (Mantine's gray 4 and dark 4 gave
+ * about 1.5:1, the box all but invisible). Checked, indeterminate, disabled and invalid
+ * boxes keep Mantine's colours (global.css).
+ */
+export const CONTROL_BORDER = { light: '#7a828a', dark: '#8a8a8a' } as const;
+
+/**
  * Colour variables that keep Mantine's look but reach WCAG AA contrast in both schemes
- * (issue 16's axe findings): dimmed text, error text, and for every theme colour the
+ * (issue 16's axe findings): dimmed text, error text, unchecked checkboxes' border
+ * (`--portico-control-border`, used by global.css), and for every theme colour the
  * filled background under white text (buttons, filled badges) and the text of the light
  * variant (badges such as DEMO or a status, alerts) on its tint. Mantine's defaults gave
  * 3.32:1 for dimmed text, 3.61:1 for orange and 4.32:1 for teal light badges, 3.84:1 for a
@@ -74,10 +86,12 @@ export const DIMMED = { light: '#646b72', dark: '#a8a8a8' } as const;
 export const cssVariablesResolver: CSSVariablesResolver = (resolved) => {
   const light: Record<string, string> = {
     '--mantine-color-dimmed': DIMMED.light,
+    '--portico-control-border': CONTROL_BORDER.light,
     '--mantine-color-error': readableOn(resolved.colors.red[7], WHITE),
   };
   const dark: Record<string, string> = {
     '--mantine-color-dimmed': DIMMED.dark,
+    '--portico-control-border': CONTROL_BORDER.dark,
     '--mantine-color-error': resolved.colors.red[5],
   };
   for (const [name, shades] of Object.entries(resolved.colors)) {
