@@ -55,11 +55,11 @@ test('the administrator adds a user and grants a role the user’s next request 
   await page.getByLabel(/^Email/).fill(email);
   await page.getByLabel(/^Full name/).fill(fullName);
   await saved(page, () => page.getByRole('button', { name: 'Add user' }).click());
-  await expect(page.getByTestId('save-notice')).toContainText(`users added: ${email}`);
+  await expect(page.getByTestId('save-notice')).toContainText(`${fullName} is added.`);
   const row = userRow(page, email);
   await saved(page, () => row.getByRole('checkbox', { name: 'Project Manager' }).click());
   await expect(row.getByRole('checkbox', { name: 'Project Manager' })).toBeChecked();
-  await expect(page.getByTestId('save-notice')).toContainText(`granted: ${email}: Project Manager`);
+  await expect(page.getByTestId('save-notice')).toContainText(`${fullName} now has the Project Manager role.`);
 
   // Erin signs in, in another browser; she is no accountant yet.
   const erinContext = await browser.newContext();
@@ -76,7 +76,10 @@ test('the administrator adds a user and grants a role the user’s next request 
 
   // Ada disables Erin: Erin's open page is signed out within 2 s.
   await expect(erin.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
-  const at = await saved(page, () => row.getByRole('button', { name: `Disable ${fullName}` }).click());
+  // Disabling asks first: it signs the person out everywhere.
+  await row.getByRole('button', { name: `Disable ${fullName}` }).click();
+  const confirm = page.getByRole('dialog', { name: `Disable ${fullName}?` });
+  const at = await saved(page, () => confirm.getByRole('button', { name: `Disable ${fullName}` }).click());
   await expect(erin).toHaveURL(/\/login/, { timeout: 2_000 });
   const took = Date.now() - at;
   test.info().annotations.push({ type: 'signed out after', description: `${took} ms` });

@@ -50,8 +50,12 @@ describe('Users', () => {
     api.on('PUT /admin/access', () => json({ data: { file, version: 'v2', summary: 'granted: pete@acme.test: Project Manager' } }));
     renderRoutes(routes, '/admin/users');
     const pete = await screen.findByRole('group', { name: 'Roles of Pete' });
+    // The notice's room is kept before any save, so a save moves nothing under it.
+    expect(screen.getByTestId('save-notice')).toHaveTextContent('Each change is saved at once.');
     await userEvent.click(within(pete).getByRole('checkbox', { name: 'Project Manager' }));
-    await screen.findByText('Saved: granted: pete@acme.test: Project Manager.');
+    // Said in words, naming the person.
+    expect(await within(screen.getByTestId('save-notice')).findByRole('status')).toHaveTextContent('Pete now has the Project Manager role.');
+    expect(screen.getByTestId('save-notice')).not.toHaveTextContent('pete@acme.test');
     const put = api.calls.find((c) => c.method === 'PUT')!;
     expect(put.headers.get('If-Match')).toBe('"v1"');
     expect((put.body as AccessFile).users![1]!.roles).toEqual([1002]);
@@ -66,8 +70,35 @@ describe('Users', () => {
     });
     renderRoutes(routes, '/admin/users');
     await userEvent.click(await screen.findByRole('button', { name: 'Disable Pete' }));
+    await userEvent.click(within(await screen.findByRole('dialog', { name: 'Disable Pete?' })).getByRole('button', { name: 'Disable Pete' }));
     expect(await screen.findByText(/Someone else changed the users, roles or menus while you were editing/)).toBeInTheDocument();
     expect(await screen.findByText('sam@acme.test')).toBeInTheDocument();
+  });
+
+  it('asks before disabling a user, who is signed out everywhere; enabling needs no question', async () => {
+    let saved: AccessFile = file;
+    api.on('GET /admin/access', () => setup(saved, 'v1'));
+    api.on('PUT /admin/access', (_url, init) => {
+      saved = JSON.parse(String(init?.body)) as AccessFile;
+      return json({ data: { file: saved, version: 'v2', summary: 'disabled: pete@acme.test' } });
+    });
+    renderRoutes(routes, '/admin/users');
+    await userEvent.click(await screen.findByRole('button', { name: 'Disable Pete' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Disable Pete?' });
+    expect(dialog).toHaveTextContent('Pete will be signed out everywhere at once');
+    // Cancel keeps the user enabled and sends nothing.
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(api.calls.some((c) => c.method === 'PUT')).toBe(false);
+    await userEvent.click(screen.getByRole('button', { name: 'Disable Pete' }));
+    dialog = await screen.findByRole('dialog', { name: 'Disable Pete?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Disable Pete' }));
+    expect(await within(screen.getByTestId('save-notice')).findByRole('status')).toHaveTextContent('Pete is disabled and signed out everywhere.');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect((api.calls.find((c) => c.method === 'PUT')!.body as AccessFile).users![1]!.disabled).toBe(true);
+    await userEvent.click(await screen.findByRole('button', { name: 'Enable Pete' }));
+    expect(await screen.findByText('Pete is enabled.')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
   it('checks a new user before sending it', async () => {
@@ -93,6 +124,8 @@ describe('Roles', () => {
     const rule = await screen.findByRole('textbox', { name: 'Rule for view Invoices' });
     expect(rule).toHaveValue('job.projectmanager eq $me');
     await userEvent.clear(rule);
+    // The example is the kind's own (the registry gives no invoices here: the grammar).
+    expect(rule).toHaveAttribute('placeholder', 'a filter: field op value');
     await userEvent.type(rule, 'nosuch eq 1');
     await userEvent.click(screen.getByRole('button', { name: 'Save role' }));
     await waitFor(() => expect(rule).toHaveAccessibleDescription(/Unknown field "nosuch"/));

@@ -1,11 +1,13 @@
 /**
  * /admin/roles (access.admin): the tenant's roles — name and menu, permissions grouped by
  * record kind (view, create, edit) plus the other permissions, and a rule per view or
- * edit permission (a filter such as "job.projectmanager eq $me"), the server's problem
- * with it shown beside it. A preview counts the records of each kind a chosen user would
+ * edit permission (a filter such as "job.projectmanager eq $me"; each box's example is
+ * true of its kind, see ruleExample), the server's problem with it shown beside it. On a
+ * phone a kind's permissions and rules stack under its name, the whole width. A preview counts the records of each kind a chosen user would
  * see under the role as edited, before it is saved.
  */
 import { Button, Checkbox, Group, NativeSelect, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import {
   addRole,
@@ -15,6 +17,7 @@ import {
   problemsAt,
   removeRole,
   replaceRole,
+  ruleExample,
   setPermission,
   setRule,
   takesRule,
@@ -23,7 +26,7 @@ import {
   type KindCount,
 } from './access';
 import { AdminNav, SaveNotice, useAccess } from './useAccess';
-import { formatCount, ErrorBlock, LoadingBlock, RecordErrorBoundary, recordClasses } from '../records';
+import { formatCount, kindsQuery, ErrorBlock, LoadingBlock, RecordErrorBoundary, recordClasses } from '../records';
 import { failureMessage, fieldProblems, type FieldProblem } from '../reports';
 import { RequirePermission } from '../../components/RequirePermission';
 import classes from './AdminPages.module.css';
@@ -106,6 +109,8 @@ function RoleEditor({ role, setup, save, saving, onDeleted }: RoleEditorProps) {
   const [draft, setDraft] = useState<AccessRole>(() => structuredClone(role));
   const [problems, setProblems] = useState<FieldProblem[]>([]);
   const { file, kinds, permissions } = setup;
+  // The registry's kinds (fields, owners) make each rule box's example true of its kind.
+  const registry = useQuery(kindsQuery());
   const index = (file.roles ?? []).findIndex((r) => r.id === draft.id);
   const at = (field: string) => problemsAt(problems, `roles[${index}]${field}`);
 
@@ -144,21 +149,28 @@ function RoleEditor({ role, setup, save, saving, onDeleted }: RoleEditorProps) {
         Records
       </Title>
       <div className={recordClasses.tableWrap}>
-        <Table verticalSpacing={6} horizontalSpacing="sm" className={classes.kindTable}>
+        {/* Explicit roles: on a phone the rows stack (display: block), which would drop the table's semantics. */}
+        <Table verticalSpacing={6} horizontalSpacing="sm" className={classes.kindTable} role="table">
           <caption>
             <VisuallyHidden>Permissions on each record kind, with their rules</VisuallyHidden>
           </caption>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col">Kind</Table.Th>
-              <Table.Th scope="col">Permissions and rules</Table.Th>
+          <Table.Thead role="rowgroup">
+            <Table.Tr role="row">
+              <Table.Th scope="col" role="columnheader">
+                Kind
+              </Table.Th>
+              <Table.Th scope="col" role="columnheader">
+                Permissions and rules
+              </Table.Th>
             </Table.Tr>
           </Table.Thead>
-          <Table.Tbody>
+          <Table.Tbody role="rowgroup">
             {kinds.map((k) => (
-              <Table.Tr key={k.route}>
-                <Table.Th scope="row">{k.plural}</Table.Th>
-                <Table.Td>
+              <Table.Tr key={k.route} role="row">
+                <Table.Th scope="row" role="rowheader">
+                  {k.plural}
+                </Table.Th>
+                <Table.Td role="cell">
                   <Stack gap={6}>
                     <Group gap="md" role="group" aria-label={`Permissions on ${k.plural}`}>
                       {kindPermissions(k).map((p) => (
@@ -182,7 +194,7 @@ function RoleEditor({ role, setup, save, saving, onDeleted }: RoleEditorProps) {
                             size="xs"
                             label={`Rule for ${p.action} (empty: every record)`}
                             aria-label={`Rule for ${p.action} ${k.plural}`}
-                            placeholder="e.g. job.projectmanager eq $me"
+                            placeholder={ruleExample(registry.data, k.route, p.action)}
                             value={draft.rules?.[p.name] ?? ''}
                             onChange={(e) => setDraft(setRule(draft, p.name, e.currentTarget.value))}
                             error={errors.length ? errors.join(' ') : undefined}

@@ -1,11 +1,13 @@
 /**
  * /admin/users (access.admin): the tenant's portal users — add one by email and full
  * name, grant and revoke roles, disable and enable. Each change saves at once (the whole
- * access file, with If-Match); a disabled user's sessions and open pages end at once.
+ * access file, with If-Match) and says what it did, naming the person, in a place that
+ * moves nothing; a disabled user's sessions and open pages end at once, so disabling asks
+ * first. On a phone each user is a card.
  */
-import { Badge, Button, Checkbox, Group, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
-import { addUser, ADMIN_PERMISSION, newUserProblem, setUserDisabled, setUserRole, type AccessFile } from './access';
+import { Badge, Button, Checkbox, Group, Modal, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { Fragment, useState, type FormEvent, type ReactNode } from 'react';
+import { addUser, ADMIN_PERMISSION, newUserProblem, setUserDisabled, setUserRole, type AccessUser } from './access';
 import { AdminNav, SaveNotice, useAccess } from './useAccess';
 import { ErrorBlock, LoadingBlock, RecordErrorBoundary, recordClasses } from '../records';
 import { RequirePermission } from '../../components/RequirePermission';
@@ -21,12 +23,30 @@ export default function AdminUsersPage() {
   );
 }
 
+/** What a user is called: the full name, else the email. */
+function nameOf(user: AccessUser): string {
+  return user.fullName || user.email;
+}
+
+/** An email that may break after its @ and its dots (never inside a word, unless nothing else fits). */
+function breakableEmail(email: string): ReactNode {
+  return email.split(/(?<=[@.])/).map((part, i) => (
+    <Fragment key={i}>
+      {i > 0 && <wbr />}
+      {part}
+    </Fragment>
+  ));
+}
+
 function Users() {
   const { query, save, saving, notice } = useAccess();
   const [email, setEmail] = useState('');
   const [fullName, setFullName] = useState('');
   const [addProblem, setAddProblem] = useState<string | null>(null);
   const [filter, setFilter] = useState('');
+  // The user whose disabling waits for confirmation (kept while the dialog closes, so its text stays).
+  const [disabling, setDisabling] = useState<AccessUser | null>(null);
+  const [confirming, setConfirming] = useState(false);
 
   if (query.error) return <ErrorBlock error={query.error} what="the users" onRetry={() => void query.refetch()} />;
   if (query.isPending) return <LoadingBlock label="Loading the users…" rows={6} />;
@@ -34,8 +54,24 @@ function Users() {
   const roles = file.roles ?? [];
   const users = (file.users ?? []).filter((u) => !filter || `${u.fullName} ${u.email}`.toLowerCase().includes(filter.toLowerCase()));
 
-  async function change(next: AccessFile) {
-    await save(next);
+  function grant(user: AccessUser, roleId: number, on: boolean) {
+    const role = roles.find((r) => r.id === roleId)?.name ?? 'the role';
+    const done = on ? `${nameOf(user)} now has the ${role} role.` : `${nameOf(user)} no longer has the ${role} role.`;
+    void save(setUserRole(file, user.id, roleId, on), done);
+  }
+
+  function enable(user: AccessUser) {
+    void save(setUserDisabled(file, user.id, false), `${nameOf(user)} is enabled.`);
+  }
+
+  function askToDisable(user: AccessUser) {
+    setDisabling(user);
+    setConfirming(true);
+  }
+
+  async function disable(user: AccessUser) {
+    await save(setUserDisabled(file, user.id, true), `${nameOf(user)} is disabled and signed out everywhere.`);
+    setConfirming(false);
   }
 
   async function add(event: FormEvent) {
@@ -43,7 +79,7 @@ function Users() {
     const problem = newUserProblem(file, email, fullName);
     setAddProblem(problem);
     if (problem) return;
-    const outcome = await save(addUser(file, email, fullName));
+    const outcome = await save(addUser(file, email, fullName), `${fullName.trim() || email.trim()} is added.`);
     if (outcome.ok) {
       setEmail('');
       setFullName('');
@@ -56,8 +92,8 @@ function Users() {
       <AdminNav current="users" />
       <form onSubmit={(e) => void add(e)} aria-label="Add a user">
         <Group gap="sm" align="flex-end" wrap="wrap">
-          <TextInput label="Email" type="email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} autoComplete="off" required />
-          <TextInput label="Full name" value={fullName} onChange={(e) => setFullName(e.currentTarget.value)} autoComplete="off" required />
+          <TextInput label="Email" type="email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} autoComplete="off" required className={classes.userField} />
+          <TextInput label="Full name" value={fullName} onChange={(e) => setFullName(e.currentTarget.value)} autoComplete="off" required className={classes.userField} />
           <Button type="submit" loading={saving}>
             Add user
           </Button>
@@ -68,32 +104,41 @@ function Users() {
           </Text>
         )}
       </form>
-      <SaveNotice notice={notice} />
-      <TextInput label="Find a user" value={filter} onChange={(e) => setFilter(e.currentTarget.value)} maw={320} type="search" />
+      <SaveNotice notice={notice} idle="Each change is saved at once." />
+      <Group>
+        <TextInput label="Find a user" value={filter} onChange={(e) => setFilter(e.currentTarget.value)} type="search" className={classes.userField} />
+      </Group>
       <div className={recordClasses.tableWrap}>
-        <Table verticalSpacing={6} horizontalSpacing="sm">
+        {/* Explicit roles: on a phone the rows are cards (display: block), which would drop the table's semantics. */}
+        <Table verticalSpacing={6} horizontalSpacing="sm" role="table" className={classes.usersTable}>
           <caption>
             <VisuallyHidden>Portal users, their roles and status</VisuallyHidden>
           </caption>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col">User</Table.Th>
-              <Table.Th scope="col">Roles</Table.Th>
-              <Table.Th scope="col">Status</Table.Th>
+          <Table.Thead role="rowgroup">
+            <Table.Tr role="row">
+              <Table.Th scope="col" role="columnheader">
+                User
+              </Table.Th>
+              <Table.Th scope="col" role="columnheader">
+                Roles
+              </Table.Th>
+              <Table.Th scope="col" role="columnheader">
+                Status
+              </Table.Th>
             </Table.Tr>
           </Table.Thead>
-          <Table.Tbody>
+          <Table.Tbody role="rowgroup">
             {users.map((u) => (
-              <Table.Tr key={u.id} data-testid="user-row" data-email={u.email}>
-                <Table.Td>
+              <Table.Tr key={u.id} role="row" data-testid="user-row" data-email={u.email}>
+                <Table.Td role="cell">
                   <Text size="sm" fw={500}>
                     {u.fullName}
                   </Text>
                   <Text size="xs" c="dimmed" className={classes.email}>
-                    {u.email}
+                    {breakableEmail(u.email)}
                   </Text>
                 </Table.Td>
-                <Table.Td>
+                <Table.Td role="cell">
                   <Group gap="xs" role="group" aria-label={`Roles of ${u.fullName}`}>
                     {roles.map((r) => (
                       <Checkbox
@@ -102,7 +147,7 @@ function Users() {
                         label={r.name}
                         checked={(u.roles ?? []).includes(r.id)}
                         disabled={saving}
-                        onChange={(e) => void change(setUserRole(file, u.id, r.id, e.currentTarget.checked))}
+                        onChange={(e) => grant(u, r.id, e.currentTarget.checked)}
                       />
                     ))}
                   </Group>
@@ -112,8 +157,8 @@ function Users() {
                     </Text>
                   )}
                 </Table.Td>
-                <Table.Td className={classes.nowrap}>
-                  <Stack gap={4} align="flex-start">
+                <Table.Td role="cell" className={classes.nowrap}>
+                  <Group gap={6} align="center">
                     <Badge color={u.disabled ? 'gray' : 'teal'} variant="light">
                       {u.disabled ? 'Disabled' : 'Enabled'}
                     </Badge>
@@ -121,18 +166,33 @@ function Users() {
                       size="compact-xs"
                       variant="default"
                       disabled={saving}
-                      onClick={() => void change(setUserDisabled(file, u.id, !u.disabled))}
-                      aria-label={`${u.disabled ? 'Enable' : 'Disable'} ${u.fullName}`}
+                      onClick={() => (u.disabled ? enable(u) : askToDisable(u))}
+                      aria-label={`${u.disabled ? 'Enable' : 'Disable'} ${nameOf(u)}`}
                     >
                       {u.disabled ? 'Enable' : 'Disable'}
                     </Button>
-                  </Stack>
+                  </Group>
                 </Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
         </Table>
       </div>
+      {disabling && (
+        <Modal opened={confirming} onClose={() => setConfirming(false)} title={`Disable ${nameOf(disabling)}?`} centered>
+          <Stack gap="md">
+            <Text size="sm">{nameOf(disabling)} will be signed out everywhere at once, and cannot sign in until enabled again.</Text>
+            <Group justify="flex-end" gap="sm">
+              <Button variant="default" onClick={() => setConfirming(false)} data-autofocus>
+                Cancel
+              </Button>
+              <Button color="red" loading={saving} onClick={() => void disable(disabling)}>
+                Disable {nameOf(disabling)}
+              </Button>
+            </Group>
+          </Stack>
+        </Modal>
+      )}
     </Stack>
   );
 }

@@ -10,6 +10,8 @@ import {
   problemsAt,
   removeItem,
   removeRole,
+  ruleExample,
+  GENERIC_RULE_EXAMPLE,
   setPermission,
   setRule,
   setUserDisabled,
@@ -18,6 +20,8 @@ import {
   type MenuItem,
 } from './access';
 import { file } from './testing';
+import type { Kind, KindField } from '../records';
+import { customerKind, projectKind } from '../records/testing';
 
 describe('users', () => {
   it('adds a user with the next id, lower-case email and no role', () => {
@@ -111,5 +115,35 @@ describe('menus', () => {
     expect(hrefProblem('')).toBeNull();
     expect(hrefProblem('//evil.example')).not.toBeNull();
     expect(hrefProblem('javascript:alert(1)')).not.toBeNull();
+  });
+});
+
+describe('ruleExample', () => {
+  const project: Kind = { ...projectKind, owner: 'projectmanager' };
+  const status: KindField = { name: 'status', label: 'Status', column: 'status', type: 'status', choices: ['Open', 'Paid in full'] };
+  const kind = (name: string, fields: KindField[], extra: Partial<Kind> = {}): Kind => ({ ...customerKind, name, route: name, fields, ...extra });
+  const invoice = kind('invoice', [
+    status,
+    { name: 'entity', label: 'Client', column: 'parent_id', type: 'reference', ref: 'customer' },
+    { name: 'job', label: 'Project', column: 'project_id', type: 'reference', ref: 'project' },
+  ]);
+  const approval = { status: 'approvalstatus', nextApprover: 'nextapprover', pending: 'Pending Approval', approved: 'Approved', rejected: 'Rejected', awaiting: '' };
+  const bill = kind('vendorbill', [status], { approval });
+  const kinds = [project, customerKind, invoice, bill];
+
+  it('is true of the kind: its owner, an owner one reference away, a status, an approval’s next approver', () => {
+    expect(ruleExample(kinds, 'project', 'view')).toBe('e.g. projectmanager eq $me');
+    // The invoice's client has no owner; its project has.
+    expect(ruleExample(kinds, 'invoice', 'view')).toBe('e.g. job.projectmanager eq $me');
+    expect(ruleExample(kinds, 'vendorbill', 'approve')).toBe('e.g. nextapprover eq $me');
+    // No owner anywhere near: a status, quoted when it has spaces.
+    expect(ruleExample(kinds, 'vendorbill', 'view')).toBe('e.g. status eq Open');
+    expect(ruleExample([kind('invoice', [{ ...status, choices: ['Paid in full'] }])], 'invoice', 'edit')).toBe('e.g. status eq "Paid in full"');
+  });
+
+  it('is the grammar when nothing is known of the kind', () => {
+    expect(ruleExample(undefined, 'project', 'view')).toBe(GENERIC_RULE_EXAMPLE);
+    expect(ruleExample(kinds, 'customer', 'view')).toBe(GENERIC_RULE_EXAMPLE);
+    expect(ruleExample(kinds, 'nosuchkind', 'view')).toBe(GENERIC_RULE_EXAMPLE);
   });
 });

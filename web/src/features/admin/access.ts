@@ -7,6 +7,7 @@
  * so the pages only render and call them.
  */
 import { api, ApiError } from '../../lib/api';
+import { kindByName, kindByRoute, serializeFilter, type Kind } from '../records';
 
 export interface MenuItem {
   text?: string;
@@ -168,7 +169,7 @@ export function setUserDisabled(file: AccessFile, userId: number, disabled: bool
   });
 }
 
-type KindAction = 'view' | 'create' | 'edit' | 'approve';
+export type KindAction = 'view' | 'create' | 'edit' | 'approve';
 
 /** The permissions of a kind: view, and create, edit and approve when the kind has them. */
 export function kindPermissions(kind: KindInfo): { action: KindAction; name: string }[] {
@@ -181,6 +182,31 @@ export function kindPermissions(kind: KindInfo): { action: KindAction; name: str
 
 /** Whether a permission may carry a rule (a view, an edit or an approval of a kind). */
 export const takesRule = (permission: string) => ['.view', '.edit', '.approve'].some((a) => permission.endsWith(a));
+
+/** What a rule box offers when nothing better is known of the kind: the grammar, in general. */
+export const GENERIC_RULE_EXAMPLE = 'a filter: field op value';
+
+/**
+ * An example rule for a permission, true of the kind (the registry's `kinds`, which holds
+ * the kinds the current role sees): an approval's next approver, else the kind's owner, else
+ * the owner of a kind it refers to (followed one step), all "eq $me"; else its status is one
+ * of its values; else the grammar. The server accepts each as a view or edit rule (owners
+ * and statuses have an index).
+ */
+export function ruleExample(kinds: readonly Kind[] | undefined, route: string, action: KindAction): string {
+  const kind = kindByRoute(kinds, route);
+  if (!kind) return GENERIC_RULE_EXAMPLE;
+  const mine = (field: string) => `e.g. ${field} eq $me`;
+  if (action === 'approve' && kind.approval) return mine(kind.approval.nextApprover);
+  if (kind.owner) return mine(kind.owner);
+  for (const field of kind.fields) {
+    const owner = field.type === 'reference' ? kindByName(kinds, field.ref)?.owner : undefined;
+    if (owner) return mine(`${field.name}.${owner}`);
+  }
+  const status = kind.fields.find((f) => f.column === 'status' && f.choices?.length);
+  if (status) return `e.g. ${serializeFilter([{ join: 'and', field: status.name, op: 'eq', value: status.choices![0]! }])}`;
+  return GENERIC_RULE_EXAMPLE;
+}
 
 /** Gives or takes a permission; taking one drops its rule. */
 export function setPermission(role: AccessRole, permission: string, on: boolean): AccessRole {

@@ -4,7 +4,7 @@
  * first (412) the page says so and shows their version; when the file has problems (422)
  * they come back as field problems for the page to show where they belong.
  */
-import { Alert, Anchor, Group, Text } from '@mantine/core';
+import { Anchor, Group } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -12,6 +12,7 @@ import { paths } from '../../lib/paths';
 import { fieldProblems, failureMessage, type FieldProblem } from '../reports';
 import { fetchAccess, isStale, saveAccess, STALE_MESSAGE, type AccessFile, type AccessSetup } from './access';
 import { recordsKey } from '../../lib/queryKeys';
+import classes from './AdminPages.module.css';
 
 export type SaveOutcome = { ok: true; summary: string } | { ok: false; problems: FieldProblem[]; message: string; stale: boolean };
 
@@ -25,7 +26,8 @@ export function useAccess() {
   const [saving, setSaving] = useState(false);
   const [notice, setNotice] = useState<{ tone: 'ok' | 'error'; text: string } | null>(null);
 
-  async function save(file: AccessFile): Promise<SaveOutcome> {
+  /** Saves `file`; `done` says what was saved in words (else the server's summary). */
+  async function save(file: AccessFile, done?: string): Promise<SaveOutcome> {
     const setup = query.data;
     if (!setup) return { ok: false, problems: [], message: 'Not loaded yet.', stale: false };
     setSaving(true);
@@ -33,7 +35,7 @@ export function useAccess() {
     try {
       const saved = await saveAccess(file, setup.version);
       client.setQueryData<AccessSetup>(accessKey(), { ...setup, file: saved.file, version: saved.version });
-      setNotice({ tone: 'ok', text: saved.summary === 'no change' ? 'Saved (nothing changed).' : `Saved: ${saved.summary}.` });
+      setNotice({ tone: 'ok', text: saved.summary === 'no change' ? 'Saved (nothing changed).' : (done ?? `Saved: ${saved.summary}.`) });
       return { ok: true, summary: saved.summary };
     } catch (error) {
       const stale = isStale(error);
@@ -49,14 +51,20 @@ export function useAccess() {
   return { query, save, saving, notice };
 }
 
-/** The result of the last save, announced to screen readers. */
-export function SaveNotice({ notice }: { notice: { tone: 'ok' | 'error'; text: string } | null }) {
+/**
+ * The result of the last save, announced to screen readers. Its room is kept whether or not
+ * there is a result (a line's height), so a save moves nothing under it: the next click
+ * lands where it was aimed. `idle` fills it before the first save.
+ */
+export function SaveNotice({ notice, idle }: { notice: { tone: 'ok' | 'error'; text: string } | null; idle?: string }) {
   return (
-    <div aria-live="polite" data-testid="save-notice">
-      {notice && (
-        <Alert color={notice.tone === 'ok' ? 'teal' : 'red'} variant="light" role={notice.tone === 'error' ? 'alert' : 'status'}>
-          <Text size="sm">{notice.text}</Text>
-        </Alert>
+    <div aria-live="polite" data-testid="save-notice" className={classes.saveNotice}>
+      {notice ? (
+        <div role={notice.tone === 'error' ? 'alert' : 'status'} data-tone={notice.tone} className={classes.saveResult}>
+          {notice.text}
+        </div>
+      ) : (
+        idle && <span className={classes.saveIdle}>{idle}</span>
       )}
     </div>
   );

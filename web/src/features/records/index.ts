@@ -1,6 +1,7 @@
 /** The records feature's public entry: what other features may use of it. */
 export { DataTable } from './DataTable';
 export { FilterBuilder, draftFor } from './FilterBuilder';
+export { serializeFilter } from './filter';
 export type { DraftCheck, FilterDraft } from './FilterBuilder';
 export { recordName, recordPageTitle } from './KindPages';
 export { EmptyBlock, ErrorBlock, LoadingBlock, RecordErrorBoundary } from './States';
