@@ -1,18 +1,21 @@
 /**
  * /admin/menus (access.admin): a menu layout's tree (SPEC §3 menu items) — add, remove,
  * rename, move up and down, and set each item's link (a portal path or an https://
- * address); a group holds items, a separator divides them. Saved as the whole access
- * file, with If-Match.
+ * address); a group holds items, a separator divides them. A new menu is added empty (a
+ * role gets it on the Roles page); a menu no role uses can be deleted. Saved as the whole
+ * access file, with If-Match.
  */
 import { Button, Group, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import {
   addItem,
+  addLayout,
   ADMIN_PERMISSION,
   hrefProblem,
   moveItem,
   problemsAt,
   removeItem,
+  removeLayout,
   replaceLayoutItems,
   updateItem,
   type AccessFile,
@@ -39,6 +42,7 @@ export default function AdminMenusPage() {
 function Menus() {
   const { query, save, saving, notice } = useAccess();
   const [layoutId, setLayoutId] = useState<string | null>(null);
+  const [newName, setNewName] = useState('');
 
   if (query.error) return <ErrorBlock error={query.error} what="the menus" onRetry={() => void query.refetch()} />;
   if (query.isPending) return <LoadingBlock label="Loading the menus…" rows={6} />;
@@ -59,10 +63,48 @@ function Menus() {
         onChange={(e) => setLayoutId(e.currentTarget.value)}
       />
       {layout && (
-        <Text size="sm" c="dimmed">
-          Used by {usedBy.length ? usedBy.join(', ') : 'no role'}.
-        </Text>
+        <Group gap="sm">
+          <Text size="sm" c="dimmed">
+            Used by {usedBy.length ? `${usedBy.join(', ')}: give those roles another menu on the Roles page to delete it` : 'no role'}.
+          </Text>
+          {!usedBy.length && (
+            <Button
+              size="compact-sm"
+              variant="default"
+              color="red"
+              loading={saving}
+              onClick={() => {
+                const gone = layout.name;
+                void save(removeLayout(file, layout.id), `The menu ${gone} is deleted.`).then((outcome) => {
+                  if (outcome.ok) setLayoutId(null);
+                });
+              }}
+            >
+              Delete menu {layout.name}
+            </Button>
+          )}
+        </Group>
       )}
+      <form
+        className={classes.newMenu}
+        onSubmit={(e) => {
+          e.preventDefault();
+          const name = newName.trim();
+          if (!name) return;
+          const added = addLayout(file, name);
+          void save(added.file, `The menu ${name} is added: give it to a role on the Roles page.`).then((outcome) => {
+            if (outcome.ok) {
+              setLayoutId(added.id);
+              setNewName('');
+            }
+          });
+        }}
+      >
+        <TextInput label="New menu" placeholder="Its name, e.g. Field Lead" value={newName} onChange={(e) => setNewName(e.currentTarget.value)} />
+        <Button type="submit" variant="default" disabled={!newName.trim()} loading={saving}>
+          Add menu
+        </Button>
+      </form>
       <SaveNotice notice={notice} />
       {layout && <MenuEditor key={`${layout.id}:${query.data.version}`} layout={layout} index={layouts.indexOf(layout)} file={file} save={save} saving={saving} />}
     </Stack>

@@ -5,12 +5,14 @@ import { file } from './testing';
 import type { AccessFile } from './access';
 import { fakeApi, json, problem, renderRoutes, role, type FakeApi } from '../records/testing';
 import { useSessionStore } from '../../lib/session/store';
+import AdminMenusPage from './AdminMenusPage';
 import AdminRolesPage from './AdminRolesPage';
 import AdminUsersPage from './AdminUsersPage';
 
 const routes = [
   { path: '/admin/users', Component: AdminUsersPage },
   { path: '/admin/roles', Component: AdminRolesPage },
+  { path: '/admin/menus', Component: AdminMenusPage },
 ];
 
 function signInWith(permissions: string[]) {
@@ -138,5 +140,30 @@ describe('Roles', () => {
     const post = api.calls.find((c) => c.method === 'POST')!;
     expect(post.params.get('user')).toBe('1');
     expect((post.body as { role: { rules: unknown } }).role.rules).toEqual({ 'invoice.view': 'nosuch eq 1' });
+  });
+});
+
+describe('Menus', () => {
+  it('adds a menu, then deletes it while no role uses it; a menu in use cannot be deleted', async () => {
+    let saved: AccessFile = file;
+    let version = 1;
+    api.on('GET /admin/access', () => setup(saved, `v${version}`));
+    api.on('PUT /admin/access', (_url, init) => {
+      saved = JSON.parse(String(init?.body)) as AccessFile;
+      version++;
+      return json({ data: { file: saved, version: `v${version}`, summary: 'menus changed' } });
+    });
+    renderRoutes(routes, '/admin/menus');
+    // Admin is the Administrator's menu: not deletable.
+    expect(await screen.findByText(/Used by Administrator: give those roles another menu/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Delete menu/ })).toBeNull();
+    await userEvent.type(screen.getByRole('textbox', { name: 'New menu' }), 'Field Lead');
+    await userEvent.click(screen.getByRole('button', { name: 'Add menu' }));
+    expect(await within(screen.getByTestId('save-notice')).findByRole('status')).toHaveTextContent('The menu Field Lead is added');
+    expect(saved.layouts!.map((l) => l.id)).toEqual(['admin', 'field-lead']);
+    expect(screen.getByRole<HTMLSelectElement>('combobox', { name: 'Menu' }).value).toBe('field-lead');
+    await userEvent.click(await screen.findByRole('button', { name: 'Delete menu Field Lead' }));
+    await waitFor(() => expect(saved.layouts!.map((l) => l.id)).toEqual(['admin']));
+    expect(await within(screen.getByTestId('save-notice')).findByRole('status')).toHaveTextContent('The menu Field Lead is deleted.');
   });
 });

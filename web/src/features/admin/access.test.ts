@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   addItem,
+  addLayout,
   addRole,
   addUser,
   hrefProblem,
@@ -9,6 +10,7 @@ import {
   newUserProblem,
   problemsAt,
   removeItem,
+  removeLayout,
   removeRole,
   ruleExample,
   GENERIC_RULE_EXAMPLE,
@@ -107,6 +109,16 @@ describe('menus', () => {
     expect(addItem(items, null, { text: 'Help', href: 'https://help.example.com' })).toHaveLength(3);
     expect(removeItem(items, [1, 0])[1]!.items!.map((i) => i.text)).toEqual(['Bills']);
     expect(items[1]!.items).toHaveLength(2);
+  });
+
+  it('adds an empty menu under an id made from its name, unique, and deletes one', () => {
+    const first = addLayout(file, 'Field Lead');
+    expect(first.id).toBe('field-lead');
+    expect(first.file.layouts!.at(-1)).toEqual({ id: 'field-lead', name: 'Field Lead', items: [] });
+    expect(addLayout(first.file, 'field lead!').id).toBe('field-lead-2');
+    expect(addLayout(file, 'Ω').id).toBe('menu');
+    expect(removeLayout(first.file, 'field-lead').layouts).toEqual(file.layouts);
+    expect(file.layouts).toHaveLength(1);
   });
 
   it('accepts portal paths and https links only', () => {

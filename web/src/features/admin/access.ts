@@ -298,6 +298,27 @@ export function replaceLayoutItems(file: AccessFile, layoutId: string, items: Me
   return { ...file, layouts: (file.layouts ?? []).map((l) => (l.id === layoutId ? { ...l, items } : l)) };
 }
 
+/**
+ * The file with a new, empty menu named `name`, and its id: the name in lower case, its other
+ * characters dashes (the ids the server accepts), made unique among the file's menus.
+ */
+export function addLayout(file: AccessFile, name: string): { file: AccessFile; id: string } {
+  const layouts = file.layouts ?? [];
+  const base =
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9_-]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'menu';
+  let id = base;
+  for (let n = 2; layouts.some((l) => l.id === id); n++) id = `${base}-${n}`;
+  return { file: { ...file, layouts: [...layouts, { id, name: name.trim(), items: [] }] }, id };
+}
+
+/** The file without menu `layoutId` (the caller keeps a menu some role uses). */
+export function removeLayout(file: AccessFile, layoutId: string): AccessFile {
+  return { ...file, layouts: (file.layouts ?? []).filter((l) => l.id !== layoutId) };
+}
+
 /** What is wrong with a menu link, or null: an app path (/...) or an https:// address, or none. */
 export function hrefProblem(href: string): string | null {
   if (!href || (href.startsWith('/') && !href.startsWith('//')) || href.startsWith('https://')) return null;
