@@ -55,36 +55,6 @@ function Menus() {
     <Stack gap="md">
       <Title order={1}>Menus</Title>
       <AdminNav current="menus" />
-      <NativeSelect
-        label="Menu"
-        maw={320}
-        value={layout?.id ?? ''}
-        data={layouts.map((l) => ({ value: l.id, label: l.name }))}
-        onChange={(e) => setLayoutId(e.currentTarget.value)}
-      />
-      {layout && (
-        <Group gap="sm">
-          <Text size="sm" c="dimmed">
-            Used by {usedBy.length ? `${usedBy.join(', ')}: give those roles another menu on the Roles page to delete it` : 'no role'}.
-          </Text>
-          {!usedBy.length && (
-            <Button
-              size="compact-sm"
-              variant="default"
-              color="red"
-              loading={saving}
-              onClick={() => {
-                const gone = layout.name;
-                void save(removeLayout(file, layout.id), `The menu ${gone} is deleted.`).then((outcome) => {
-                  if (outcome.ok) setLayoutId(null);
-                });
-              }}
-            >
-              Delete menu {layout.name}
-            </Button>
-          )}
-        </Group>
-      )}
       <form
         className={classes.newMenu}
         onSubmit={(e) => {
@@ -105,6 +75,35 @@ function Menus() {
           Add menu
         </Button>
       </form>
+      <NativeSelect
+        label="Menu"
+        maw={320}
+        value={layout?.id ?? ''}
+        data={layouts.map((l) => ({ value: l.id, label: l.name }))}
+        onChange={(e) => setLayoutId(e.currentTarget.value)}
+      />
+      {layout && (
+        <Group gap="sm">
+          <Text size="sm" c="dimmed">
+            Used by {usedBy.length ? `${usedBy.join(', ')}: give those roles another menu on the Roles page to delete it` : 'no role'}.
+          </Text>
+          {!usedBy.length && (
+            <Button
+              size="compact-sm"
+              variant="default"
+              color="red"
+              loading={saving}
+              onClick={() =>
+                void save(removeLayout(file, layout.id), `The menu ${layout.name} is deleted.`).then((outcome) => {
+                  if (outcome.ok) setLayoutId(null);
+                })
+              }
+            >
+              Delete menu {layout.name}
+            </Button>
+          )}
+        </Group>
+      )}
       <SaveNotice notice={notice} />
       {layout && <MenuEditor key={`${layout.id}:${query.data.version}`} layout={layout} index={layouts.indexOf(layout)} file={file} save={save} saving={saving} />}
     </Stack>
